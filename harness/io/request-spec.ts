@@ -1,0 +1,107 @@
+// Builds the HTTP requests the harness sends to a target: the JSON-RPC envelope (spec 2.1), the
+// agent path (spec 4), credential headers (spec 5) with per-request overrides, and the redacted
+// record of what was sent.
+import { randomUUID } from 'node:crypto';
+import { decodeUtf8 } from './body-reader.ts';
+import { redact, redactHeaders, redactText, truncateText, type RecordedRequest } from './evidence.ts';
+
+/** Header overrides: a string sets (replaces) a header, null removes it (e.g. to send no credential). */
+export type HeaderOverrides = Record<string, string | null>;
+
+export interface EnvelopeOptions {
+  /** The envelope id (any JSON value, C-13). Default: a fresh UUID string. */
+  id?: unknown;
+  /** Send no id member at all (a JSON-RPC notification, C-11). */
+  omitId?: boolean;
+  /** Extra or replacement envelope members, e.g. { jsonrpc: '1.0' }. Applied last. */
+  envelope?: Record<string, unknown>;
+}
+
+export interface RequestSpec {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  /** The envelope object, when the body was built from one. */
+  envelope?: Record<string, unknown>;
+}
+
+export function buildEnvelope(
+  method: string,
+  params: unknown,
+  opts: EnvelopeOptions,
+): Record<string, unknown> {
+  const envelope: Record<string, unknown> = { jsonrpc: '2.0' };
+  if (opts.omitId !== true) envelope.id = 'id' in opts ? opts.id : randomUUID();
+  envelope.method = method;
+  if (params !== undefined) envelope.params = params;
+  return { ...envelope, ...opts.envelope };
+}
+
+export function credentialHeaders(auth: { apiKey?: string; bearer?: string }): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (auth.apiKey !== undefined) headers['x-api-key'] = auth.apiKey;
+  if (auth.bearer !== undefined) headers.authorization = `Bearer ${auth.bearer}`;
+  return headers;
+}
+
+/** Applies overrides to lower-cased base headers; null removes a header. */
+export function mergeHeaders(
+  base: Record<string, string>,
+  overrides?: HeaderOverrides,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) out[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(overrides ?? {})) {
+    if (value === null) delete out[name.toLowerCase()];
+    else out[name.toLowerCase()] = value;
+  }
+  return out;
+}
+
+/** Joins a base URL and a path; an absolute http(s) URL is used as is. */
+export function joinUrl(baseUrl: string, path: string): string {
+  if (/^https?:\/\//i.test(path)) return path;
+  return `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+export function agentPath(agentId: string): string {
+  return `/api/v1/a2a/${encodeURIComponent(agentId)}`;
+}
+
+/** The redacted, size-capped record of a request. */
+export function recordRequest(spec: RequestSpec, secrets: readonly string[], cap: number): RecordedRequest {
+  const rec: RecordedRequest = {
+    method: spec.method,
+    url: redactText(spec.url, secrets).text,
+    headers: redactHeaders(spec.headers, secrets).headers,
+  };
+  if (spec.body !== undefined) {
+    const text = typeof spec.body === 'string' ? spec.body : decodeUtf8(spec.body).text;
+    rec.body = truncateText(redactText(text, secrets).text, cap).text;
+  }
+  if (spec.envelope !== undefined) rec.json = redact(spec.envelope, secrets);
+  return rec;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+// Why a minimum: a header value such as "1" would otherwise blank out every "1" in the evidence.
+// Explicitly configured secrets are always redacted, whatever their length.
+const MIN_LEARNED_SECRET = 4;
+
+/** Webhook secret and header values in pushNotificationConfig/set params (spec 2.11). */
+export function webhookSecretsIn(params: unknown): string[] {
+  if (!isObject(params) || !isObject(params.config)) return [];
+  const found: string[] = [];
+  const { secret, headers } = params.config;
+  if (typeof secret === 'string' && secret.length > 0) found.push(secret);
+  if (isObject(headers)) {
+    for (const v of Object.values(headers)) {
+      if (typeof v === 'string' && v.length >= MIN_LEARNED_SECRET) found.push(v);
+    }
+  }
+  return found;
+}

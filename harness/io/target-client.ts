@@ -1,0 +1,317 @@
+// The harness's client for a target's JSON-RPC endpoint (spec 4: POST {base_url}/api/v1/a2a/{agent_id},
+// credentials per spec 5). Every exchange is recorded as redacted evidence; protocol oddities are
+// recorded, never thrown; every request ends by a total deadline; redirects are never followed.
+import { performance } from 'node:perf_hooks';
+import { Agent, request, type Dispatcher } from 'undici';
+import { decodeUtf8, parseJson, readCapped, type BodyAccumulator } from './body-reader.ts';
+import {
+  redact,
+  redactHeaders,
+  redactText,
+  truncateText,
+  type Exchange,
+  type HeaderMap,
+  type RecordedResponse,
+  type StreamTranscript,
+} from './evidence.ts';
+import { classifyError } from './io-errors.ts';
+import {
+  agentPath,
+  buildEnvelope,
+  credentialHeaders,
+  joinUrl,
+  mergeHeaders,
+  recordRequest,
+  webhookSecretsIn,
+  type EnvelopeOptions,
+  type HeaderOverrides,
+  type RequestSpec,
+} from './request-spec.ts';
+import { openSseStream, type SseOptions, type SseStream } from './sse-reader.ts';
+
+export type { HeaderOverrides } from './request-spec.ts';
+
+export interface TargetClientOptions {
+  baseUrl: string;
+  agentId: string;
+  auth: { apiKey?: string; bearer?: string };
+  /** Total deadline per request, headers and body included. Default 10000. */
+  timeoutMs?: number;
+  /** Response bytes read before giving up with 'body-too-large'. Default 16 MiB. */
+  maxBodyBytes?: number;
+  /** Strings redacted from all evidence, besides the credentials. */
+  secrets?: string[];
+  /** Characters of each body kept in the record. Default 256 KiB. */
+  recordBodyChars?: number;
+  /** Exchanges kept; the oldest are dropped beyond it (see droppedExchanges()). Default 10000. */
+  maxExchanges?: number;
+}
+
+export interface RequestOverrides {
+  headers?: HeaderOverrides;
+  /** Path (joined to baseUrl) or absolute URL replacing the agent path. */
+  path?: string;
+  /** Agent id for the default path, instead of the client's. */
+  agentId?: string;
+  /** HTTP method instead of POST. */
+  httpMethod?: string;
+  /** Per-request total deadline (rpc only; streams use their budgets). */
+  timeoutMs?: number;
+}
+
+export interface RpcOptions extends RequestOverrides, EnvelopeOptions {
+  /** Sent verbatim instead of the JSON envelope. */
+  rawBody?: string | Buffer;
+}
+
+export interface StreamOptions extends RpcOptions, SseOptions {}
+
+export interface RawRequest {
+  /** Default GET. */
+  method?: string;
+  /** Joined to baseUrl; default the agent path. */
+  path?: string;
+  /** Absolute URL, instead of path. */
+  url?: string;
+  headers?: HeaderOverrides;
+  body?: string | Buffer;
+  /** Add the configured credential headers. Default false: raw sends only what is given. */
+  auth?: boolean;
+  timeoutMs?: number;
+}
+
+export interface TargetClient {
+  readonly baseUrl: string;
+  readonly agentId: string;
+  /** `/api/v1/a2a/{agentId}` for this client's agent or another one. */
+  agentPath(agentId?: string): string;
+  rpc(method: string, params?: unknown, opts?: RpcOptions): Promise<Exchange>;
+  stream(method: string, params?: unknown, opts?: StreamOptions): Promise<SseStream>;
+  raw(req: RawRequest): Promise<Exchange>;
+  exchanges(): Exchange[];
+  droppedExchanges(): number;
+  addSecrets(...secrets: string[]): void;
+  close(): Promise<void>;
+}
+
+const PUSH_CONFIG_SET = 'tasks/pushNotificationConfig/set';
+
+class Client implements TargetClient {
+  readonly baseUrl: string;
+  readonly agentId: string;
+  private readonly dispatcher: Agent;
+  private readonly timeoutMs: number;
+  private readonly maxBodyBytes: number;
+  private readonly recordChars: number;
+  private readonly maxExchanges: number;
+  private readonly secrets: string[] = [];
+  private readonly log: Exchange[] = [];
+  private readonly inflight = new Set<AbortController>();
+  private readonly openStreams = new Set<SseStream>();
+  private dropped = 0;
+  private seq = 0;
+
+  constructor(private readonly opts: TargetClientOptions) {
+    this.baseUrl = opts.baseUrl;
+    this.agentId = opts.agentId;
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.maxBodyBytes = opts.maxBodyBytes ?? 16 * 1024 * 1024;
+    this.recordChars = opts.recordBodyChars ?? 256 * 1024;
+    this.maxExchanges = opts.maxExchanges ?? 10_000;
+    this.addSecrets(...(opts.secrets ?? []), opts.auth.apiKey ?? '', opts.auth.bearer ?? '');
+    // undici's own timers are backstops; the per-request deadline in send() is authoritative.
+    this.dispatcher = new Agent({
+      connect: { timeout: this.timeoutMs },
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+    });
+  }
+
+  agentPath(agentId: string = this.agentId): string {
+    return agentPath(agentId);
+  }
+
+  rpc(method: string, params?: unknown, opts: RpcOptions = {}): Promise<Exchange> {
+    return this.send(
+      this.rpcSpec(method, params, opts, 'application/json'),
+      opts.timeoutMs ?? this.timeoutMs,
+    );
+  }
+
+  async stream(method: string, params?: unknown, opts: StreamOptions = {}): Promise<SseStream> {
+    const spec = this.rpcSpec(method, params, opts, 'text/event-stream');
+    const ex = this.record(spec, 'stream');
+    const s = await openSseStream(this.dispatcher, spec, ex.id, () => this.secrets, opts);
+    this.openStreams.add(s);
+    void s.done.then((t) => {
+      this.openStreams.delete(s);
+      fillFromTranscript(ex, t);
+    });
+    return s;
+  }
+
+  raw(req: RawRequest): Promise<Exchange> {
+    const base = req.auth === true ? credentialHeaders(this.opts.auth) : {};
+    const spec: RequestSpec = {
+      url: req.url ?? joinUrl(this.baseUrl, req.path ?? this.agentPath()),
+      method: req.method ?? 'GET',
+      headers: mergeHeaders(base, req.headers),
+    };
+    if (req.body !== undefined) spec.body = req.body;
+    return this.send(spec, req.timeoutMs ?? this.timeoutMs);
+  }
+
+  exchanges(): Exchange[] {
+    return [...this.log];
+  }
+
+  droppedExchanges(): number {
+    return this.dropped;
+  }
+
+  addSecrets(...secrets: string[]): void {
+    for (const s of secrets) if (s.length > 0 && !this.secrets.includes(s)) this.secrets.push(s);
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.inflight) c.abort();
+    await Promise.all([...this.openStreams].map((s) => s.close()));
+    await this.dispatcher.destroy();
+  }
+
+  private rpcSpec(method: string, params: unknown, opts: RpcOptions, accept: string): RequestSpec {
+    if (method === PUSH_CONFIG_SET) this.addSecrets(...webhookSecretsIn(params));
+    const base = { 'content-type': 'application/json', accept, ...credentialHeaders(this.opts.auth) };
+    const spec: RequestSpec = {
+      url: joinUrl(this.baseUrl, opts.path ?? this.agentPath(opts.agentId)),
+      method: opts.httpMethod ?? 'POST',
+      headers: mergeHeaders(base, opts.headers),
+    };
+    if (opts.rawBody !== undefined) {
+      spec.body = opts.rawBody;
+    } else {
+      spec.envelope = buildEnvelope(method, params, opts);
+      spec.body = JSON.stringify(spec.envelope);
+    }
+    return spec;
+  }
+
+  private record(spec: RequestSpec, kind: Exchange['kind']): Exchange {
+    this.seq += 1;
+    const ex: Exchange = {
+      id: `ex-${this.seq}`,
+      kind,
+      request: recordRequest(spec, this.secrets, this.recordChars),
+      timings: { startedAt: new Date().toISOString(), totalMs: 0 },
+    };
+    this.log.push(ex);
+    if (this.log.length > this.maxExchanges) {
+      this.log.shift();
+      this.dropped += 1;
+    }
+    return ex;
+  }
+
+  private async send(spec: RequestSpec, timeoutMs: number): Promise<Exchange> {
+    const ex = this.record(spec, 'http');
+    const t0 = performance.now();
+    const controller = new AbortController();
+    this.inflight.add(controller);
+    let deadlineHit = false;
+    const timer = setTimeout(() => {
+      deadlineHit = true;
+      controller.abort();
+    }, timeoutMs);
+    const acc: BodyAccumulator = { chunks: [], bytes: 0 };
+    let res: Dispatcher.ResponseData | undefined;
+    try {
+      res = await request(spec.url, {
+        dispatcher: this.dispatcher,
+        method: spec.method as Dispatcher.HttpMethod,
+        headers: spec.headers,
+        body: spec.body ?? null,
+        signal: controller.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      ex.timings.headersMs = elapsed(t0);
+      await readCapped(res.body, acc, this.maxBodyBytes);
+    } catch (err) {
+      ex.error = classifyError(err, deadlineHit);
+      if (deadlineHit) {
+        const phase = res === undefined ? 'waiting for response headers' : 'reading the body';
+        ex.error.message = `no complete response within ${timeoutMs} ms (${phase}): ${ex.error.message}`;
+      }
+      res?.body.destroy();
+    } finally {
+      clearTimeout(timer);
+      this.inflight.delete(controller);
+    }
+    if (res !== undefined) ex.response = this.recordResponse(res, acc, ex.error === undefined);
+    ex.timings.totalMs = elapsed(t0);
+    return ex;
+  }
+
+  private recordResponse(
+    res: Dispatcher.ResponseData,
+    acc: BodyAccumulator,
+    complete: boolean,
+  ): RecordedResponse {
+    const { text, invalidUtf8 } = decodeUtf8(Buffer.concat(acc.chunks, acc.bytes));
+    const body = redactText(text, this.secrets);
+    const headers = redactHeaders(definedHeaders(res.headers), this.secrets);
+    const shown = truncateText(body.text, this.recordChars);
+    const r: RecordedResponse = {
+      status: res.statusCode,
+      headers: headers.headers,
+      body: shown.text,
+      bodyBytes: acc.bytes,
+      truncated: shown.truncated || !complete,
+      invalidUtf8,
+      redactions: body.count + headers.count,
+    };
+    const parsed = !complete
+      ? { parseError: 'response incomplete; body not parsed' }
+      : invalidUtf8
+        ? { parseError: 'body is not valid UTF-8' }
+        : parseJson(text);
+    if (parsed.json !== undefined) r.json = redact(parsed.json, this.secrets);
+    if (parsed.parseError !== undefined) r.parseError = parsed.parseError;
+    return r;
+  }
+}
+
+function elapsed(t0: number): number {
+  return Math.round((performance.now() - t0) * 10) / 10;
+}
+
+function definedHeaders(h: Record<string, string | string[] | undefined>): HeaderMap {
+  const out: HeaderMap = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+/** Completes a stream's exchange record from its transcript (the body is the raw stream text). */
+function fillFromTranscript(ex: Exchange, t: StreamTranscript): void {
+  ex.transcript = t;
+  ex.timings.totalMs = t.closedAtMs ?? 0;
+  if (t.headersMs !== undefined) ex.timings.headersMs = t.headersMs;
+  if (t.error !== undefined) ex.error = t.error;
+  if (t.status === undefined) return;
+  const r: RecordedResponse = {
+    status: t.status,
+    headers: t.headers,
+    body: t.raw,
+    bodyBytes: t.bytes,
+    truncated: t.rawTruncated,
+    invalidUtf8: t.invalidUtf8,
+    redactions: t.redactions,
+  };
+  if (t.json !== undefined) r.json = t.json;
+  if (t.parseError !== undefined) r.parseError = t.parseError;
+  ex.response = r;
+}
+
+export function createTargetClient(opts: TargetClientOptions): TargetClient {
+  return new Client(opts);
+}
