@@ -1,0 +1,205 @@
+// The target client's request building (spec 2.1 envelope, spec 4 path, spec 5 credentials) and its
+// recording of well-formed and odd responses (HTML, invalid UTF-8, wrong Content-Type, redirects).
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTargetClient, type TargetClient } from '../../../harness/io/target-client.ts';
+import { startFixture, type Fixture, type Handler } from './fixture-server.ts';
+
+let fixture: Fixture | undefined;
+let client: TargetClient | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await fixture?.close();
+  client = undefined;
+  fixture = undefined;
+});
+
+async function setup(handler: Handler, opts: { timeoutMs?: number } = {}): Promise<TargetClient> {
+  fixture = await startFixture(handler);
+  client = createTargetClient({
+    baseUrl: `${fixture.url}/`,
+    agentId: 'agent-1',
+    auth: { apiKey: 'k-1' },
+    ...opts,
+  });
+  return client;
+}
+
+const jsonReply: Handler = (_req, res, body) => {
+  let id: unknown = null;
+  try {
+    id = (JSON.parse(body.toString()) as { id?: unknown }).id ?? null;
+  } catch {
+    // A deliberately malformed body: answer with id null.
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id, result: { ok: true } }));
+};
+
+describe('rpc envelope and headers', () => {
+  it('POSTs a JSON-RPC 2.0 envelope with a fresh string id to /api/v1/a2a/{agentId}', async () => {
+    const c = await setup(jsonReply);
+    const a = await c.rpc('tasks/get', { taskId: 't1' });
+    const b = await c.rpc('tasks/get', { taskId: 't1' });
+    const sent = fixture!.seen.map((s) => JSON.parse(s.body.toString()) as Record<string, unknown>);
+    expect(fixture!.seen[0]).toMatchObject({ method: 'POST', url: '/api/v1/a2a/agent-1' });
+    expect(fixture!.seen[0]!.headers).toMatchObject({
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-api-key': 'k-1',
+    });
+    expect(sent[0]).toEqual({
+      jsonrpc: '2.0',
+      id: sent[0]!.id,
+      method: 'tasks/get',
+      params: { taskId: 't1' },
+    });
+    expect(typeof sent[0]!.id).toBe('string');
+    expect(sent[0]!.id).not.toBe(sent[1]!.id);
+    expect(a.response?.json).toEqual({ jsonrpc: '2.0', id: sent[0]!.id, result: { ok: true } });
+    expect(a.request.json).toEqual(sent[0]);
+    expect(b.id).toBe('ex-2');
+    expect(c.exchanges().map((e) => e.id)).toEqual(['ex-1', 'ex-2']);
+  });
+
+  it('honours id, omitId, envelope, params absence, header removal, rawBody, path, agentId and httpMethod', async () => {
+    const c = await setup(jsonReply);
+    await c.rpc('agent/authenticatedExtendedCard', undefined, { id: 42 });
+    await c.rpc('tasks/get', { taskId: 'x' }, { omitId: true, envelope: { jsonrpc: '1.0' } });
+    await c.rpc('tasks/get', {}, { headers: { 'X-Api-Key': null, Authorization: 'Bearer other' } });
+    await c.rpc('ignored', undefined, { rawBody: '{not json', path: '/api/v2/a2a/agent-1' });
+    await c.rpc('tasks/get', {}, { agentId: 'agent 2', httpMethod: 'PUT' });
+    const [s0, s1, s2, s3, s4] = fixture!.seen;
+    expect(JSON.parse(s0!.body.toString())).toEqual({
+      jsonrpc: '2.0',
+      id: 42,
+      method: 'agent/authenticatedExtendedCard',
+    });
+    expect(JSON.parse(s1!.body.toString())).toEqual({
+      jsonrpc: '1.0',
+      method: 'tasks/get',
+      params: { taskId: 'x' },
+    });
+    expect(s2!.headers['x-api-key']).toBeUndefined();
+    expect(s2!.headers.authorization).toBe('Bearer other');
+    expect(s3!.body.toString()).toBe('{not json');
+    expect(s3!.url).toBe('/api/v2/a2a/agent-1');
+    expect(s4).toMatchObject({ method: 'PUT', url: '/api/v1/a2a/agent%202' });
+  });
+
+  it('raw() sends exactly the given request, credentials only on demand', async () => {
+    const c = await setup((_req, res) => res.writeHead(204).end());
+    const ex = await c.raw({ method: 'OPTIONS', headers: { Origin: 'http://example.test' } });
+    await c.raw({ method: 'POST', path: '/nowhere', body: 'x', auth: true });
+    expect(fixture!.seen[0]!.headers.origin).toBe('http://example.test');
+    expect(fixture!.seen[0]!.headers['x-api-key']).toBeUndefined();
+    expect(fixture!.seen[1]).toMatchObject({ method: 'POST', url: '/nowhere' });
+    expect(fixture!.seen[1]!.headers['x-api-key']).toBe('k-1');
+    expect(ex.response).toMatchObject({ status: 204, body: '', parseError: 'empty body' });
+  });
+});
+
+describe('odd responses are recorded, never thrown', () => {
+  it('records an HTML body with its parse error', async () => {
+    const c = await setup((_req, res) =>
+      res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad</h1>'),
+    );
+    const ex = await c.rpc('tasks/get', {});
+    expect(ex.error).toBeUndefined();
+    expect(ex.response).toMatchObject({ status: 502, body: '<h1>Bad</h1>', invalidUtf8: false });
+    expect(ex.response?.headers['content-type']).toBe('text/html');
+    expect(ex.response?.json).toBeUndefined();
+    expect(ex.response?.parseError).toMatch(/JSON/);
+  });
+
+  it('flags invalid UTF-8 and does not parse it', async () => {
+    const bytes = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]);
+    const c = await setup((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(bytes),
+    );
+    const ex = await c.rpc('tasks/get', {});
+    expect(ex.response).toMatchObject({
+      invalidUtf8: true,
+      parseError: 'body is not valid UTF-8',
+      bodyBytes: 10,
+    });
+    expect(ex.response?.body).toContain('\uFFFD');
+  });
+
+  it('parses JSON served with a wrong Content-Type and keeps the header as evidence', async () => {
+    const c = await setup((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('{"a":1}'));
+    const ex = await c.rpc('tasks/get', {});
+    expect(ex.response?.json).toEqual({ a: 1 });
+    expect(ex.response?.headers['content-type']).toBe('text/plain');
+  });
+
+  it('does not follow a redirect', async () => {
+    const c = await setup((req, res) => {
+      if (req.url === '/elsewhere') res.writeHead(200).end('followed');
+      else res.writeHead(307, { location: '/elsewhere' }).end();
+    });
+    const ex = await c.rpc('tasks/get', {});
+    expect(ex.response?.status).toBe(307);
+    expect(ex.response?.headers.location).toBe('/elsewhere');
+    expect(fixture!.seen.map((s) => s.url)).toEqual(['/api/v1/a2a/agent-1']);
+  });
+
+  it('records a refused connection as a connect error', async () => {
+    const f = await startFixture(jsonReply);
+    const url = f.url;
+    await f.close();
+    client = createTargetClient({ baseUrl: url, agentId: 'a', auth: {}, timeoutMs: 2000 });
+    const ex = await client.rpc('tasks/get', {});
+    expect(ex.response).toBeUndefined();
+    expect(ex.error).toMatchObject({ kind: 'connect', code: 'ECONNREFUSED' });
+  });
+});
+
+describe('redaction of secrets in evidence', () => {
+  const key = 'api-KEY-0001';
+  const token = 'bearer-TOKEN-0002';
+  const configured = 'configured-SECRET-0003';
+
+  it('redacts credentials and secrets in request and response headers and bodies, not on the wire', async () => {
+    fixture = await startFixture((req, res, body) => {
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'x-echo-key': String(req.headers['x-api-key']),
+      });
+      res.end(JSON.stringify({ echoed: body.toString(), auth: req.headers.authorization }));
+    });
+    client = createTargetClient({
+      baseUrl: fixture.url,
+      agentId: 'a',
+      auth: { apiKey: key, bearer: token },
+      secrets: [configured],
+    });
+    const ex = await client.rpc('message/send', { note: `mentions ${configured} and ${key}` });
+    expect(fixture.seen[0]!.headers['x-api-key']).toBe(key);
+    expect(fixture.seen[0]!.headers.authorization).toBe(`Bearer ${token}`);
+    expect(ex.request.headers['x-api-key']).toBe('[redacted]');
+    expect(ex.request.headers.authorization).toBe('Bearer [redacted]');
+    expect(ex.response?.headers['x-echo-key']).toBe('[redacted]');
+    expect((ex.response?.json as { auth: string }).auth).toBe('Bearer [redacted]');
+    expect(ex.response?.redactions).toBeGreaterThanOrEqual(4);
+    const evidence = JSON.stringify(client.exchanges());
+    for (const secret of [key, token, configured]) expect(evidence).not.toContain(secret);
+    expect(evidence).toContain('[redacted]');
+  });
+
+  it('learns webhook secrets and header values from pushNotificationConfig/set and addSecrets()', async () => {
+    fixture = await startFixture((_req, res, body) => res.writeHead(200).end(body));
+    client = createTargetClient({ baseUrl: fixture.url, agentId: 'a', auth: {} });
+    const config = {
+      url: 'http://x.test/h',
+      secret: 'whsec-"quoted"-1',
+      headers: { 'X-Tenant': 'tenant-value-9' },
+    };
+    await client.rpc('tasks/pushNotificationConfig/set', { config });
+    client.addSecrets('later-secret-5');
+    await client.rpc('tasks/get', { taskId: 'later-secret-5' });
+    const evidence = JSON.stringify(client.exchanges());
+    expect(fixture.seen[0]!.body.toString()).toContain('tenant-value-9');
+    for (const s of ['whsec-', 'tenant-value-9', 'later-secret-5']) expect(evidence).not.toContain(s);
+  });
+});
