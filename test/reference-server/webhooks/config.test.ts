@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookService, type WebhookService } from '../../../reference-server/webhooks/index.ts';
 import { WEBHOOK_EVENTS } from '../../../schemas/error-codes.ts';
+import { validate } from '../../../schemas/registry.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -245,6 +246,9 @@ describe('2.13 / C-29 get result', () => {
         active: true,
       },
     });
+    expect(outcome.ok && validate('push-config-get-result', outcome.result)).toEqual({ valid: true });
+    const empty = service.getConfig('agent-1', { taskId: 'none' });
+    expect(empty.ok && validate('push-config-get-result', empty.result)).toEqual({ valid: true });
     expect(JSON.stringify(outcome)).not.toMatch(/s3cret|Bearer|headers|secret/);
   });
 

@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWebhookService, type WebhookService } from '../../../reference-server/webhooks/index.ts';
 import { eventData } from '../../../reference-server/webhooks/payload.ts';
+import { validate } from '../../../schemas/registry.ts';
 import { verifySignature } from '../../../reference-server/webhooks/signer.ts';
 import type { TaskSnapshot, WebhookEvent } from '../../../reference-server/webhooks/types.ts';
 import { sleep, startCaptureReceiver, type CaptureReceiver } from './capture-receiver.ts';
@@ -43,7 +44,7 @@ const STATUS: Record<WebhookEvent, TaskSnapshot['status']> = {
     state: 'completed',
     message: { role: 'agent', parts: [{ type: 'text', text: 'héllo' }] },
   },
-  'task.failed': { state: 'failed', error: { message: 'boom' } },
+  'task.failed': { state: 'failed', error: { code: 'agent_error', message: 'boom' } },
   'task.canceled': { state: 'canceled', reason: 'user asked' },
 };
 const snapshot = (id: string, event: WebhookEvent): TaskSnapshot => ({
