@@ -75,6 +75,7 @@ describe('6.2 headers and 6.4 signature', () => {
       authorization: 'Bearer abc',
       'x-tenant': 't-9',
     });
+    expect(validate('webhook-headers', request!.headers)).toEqual({ valid: true });
     expect(
       verifySignature('top-secret', request!.body, request!.headers['x-webhook-signature'] as string),
     ).toBe(true);
@@ -113,6 +114,7 @@ describe('6.1 / 6.3 payload per event', () => {
         delivery: { attempt: 1, maxAttempts: 4 },
       });
       expect(request!.headers['x-webhook-event']).toBe(event);
+      expect(validate('webhook-payload', request!.json())).toEqual({ valid: true });
     },
   );
 });
