@@ -1,0 +1,72 @@
+// Redaction of secrets (spec 2.11 secret and headers, spec 5 credentials) in evidence values, and
+// the truncation marker for long recorded bodies.
+import { describe, expect, it } from 'vitest';
+import {
+  deliveryEvidence,
+  redact,
+  redactHeaders,
+  redactText,
+  truncateText,
+  type Delivery,
+} from '../../../harness/io/evidence.ts';
+
+describe('redact', () => {
+  it('replaces secrets in nested strings and keys, leaving the input untouched', () => {
+    const input = { a: ['x s3cret y', { s3cret: 1 }], n: 5, b: null, ok: true };
+    const out = redact(input, ['s3cret']);
+    expect(out).toEqual({ a: ['x [redacted] y', { '[redacted]': 1 }], n: 5, b: null, ok: true });
+    expect(input.a[0]).toBe('x s3cret y');
+  });
+
+  it('catches JSON-escaped and percent-encoded forms, longest secret first', () => {
+    const secret = 'p"a\\ss word';
+    const json = JSON.stringify({ secret });
+    expect(redactText(json, [secret]).text).toBe('{"secret":"[redacted]"}');
+    expect(redactText(`?k=${encodeURIComponent(secret)}`, [secret]).text).toBe('?k=[redacted]');
+    expect(redactText('abcdef', ['abc', 'abcdef'])).toEqual({ text: '[redacted]', count: 1 });
+  });
+
+  it('ignores empty secrets and counts occurrences', () => {
+    expect(redactText('aXbXc', ['', 'X'])).toEqual({ text: 'a[redacted]b[redacted]c', count: 2 });
+    expect(redact('keep', [])).toBe('keep');
+  });
+
+  it('redacts header values, arrays included', () => {
+    const r = redactHeaders({ 'x-api-key': 'k1', 'set-cookie': ['a=k1', 'b=2'] }, ['k1']);
+    expect(r).toEqual({
+      headers: { 'x-api-key': '[redacted]', 'set-cookie': ['a=[redacted]', 'b=2'] },
+      count: 2,
+    });
+  });
+});
+
+describe('deliveryEvidence', () => {
+  it('drops the raw bytes and redacts headers and text', () => {
+    const d: Delivery = {
+      seq: 1,
+      receivedAtMs: 1,
+      bodyCompleteAtMs: 2,
+      timestamp: '2026-01-01T00:00:00.000Z',
+      method: 'POST',
+      path: '/hooks/t',
+      headers: { 'x-tenant': 'tenant-secret' },
+      body: Buffer.from('{"v":"tenant-secret"}'),
+      text: '{"v":"tenant-secret"}',
+      json: { v: 'tenant-secret' },
+      bodyBytes: 21,
+      bodyTruncated: false,
+      response: { status: 200 },
+    };
+    const e = deliveryEvidence(d, ['tenant-secret']);
+    expect('body' in e).toBe(false);
+    expect(JSON.stringify(e)).not.toContain('tenant-secret');
+    expect(e.headers['x-tenant']).toBe('[redacted]');
+  });
+});
+
+describe('truncateText', () => {
+  it('marks what was cut', () => {
+    expect(truncateText('abcdef', 4)).toEqual({ text: 'abcd…[truncated 2 chars]', truncated: true });
+    expect(truncateText('abc', 4)).toEqual({ text: 'abc', truncated: false });
+  });
+});
