@@ -1,0 +1,118 @@
+// The context a check function receives: the target (clients whose every exchange is evidence),
+// the agent card, the run's settings, and the recorder's expected-vs-actual helpers.
+import type { Requirement } from '../../requirements/types.ts';
+import type { Exchange, RecordedResponse } from '../io/evidence.ts';
+import type { SseStream } from '../io/sse-reader.ts';
+import {
+  createTargetClient,
+  type RpcOptions,
+  type StreamOptions,
+  type TargetClient,
+  type TargetClientOptions,
+} from '../io/target-client.ts';
+import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
+import type { AuthKind } from '../types.ts';
+import type { CheckRecorder } from './recorder.ts';
+import type { CheckWebhooks, WebhookScope } from './webhooks.ts';
+
+/** An exchange that got an HTTP answer. */
+export type AnsweredExchange = Exchange & { response: RecordedResponse };
+
+/** The target gave no HTTP answer where the check needed one: a harness-side `error`, not a finding. */
+export class NoAnswerError extends Error {
+  constructor(readonly exchange: Exchange) {
+    super(
+      `no answer from the target for ${exchange.request.method} ${exchange.request.url}: ${exchange.error?.message ?? 'unknown'}`,
+    );
+    this.name = 'NoAnswerError';
+  }
+}
+
+export interface CheckContext {
+  readonly requirement: Requirement;
+  readonly target: { readonly baseUrl: string; readonly agentId: string; readonly authKind: AuthKind };
+  readonly config: Readonly<Omit<ProvidedRun, 'auth' | 'card'>>;
+  /** The extended card the run's probe fetched (spec 2.14), or null. */
+  readonly card: Record<string, unknown> | null;
+  /** Aborted when the check's budget is spent. */
+  readonly signal: AbortSignal;
+  /** A client with the run's credentials. */
+  readonly client: TargetClient;
+  /** Another client (other credentials, agent, budget); its exchanges are evidence too. */
+  newClient(overrides?: Partial<TargetClientOptions>): TargetClient;
+  /** client.rpc() that insists on an HTTP answer: none is a harness `error`, never a pass or fail. */
+  rpc(method: string, params?: unknown, opts?: RpcOptions): Promise<AnsweredExchange>;
+  stream(method: string, params?: unknown, opts?: StreamOptions): Promise<SseStream>;
+  /** The webhook capture receiver, started on first use; deliveries to newUrl() URLs are evidence. */
+  webhooks(): Promise<CheckWebhooks>;
+  /** Soft assertion, recorded as expected beside actual; returns whether it held. */
+  check(label: string, actual: unknown, expected: unknown, predicate?: (actual: unknown) => boolean): boolean;
+  /** Hard assertion: a miss ends the check as failed. */
+  require(label: string, actual: unknown, expected: unknown, predicate?: (actual: unknown) => boolean): void;
+  fail(message: string, detail?: { expected?: unknown; actual?: unknown }): never;
+  notExercised(reason: string): never;
+  notApplicable(reason: string): never;
+  info(message: string, data?: unknown): void;
+}
+
+export class ClientPool {
+  private readonly clients: TargetClient[] = [];
+
+  constructor(private readonly run: ProvidedRun) {}
+
+  create(overrides: Partial<TargetClientOptions> = {}): TargetClient {
+    const client = createTargetClient({
+      baseUrl: this.run.baseUrl,
+      agentId: this.run.agentId,
+      auth: this.run.auth,
+      timeoutMs: this.run.timeoutMs,
+      ...overrides,
+      secrets: [...secretsOf(this.run), ...(overrides.secrets ?? [])],
+    });
+    this.clients.push(client);
+    return client;
+  }
+
+  /** Every exchange of every client, in creation order per client. */
+  exchanges(): Exchange[] {
+    return this.clients.flatMap((c) => c.exchanges());
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.allSettled(this.clients.map((c) => c.close()));
+  }
+}
+
+export function createCheckContext(
+  requirement: Requirement,
+  run: ProvidedRun,
+  recorder: CheckRecorder,
+  pool: ClientPool,
+  hooks: WebhookScope,
+  signal: AbortSignal,
+): CheckContext {
+  const { auth: _auth, card, ...config } = run;
+  const client = pool.create();
+  return {
+    requirement,
+    target: { baseUrl: run.baseUrl, agentId: run.agentId, authKind: authKindOf(run.auth) },
+    config,
+    card,
+    signal,
+    client,
+    newClient: (overrides) => pool.create(overrides),
+    async rpc(method, params, opts) {
+      const ex = await client.rpc(method, params, opts);
+      if (ex.response === undefined) throw new NoAnswerError(ex);
+      return ex as AnsweredExchange;
+    },
+    stream: (method, params, opts) => client.stream(method, params, opts),
+    webhooks: () => hooks.open(),
+    check: (label, actual, expected, predicate) => recorder.check(label, actual, expected, predicate),
+    require: (label, actual, expected, predicate) => recorder.require(label, actual, expected, predicate),
+    fail: (message, detail) => recorder.fail(message, detail),
+    notExercised: (reason) => recorder.notExercised(reason),
+    notApplicable: (reason) => recorder.notApplicable(reason),
+    info: (message, data) => recorder.info(message, data),
+  };
+}

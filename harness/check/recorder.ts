@@ -1,0 +1,110 @@
+// Records what a check observed: assertions (expected beside actual), notes and an explicit outcome.
+// Findings are data; only CheckStop (raised by fail/notExercised/notApplicable) ends a check early.
+import type { Assertion, CheckStatus } from '../types.ts';
+import { evaluate } from './matchers.ts';
+
+type StopStatus = 'fail' | 'not-applicable' | 'not-exercised';
+
+/** Thrown by the recorder to end a check early; never escapes verifies(). */
+export class CheckStop extends Error {
+  constructor(
+    readonly status: StopStatus,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CheckStop';
+  }
+}
+
+export interface Outcome {
+  status: CheckStatus;
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
+export class CheckRecorder {
+  readonly assertions: Assertion[] = [];
+  readonly notes: string[] = [];
+  private failure: { message: string; expected?: unknown; actual?: unknown } | undefined;
+
+  /** Soft assertion: records and returns whether it held; the check goes on either way. */
+  check(
+    label: string,
+    actual: unknown,
+    expected: unknown,
+    predicate?: (actual: unknown) => boolean,
+  ): boolean {
+    const verdict = evaluate(actual, expected, predicate);
+    this.assertions.push({ label, expected: verdict.expected, actual, pass: verdict.pass });
+    return verdict.pass;
+  }
+
+  /** Hard assertion: like check(), but a miss ends the check as failed (later steps depend on it). */
+  require(label: string, actual: unknown, expected: unknown, predicate?: (actual: unknown) => boolean): void {
+    if (!this.check(label, actual, expected, predicate)) {
+      throw new CheckStop('fail', this.describeAssertion(this.assertions.at(-1)!));
+    }
+  }
+
+  fail(message: string, detail: { expected?: unknown; actual?: unknown } = {}): never {
+    this.failure = { message, ...detail };
+    throw new CheckStop('fail', message);
+  }
+
+  /** The check could not exercise the behaviour (e.g. a precondition the target did not meet). */
+  notExercised(reason: string): never {
+    throw new CheckStop('not-exercised', reason);
+  }
+
+  /** The behaviour does not apply to this target (e.g. a capability its card does not claim). */
+  notApplicable(reason: string): never {
+    throw new CheckStop('not-applicable', reason);
+  }
+
+  info(message: string, data?: unknown): void {
+    this.notes.push(data === undefined ? message : `${message}: ${describeValue(data)}`);
+  }
+
+  /** Folds what was recorded with how the check function ended (`thrown` undefined when it returned). */
+  finish(thrown: unknown): Outcome {
+    const failed = this.assertions.filter((a) => !a.pass);
+    if (this.failure)
+      return { status: 'fail', ...this.failure, message: this.withMore(this.failure.message, failed.length) };
+    const first = failed[0];
+    // A recorded failure stands even if the check later stopped or crashed: it is evidence.
+    if (first) return this.failedOutcome(first, failed.length, thrown);
+    if (thrown instanceof CheckStop) return { status: thrown.status, message: thrown.message };
+    if (thrown !== undefined) return { status: 'error', message: `harness error: ${errorMessage(thrown)}` };
+    if (this.assertions.length === 0) {
+      return { status: 'not-exercised', message: 'the check recorded no assertion' };
+    }
+    return { status: 'pass', message: `${this.assertions.length} assertion(s) held` };
+  }
+
+  private failedOutcome(first: Assertion, count: number, thrown: unknown): Outcome {
+    let message = this.withMore(this.describeAssertion(first), count - 1);
+    if (thrown !== undefined && !(thrown instanceof CheckStop)) {
+      message += `; the check then stopped: ${errorMessage(thrown)}`;
+    }
+    return { status: 'fail', message, expected: first.expected, actual: first.actual };
+  }
+
+  private describeAssertion(a: Assertion): string {
+    return `${a.label}: expected ${describeValue(a.expected)}, actual ${describeValue(a.actual)}`;
+  }
+
+  private withMore(message: string, others: number): string {
+    return others > 0 ? `${message} (+${others} more failed assertion(s))` : message;
+  }
+}
+
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,113 @@
+// Runs one check function under its budget and turns what it recorded into a CheckResult: status,
+// expected beside actual, redacted evidence and reproduction lines. Independent of vitest.
+import { performance } from 'node:perf_hooks';
+import type { Requirement } from '../../requirements/types.ts';
+import { absentCapabilities } from '../capabilities.ts';
+import { deliveryEvidence, redact, type Exchange, type StreamTranscript } from '../io/evidence.ts';
+import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
+import { curlFor, reproduceCommand } from '../reproduce.ts';
+import type { CheckEvidence, CheckResult } from '../types.ts';
+import { ClientPool, createCheckContext, type CheckContext } from './context.ts';
+import { CheckRecorder, type Outcome } from './recorder.ts';
+import { WebhookScope } from './webhooks.ts';
+
+export type CheckFn = (c: CheckContext) => void | Promise<void>;
+
+export interface CheckSpec {
+  requirement: Requirement;
+  title: string;
+  fn: CheckFn;
+  file?: string;
+  /** Overrides the run's per-check budget (e.g. a webhook retry schedule). */
+  timeoutMs?: number;
+}
+
+class BudgetSpent extends Error {}
+
+function withBudget(work: Promise<void>, ms: number, controller: AbortController): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const budget = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new BudgetSpent(`the check exceeded its budget of ${ms} ms`));
+    }, ms);
+  });
+  // A check still running after its budget must not surface later as an unhandled rejection.
+  work.catch(() => undefined);
+  return Promise.race([work, budget]).finally(() => clearTimeout(timer));
+}
+
+export async function runCheck(spec: CheckSpec, run: ProvidedRun): Promise<CheckResult> {
+  const t0 = performance.now();
+  const absent = absentCapabilities(spec.requirement, run.card);
+  const recorder = new CheckRecorder();
+  const pool = new ClientPool(run);
+  const hooks = new WebhookScope(run);
+  let outcome: Outcome;
+  if (absent.length > 0) {
+    outcome = {
+      status: 'not-applicable',
+      message: `capability absent from the agent card: ${absent.join(', ')}`,
+    };
+  } else {
+    const controller = new AbortController();
+    let thrown: unknown;
+    try {
+      const c = createCheckContext(spec.requirement, run, recorder, pool, hooks, controller.signal);
+      await withBudget(
+        Promise.resolve().then(() => spec.fn(c)),
+        spec.timeoutMs ?? run.checkTimeoutMs,
+        controller,
+      );
+    } catch (e) {
+      thrown = e;
+    }
+    await pool.closeAll();
+    outcome =
+      thrown instanceof BudgetSpent ? { status: 'error', message: thrown.message } : recorder.finish(thrown);
+  }
+  const deliveries = hooks.deliveries().map((d) => deliveryEvidence(d, secretsOf(run)));
+  const evidence = collectEvidence(pool.exchanges(), deliveries);
+  return buildResult(spec, run, outcome, recorder, evidence, performance.now() - t0);
+}
+
+/** Stream transcripts move out of their exchanges so the report holds each once. */
+function collectEvidence(all: Exchange[], deliveries: CheckEvidence['deliveries']): CheckEvidence {
+  const streams: StreamTranscript[] = [];
+  const exchanges = all.map((ex) => {
+    if (ex.transcript === undefined) return ex;
+    streams.push(ex.transcript);
+    const { transcript: _t, ...rest } = ex;
+    return rest;
+  });
+  return { exchanges, streams, deliveries };
+}
+
+function buildResult(
+  spec: CheckSpec,
+  run: ProvidedRun,
+  outcome: Outcome,
+  recorder: CheckRecorder,
+  evidence: CheckEvidence,
+  durationMs: number,
+): CheckResult {
+  const base = { ...run, authKind: authKindOf(run.auth) };
+  const result: CheckResult = {
+    requirementId: spec.requirement.id,
+    title: spec.title,
+    status: outcome.status,
+    message: outcome.message,
+    assertions: recorder.assertions,
+    notes: recorder.notes,
+    evidence,
+    durationMs: Math.round(durationMs),
+    reproduce: { command: reproduceCommand(base, spec.requirement.id) },
+  };
+  if ('expected' in outcome) result.expected = outcome.expected;
+  if ('actual' in outcome) result.actual = outcome.actual;
+  const curl = curlFor(evidence.exchanges[0]);
+  if (curl !== undefined) result.reproduce.curl = curl;
+  if (spec.file !== undefined) result.file = spec.file;
+  // The io layer redacts what it records; this pass also covers values a check copied into notes.
+  return redact(result, secretsOf(run));
+}

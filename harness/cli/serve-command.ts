@@ -1,0 +1,37 @@
+// `a2a-conformance serve`: runs the bundled reference server (delegates to reference-server/cli.ts).
+// Loaded dynamically: the harness never imports the server's code.
+import { ConfigError } from '../options.ts';
+import type { CliIo } from './program.ts';
+
+interface ServeModule {
+  runServe(options: {
+    host?: string;
+    port?: number;
+    agentId?: string;
+    apiKey?: string;
+    config?: string;
+  }): Promise<unknown>;
+}
+
+/** Exit "code" telling main.ts not to exit: the server owns the process from here. */
+export const KEEP_RUNNING = -1;
+
+const SERVE_MODULE = '../../reference-server/cli.ts';
+
+export async function serveCommand(flags: Record<string, unknown>, _io: CliIo): Promise<number> {
+  const options: Parameters<ServeModule['runServe']>[0] = {};
+  if (typeof flags.host === 'string') options.host = flags.host;
+  if (typeof flags.port === 'string') {
+    if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) {
+      throw new ConfigError(`--port must be a port number, got ${JSON.stringify(flags.port)}`);
+    }
+    options.port = Number(flags.port);
+  }
+  if (typeof flags.agentId === 'string') options.agentId = flags.agentId;
+  if (typeof flags.apiKey === 'string') options.apiKey = flags.apiKey;
+  if (typeof flags.config === 'string') options.config = flags.config;
+  const mod = (await import(SERVE_MODULE)) as ServeModule;
+  await mod.runServe(options);
+  // The listening server keeps the process alive until it is stopped (SIGINT / SIGTERM).
+  return KEEP_RUNNING;
+}

@@ -1,0 +1,13 @@
+// Public API of the harness: run a conformance run programmatically, register checks, and the
+// result types every reporter reads.
+export { runConformance, TOOL, type RunOptions, type RunReporter } from './runner/run-conformance.ts';
+export { verifies, type VerifiesOptions } from './verifies.ts';
+export type { CheckContext, AnsweredExchange } from './check/context.ts';
+export type { CheckFn } from './check/run-check.ts';
+export type { CheckWebhooks } from './check/webhooks.ts';
+export { is, type Matcher } from './check/matchers.ts';
+export { ConfigError, ENV_VARS } from './options.ts';
+export { foldVerdict, summarize, decideExit } from './verdict.ts';
+export { formatSummary } from './cli/summary.ts';
+export type * from './types.ts';
+export { VERDICTS } from './types.ts';

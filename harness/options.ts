@@ -1,0 +1,231 @@
+// Resolves the run options from four layers, highest first: CLI flags, A2A_* environment variables,
+// a JSON config file (--config), defaults. Validation errors are ConfigError (exit 2, never a verdict).
+import { readFileSync } from 'node:fs';
+import type { LevelSelection } from './types.ts';
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export type Layer = 'flag' | 'env' | 'file';
+export type RawOptions = Partial<Record<OptionKey, unknown>>;
+
+/** Option name (camelCase, as in the config file) -> environment variable. */
+export const ENV_VARS = Object.freeze({
+  target: 'A2A_TARGET',
+  agentId: 'A2A_AGENT_ID',
+  apiKey: 'A2A_API_KEY',
+  bearer: 'A2A_BEARER',
+  out: 'A2A_OUT',
+  level: 'A2A_LEVEL',
+  only: 'A2A_ONLY',
+  webhookListen: 'A2A_WEBHOOK_LISTEN',
+  webhookPublicUrl: 'A2A_WEBHOOK_PUBLIC_URL',
+  timeoutMs: 'A2A_TIMEOUT_MS',
+  checkTimeoutMs: 'A2A_CHECK_TIMEOUT_MS',
+  budgetMs: 'A2A_BUDGET_MS',
+  seed: 'A2A_SEED',
+  runs: 'A2A_RUNS',
+  baseline: 'A2A_BASELINE',
+});
+export type OptionKey = keyof typeof ENV_VARS;
+const KEYS = Object.keys(ENV_VARS) as OptionKey[];
+
+export interface ResolvedRunOptions {
+  /** Undefined: certify the bundled reference server. */
+  target?: string;
+  agentId?: string;
+  apiKey?: string;
+  bearer?: string;
+  /** Directory for report.json; null writes nothing. */
+  out: string | null;
+  level: LevelSelection;
+  only: string[];
+  webhookListen: { host: string; port: number };
+  webhookPublicUrl?: string;
+  /** Budget of one request. */
+  timeoutMs: number;
+  /** Budget of one check (a check may make many requests and wait for webhooks). */
+  checkTimeoutMs: number;
+  /** Budget of the whole run; when spent the run stops and exits 2. */
+  budgetMs: number;
+  seed: number;
+  runs: number;
+  baseline?: string;
+}
+
+export const DEFAULTS = Object.freeze({
+  out: './reports',
+  level: 'all' as LevelSelection,
+  webhookListen: '127.0.0.1:0',
+  timeoutMs: 10_000,
+  budgetMs: 600_000,
+  // Enough property cases to find envelope bugs while a full run stays in seconds.
+  runs: 50,
+});
+
+export function readConfigFile(path: string): RawOptions {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`cannot read config file ${path}: ${(e as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(`config file ${path} must hold a JSON object`);
+  }
+  const unknown = Object.keys(parsed).filter((k) => !KEYS.includes(k as OptionKey));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `config file ${path}: unknown option(s) ${unknown.join(', ')}; known: ${KEYS.join(', ')}`,
+    );
+  }
+  return parsed as RawOptions;
+}
+
+export function readEnv(env: NodeJS.ProcessEnv): RawOptions {
+  const out: RawOptions = {};
+  for (const key of KEYS) {
+    const value = env[ENV_VARS[key]];
+    if (value !== undefined && value !== '') out[key] = value;
+  }
+  return out;
+}
+
+/** Merges the layers key by key (flags > env > file) and remembers where each value came from. */
+export function mergeLayers(layers: Record<Layer, RawOptions>): {
+  raw: RawOptions;
+  from: Partial<Record<OptionKey, Layer>>;
+} {
+  const raw: RawOptions = {};
+  const from: Partial<Record<OptionKey, Layer>> = {};
+  for (const layer of ['file', 'env', 'flag'] as const) {
+    for (const key of KEYS) {
+      if (layers[layer][key] !== undefined) {
+        raw[key] = layers[layer][key];
+        from[key] = layer;
+      }
+    }
+  }
+  return { raw, from };
+}
+
+const RANK: Record<Layer, number> = { flag: 3, env: 2, file: 1 };
+
+/** An API key and a bearer token from different layers: the higher layer wins; from one layer: error. */
+function pickCredential(
+  raw: RawOptions,
+  from: Partial<Record<OptionKey, Layer>>,
+): Pick<RawOptions, 'apiKey' | 'bearer'> {
+  if (raw.apiKey === undefined || raw.bearer === undefined) return { apiKey: raw.apiKey, bearer: raw.bearer };
+  const keyRank = RANK[from.apiKey!];
+  const bearerRank = RANK[from.bearer!];
+  if (keyRank === bearerRank) {
+    throw new ConfigError(`both an API key and a bearer token were given (${from.apiKey}); give one`);
+  }
+  return keyRank > bearerRank ? { apiKey: raw.apiKey } : { bearer: raw.bearer };
+}
+
+export function resolveOptions(layers: Record<Layer, RawOptions>): ResolvedRunOptions {
+  const { raw, from } = mergeLayers(layers);
+  const cred = pickCredential(raw, from);
+  const timeoutMs = int(raw.timeoutMs, 'timeoutMs', DEFAULTS.timeoutMs, 1);
+  const target = raw.target === undefined ? undefined : url(raw.target, 'target');
+  const resolved: ResolvedRunOptions = {
+    out: raw.out === null ? null : (str(raw.out, 'out') ?? DEFAULTS.out),
+    level: level(raw.level),
+    only: list(raw.only),
+    webhookListen: hostPort(raw.webhookListen ?? DEFAULTS.webhookListen),
+    timeoutMs,
+    // A check may wait for several requests plus a webhook retry schedule (C-20: 1 + 2 + 4 s).
+    checkTimeoutMs: int(raw.checkTimeoutMs, 'checkTimeoutMs', Math.max(30_000, 3 * timeoutMs), 1),
+    budgetMs: int(raw.budgetMs, 'budgetMs', DEFAULTS.budgetMs, 1),
+    seed: int(raw.seed, 'seed', Math.floor(Math.random() * 2 ** 31), -(2 ** 31)),
+    runs: int(raw.runs, 'runs', DEFAULTS.runs, 1),
+  };
+  if (target !== undefined) resolved.target = target.replace(/\/+$/, '');
+  setIfDefined(resolved, 'agentId', str(raw.agentId, 'agentId'));
+  setIfDefined(resolved, 'apiKey', str(cred.apiKey, 'apiKey'));
+  setIfDefined(resolved, 'bearer', str(cred.bearer, 'bearer'));
+  setIfDefined(resolved, 'baseline', str(raw.baseline, 'baseline'));
+  if (raw.webhookPublicUrl !== undefined)
+    resolved.webhookPublicUrl = url(raw.webhookPublicUrl, 'webhookPublicUrl');
+  checkTargetCompleteness(resolved);
+  return resolved;
+}
+
+function checkTargetCompleteness(o: ResolvedRunOptions): void {
+  if (o.target === undefined) return;
+  if (o.agentId === undefined) throw new ConfigError('--target needs --agent-id (or A2A_AGENT_ID)');
+  if (o.apiKey === undefined && o.bearer === undefined) {
+    throw new ConfigError('--target needs a credential: --api-key (A2A_API_KEY) or --bearer (A2A_BEARER)');
+  }
+}
+
+function setIfDefined<K extends 'agentId' | 'apiKey' | 'bearer' | 'baseline'>(
+  o: ResolvedRunOptions,
+  key: K,
+  value: string | undefined,
+): void {
+  if (value !== undefined) o[key] = value;
+}
+
+function str(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '') throw new ConfigError(`${name} must be a non-empty string`);
+  return value;
+}
+
+function int(value: unknown, name: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < min) {
+    throw new ConfigError(`${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function url(value: unknown, name: string): string {
+  const text = str(value, name)!;
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got ${JSON.stringify(text)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http: or https: URL, got ${JSON.stringify(text)}`);
+  }
+  return text;
+}
+
+function level(value: unknown): LevelSelection {
+  if (value === undefined) return DEFAULTS.level;
+  const v = typeof value === 'string' ? value.toLowerCase() : value;
+  if (v === 'must' || v === 'should' || v === 'all') return v;
+  throw new ConfigError(`level must be one of must, should, all; got ${JSON.stringify(value)}`);
+}
+
+/** `--only` globs: repeated flags, a JSON array, or a comma-separated string (env). */
+function list(value: unknown): string[] {
+  if (value === undefined) return [];
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
+  if (items === null || !items.every((i) => typeof i === 'string')) {
+    throw new ConfigError('only must be a glob string or a list of them');
+  }
+  return (items as string[])
+    .flatMap((i) => i.split(','))
+    .map((i) => i.trim())
+    .filter((i) => i !== '');
+}
+
+function hostPort(value: unknown): { host: string; port: number } {
+  const m = typeof value === 'string' ? /^(.+):(\d{1,5})$/.exec(value) : null;
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || port > 65535)
+    throw new ConfigError(`webhookListen must be host:port, got ${JSON.stringify(value)}`);
+  return { host: m[1]!.replace(/^\[(.*)\]$/, '$1'), port };
+}

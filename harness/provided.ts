@@ -1,0 +1,39 @@
+// What the runner hands to the suites' workers through vitest's provide/inject: the target, its
+// credentials, the extended card the probe fetched and the run's budgets and property settings.
+import type { AuthKind } from './types.ts';
+
+export interface ProvidedRun {
+  baseUrl: string;
+  agentId: string;
+  auth: { apiKey?: string; bearer?: string };
+  /** The extended card (spec 2.14) fetched by the probe; null when none could be fetched. */
+  card: Record<string, unknown> | null;
+  /** Budget of one request. */
+  timeoutMs: number;
+  /** Budget of one check; verifies() turns an overrun into an `error` result. */
+  checkTimeoutMs: number;
+  /** fast-check settings: the one place a property's seed and run count come from. */
+  seed: number;
+  runs: number;
+  webhookListen: { host: string; port: number };
+  webhookPublicUrl?: string;
+  /** The target is the bundled reference server on an ephemeral port. */
+  bundled: boolean;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    a2aRun: ProvidedRun;
+  }
+}
+
+export function authKindOf(auth: ProvidedRun['auth']): AuthKind {
+  if (auth.apiKey !== undefined) return 'api-key';
+  if (auth.bearer !== undefined) return 'bearer';
+  return 'none';
+}
+
+/** Every secret the run knows, for redaction of evidence and reports. */
+export function secretsOf(run: Pick<ProvidedRun, 'auth'>): string[] {
+  return [run.auth.apiKey, run.auth.bearer].filter((s): s is string => typeof s === 'string' && s !== '');
+}

@@ -1,0 +1,84 @@
+// A vitest reporter that carries check results from the workers to the runner: verifies() stores
+// each CheckResult in the test's `task.meta.a2a`; this reporter reads it back and prints progress.
+import { relative } from 'node:path';
+import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
+import type { CheckResult, HarnessError } from '../types.ts';
+
+export interface CollectedTest {
+  /** The test's own name: `<requirement id> <title>`. */
+  name: string;
+  file: string;
+  state: 'passed' | 'failed' | 'skipped' | 'pending';
+  result?: CheckResult;
+  /** vitest's own errors for the test (a check that ended without a result). */
+  errors: string[];
+}
+
+export interface CheckMeta {
+  a2a?: CheckResult;
+}
+
+const MARK: Record<string, string> = {
+  pass: '.',
+  fail: 'F',
+  error: 'E',
+  'not-applicable': '-',
+  'not-exercised': '~',
+};
+
+export class Collector implements Reporter {
+  readonly tests: CollectedTest[] = [];
+  readonly harnessErrors: HarnessError[] = [];
+  vitest: Vitest | undefined;
+
+  constructor(
+    private readonly root: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    const state = testCase.result().state;
+    const meta = testCase.meta() as CheckMeta;
+    const errors = (testCase.result().errors ?? []).map((e) => e.message ?? String(e));
+    const test: CollectedTest = {
+      name: testCase.name,
+      file: this.rel(testCase.module.moduleId),
+      state,
+      errors,
+    };
+    if (meta.a2a) test.result = meta.a2a;
+    this.tests.push(test);
+  }
+
+  onTestModuleEnd(testModule: TestModule): void {
+    const file = this.rel(testModule.moduleId);
+    for (const e of testModule.errors()) {
+      this.harnessErrors.push({ message: `suite failed to load or run: ${e.message}`, file, stack: e.stack });
+    }
+    const marks = this.tests
+      .filter((t) => t.file === file && t.result)
+      .map((t) => MARK[t.result!.status] ?? '?')
+      .join('');
+    if (marks !== '' || testModule.errors().length > 0) {
+      this.log(`  ${file} ${marks}${testModule.errors().length > 0 ? ' (suite error)' : ''}`);
+    }
+  }
+
+  onTestRunEnd(
+    _modules: ReadonlyArray<TestModule>,
+    unhandled: ReadonlyArray<SerializedError>,
+    reason: string,
+  ): void {
+    for (const e of unhandled)
+      this.harnessErrors.push({ message: `unhandled error: ${e.message}`, stack: e.stack });
+    if (reason === 'interrupted') this.harnessErrors.push({ message: 'the suite run was interrupted' });
+  }
+
+  private rel(path: string): string {
+    return relative(this.root, path).split('\\').join('/');
+  }
+}

@@ -1,0 +1,59 @@
+// Lists the registered checks without touching a target: vitest collects the suites (their
+// verifies() calls register tests named `<id> <title>`) with a placeholder target provided.
+import { relative } from 'node:path';
+import { createVitest } from 'vitest/node';
+import type { ProvidedRun } from '../provided.ts';
+import type { HarnessError } from '../types.ts';
+import { splitTestName } from './assemble.ts';
+import { PROJECT_ROOT, SUITES_CONFIG } from './run-suites.ts';
+
+export interface ListedCheck {
+  requirementId: string;
+  title: string;
+  file: string;
+}
+
+// Collection only registers tests; nothing is sent. The placeholder also keeps the suites' global
+// setup from starting the bundled reference server.
+const PLACEHOLDER: ProvidedRun = {
+  baseUrl: 'http://127.0.0.1:9',
+  agentId: 'list-only',
+  auth: {},
+  card: null,
+  timeoutMs: 1,
+  checkTimeoutMs: 1,
+  seed: 0,
+  runs: 1,
+  webhookListen: { host: '127.0.0.1', port: 0 },
+  bundled: false,
+};
+
+export async function listChecks(): Promise<{ checks: ListedCheck[]; errors: HarnessError[] }> {
+  const exitCode = process.exitCode;
+  const vitest = await createVitest('test', {
+    root: PROJECT_ROOT,
+    config: SUITES_CONFIG,
+    watch: false,
+    reporters: [],
+    provide: { a2aRun: PLACEHOLDER },
+  });
+  try {
+    const { testModules, unhandledErrors } = await vitest.collect();
+    const checks: ListedCheck[] = [];
+    const errors: HarnessError[] = unhandledErrors.map((e) => ({
+      message: String((e as Error).message ?? e),
+    }));
+    for (const mod of testModules) {
+      const file = relative(PROJECT_ROOT, mod.moduleId).split('\\').join('/');
+      for (const e of mod.errors()) errors.push({ message: e.message, file });
+      for (const test of mod.children.allTests()) {
+        const { id, title } = splitTestName(test.name);
+        checks.push({ requirementId: id, title, file });
+      }
+    }
+    return { checks, errors };
+  } finally {
+    await vitest.close();
+    process.exitCode = exitCode;
+  }
+}

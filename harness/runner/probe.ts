@@ -1,0 +1,76 @@
+// Probes the target before any suite runs: one agent/authenticatedExtendedCard call (spec 4.8).
+// No answer, a refused credential (C-01) or an unknown agent (C-23) means the run cannot be done.
+import { ERROR_CODES } from '../../schemas/error-codes.ts';
+import type { Exchange } from '../io/evidence.ts';
+import { createTargetClient } from '../io/target-client.ts';
+import type { Reachability } from '../types.ts';
+
+export interface ProbeTarget {
+  baseUrl: string;
+  agentId: string;
+  auth: { apiKey?: string; bearer?: string };
+  timeoutMs: number;
+}
+
+export interface ProbeOutcome {
+  reachability: Reachability;
+  card: Record<string, unknown> | null;
+  /** Why the run cannot be done, or null. */
+  couldNotRun: string | null;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function errorCode(json: unknown): unknown {
+  return isObject(json) && isObject(json.error) ? json.error.code : undefined;
+}
+
+function classify(ex: Exchange): Omit<ProbeOutcome, 'reachability'> & Omit<Reachability, 'durationMs'> {
+  const res = ex.response;
+  if (res === undefined) {
+    const message = `target unreachable: ${ex.error?.message ?? 'no response'}`;
+    return { reachable: false, authenticated: false, message, card: null, couldNotRun: message };
+  }
+  const base = { reachable: true, status: res.status };
+  const code = errorCode(res.json);
+  if (res.status === 401 || res.status === 403 || code === ERROR_CODES.UNAUTHORIZED) {
+    const message = `credential refused by the target (HTTP ${res.status}${code === undefined ? '' : `, code ${String(code)}`})`;
+    return { ...base, authenticated: false, message, card: null, couldNotRun: message };
+  }
+  if (res.status === 404 || code === ERROR_CODES.AGENT_NOT_FOUND) {
+    const message = `agent endpoint not found (HTTP ${res.status}): check --target and --agent-id`;
+    return { ...base, authenticated: false, message, card: null, couldNotRun: message };
+  }
+  const result = isObject(res.json) ? res.json.result : undefined;
+  if (isObject(result)) {
+    return {
+      ...base,
+      authenticated: true,
+      message: 'extended card fetched',
+      card: result,
+      couldNotRun: null,
+    };
+  }
+  // The target answered but gave no card: the suites still run (and will say what is wrong).
+  const why = code !== undefined ? `error code ${String(code)}` : (res.parseError ?? 'no result object');
+  return {
+    ...base,
+    authenticated: true,
+    message: `no extended card (${why}); capabilities unknown`,
+    card: null,
+    couldNotRun: null,
+  };
+}
+
+export async function probeTarget(target: ProbeTarget): Promise<ProbeOutcome> {
+  const client = createTargetClient({ ...target });
+  try {
+    const ex = await client.rpc('agent/authenticatedExtendedCard', { includeCapabilities: true });
+    const { card, couldNotRun, ...reach } = classify(ex);
+    return { reachability: { ...reach, durationMs: Math.round(ex.timings.totalMs) }, card, couldNotRun };
+  } finally {
+    await client.close();
+  }
+}

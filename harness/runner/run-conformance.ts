@@ -1,0 +1,227 @@
+// runConformance(): probe the target, run the selected suites, fold verdicts per requirement, write
+// report.json and hand the RunResult to the reporters. A run that cannot be done exits 2, never passes.
+import { readFileSync } from 'node:fs';
+import { REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
+import type { Requirement } from '../../requirements/types.ts';
+import { ConfigError, resolveOptions, type RawOptions, type ResolvedRunOptions } from '../options.ts';
+import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
+import type { HarnessError, RecordedOptions, RequirementResult, RunResult } from '../types.ts';
+import { decideExit, summarize } from '../verdict.ts';
+import { assembleRequirements } from './assemble.ts';
+import { startBundledTarget, type BundledTarget } from './bundled-target.ts';
+import { probeTarget, type ProbeOutcome } from './probe.ts';
+import { diffBaseline, loadBaseline, writeReport } from './report-file.ts';
+import { runSuites } from './run-suites.ts';
+
+export type RunReporter = (result: RunResult) => void | Promise<void>;
+
+export interface RunOptions extends RawOptions {
+  target?: string;
+  agentId?: string;
+  apiKey?: string;
+  bearer?: string;
+  /** Directory for report.json (default ./reports); null writes no file. */
+  out?: string | null;
+  level?: 'must' | 'should' | 'all';
+  only?: string | string[];
+  /** host:port of the webhook capture receiver (default 127.0.0.1:0). */
+  webhookListen?: string;
+  webhookPublicUrl?: string;
+  timeoutMs?: number;
+  checkTimeoutMs?: number;
+  budgetMs?: number;
+  seed?: number;
+  runs?: number;
+  baseline?: string;
+  /** Called with the finished RunResult (later issues: console, JUnit, HTML, ...). */
+  reporters?: RunReporter[];
+  /** Progress lines; silent by default. */
+  log?: (line: string) => void;
+}
+
+export const TOOL = Object.freeze({
+  name: 'a2a-conformance',
+  version: (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version,
+});
+
+const LEVELS_RUN = {
+  must: ['MUST'],
+  should: ['MUST', 'SHOULD'],
+  all: ['MUST', 'SHOULD', 'MAY', 'INFO'],
+} as const;
+
+export function selectForRun(opts: Pick<ResolvedRunOptions, 'only' | 'level'>): Requirement[] {
+  const base = opts.only.length > 0 ? selectRequirements(opts.only) : REQUIREMENTS;
+  const levels: readonly string[] = LEVELS_RUN[opts.level];
+  const selected = base.filter((r) => levels.includes(r.level));
+  if (selected.length === 0) {
+    const only = opts.only.length > 0 ? ` --only ${opts.only.join(',')}` : '';
+    throw new ConfigError(`no requirement matches${only} at --level ${opts.level}`);
+  }
+  return selected;
+}
+
+/** Programmatic entry: options are taken as given (no environment, no config file). */
+export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
+  const { reporters = [], log = () => undefined, ...raw } = options;
+  return runResolved(resolveOptions({ flag: raw, env: {}, file: {} }), reporters, log);
+}
+
+export async function runResolved(
+  opts: ResolvedRunOptions,
+  reporters: RunReporter[],
+  log: (line: string) => void,
+): Promise<RunResult> {
+  const started = new Date();
+  const selected = selectForRun(opts);
+  const baseline = opts.baseline === undefined ? undefined : loadBaseline(opts.baseline);
+  const bundled = opts.target === undefined ? await startBundledTarget(opts.agentId) : undefined;
+  const provided = providedRun(opts, bundled);
+  let result: RunResult;
+  try {
+    log(
+      `${TOOL.name} ${TOOL.version}: ${provided.baseUrl} agent ${provided.agentId}, ${selected.length} requirement(s)`,
+    );
+    const probe = await probeTarget(provided);
+    provided.card = probe.card;
+    const checked =
+      probe.couldNotRun === null ? await runChecks(provided, selected, opts, log) : notRun(selected, probe);
+    result = finish(opts, provided, started, probe, checked);
+  } finally {
+    await bundled?.close();
+  }
+  if (baseline !== undefined) result.baseline = diffBaseline(opts.baseline!, baseline, result.requirements);
+  await runReporters(result, reporters);
+  if (opts.out !== null) log(`report: ${writeReport(result, opts.out, secretsOf(provided))}`);
+  return result;
+}
+
+export function providedRun(opts: ResolvedRunOptions, bundled: BundledTarget | undefined): ProvidedRun {
+  const auth: ProvidedRun['auth'] = {};
+  if (opts.apiKey !== undefined) auth.apiKey = opts.apiKey;
+  if (opts.bearer !== undefined) auth.bearer = opts.bearer;
+  const run: ProvidedRun = {
+    baseUrl: bundled?.baseUrl ?? opts.target!,
+    agentId: bundled?.agentId ?? opts.agentId!,
+    auth: bundled?.auth ?? auth,
+    card: null,
+    timeoutMs: opts.timeoutMs,
+    checkTimeoutMs: opts.checkTimeoutMs,
+    seed: opts.seed,
+    runs: opts.runs,
+    webhookListen: opts.webhookListen,
+    bundled: bundled !== undefined,
+  };
+  if (opts.webhookPublicUrl !== undefined) run.webhookPublicUrl = opts.webhookPublicUrl;
+  return run;
+}
+
+interface Checked {
+  requirements: RequirementResult[];
+  harnessErrors: HarnessError[];
+  couldNotRun: string | null;
+}
+
+async function runChecks(
+  provided: ProvidedRun,
+  selected: Requirement[],
+  opts: ResolvedRunOptions,
+  log: (line: string) => void,
+): Promise<Checked> {
+  const suites = await runSuites(
+    provided,
+    selected.map((r) => r.id),
+    opts.budgetMs,
+    log,
+  );
+  const reproduce = { ...provided, authKind: authKindOf(provided.auth) };
+  const input = { selected, tests: suites.tests, card: provided.card, reproduce };
+  const assembled = assembleRequirements(
+    suites.interrupted === undefined ? input : { ...input, interrupted: suites.interrupted },
+  );
+  const harnessErrors = [...suites.harnessErrors, ...assembled.harnessErrors];
+  if (suites.interrupted !== undefined) harnessErrors.push({ message: suites.interrupted });
+  const couldNotRun =
+    suites.interrupted ??
+    (harnessErrors.length > 0
+      ? `${harnessErrors.length} harness error(s): ${harnessErrors[0]!.message}`
+      : null);
+  return { requirements: assembled.requirements, harnessErrors, couldNotRun };
+}
+
+/** The probe failed: every selected requirement is unverified (error), none is a pass. */
+function notRun(selected: Requirement[], probe: ProbeOutcome): Checked {
+  const requirements = selected.map<RequirementResult>((r) => ({
+    id: r.id,
+    section: r.section,
+    level: r.level,
+    behaviour: r.behaviour,
+    rulings: [...(r.rulings ?? [])],
+    verdict: 'error',
+    message: `not run: ${probe.couldNotRun}`,
+    checks: [],
+  }));
+  return { requirements, harnessErrors: [{ message: probe.couldNotRun! }], couldNotRun: probe.couldNotRun };
+}
+
+function recordedOptions(opts: ResolvedRunOptions): RecordedOptions {
+  const recorded: RecordedOptions = {
+    level: opts.level,
+    only: opts.only,
+    timeoutMs: opts.timeoutMs,
+    checkTimeoutMs: opts.checkTimeoutMs,
+    budgetMs: opts.budgetMs,
+    seed: opts.seed,
+    runs: opts.runs,
+    out: opts.out,
+    webhookListen: `${opts.webhookListen.host}:${opts.webhookListen.port}`,
+    webhookPublicUrl: opts.webhookPublicUrl ?? null,
+    baseline: opts.baseline ?? null,
+  };
+  if (opts.apiKey !== undefined) recorded.apiKey = '[redacted]';
+  if (opts.bearer !== undefined) recorded.bearer = '[redacted]';
+  return recorded;
+}
+
+function finish(
+  opts: ResolvedRunOptions,
+  provided: ProvidedRun,
+  started: Date,
+  probe: ProbeOutcome,
+  checked: Checked,
+): RunResult {
+  const finished = new Date();
+  return {
+    tool: { ...TOOL },
+    target: {
+      baseUrl: provided.baseUrl,
+      agentId: provided.agentId,
+      authKind: authKindOf(provided.auth),
+      bundled: provided.bundled,
+    },
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - started.getTime(),
+    options: recordedOptions(opts),
+    card: probe.card,
+    reachability: probe.reachability,
+    requirements: checked.requirements,
+    summary: summarize(checked.requirements),
+    harnessErrors: checked.harnessErrors,
+    ...decideExit(checked.requirements, opts.level, checked.couldNotRun),
+  };
+}
+
+async function runReporters(result: RunResult, reporters: RunReporter[]): Promise<void> {
+  for (const reporter of reporters) {
+    try {
+      await reporter(result);
+    } catch (e) {
+      result.harnessErrors.push({ message: `reporter failed: ${(e as Error).message}` });
+      result.exitCode = 2;
+      result.exitReason = `run could not be done: reporter failed: ${(e as Error).message}`;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+// Runs the conformance suites (suites/**) through vitest's programmatic API with the target injected
+// by `provide`, a test-name filter built from the selected requirement ids, and a whole-run budget.
+import { fileURLToPath } from 'node:url';
+import { startVitest } from 'vitest/node';
+import type { ProvidedRun } from '../provided.ts';
+import type { HarnessError } from '../types.ts';
+import { Collector, type CollectedTest } from './collector.ts';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const SUITES_CONFIG = fileURLToPath(new URL('../../suites/vitest.config.ts', import.meta.url));
+
+export interface SuitesOutcome {
+  tests: CollectedTest[];
+  harnessErrors: HarnessError[];
+  /** Set when the run budget was spent before the suites finished. */
+  interrupted?: string;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * verifies() names tests `<id> <title>`; vitest matches the pattern against the full name (parent
+ * suite names joined by spaces), so an id is matched at the start or after a space, and must be
+ * followed by a space so that `2.1/id` does not select `2.1/id-types`.
+ */
+export function testNamePattern(ids: readonly string[]): string {
+  return `(?:^| )(?:${ids.map(escapeRegExp).join('|')}) `;
+}
+
+export async function runSuites(
+  provided: ProvidedRun,
+  ids: readonly string[],
+  budgetMs: number,
+  log: (line: string) => void,
+): Promise<SuitesOutcome> {
+  const collector = new Collector(PROJECT_ROOT, log);
+  let interrupted: string | undefined;
+  const timer = setTimeout(() => {
+    interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished`;
+    void collector.vitest?.cancelCurrentRun('keyboard-input');
+  }, budgetMs);
+  const exitCode = process.exitCode;
+  try {
+    await startVitest('test', [], {
+      root: PROJECT_ROOT,
+      config: SUITES_CONFIG,
+      watch: false,
+      run: true,
+      reporters: [collector],
+      testNamePattern: testNamePattern(ids),
+      // vitest's own timeout stays above the check budget so verifies() reports overruns itself.
+      testTimeout: provided.checkTimeoutMs + 5_000,
+      provide: { a2aRun: provided },
+    });
+  } catch (e) {
+    collector.harnessErrors.push({
+      message: `vitest failed: ${(e as Error).message}`,
+      stack: (e as Error).stack,
+    });
+  } finally {
+    clearTimeout(timer);
+    // startVitest sets process.exitCode on test failures; the runner decides the exit code itself.
+    process.exitCode = exitCode;
+  }
+  const outcome: SuitesOutcome = { tests: collector.tests, harnessErrors: collector.harnessErrors };
+  if (interrupted !== undefined) outcome.interrupted = interrupted;
+  return outcome;
+}

@@ -1,0 +1,155 @@
+// The run result and its parts: findings about the target are data (requirement id, verdict,
+// expected, actual, evidence), never thrown assertions. Every reporter reads a RunResult.
+import type { Level } from '../requirements/types.ts';
+import type { Delivery, Exchange, StreamTranscript } from './io/evidence.ts';
+
+/** The outcome of one check (one `verifies()` call). `error` is the harness's own failure. */
+export type CheckStatus = 'pass' | 'fail' | 'not-applicable' | 'not-exercised' | 'error';
+
+/**
+ * The verdict of one requirement, folded from its checks and the ledger level: a failed check is
+ * `fail` for MUST, `warn` for SHOULD and `info` for MAY and INFO (Autobahn's FAILED / NON-STRICT /
+ * INFORMATIONAL split).
+ */
+export type Verdict = 'pass' | 'fail' | 'warn' | 'info' | 'not-applicable' | 'not-exercised' | 'error';
+
+export const VERDICTS: readonly Verdict[] = Object.freeze([
+  'pass',
+  'fail',
+  'warn',
+  'info',
+  'not-applicable',
+  'not-exercised',
+  'error',
+]);
+
+/** `--level`: which requirements run; `should` also makes SHOULD warnings fail the run. */
+export type LevelSelection = 'must' | 'should' | 'all';
+
+/** One recorded comparison (h2spec style: expected beside actual). */
+export interface Assertion {
+  label: string;
+  /** The expected value, or a description of it when a matcher or predicate decided. */
+  expected: unknown;
+  actual: unknown;
+  pass: boolean;
+}
+
+/** Wire evidence gathered while a check ran; shapes come from harness/io/evidence.ts. */
+export interface CheckEvidence {
+  /** Every HTTP exchange of the check; stream exchanges carry their transcript. */
+  exchanges: Exchange[];
+  /** Transcripts of the check's streams (also reachable through their exchange). */
+  streams: StreamTranscript[];
+  /** Webhook deliveries to the URLs the check handed out (raw body left out, text kept). */
+  deliveries: Omit<Delivery, 'body'>[];
+}
+
+export interface Reproduce {
+  /** A command that re-runs just this requirement against the same target. */
+  command: string;
+  /** The first exchange of the check as a curl line; credentials as $A2A_API_KEY / $A2A_BEARER. */
+  curl?: string;
+}
+
+export interface CheckResult {
+  requirementId: string;
+  title: string;
+  status: CheckStatus;
+  /** Of the first failed assertion (or of the failure); absent on pass. */
+  expected?: unknown;
+  actual?: unknown;
+  message: string;
+  assertions: Assertion[];
+  /** `c.info()` notes: observations that are neither pass nor fail. */
+  notes: string[];
+  evidence: CheckEvidence;
+  durationMs: number;
+  reproduce: Reproduce;
+  /** Suite file that registered the check, relative to the project root. */
+  file?: string;
+}
+
+export interface RequirementResult {
+  id: string;
+  section: string;
+  level: Level;
+  behaviour: string;
+  rulings: string[];
+  verdict: Verdict;
+  /** Why the verdict is what it is when no check decides it (e.g. 'no check registered'). */
+  message?: string;
+  checks: CheckResult[];
+}
+
+export type VerdictCounts = Record<Verdict, number>;
+
+export interface RunSummary {
+  total: number;
+  byVerdict: VerdictCounts;
+  byLevel: Record<Level, VerdictCounts>;
+}
+
+export type AuthKind = 'api-key' | 'bearer' | 'none';
+
+export interface Reachability {
+  /** True when the probe got an HTTP answer from the agent endpoint. */
+  reachable: boolean;
+  /** True when the probe's credential was accepted. */
+  authenticated: boolean;
+  /** HTTP status of the probe, when one came back. */
+  status?: number;
+  message: string;
+  durationMs: number;
+}
+
+/** A failure of the harness itself (suite that failed to load, unhandled error, spent budget). */
+export interface HarnessError {
+  message: string;
+  file?: string;
+  stack?: string;
+}
+
+export interface BaselineDiff {
+  file: string;
+  /** Requirements whose verdict got worse (e.g. pass -> fail) since the baseline. */
+  regressions: { id: string; before: Verdict; after: Verdict }[];
+  improvements: { id: string; before: Verdict; after: Verdict }[];
+}
+
+/** Options as recorded in the result: secrets replaced by '[redacted]'. */
+export interface RecordedOptions {
+  level: LevelSelection;
+  only: string[];
+  timeoutMs: number;
+  checkTimeoutMs: number;
+  budgetMs: number;
+  seed: number;
+  runs: number;
+  out: string | null;
+  webhookListen: string | null;
+  webhookPublicUrl: string | null;
+  baseline: string | null;
+  apiKey?: string;
+  bearer?: string;
+}
+
+export interface RunResult {
+  tool: { name: string; version: string };
+  target: { baseUrl: string; agentId: string; authKind: AuthKind; bundled: boolean };
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  options: RecordedOptions;
+  /** The extended card fetched by the probe, or null when none could be fetched. */
+  card: Record<string, unknown> | null;
+  reachability: Reachability;
+  requirements: RequirementResult[];
+  summary: RunSummary;
+  harnessErrors: HarnessError[];
+  baseline?: BaselineDiff;
+  /** 0 no gating requirement failed; 1 one did; 2 the run could not be done. */
+  exitCode: 0 | 1 | 2;
+  /** One line saying why the exit code is what it is. */
+  exitReason: string;
+}

@@ -1,0 +1,70 @@
+// verifies(id, title, fn): binds a check to a ledger requirement and registers it as a vitest test
+// titled `<id> <title>`. The CheckResult travels to the runner in `task.meta.a2a` (see runner/collector.ts).
+import { inject, test, type TestContext } from 'vitest';
+import { getRequirement } from '../requirements/index.ts';
+import type { Requirement } from '../requirements/types.ts';
+import { runCheck, type CheckFn } from './check/run-check.ts';
+import type { ProvidedRun } from './provided.ts';
+import type { CheckResult } from './types.ts';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    a2a?: CheckResult;
+  }
+}
+
+export interface VerifiesOptions {
+  /** Budget of this check instead of the run's checkTimeoutMs. */
+  timeoutMs?: number;
+}
+
+// vitest's own timeout stays above the check budget so that verifies() reports the overrun itself.
+const VITEST_MARGIN_MS = 5_000;
+const FALLBACK_BUDGET_MS = 60_000;
+
+function lookup(id: string): Requirement {
+  try {
+    return getRequirement(id);
+  } catch (e) {
+    throw new Error(
+      `verifies(): unknown requirement id '${id}' (not in the ledger, requirements/): ${(e as Error).message}`,
+    );
+  }
+}
+
+function providedRun(): ProvidedRun | undefined {
+  try {
+    return inject('a2aRun');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Mirrors the check's status as the vitest test state, so plain `vitest run` reads sensibly too. */
+function settle(ctx: TestContext, result: CheckResult): void {
+  if (result.status === 'pass') return;
+  if (result.status === 'not-applicable' || result.status === 'not-exercised') {
+    ctx.skip(`${result.status}: ${result.message}`);
+    return;
+  }
+  const error = new Error(`${result.status === 'error' ? 'HARNESS ERROR' : 'FAIL'}: ${result.message}`);
+  throw error;
+}
+
+export function verifies(id: string, title: string, fn: CheckFn, options: VerifiesOptions = {}): void {
+  const requirement = lookup(id);
+  if (title.trim() === '') throw new Error(`verifies(): check of '${id}' needs a title`);
+  const budget = options.timeoutMs ?? providedRun()?.checkTimeoutMs ?? FALLBACK_BUDGET_MS;
+  test(`${id} ${title}`, { timeout: budget + VITEST_MARGIN_MS }, async (ctx) => {
+    const run = providedRun();
+    if (run === undefined) {
+      throw new Error(
+        'no target provided: run the suites with a2a-conformance or --config suites/vitest.config.ts',
+      );
+    }
+    const spec = { requirement, title, fn, file: ctx.task.file.name, timeoutMs: budget };
+    const result = await runCheck(spec, run);
+    ctx.task.meta.a2a = result;
+    settle(ctx, result);
+  });
+}

@@ -1,0 +1,20 @@
+// The conformance suites' vitest config. The runner (harness/runner/run-suites.ts) injects the target
+// with `provide`; run directly (`npx vitest run --config suites/vitest.config.ts`) the global setup
+// reads A2A_TARGET, A2A_AGENT_ID, A2A_API_KEY / A2A_BEARER, or certifies the bundled reference server.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    root: fileURLToPath(new URL('..', import.meta.url)),
+    include: ['suites/**/*.test.ts'],
+    globalSetup: ['suites/support/global-setup.ts'],
+    setupFiles: ['suites/support/setup.ts'],
+    // One target at a time: its rate limit (C-04) and concurrency limit (C-21) are per agent, and a
+    // fixed --webhook-listen port can only be bound by one file at once.
+    fileParallelism: false,
+    // Above the default check budget (30 s or 3x --timeout-ms) so verifies() reports overruns itself.
+    testTimeout: 95_000,
+    hookTimeout: 30_000,
+  },
+});

@@ -1,0 +1,108 @@
+// Option resolution (harness/options.ts): precedence flags > env > config file > defaults, and
+// clear ConfigErrors for bad values.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  ConfigError,
+  readConfigFile,
+  readEnv,
+  resolveOptions,
+  type RawOptions,
+} from '../../harness/options.ts';
+
+const none: RawOptions = {};
+const target = { target: 'http://127.0.0.1:1', agentId: 'a', apiKey: 'k' };
+
+describe('resolveOptions precedence', () => {
+  it('takes defaults when nothing is given', () => {
+    const o = resolveOptions({ flag: none, env: none, file: none });
+    expect(o).toMatchObject({
+      out: './reports',
+      level: 'all',
+      only: [],
+      timeoutMs: 10_000,
+      runs: 50,
+      budgetMs: 600_000,
+    });
+    expect(o.webhookListen).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(o.target).toBeUndefined();
+    expect(Number.isInteger(o.seed)).toBe(true);
+  });
+
+  it('prefers flags over env over the config file, key by key', () => {
+    const file = { ...target, level: 'must', timeoutMs: 1000, runs: 7, seed: 1 };
+    const env = readEnv({ A2A_LEVEL: 'should', A2A_TIMEOUT_MS: '2000', A2A_SEED: '2' });
+    const flag = { level: 'all', seed: '3' };
+    const o = resolveOptions({ flag, env, file });
+    expect(o).toMatchObject({
+      level: 'all',
+      timeoutMs: 2000,
+      runs: 7,
+      seed: 3,
+      target: 'http://127.0.0.1:1',
+    });
+  });
+
+  it('reads every A2A_* variable', () => {
+    const env = readEnv({
+      A2A_TARGET: 'https://x.example/',
+      A2A_AGENT_ID: 'ag',
+      A2A_BEARER: 'tok',
+      A2A_OUT: '/tmp/r',
+      A2A_ONLY: '2.1/*, 7/parse-error-code',
+      A2A_WEBHOOK_LISTEN: '0.0.0.0:8099',
+      A2A_WEBHOOK_PUBLIC_URL: 'https://hooks.example',
+      A2A_RUNS: '5',
+      A2A_BASELINE: 'old.json',
+    });
+    const o = resolveOptions({ flag: none, env, file: none });
+    expect(o).toMatchObject({
+      target: 'https://x.example',
+      agentId: 'ag',
+      bearer: 'tok',
+      out: '/tmp/r',
+      only: ['2.1/*', '7/parse-error-code'],
+      webhookListen: { host: '0.0.0.0', port: 8099 },
+      webhookPublicUrl: 'https://hooks.example',
+      runs: 5,
+      baseline: 'old.json',
+    });
+  });
+
+  it('lets a credential from a higher layer replace the other kind from a lower one', () => {
+    const o = resolveOptions({
+      flag: { bearer: 'b' },
+      env: { apiKey: 'k' },
+      file: { target: 'http://h', agentId: 'a' },
+    });
+    expect(o.bearer).toBe('b');
+    expect(o.apiKey).toBeUndefined();
+  });
+
+  it.each([
+    [{ flag: { apiKey: 'k', bearer: 'b' } }, /both an API key and a bearer/],
+    [{ flag: { level: 'strict' } }, /level must be one of/],
+    [{ flag: { timeoutMs: 'soon' } }, /timeoutMs must be an integer/],
+    [{ flag: { target: 'ftp://x' } }, /http: or https:/],
+    [{ flag: { target: 'http://x' } }, /needs --agent-id/],
+    [{ flag: { target: 'http://x', agentId: 'a' } }, /needs a credential/],
+    [{ flag: { webhookListen: 'nope' } }, /host:port/],
+  ])('rejects %j', (layers, message) => {
+    expect(() => resolveOptions({ flag: none, env: none, file: none, ...layers })).toThrow(message);
+  });
+});
+
+describe('readConfigFile', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'a2a-opts-'));
+  it('reads known keys and refuses unknown ones', () => {
+    const good = join(dir, 'good.json');
+    writeFileSync(good, JSON.stringify({ target: 'http://h', runs: 3 }));
+    expect(readConfigFile(good)).toEqual({ target: 'http://h', runs: 3 });
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ tagret: 'http://h' }));
+    expect(() => readConfigFile(bad)).toThrow(/unknown option\(s\) tagret/);
+    expect(() => readConfigFile(join(dir, 'missing.json'))).toThrow(ConfigError);
+  });
+});
