@@ -65,9 +65,9 @@ const localResolver = {
   },
 };
 
-export async function generateTypes(): Promise<string> {
-  const root = buildRootSchema(schemaStems());
-  const body = await compile(root, 'SchemaTypes', {
+/** Compiles a schema to TypeScript, resolving $refs from the schemas directory only. */
+export function compileToTypeScript(root: JSONSchema): Promise<string> {
+  return compile(root, 'SchemaTypes', {
     cwd: SCHEMA_BASE,
     // http and file resolution off: an unmapped $ref fails instead of being fetched or read.
     $refOptions: { resolve: { http: false, file: false, local: localResolver } } as never,
@@ -78,6 +78,10 @@ export async function generateTypes(): Promise<string> {
     unreachableDefinitions: true,
     format: false,
   });
+}
+
+export async function generateTypes(): Promise<string> {
+  const body = await compileToTypeScript(buildRootSchema(schemaStems()));
   const options = (await prettier.resolveConfig(OUTPUT_FILE)) ?? {};
   return prettier.format(`${HEADER}\n${body}`, { ...options, filepath: OUTPUT_FILE });
 }

@@ -124,7 +124,7 @@ export interface SchemaTypes {
   'webhook-payload': WebhookPayload;
 }
 /**
- * Spec 2.14/4.8: the result of agent/authenticatedExtendedCard. agent and limits always; capabilities unless includeCapabilities is false; metrics only when requested (C-30).
+ * Spec 2.14/4.8: the result of agent/authenticatedExtendedCard. agent and limits always; capabilities unless includeCapabilities is false; metrics only when requested (C-30). C-46: the limits and maxFileSize are positive numbers.
  */
 export interface AgentExtendedCard {
   agent: AgentInfo;
@@ -245,17 +245,23 @@ export interface CancelResult {
 export interface TaskStatus {
   state: TaskState;
   message?: AgentMessage;
-  /**
-   * Inner shape not shown by the spec.
-   */
-  error?: {
-    [k: string]: unknown;
-  };
+  error?: TaskError;
   progress?: TaskProgress;
   /**
    * Cancellation reason (cancel results, C-05 system timeout).
    */
   reason?: string;
+  [k: string]: unknown;
+}
+/**
+ * Spec 2.8 status.error (inner shape not shown); C-45: an object with a human-readable message and a short machine-readable code, both strings; further fields allowed.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "TaskError".
+ */
+export interface TaskError {
+  code?: string;
+  message?: string;
   [k: string]: unknown;
 }
 /**
@@ -643,12 +649,14 @@ export interface JsonRpcSuccessResponse {
   [k: string]: unknown;
 }
 /**
- * Spec 2.13/4.7: the result of tasks/pushNotificationConfig/get. When not configured, config and configId are null and active is false; otherwise configId is a string.
+ * Spec 2.13/4.7: the result of tasks/pushNotificationConfig/get. When not configured, config and configId are null and active is false; otherwise configId is a string. secret and headers never appear (C-29), neither in config nor beside it.
  */
 export interface PushConfigGetResult {
   config: null | StoredWebhookConfig;
   configId: string | null;
   active: boolean;
+  secret?: never;
+  headers?: never;
   [k: string]: unknown;
 }
 /**
@@ -913,9 +921,7 @@ export interface TaskFailedEventData {
 }
 export interface FailedEventStatus {
   state?: 'failed';
-  error: {
-    [k: string]: unknown;
-  };
+  error: TaskError;
   [k: string]: unknown;
 }
 /**
