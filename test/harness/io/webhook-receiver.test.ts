@@ -1,0 +1,200 @@
+// The webhook capture receiver (spec 6.2-6.5, C-20): what it records, signature verification over
+// the exact bytes, scripted failures (500, hang, reset, delay), waitFor timeouts and memory caps.
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  signatureFor,
+  startWebhookReceiver,
+  verifySignature,
+  type WebhookReceiver,
+  type WebhookReceiverOptions,
+} from '../../../harness/io/webhook-receiver.ts';
+
+let receiver: WebhookReceiver | undefined;
+
+afterEach(async () => {
+  await receiver?.close();
+  receiver = undefined;
+});
+
+async function setup(opts: WebhookReceiverOptions = {}): Promise<WebhookReceiver> {
+  receiver = await startWebhookReceiver(opts);
+  return receiver;
+}
+
+async function post(
+  url: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+  timeoutMs = 2000,
+) {
+  try {
+    const res = await request(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await res.body.text();
+    return { status: res.statusCode };
+  } catch (err) {
+    // DOMException (AbortSignal.timeout) has a numeric code; socket errors a string one.
+    const e = err as { code?: unknown; name?: string };
+    return { error: typeof e.code === 'string' ? e.code : e.name };
+  }
+}
+
+describe('capture', () => {
+  it('records path, token, method, lower-case headers, exact bytes, text, JSON and timings', async () => {
+    const r = await setup();
+    expect(r.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const body = Buffer.from('{"event":"task.completed","taskId":"t1"}');
+    const before = performance.now();
+    const res = await post(r.urlFor('test a/1'), body, { 'X-Webhook-Event': 'task.completed' });
+    expect(res).toEqual({ status: 200 });
+    const [d] = r.deliveries();
+    expect(d).toMatchObject({
+      seq: 1,
+      token: 'test a/1',
+      method: 'POST',
+      path: '/hooks/test%20a%2F1',
+      text: body.toString(),
+      json: { event: 'task.completed', taskId: 't1' },
+      bodyBytes: body.length,
+      bodyTruncated: false,
+      remoteAddress: '127.0.0.1',
+      response: {},
+    });
+    expect(d!.body.equals(body)).toBe(true);
+    expect(d!.headers['x-webhook-event']).toBe('task.completed');
+    expect(d!.receivedAtMs).toBeGreaterThanOrEqual(before);
+    expect(d!.bodyCompleteAtMs).toBeGreaterThanOrEqual(d!.receivedAtMs);
+    expect(Date.parse(d!.timestamp)).not.toBeNaN();
+  });
+
+  it('keeps tokens apart and filters by token, event and predicate', async () => {
+    const r = await setup();
+    await post(r.urlFor('a'), '{"event":"task.submitted"}');
+    await post(r.urlFor('b'), '{"event":"task.completed"}');
+    await post(r.urlFor('a'), 'not json');
+    expect(r.deliveries({ token: 'a' }).map((d) => d.seq)).toEqual([1, 3]);
+    expect(r.deliveries({ event: 'task.completed' }).map((d) => d.token)).toEqual(['b']);
+    expect(r.deliveries((d) => d.parseError !== undefined).map((d) => d.seq)).toEqual([3]);
+    r.clear('a');
+    expect(r.deliveries().map((d) => d.token)).toEqual(['b']);
+  });
+
+  it('uses publicUrl for the advertised URLs', async () => {
+    const r = await setup({ publicUrl: 'https://hooks.example.test/x/' });
+    expect(r.urlFor('t')).toBe('https://hooks.example.test/x/hooks/t');
+  });
+});
+
+describe('verifySignature', () => {
+  const body = Buffer.from('{"event":"task.completed","é":1}');
+  const secret = 'whsec-1';
+  const good = signatureFor(body, secret);
+
+  it('accepts sha256=<hex HMAC> of the exact bytes, hex in either case', () => {
+    expect(good).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(verifySignature(body, secret, good)).toEqual({ ok: true, expected: good, actual: good });
+    expect(verifySignature(body, secret, `sha256=${good.slice(7).toUpperCase()}`).ok).toBe(true);
+  });
+
+  it('rejects a wrong secret, changed bytes, a missing header, a bad prefix and duplicates', () => {
+    expect(verifySignature(body, 'other', good)).toMatchObject({
+      ok: false,
+      reason: 'mismatch',
+      actual: good,
+    });
+    expect(verifySignature(Buffer.concat([body, Buffer.from(' ')]), secret, good).reason).toBe('mismatch');
+    expect(verifySignature(body, secret, undefined)).toMatchObject({ ok: false, reason: 'missing' });
+    expect(verifySignature(body, secret, good.slice(7)).reason).toBe('prefix');
+    expect(verifySignature(body, secret, 'sha256=abc').reason).toBe('mismatch');
+    expect(verifySignature(body, secret, [good, good]).reason).toBe('multiple');
+  });
+});
+
+describe('scripted answers', () => {
+  it('fails twice with 500 then succeeds, recording each answer', async () => {
+    const r = await setup();
+    r.script('t', [{ status: 500 }, { status: 503 }]);
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await post(r.urlFor('t'), '{}')).status);
+    expect(statuses).toEqual([500, 503, 200]);
+    expect(r.deliveries().map((d) => d.response.status)).toEqual([500, 503, undefined]);
+    expect(r.deliveries().every((d) => d.response.atMs !== undefined)).toBe(true);
+  });
+
+  it('delays an answer', async () => {
+    const r = await setup();
+    r.script('t', [{ delayMs: 200 }]);
+    const t0 = performance.now();
+    expect(await post(r.urlFor('t'), '{}')).toEqual({ status: 200 });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(190);
+    const [d] = r.deliveries();
+    expect(d!.response.atMs! - d!.receivedAtMs).toBeGreaterThanOrEqual(190);
+  });
+
+  it('hangs (the sender must time out) and still closes promptly', async () => {
+    const r = await setup();
+    r.script('t', [{ hang: true }]);
+    expect(await post(r.urlFor('t'), '{}', {}, 300)).toEqual({ error: 'TimeoutError' });
+    expect(r.deliveries()[0]!.response).toMatchObject({ hang: true });
+    const t0 = performance.now();
+    r.script('u', [{ hang: true }]);
+    void post(r.urlFor('u'), '{}', {}, 5000);
+    await r.waitFor({ token: 'u' }, { timeoutMs: 1000 });
+    await r.close();
+    receiver = undefined;
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it('resets the connection', async () => {
+    const r = await setup();
+    r.script('t', [{ reset: true }]);
+    expect(await post(r.urlFor('t'), '{}')).toEqual({ error: 'ECONNRESET' });
+    expect(r.deliveries()[0]!.response).toMatchObject({ reset: true });
+  });
+});
+
+describe('waitFor', () => {
+  it('resolves as soon as the awaited deliveries arrived', async () => {
+    const r = await setup();
+    setTimeout(() => void post(r.urlFor('w'), '{"event":"task.completed"}'), 50);
+    const t0 = performance.now();
+    const got = await r.waitFor({ token: 'w', event: 'task.completed' }, { timeoutMs: 3000 });
+    expect(got).toHaveLength(1);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it('returns what arrived at the timeout, never hanging', async () => {
+    const r = await setup();
+    await post(r.urlFor('w'), '{}');
+    const t0 = performance.now();
+    const res = await r.waitForResult({ token: 'w' }, { timeoutMs: 200, count: 2 });
+    expect(res.timedOut).toBe(true);
+    expect(res.deliveries).toHaveLength(1);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(190);
+    expect(await r.waitFor({ token: 'none' }, { timeoutMs: 50 })).toEqual([]);
+    expect((await r.waitForResult({ token: 'w' }, { timeoutMs: 50 })).timedOut).toBe(false);
+  });
+});
+
+describe('memory caps', () => {
+  it('keeps the newest deliveries up to maxDeliveries and counts the dropped ones', async () => {
+    const r = await setup({ maxDeliveries: 3 });
+    for (let i = 0; i < 5; i += 1) await post(r.urlFor('c'), `{"i":${i}}`);
+    expect(r.deliveries().map((d) => d.seq)).toEqual([3, 4, 5]);
+    expect(r.dropped()).toEqual({ deliveries: 2, bodyBytes: 0 });
+  });
+
+  it('stores at most maxBodyBytes of a body, counting the rest', async () => {
+    const r = await setup({ maxBodyBytes: 10 });
+    await post(r.urlFor('c'), Buffer.alloc(100, 0x61));
+    const [d] = r.deliveries();
+    expect(d).toMatchObject({ bodyBytes: 100, bodyTruncated: true, text: 'a'.repeat(10) });
+    expect(d!.body.length).toBe(10);
+    expect(r.dropped().bodyBytes).toBe(90);
+  });
+});
