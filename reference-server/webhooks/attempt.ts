@@ -44,14 +44,14 @@ export function createAttemptSender(opts: {
     body: Buffer,
     closeSignal: AbortSignal,
   ): Promise<AttemptOutcome> {
-    // net.connect skips `lookup` for IP literals, so those are vetted here (set refuses them too).
-    const literal = ipLiteralOf(new URL(url).hostname);
-    if (!allowPrivateTargets && literal !== null && isForbiddenAddress(literal)) {
-      return { kind: 'refused', error: `target address ${literal} is not public` };
-    }
     const deadline = AbortSignal.timeout(attemptTimeoutMs);
     const signal = AbortSignal.any([deadline, closeSignal]);
     try {
+      // net.connect skips `lookup` for IP literals, so those are vetted here (set refuses them too).
+      const literal = ipLiteralOf(new URL(url).hostname);
+      if (!allowPrivateTargets && literal !== null && isForbiddenAddress(literal)) {
+        return { kind: 'refused', error: `target address ${literal} is not public` };
+      }
       const res = await request(url, { dispatcher: agent, method: 'POST', headers, body, signal });
       res.body.dump({ limit: RESPONSE_DRAIN_LIMIT }).catch(() => undefined);
       const { statusCode } = res;

@@ -63,6 +63,10 @@ function validateUrl(raw: unknown, allowPrivateTargets: boolean): Outcome<string
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return fail(field, 'config.url must use the http: or https: scheme');
   }
+  // Credentials in the URL would be echoed by get (spec 2.13 hides secrets) and undici drops them.
+  if (url.username !== '' || url.password !== '') {
+    return fail(field, 'config.url must not carry credentials; use config.headers.Authorization');
+  }
   const literal = ipLiteralOf(url.hostname);
   if (!allowPrivateTargets && literal !== null && isForbiddenAddress(literal)) {
     return fail(

@@ -37,38 +37,103 @@ export function retryDelayMs(config: Pick<StoredConfig, 'retryPolicy'>, retry: n
 // for more, so long waits are chained in steps of this size.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export function createDeliverer(opts: {
+export interface DelivererOptions {
   userAgent: string;
   sender: AttemptSender;
   log: DeliveryLog;
   /** Bound on events queued, in flight or waiting for a retry, across all agents. */
   maxPending: number;
-}): Deliverer {
-  const { userAgent, sender, log, maxPending } = opts;
-  const active = new Set<Job>();
-  const queues = new Map<string, Job[]>(); // head = the job whose first attempt is running
-  const closing = new AbortController();
-  const inFlight = new Set<Promise<void>>();
+}
 
-  function finish(job: Job, status: DeliveryRecord['status']): void {
+export function createDeliverer(opts: DelivererOptions): Deliverer {
+  return new DeliveryScheduler(opts);
+}
+
+class DeliveryScheduler implements Deliverer {
+  private readonly active = new Set<Job>();
+  private readonly queues = new Map<string, Job[]>(); // head = the job whose first attempt is running
+  private readonly closing = new AbortController();
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly opts: DelivererOptions) {}
+
+  enqueue(config: StoredConfig, base: PayloadBase): void {
+    const record: DeliveryRecord = {
+      deliveryId: randomUUID(), // C-20: one id per event per config, constant across retries
+      agentId: base.agentId,
+      taskId: base.taskId,
+      configId: config.configId,
+      event: base.event,
+      url: config.url,
+      maxAttempts: config.retryPolicy.maxRetries + 1,
+      status: 'pending',
+      attempts: [],
+    };
+    this.opts.log.add(record);
+    if (this.closing.signal.aborted || this.active.size >= this.opts.maxPending) {
+      record.status = 'dropped';
+      return;
+    }
+    const job: Job = {
+      config,
+      base,
+      record,
+      timer: undefined,
+      lastEndedAt: 0,
+      scheduledDelayMs: undefined,
+      canceled: false,
+    };
+    this.active.add(job);
+    const key = `${config.configId}\u0000${base.taskId}`;
+    const queue = this.queues.get(key);
+    if (queue) return void queue.push(job);
+    this.queues.set(key, [job]);
+    this.startHead(key);
+  }
+
+  cancelConfig(configId: string): void {
+    for (const job of this.active) {
+      if (job.config.configId === configId) this.cancel(job);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing.abort();
+    for (const job of this.active) this.cancel(job);
+    await Promise.allSettled([...this.inFlight]);
+    await this.opts.sender.close();
+  }
+
+  private cancel(job: Job): void {
+    job.canceled = true;
+    this.finish(job, 'canceled');
+  }
+
+  private finish(job: Job, status: DeliveryRecord['status']): void {
     job.record.status = status;
     if (job.timer) clearTimeout(job.timer);
-    active.delete(job);
+    this.active.delete(job);
   }
 
-  function headersFor(job: Job, body: Buffer): Record<string, string> {
-    const headers: Record<string, string> = {
-      ...job.config.headers,
-      'Content-Type': 'application/json',
-      'X-Webhook-Event': job.base.event,
-      'X-Webhook-Delivery': job.record.deliveryId,
-      'User-Agent': userAgent,
-    };
-    if (job.config.secret !== undefined) headers['X-Webhook-Signature'] = signBody(job.config.secret, body);
-    return headers;
+  /** Runs the first attempt of the queue head, then moves the queue on (transition order, C-20). */
+  private startHead(key: string): void {
+    const job = this.queues.get(key)?.[0];
+    if (!job) return void this.queues.delete(key);
+    this.track(
+      this.runAttempt(job, 1).finally(() => {
+        this.queues.get(key)?.shift();
+        this.startHead(key);
+      }),
+    );
   }
 
-  async function runAttempt(job: Job, attempt: number): Promise<void> {
+  private track(promise: Promise<void>): void {
+    this.inFlight.add(promise);
+    // send() reports failures as outcomes; this only guards the process against an unforeseen throw.
+    void promise.catch(() => undefined).finally(() => this.inFlight.delete(promise));
+  }
+
+  private async runAttempt(job: Job, attempt: number): Promise<void> {
     if (job.canceled) return;
     const started = performance.now();
     const entry: AttemptRecord = { attempt, startedAt: new Date().toISOString(), durationMs: 0 };
@@ -79,105 +144,42 @@ export function createDeliverer(opts: {
     job.config.lastUsed = entry.startedAt; // C-20: lastUsed is the time of the latest attempt
     job.record.attempts.push(entry);
     const body = serialisePayload(job.base, attempt, job.record.maxAttempts); // serialised once...
-    const outcome = await sender.send(job.config.url, headersFor(job, body), body, closing.signal); // ...sent as signed
+    const headers = this.headersFor(job, body); // ...signed...
+    const outcome = await this.opts.sender.send(job.config.url, headers, body, this.closing.signal); // ...sent
     job.lastEndedAt = performance.now();
     entry.durationMs = Math.round(job.lastEndedAt - started);
     if ('statusCode' in outcome && outcome.statusCode !== undefined) entry.statusCode = outcome.statusCode;
     if (outcome.kind !== 'acknowledged') entry.error = outcome.error;
     if (job.canceled) return;
-    if (outcome.kind === 'acknowledged') return finish(job, 'delivered');
-    if (outcome.kind === 'refused') return finish(job, 'refused');
-    if (attempt >= job.record.maxAttempts) return finish(job, 'failed');
-    scheduleRetry(job, attempt + 1, retryDelayMs(job.config, attempt));
+    if (outcome.kind === 'acknowledged') return this.finish(job, 'delivered');
+    if (outcome.kind === 'refused') return this.finish(job, 'refused');
+    if (attempt >= job.record.maxAttempts) return this.finish(job, 'failed');
+    this.scheduleRetry(job, attempt + 1, retryDelayMs(job.config, attempt));
   }
 
-  function scheduleRetry(job: Job, attempt: number, delayMs: number): void {
+  private headersFor(job: Job, body: Buffer): Record<string, string> {
+    const headers: Record<string, string> = {
+      ...job.config.headers,
+      'Content-Type': 'application/json',
+      'X-Webhook-Event': job.base.event,
+      'X-Webhook-Delivery': job.record.deliveryId,
+      'User-Agent': this.opts.userAgent,
+    };
+    if (job.config.secret !== undefined) headers['X-Webhook-Signature'] = signBody(job.config.secret, body);
+    return headers;
+  }
+
+  private scheduleRetry(job: Job, attempt: number, delayMs: number): void {
     job.scheduledDelayMs = Math.round(delayMs);
     const wait = (remaining: number): void => {
-      job.timer = setTimeout(
-        () => (remaining > MAX_TIMER_MS ? wait(remaining - MAX_TIMER_MS) : track(runAttempt(job, attempt))),
-        Math.min(remaining, MAX_TIMER_MS),
-      );
+      const step = Math.min(remaining, MAX_TIMER_MS);
+      job.timer = setTimeout(() => {
+        if (remaining > step) wait(remaining - step);
+        else this.track(this.runAttempt(job, attempt));
+      }, step);
       // A pending retry must not keep the process alive on its own; close() cancels it anyway.
       job.timer.unref();
     };
     wait(delayMs);
   }
-
-  function track(promise: Promise<void>): void {
-    inFlight.add(promise);
-    void promise.finally(() => inFlight.delete(promise));
-  }
-
-  /** Runs the first attempt of the queue head, then moves the queue on (transition order, C-20). */
-  function startHead(key: string): void {
-    const job = queues.get(key)?.[0];
-    if (!job) return void queues.delete(key);
-    track(
-      runAttempt(job, 1).finally(() => {
-        queues.get(key)?.shift();
-        startHead(key);
-      }),
-    );
-  }
-
-  return {
-    enqueue(config, base) {
-      const maxAttempts = config.retryPolicy.maxRetries + 1;
-      const record: DeliveryRecord = {
-        deliveryId: randomUUID(), // C-20: one id per event per config, constant across retries
-        agentId: base.agentId,
-        taskId: base.taskId,
-        configId: config.configId,
-        event: base.event,
-        url: redactUrl(config.url),
-        maxAttempts,
-        status: 'pending',
-        attempts: [],
-      };
-      log.add(record);
-      if (closing.signal.aborted || active.size >= maxPending) return void (record.status = 'dropped');
-      const job: Job = {
-        config,
-        base,
-        record,
-        timer: undefined,
-        lastEndedAt: 0,
-        scheduledDelayMs: undefined,
-        canceled: false,
-      };
-      active.add(job);
-      const key = `${config.configId}\u0000${base.taskId}`;
-      const queue = queues.get(key);
-      if (queue) return void queue.push(job);
-      queues.set(key, [job]);
-      startHead(key);
-    },
-
-    cancelConfig(configId) {
-      for (const job of active) {
-        if (job.config.configId !== configId) continue;
-        job.canceled = true;
-        finish(job, 'canceled');
-      }
-    },
-
-    async close() {
-      closing.abort();
-      for (const job of active) {
-        job.canceled = true;
-        finish(job, 'canceled');
-      }
-      await Promise.allSettled([...inFlight]);
-      await sender.close();
-    },
-  };
-}
-
-/** Drops userinfo from URLs kept in the diagnostics log (it may hold credentials). */
-function redactUrl(raw: string): string {
-  const url = new URL(raw);
-  url.username = '';
-  url.password = '';
-  return url.href;
 }

@@ -4,10 +4,10 @@
 import { ERROR_CODES, ERROR_MESSAGES } from '../../schemas/error-codes.ts';
 import type { DeliveryRecord, GetResult, Outcome, SetResult, TaskSnapshot, WebhookEvent } from './types.ts';
 import { validateGetParams, validateSetParams } from './config-validation.ts';
-import { createConfigStore } from './config-store.ts';
+import { createConfigStore, type ConfigStore } from './config-store.ts';
 import { createAttemptSender } from './attempt.ts';
-import { createDeliverer } from './delivery.ts';
-import { createDeliveryLog } from './delivery-log.ts';
+import { createDeliverer, type Deliverer } from './delivery.ts';
+import { createDeliveryLog, type DeliveryLog } from './delivery-log.ts';
 import { payloadBase } from './payload.ts';
 
 export type * from './types.ts';
@@ -45,69 +45,75 @@ export interface WebhookService {
 }
 
 export function createWebhookService(opts: WebhookServiceOptions): WebhookService {
-  const store = createConfigStore(opts.maxTaskConfigsPerAgent ?? 1000);
-  const log = createDeliveryLog(opts.deliveryLogSize ?? 1000);
-  const sender = createAttemptSender({
-    allowPrivateTargets: opts.allowPrivateTargets,
-    attemptTimeoutMs: opts.attemptTimeoutMs ?? 5000, // C-20: no response within 5 s is a failed attempt
-  });
-  // 10 000 pending events of a few KB each stays far below the server's memory budget.
-  const deliverer = createDeliverer({
-    userAgent: opts.userAgent,
-    sender,
-    log,
-    maxPending: opts.maxPendingDeliveries ?? 10_000,
-  });
+  return new ReferenceWebhookService(opts);
+}
 
-  return {
-    setConfig(agentId, params, taskExists) {
-      const valid = validateSetParams(params, opts.allowPrivateTargets);
-      if (!valid.ok) return valid;
-      const { config, taskId } = valid.result;
-      if (taskId !== undefined && !taskExists(taskId)) {
-        const code = ERROR_CODES.TASK_NOT_FOUND;
-        const suggestion =
-          'Check the taskId, or omit it to configure the webhook for every task of the agent';
-        return { ok: false, error: { code, message: ERROR_MESSAGES[code], data: { taskId, suggestion } } };
-      }
-      const put = store.put(agentId, taskId, config);
-      if (!put.ok) return put;
-      const { stored, replaced } = put.result;
-      // The replaced endpoint or secret may no longer be the client's: stop delivering to it.
-      if (replaced) deliverer.cancelConfig(replaced.configId);
-      return {
-        ok: true,
-        result: { configured: true, configId: stored.configId, url: stored.url, events: [...stored.events] },
-      };
-    },
+class ReferenceWebhookService implements WebhookService {
+  private readonly store: ConfigStore;
+  private readonly log: DeliveryLog;
+  private readonly deliverer: Deliverer;
 
-    getConfig(agentId, params) {
-      const valid = validateGetParams(params);
-      if (!valid.ok) return valid;
-      const stored = store.get(agentId, valid.result.taskId);
-      if (!stored) return { ok: true, result: { config: null, configId: null, active: false } };
-      const { url, events, retryPolicy, createdAt, lastUsed } = stored;
-      // Spec 2.13: the secret and headers are never returned.
-      const config = { url, events: [...events], retryPolicy: { ...retryPolicy }, createdAt, lastUsed };
-      return { ok: true, result: { config, configId: stored.configId, active: true } };
-    },
+  constructor(private readonly opts: WebhookServiceOptions) {
+    this.store = createConfigStore(opts.maxTaskConfigsPerAgent ?? 1000);
+    this.log = createDeliveryLog(opts.deliveryLogSize ?? 1000);
+    const sender = createAttemptSender({
+      allowPrivateTargets: opts.allowPrivateTargets,
+      attemptTimeoutMs: opts.attemptTimeoutMs ?? 5000, // C-20: no response within 5 s is a failed attempt
+    });
+    // 10 000 pending events of a few KB each stays far below the server's memory budget.
+    const maxPending = opts.maxPendingDeliveries ?? 10_000;
+    this.deliverer = createDeliverer({ userAgent: opts.userAgent, sender, log: this.log, maxPending });
+  }
 
-    emit(agentId, task, event) {
-      try {
-        const config = store.resolve(agentId, task.id);
-        if (!config || !config.events.includes(event)) return;
-        deliverer.enqueue(config, payloadBase(agentId, task, event));
-      } catch {
-        // Fire and forget: a task snapshot that cannot be serialised must not break the task engine.
-      }
-    },
+  setConfig(agentId: string, params: unknown, taskExists: (taskId: string) => boolean): Outcome<SetResult> {
+    const valid = validateSetParams(params, this.opts.allowPrivateTargets);
+    if (!valid.ok) return valid;
+    const { config, taskId } = valid.result;
+    if (taskId !== undefined && !taskExists(taskId)) {
+      const code = ERROR_CODES.TASK_NOT_FOUND;
+      const suggestion = 'Check the taskId, or omit it to configure the webhook for every task of the agent';
+      return { ok: false, error: { code, message: ERROR_MESSAGES[code], data: { taskId, suggestion } } };
+    }
+    const put = this.store.put(agentId, taskId, config);
+    if (!put.ok) return put;
+    const { stored, replaced } = put.result;
+    // The replaced endpoint or secret may no longer be the client's: stop delivering to it.
+    if (replaced) this.deliverer.cancelConfig(replaced.configId);
+    const { configId, url, events } = stored;
+    return { ok: true, result: { configured: true, configId, url, events: [...events] } };
+  }
 
-    forgetTask(agentId, taskId) {
-      const removed = store.forgetTask(agentId, taskId);
-      if (removed) deliverer.cancelConfig(removed.configId);
-    },
+  getConfig(agentId: string, params: unknown): Outcome<GetResult> {
+    const valid = validateGetParams(params);
+    if (!valid.ok) return valid;
+    const stored = this.store.get(agentId, valid.result.taskId);
+    if (!stored) return { ok: true, result: { config: null, configId: null, active: false } };
+    const { url, events, retryPolicy, createdAt, lastUsed } = stored;
+    // Spec 2.13: the secret and headers are never returned.
+    const config = { url, events: [...events], retryPolicy: { ...retryPolicy }, createdAt, lastUsed };
+    return { ok: true, result: { config, configId: stored.configId, active: true } };
+  }
 
-    deliveryLog: () => log.snapshot(),
-    close: () => deliverer.close(),
-  };
+  emit(agentId: string, task: TaskSnapshot, event: WebhookEvent): void {
+    try {
+      const config = this.store.resolve(agentId, task.id);
+      if (!config || !config.events.includes(event)) return;
+      this.deliverer.enqueue(config, payloadBase(agentId, task, event));
+    } catch {
+      // Fire and forget: a task snapshot that cannot be serialised must not break the task engine.
+    }
+  }
+
+  forgetTask(agentId: string, taskId: string): void {
+    const removed = this.store.forgetTask(agentId, taskId);
+    if (removed) this.deliverer.cancelConfig(removed.configId);
+  }
+
+  deliveryLog(): DeliveryRecord[] {
+    return this.log.snapshot();
+  }
+
+  close(): Promise<void> {
+    return this.deliverer.close();
+  }
 }

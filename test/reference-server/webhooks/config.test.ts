@@ -32,6 +32,7 @@ describe('2.11 / C-18 / C-19 set validation: -32602 naming the exact field', () 
     ['url relative', { url: '/hook' }, 'config.url'],
     ['url ftp scheme', { url: 'ftp://example.com/x' }, 'config.url'],
     ['url javascript scheme', { url: 'javascript:alert(1)' }, 'config.url'],
+    ['url with credentials', { url: 'https://user:pw@hooks.example.com/' }, 'config.url'],
     ['headers not an object', { url: URL_OK, headers: ['a'] }, 'config.headers'],
     ['header value not a string', { url: URL_OK, headers: { 'X-Token': 5 } }, 'config.headers.X-Token'],
     ['header value with CRLF', { url: URL_OK, headers: { 'X-A': 'a\r\nInjected: 1' } }, 'config.headers.X-A'],
