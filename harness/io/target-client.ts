@@ -3,17 +3,8 @@
 // recorded, never thrown; every request ends by a total deadline; redirects are never followed.
 import { performance } from 'node:perf_hooks';
 import { Agent, request, type Dispatcher } from 'undici';
-import { decodeUtf8, parseJson, readCapped, type BodyAccumulator } from './body-reader.ts';
-import {
-  redact,
-  redactHeaders,
-  redactText,
-  truncateText,
-  type Exchange,
-  type HeaderMap,
-  type RecordedResponse,
-  type StreamTranscript,
-} from './evidence.ts';
+import { readCapped, type BodyAccumulator } from './body-reader.ts';
+import type { Exchange } from './evidence.ts';
 import { classifyError } from './io-errors.ts';
 import {
   agentPath,
@@ -27,6 +18,7 @@ import {
   type HeaderOverrides,
   type RequestSpec,
 } from './request-spec.ts';
+import { fillFromTranscript, recordResponse } from './response-record.ts';
 import { openSseStream, type SseOptions, type SseStream } from './sse-reader.ts';
 
 export type { HeaderOverrides } from './request-spec.ts';
@@ -215,6 +207,31 @@ class Client implements TargetClient {
   private async send(spec: RequestSpec, timeoutMs: number): Promise<Exchange> {
     const ex = this.record(spec, 'http');
     const t0 = performance.now();
+    const acc: BodyAccumulator = { chunks: [], bytes: 0 };
+    const res = await this.transmit(spec, timeoutMs, ex, acc, t0);
+    if (res !== undefined) {
+      const complete = ex.error === undefined;
+      ex.response = recordResponse(
+        res.statusCode,
+        res.headers,
+        acc,
+        complete,
+        this.secrets,
+        this.recordChars,
+      );
+    }
+    ex.timings.totalMs = elapsed(t0);
+    return ex;
+  }
+
+  /** Sends and reads the body into `acc` under one total deadline; failures land in ex.error. */
+  private async transmit(
+    spec: RequestSpec,
+    timeoutMs: number,
+    ex: Exchange,
+    acc: BodyAccumulator,
+    t0: number,
+  ): Promise<Dispatcher.ResponseData | undefined> {
     const controller = new AbortController();
     this.inflight.add(controller);
     let deadlineHit = false;
@@ -222,7 +239,6 @@ class Client implements TargetClient {
       deadlineHit = true;
       controller.abort();
     }, timeoutMs);
-    const acc: BodyAccumulator = { chunks: [], bytes: 0 };
     let res: Dispatcher.ResponseData | undefined;
     try {
       res = await request(spec.url, {
@@ -247,69 +263,12 @@ class Client implements TargetClient {
       clearTimeout(timer);
       this.inflight.delete(controller);
     }
-    if (res !== undefined) ex.response = this.recordResponse(res, acc, ex.error === undefined);
-    ex.timings.totalMs = elapsed(t0);
-    return ex;
-  }
-
-  private recordResponse(
-    res: Dispatcher.ResponseData,
-    acc: BodyAccumulator,
-    complete: boolean,
-  ): RecordedResponse {
-    const { text, invalidUtf8 } = decodeUtf8(Buffer.concat(acc.chunks, acc.bytes));
-    const body = redactText(text, this.secrets);
-    const headers = redactHeaders(definedHeaders(res.headers), this.secrets);
-    const shown = truncateText(body.text, this.recordChars);
-    const r: RecordedResponse = {
-      status: res.statusCode,
-      headers: headers.headers,
-      body: shown.text,
-      bodyBytes: acc.bytes,
-      truncated: shown.truncated || !complete,
-      invalidUtf8,
-      redactions: body.count + headers.count,
-    };
-    const parsed = !complete
-      ? { parseError: 'response incomplete; body not parsed' }
-      : invalidUtf8
-        ? { parseError: 'body is not valid UTF-8' }
-        : parseJson(text);
-    if (parsed.json !== undefined) r.json = redact(parsed.json, this.secrets);
-    if (parsed.parseError !== undefined) r.parseError = parsed.parseError;
-    return r;
+    return res;
   }
 }
 
 function elapsed(t0: number): number {
   return Math.round((performance.now() - t0) * 10) / 10;
-}
-
-function definedHeaders(h: Record<string, string | string[] | undefined>): HeaderMap {
-  const out: HeaderMap = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = v;
-  return out;
-}
-
-/** Completes a stream's exchange record from its transcript (the body is the raw stream text). */
-function fillFromTranscript(ex: Exchange, t: StreamTranscript): void {
-  ex.transcript = t;
-  ex.timings.totalMs = t.closedAtMs ?? 0;
-  if (t.headersMs !== undefined) ex.timings.headersMs = t.headersMs;
-  if (t.error !== undefined) ex.error = t.error;
-  if (t.status === undefined) return;
-  const r: RecordedResponse = {
-    status: t.status,
-    headers: t.headers,
-    body: t.raw,
-    bodyBytes: t.bytes,
-    truncated: t.rawTruncated,
-    invalidUtf8: t.invalidUtf8,
-    redactions: t.redactions,
-  };
-  if (t.json !== undefined) r.json = t.json;
-  if (t.parseError !== undefined) r.parseError = t.parseError;
-  ex.response = r;
 }
 
 export function createTargetClient(opts: TargetClientOptions): TargetClient {

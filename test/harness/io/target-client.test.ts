@@ -144,6 +144,14 @@ describe('odd responses are recorded, never thrown', () => {
     expect(fixture!.seen.map((s) => s.url)).toEqual(['/api/v1/a2a/agent-1']);
   });
 
+  it('records a request undici refuses to send (invalid header value) instead of throwing', async () => {
+    const c = await setup(jsonReply);
+    const ex = await c.rpc('tasks/get', {}, { headers: { 'x-bad': 'a\r\nb' } });
+    expect(ex.error?.kind).toBe('other');
+    expect(ex.response).toBeUndefined();
+    expect(fixture!.seen).toEqual([]);
+  });
+
   it('records a refused connection as a connect error', async () => {
     const f = await startFixture(jsonReply);
     const url = f.url;
