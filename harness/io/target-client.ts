@@ -83,6 +83,8 @@ export interface TargetClient {
   exchanges(): Exchange[];
   droppedExchanges(): number;
   addSecrets(...secrets: string[]): void;
+  /** Every secret this client redacts: credentials, configured, added and learned webhook secrets. */
+  secrets(): readonly string[];
   close(): Promise<void>;
 }
 
@@ -96,7 +98,7 @@ class Client implements TargetClient {
   private readonly maxBodyBytes: number;
   private readonly recordChars: number;
   private readonly maxExchanges: number;
-  private readonly secrets: string[] = [];
+  private readonly secretList: string[] = [];
   private readonly log: Exchange[] = [];
   private readonly inflight = new Set<AbortController>();
   private readonly openStreams = new Set<SseStream>();
@@ -133,7 +135,7 @@ class Client implements TargetClient {
   async stream(method: string, params?: unknown, opts: StreamOptions = {}): Promise<SseStream> {
     const spec = this.rpcSpec(method, params, opts, 'text/event-stream');
     const ex = this.record(spec, 'stream');
-    const s = await openSseStream(this.dispatcher, spec, ex.id, () => this.secrets, opts);
+    const s = await openSseStream(this.dispatcher, spec, ex.id, () => this.secretList, opts);
     this.openStreams.add(s);
     void s.done.then((t) => {
       this.openStreams.delete(s);
@@ -162,7 +164,11 @@ class Client implements TargetClient {
   }
 
   addSecrets(...secrets: string[]): void {
-    for (const s of secrets) if (s.length > 0 && !this.secrets.includes(s)) this.secrets.push(s);
+    for (const s of secrets) if (s.length > 0 && !this.secretList.includes(s)) this.secretList.push(s);
+  }
+
+  secrets(): readonly string[] {
+    return [...this.secretList];
   }
 
   async close(): Promise<void> {
@@ -193,7 +199,7 @@ class Client implements TargetClient {
     const ex: Exchange = {
       id: `ex-${this.seq}`,
       kind,
-      request: recordRequest(spec, this.secrets, this.recordChars),
+      request: recordRequest(spec, this.secretList, this.recordChars),
       timings: { startedAt: new Date().toISOString(), totalMs: 0 },
     };
     this.log.push(ex);
@@ -216,7 +222,7 @@ class Client implements TargetClient {
         res.headers,
         acc,
         complete,
-        this.secrets,
+        this.secretList,
         this.recordChars,
       );
     }

@@ -207,6 +207,7 @@ describe('redaction of secrets in evidence', () => {
     client.addSecrets('later-secret-5');
     await client.rpc('tasks/get', { taskId: 'later-secret-5' });
     const evidence = JSON.stringify(client.exchanges());
+    expect(client.secrets()).toEqual(['whsec-"quoted"-1', 'tenant-value-9', 'later-secret-5']);
     expect(fixture.seen[0]!.body.toString()).toContain('tenant-value-9');
     for (const s of ['whsec-', 'tenant-value-9', 'later-secret-5']) expect(evidence).not.toContain(s);
   });
