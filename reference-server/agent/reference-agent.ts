@@ -1,0 +1,96 @@
+// The deterministic built-in agent: turns one user message (plus its conversation) into a job
+// that waits, reports progress, fails or replies exactly as its a2a:directive says (docs/directives.md).
+// Cancellation is cooperative: the job stops when its AbortSignal fires (spec 3, C-08).
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Message, TaskProgress } from '../types.ts';
+import { parseDirectives, type Directive } from './directives.ts';
+import { agentMessage, replyText } from './reply.ts';
+
+export interface JobContext {
+  signal: AbortSignal;
+  progress(progress: TaskProgress): void;
+}
+
+/** What the engine runs once the task is dequeued. */
+export interface AgentJob {
+  estimatedDurationMs?: number;
+  /** The progress the task shows as soon as it enters `working` (C-24: progress present while working). */
+  initialProgress: TaskProgress;
+  run(context: JobContext): Promise<Message>;
+}
+
+/** An agent-side processing error: the task fails with status.error {code, message}. */
+export class AgentFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AgentFailure';
+  }
+}
+
+export interface JobInput {
+  message: Message;
+  /** 1-based position of this message in its conversation. */
+  turn: number;
+  /** Content of the earlier user messages of the conversation, oldest first. */
+  history: readonly string[];
+}
+
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+function waitForAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    const abort = (): void => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+/** Waits delayMs in progressSteps equal slices, reporting "step i of N" after each. */
+async function work(directive: Directive, context: JobContext): Promise<void> {
+  const slices = Math.max(directive.progressSteps, 1);
+  const base = Math.floor(directive.delayMs / slices);
+  for (let step = 1; step <= slices; step += 1) {
+    const slice = step === slices ? directive.delayMs - base * (slices - 1) : base;
+    await sleep(slice, undefined, { signal: context.signal });
+    if (directive.progressSteps > 0) {
+      const total = directive.progressSteps;
+      context.progress({ current: step, total, message: `step ${step} of ${total}` });
+    }
+  }
+  if (directive.runUntilCanceled) await waitForAbort(context.signal);
+}
+
+export function planJob(input: JobInput): AgentJob {
+  const parsed = parseDirectives(input.message.parts);
+  const initialProgress = { current: 0, total: 1, message: 'step 0 of 1' };
+  if (!parsed.ok) {
+    const failure = new AgentFailure('invalid_directive', parsed.message);
+    return { initialProgress, run: () => Promise.reject(failure) };
+  }
+  const { directive, contentTexts } = parsed;
+  if (directive.progressSteps > 0) {
+    initialProgress.total = directive.progressSteps;
+    initialProgress.message = `step 0 of ${directive.progressSteps}`;
+  }
+  const job: AgentJob = {
+    initialProgress,
+    async run(context) {
+      try {
+        await work(directive, context);
+      } catch (error) {
+        // finishOnCancel: the agent reaches its outcome the moment it is asked to stop (C-08 race).
+        if (!(isAbortError(error) && directive.finishOnCancel)) throw error;
+      }
+      if (directive.fail !== undefined) throw new AgentFailure('agent_error', directive.fail);
+      const content = contentTexts.join('\n');
+      return agentMessage(replyText({ ...input, directive, content, parts: input.message.parts }));
+    },
+  };
+  if (!directive.runUntilCanceled) job.estimatedDurationMs = directive.delayMs;
+  return job;
+}

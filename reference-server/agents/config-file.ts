@@ -1,0 +1,60 @@
+// The JSON config file of the reference server (`serve --config FILE`): the same fields as
+// startReferenceServer's options, validated with one readable line per problem.
+import { readFileSync } from 'node:fs';
+import type { ReferenceServerOptions } from '../types.ts';
+import { Checker, ConfigError } from './config-check.ts';
+import { resolveAgentConfigs } from './config.ts';
+
+const SERVER_KEYS = ['host', 'port', 'corsOrigins', 'allowPrivateWebhookTargets', 'agents'] as const;
+
+/** Validates the server-level fields of an options object (agents are checked by resolveAgentConfigs). */
+export function checkServerOptions(raw: unknown, check: Checker): ReferenceServerOptions {
+  if (!check.object('config', raw, SERVER_KEYS)) return {};
+  const options: ReferenceServerOptions = {};
+  if (raw.host !== undefined && check.string('host', raw.host)) options.host = raw.host;
+  if (raw.port !== undefined && check.integer('port', raw.port, 0, 65535)) options.port = raw.port;
+  if (raw.corsOrigins !== undefined && check.stringArray('corsOrigins', raw.corsOrigins, false)) {
+    options.corsOrigins = raw.corsOrigins;
+  }
+  if (raw.allowPrivateWebhookTargets !== undefined) {
+    if (check.boolean('allowPrivateWebhookTargets', raw.allowPrivateWebhookTargets)) {
+      options.allowPrivateWebhookTargets = raw.allowPrivateWebhookTargets;
+    }
+  }
+  return options;
+}
+
+/** Parses a config file's text; `source` names the file in error messages. */
+export function parseConfigText(text: string, source: string): ReferenceServerOptions {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError([`${source}: not valid JSON (${(error as Error).message})`]);
+  }
+  const check = new Checker();
+  const options = checkServerOptions(raw, check);
+  const agentsRaw = (raw as { agents?: unknown } | null)?.agents;
+  let agentProblems: string[] = [];
+  try {
+    options.agents = resolveAgentConfigs(agentsRaw);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    agentProblems = error.problems;
+  }
+  const problems = [...check.problems, ...agentProblems];
+  if (problems.length > 0) throw new ConfigError(problems.map((problem) => `${source}: ${problem}`));
+  return options;
+}
+
+export function loadConfigFile(path: string): ReferenceServerOptions {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError([
+      `${path}: cannot read the config file (${(error as NodeJS.ErrnoException).code})`,
+    ]);
+  }
+  return parseConfigText(text, path);
+}

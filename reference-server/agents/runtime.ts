@@ -1,0 +1,54 @@
+// Everything the server holds for one hosted agent: its resolved config, task engine, rate
+// limiter, metrics and open SSE streams (spec 4, 8; C-04, C-30, C-42).
+import { SlidingWindowLimiter } from '../http/rate-limit.ts';
+import type { SseStream } from '../sse/sse-writer.ts';
+import { TaskEngine } from '../tasks/task-engine.ts';
+import type { TaskRecord } from '../tasks/task-store.ts';
+import type { AgentConfig } from '../types.ts';
+import type { WebhookService, TaskSnapshot, WebhookEvent } from '../webhooks/index.ts';
+import { AgentMetrics } from './metrics.ts';
+
+export interface AgentRuntime {
+  config: AgentConfig;
+  engine: TaskEngine;
+  limiter: SlidingWindowLimiter;
+  metrics: AgentMetrics;
+  streams: Set<SseStream>;
+}
+
+/** The view of a task the webhook service receives right after a transition (spec 6.1, 6.3). */
+export function taskSnapshot(task: TaskRecord): TaskSnapshot {
+  const snapshot: TaskSnapshot = {
+    id: task.id,
+    contextId: task.contextId,
+    status: task.status,
+    createdAt: task.createdAt,
+    updatedAt: task.updatedAt,
+  };
+  if (task.startedAt !== undefined) snapshot.startedAt = task.startedAt;
+  if (task.finishedAt !== undefined) snapshot.finishedAt = task.finishedAt;
+  if (task.estimatedDurationMs !== undefined) snapshot.estimatedDurationMs = task.estimatedDurationMs;
+  return snapshot;
+}
+
+export function createAgentRuntime(config: AgentConfig, webhooks: WebhookService): AgentRuntime {
+  const emit = (task: TaskRecord, event: WebhookEvent): void => {
+    // Webhooks are fire and forget: a delivery problem must never stop a state change.
+    try {
+      webhooks.emit(config.id, taskSnapshot(task), event);
+    } catch {
+      /* the service reports its own failures in its delivery log */
+    }
+  };
+  const engine = new TaskEngine(config, {
+    onTransition: emit,
+    onEvict: (task) => webhooks.forgetTask(config.id, task.id),
+  });
+  return {
+    config,
+    engine,
+    limiter: new SlidingWindowLimiter(config.limits.requestsPerMinute),
+    metrics: new AgentMetrics(),
+    streams: new Set(),
+  };
+}

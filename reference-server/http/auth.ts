@@ -1,0 +1,42 @@
+// Credential check of one agent (spec 5, C-01, C-37): `x-api-key` or `Authorization: Bearer`
+// (scheme case-insensitive); both must be valid when both are sent; constant-time comparison.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AgentConfig } from '../types.ts';
+
+export type AuthResult = { ok: true } | { ok: false; reason: 'missing' | 'invalid' };
+
+export const WWW_AUTHENTICATE = 'Bearer realm="a2a", ApiKey header="x-api-key"';
+
+/** Digests have equal length whatever the inputs, so timingSafeEqual never leaks a key's length. */
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/** Compares against every accepted value without an early exit. */
+function matchesAny(candidate: string, accepted: readonly string[]): boolean {
+  const offered = digest(candidate);
+  let matched = false;
+  for (const value of accepted) {
+    if (timingSafeEqual(offered, digest(value))) matched = true;
+  }
+  return matched;
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+export function authenticate(agent: AgentConfig, headers: IncomingHttpHeaders): AuthResult {
+  const apiKey = single(headers['x-api-key']);
+  const authorization = single(headers.authorization);
+  if (apiKey === undefined && authorization === undefined) return { ok: false, reason: 'missing' };
+  if (apiKey !== undefined && !matchesAny(apiKey, agent.apiKeys)) return { ok: false, reason: 'invalid' };
+  if (authorization !== undefined) {
+    // Any other scheme, or a malformed value, is an invalid credential (C-01).
+    const match = /^Bearer +(\S+) *$/i.exec(authorization);
+    if (match === null || !matchesAny(match[1] as string, agent.bearerTokens))
+      return { ok: false, reason: 'invalid' };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,90 @@
+// Per-agent storage of tasks and conversations (spec 2.7, 4.3, 4.9): a capped store where the
+// oldest finished task is evicted first (C-44); a conversation lives while one of its tasks does.
+import type { AgentJob } from '../agent/reference-agent.ts';
+import type { StatefulTask } from './transitions.ts';
+
+export interface TaskRecord extends StatefulTask {
+  id: string;
+  agentId: string;
+  contextId: string;
+  sessionId?: string;
+  estimatedDurationMs?: number;
+  job: AgentJob;
+}
+
+/** A conversation (contextId): the content of each accepted user message, in order. */
+export interface Conversation {
+  id: string;
+  sessionId?: string;
+  userTexts: string[];
+  taskIds: Set<string>;
+}
+
+export class TaskStore {
+  private readonly tasks = new Map<string, TaskRecord>();
+  private readonly conversations = new Map<string, Conversation>();
+  /** Finished task ids in finishing order: the eviction order of C-44. */
+  private readonly finished = new Set<string>();
+
+  constructor(
+    private readonly maxTasks: number,
+    /** Told about each evicted task (the webhook service drops its task-level config). */
+    private readonly onEvict: (task: TaskRecord) => void = () => {},
+  ) {}
+
+  get size(): number {
+    return this.tasks.size;
+  }
+
+  get(taskId: string): TaskRecord | undefined {
+    return this.tasks.get(taskId);
+  }
+
+  has(taskId: string): boolean {
+    return this.tasks.has(taskId);
+  }
+
+  conversation(contextId: string): Conversation | undefined {
+    return this.conversations.get(contextId);
+  }
+
+  openConversation(contextId: string, sessionId: string | undefined): Conversation {
+    const conversation: Conversation = { id: contextId, userTexts: [], taskIds: new Set() };
+    if (sessionId !== undefined) conversation.sessionId = sessionId;
+    this.conversations.set(contextId, conversation);
+    return conversation;
+  }
+
+  add(task: TaskRecord): void {
+    this.tasks.set(task.id, task);
+    this.conversations.get(task.contextId)?.taskIds.add(task.id);
+    this.evict();
+  }
+
+  /** Called once when a task reaches a final state: it becomes evictable. */
+  markFinished(task: TaskRecord): void {
+    this.finished.add(task.id);
+    this.evict();
+  }
+
+  all(): IterableIterator<TaskRecord> {
+    return this.tasks.values();
+  }
+
+  /** Unfinished tasks are never evicted, so the store may exceed the cap while they run. */
+  private evict(): void {
+    for (const taskId of this.finished) {
+      if (this.tasks.size <= this.maxTasks) return;
+      this.finished.delete(taskId);
+      const task = this.tasks.get(taskId);
+      this.tasks.delete(taskId);
+      if (task === undefined) continue;
+      this.onEvict(task);
+      const conversation = this.conversations.get(task.contextId);
+      conversation?.taskIds.delete(taskId);
+      if (conversation !== undefined && conversation.taskIds.size === 0) {
+        this.conversations.delete(conversation.id);
+      }
+    }
+  }
+}
