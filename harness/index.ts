@@ -5,7 +5,7 @@ export { verifies, type VerifiesOptions } from './verifies.ts';
 export type { CheckContext, AnsweredExchange } from './check/context.ts';
 export type { CheckFn } from './check/run-check.ts';
 export type { CheckWebhooks } from './check/webhooks.ts';
-export { is, type Matcher } from './check/matchers.ts';
+export { is, typeOf, type Matcher } from './check/matchers.ts';
 export { ConfigError, ENV_VARS } from './options.ts';
 export { foldVerdict, summarize, decideExit } from './verdict.ts';
 export { formatSummary } from './cli/summary.ts';

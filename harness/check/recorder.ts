@@ -25,7 +25,7 @@ export interface Outcome {
 
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'undefined';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const text = JSON.stringify(value) ?? String(value);
   return text.length > 200 ? `${text.slice(0, 200)}...` : text;
 }
 

@@ -7,6 +7,7 @@ import { describeValue } from '../check/recorder.ts';
 
 const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY', 'INFO'];
 const SHOWN: Verdict[] = ['fail', 'warn', 'error', 'info'];
+const MAX_LISTED = 40;
 
 function counts(c: VerdictCounts): string {
   return VERDICTS.filter((v) => c[v] > 0)
@@ -33,9 +34,13 @@ export function formatSummary(result: RunResult): string {
     const text = counts(result.summary.byLevel[level]);
     if (text !== '') lines.push(`  ${level.padEnd(6)} ${text}`);
   }
-  for (const r of result.requirements.filter((r) => SHOWN.includes(r.verdict))) {
+  // When the probe failed every requirement carries the same message: the exit line says it once.
+  const probed = result.reachability.reachable && result.reachability.authenticated;
+  const shown = probed ? result.requirements.filter((r) => SHOWN.includes(r.verdict)) : [];
+  for (const r of shown.slice(0, MAX_LISTED)) {
     lines.push(`  ${r.verdict.toUpperCase().padEnd(5)} ${r.id}  ${firstFinding(r)}`);
   }
+  if (shown.length > MAX_LISTED) lines.push(`  ... and ${shown.length - MAX_LISTED} more in report.json`);
   for (const e of result.harnessErrors.slice(0, 10)) {
     lines.push(`  HARNESS ${e.file ? `${e.file}: ` : ''}${e.message.split('\n')[0]}`);
   }

@@ -1,7 +1,6 @@
 // Lists the registered checks without touching a target: vitest collects the suites (their
 // verifies() calls register tests named `<id> <title>`) with a placeholder target provided.
 import { relative } from 'node:path';
-import { createVitest } from 'vitest/node';
 import type { ProvidedRun } from '../provided.ts';
 import type { HarnessError } from '../types.ts';
 import { splitTestName } from './assemble.ts';
@@ -30,6 +29,7 @@ const PLACEHOLDER: ProvidedRun = {
 
 export async function listChecks(): Promise<{ checks: ListedCheck[]; errors: HarnessError[] }> {
   const exitCode = process.exitCode;
+  const { createVitest } = await import('vitest/node');
   const vitest = await createVitest('test', {
     root: PROJECT_ROOT,
     config: SUITES_CONFIG,

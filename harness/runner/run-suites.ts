@@ -1,7 +1,6 @@
 // Runs the conformance suites (suites/**) through vitest's programmatic API with the target injected
 // by `provide`, a test-name filter built from the selected requirement ids, and a whole-run budget.
 import { fileURLToPath } from 'node:url';
-import { startVitest } from 'vitest/node';
 import type { ProvidedRun } from '../provided.ts';
 import type { HarnessError } from '../types.ts';
 import { Collector, type CollectedTest } from './collector.ts';
@@ -43,6 +42,8 @@ export async function runSuites(
   }, budgetMs);
   const exitCode = process.exitCode;
   try {
+    // Loaded on demand: vitest/node is the heaviest import of the CLI (seconds under tsx).
+    const { startVitest } = await import('vitest/node');
     await startVitest('test', [], {
       root: PROJECT_ROOT,
       config: SUITES_CONFIG,

@@ -1,0 +1,90 @@
+// 2.1 / 2.2 JSON-RPC request and response envelopes, and the standard JSON-RPC error codes the
+// service inherits (spec 7 note 3, C-02): jsonrpc "2.0" and the string id echoed, -32700 with id
+// null, -32600 for an invalid request, -32601 for an unknown method.
+import { randomUUID } from 'node:crypto';
+import {
+  ERROR_CODES,
+  errorOf,
+  is,
+  responseOf,
+  typeOf,
+  verifies,
+  type AnsweredExchange,
+  type CheckContext,
+} from '../support/index.ts';
+
+// A method no agent serves: the spec names eight methods (section 4), this is not one of them.
+const UNKNOWN_METHOD = 'tasks/conformanceProbeUnknownMethod';
+const CARD = 'agent/authenticatedExtendedCard';
+
+function requestId(): string {
+  return `conf-${randomUUID()}`;
+}
+
+/** The response must be a JSON object for any envelope check to mean something. */
+function requireObject(c: CheckContext, ex: AnsweredExchange): NonNullable<ReturnType<typeof responseOf>> {
+  // The type, not the body, is recorded: the body is already in the exchange evidence.
+  c.require('type of the response body', typeOf(ex.response.json), 'object');
+  return responseOf(ex)!;
+}
+
+verifies('2.2/response-jsonrpc-version', 'a success response carries jsonrpc "2.0"', async (c) => {
+  const res = requireObject(c, await c.rpc(CARD, undefined, { id: requestId() }));
+  c.check('jsonrpc', res.jsonrpc, '2.0');
+});
+
+verifies('2.2/response-jsonrpc-version', 'an error response carries jsonrpc "2.0"', async (c) => {
+  const res = requireObject(c, await c.rpc(UNKNOWN_METHOD, {}, { id: requestId() }));
+  c.check('jsonrpc', res.jsonrpc, '2.0');
+});
+
+verifies('2.2/response-id-equals-request-id', 'a success response echoes the string id', async (c) => {
+  const id = requestId();
+  const res = requireObject(c, await c.rpc(CARD, undefined, { id }));
+  c.check('id', res.id, id);
+});
+
+verifies('2.2/response-id-equals-request-id', 'an error response echoes the string id', async (c) => {
+  const id = requestId();
+  const res = requireObject(c, await c.rpc(UNKNOWN_METHOD, {}, { id }));
+  c.check('id', res.id, id);
+});
+
+verifies('7/parse-error-code', 'a body that is not JSON gets -32700 with id null', async (c) => {
+  // Truncated mid-object: the id is unreadable, so JSON-RPC 2.0 section 5 requires id null.
+  const ex = await c.rpc(CARD, undefined, {
+    rawBody: `{"jsonrpc":"2.0","id":"${requestId()}","method":"${CARD}"`,
+  });
+  const res = requireObject(c, ex);
+  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.PARSE_ERROR);
+  c.check('id', res.id, null);
+  c.check('result', res.result, is.absent());
+});
+
+verifies('7/invalid-request-code', 'jsonrpc "1.0" gets -32600', async (c) => {
+  const id = requestId();
+  const ex = await c.rpc(CARD, undefined, { id, envelope: { jsonrpc: '1.0' } });
+  const res = requireObject(c, ex);
+  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+  // C-02: the harness accepts null or the echoed id for -32600.
+  c.check('id', res.id, is.oneOf([null, id]));
+});
+
+verifies('7/invalid-request-code', 'a request without method gets -32600', async (c) => {
+  const id = requestId();
+  const ex = await c.rpc(CARD, undefined, { id, envelope: { method: undefined } });
+  const res = requireObject(c, ex);
+  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+  c.check('id', res.id, is.oneOf([null, id]));
+});
+
+verifies('7/method-not-found-code', 'an unknown method gets -32601 with the id echoed', async (c) => {
+  const id = requestId();
+  const ex = await c.rpc(UNKNOWN_METHOD, {}, { id });
+  const res = requireObject(c, ex);
+  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.METHOD_NOT_FOUND);
+  c.check('id', res.id, id);
+  c.check('result', res.result, is.absent());
+  const data = errorOf(ex)?.data as { method?: unknown } | undefined;
+  if (data?.method !== UNKNOWN_METHOD) c.info('error.data.method does not name the method (C-02)', data);
+});

@@ -1,0 +1,143 @@
+// runCheck (harness/check/run-check.ts) against a fixture target: evidence and reproduction lines,
+// secrets redacted, and the harness-failure family (budget spent, no answer) reported as `error`.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Requirement } from '../../requirements/types.ts';
+import { runCheck } from '../../harness/check/run-check.ts';
+import { closeSharedReceiver } from '../../harness/check/webhooks.ts';
+import type { ProvidedRun } from '../../harness/provided.ts';
+import { closedPort, startFixture, type Fixture } from './fixtures/jsonrpc-fixture.ts';
+
+const requirement: Requirement = {
+  id: '2.2/test-id',
+  section: '2.2',
+  level: 'MUST',
+  behaviour: 'b',
+  source: { line: 1, quote: 'q' },
+};
+
+let fx: Fixture;
+let run: ProvidedRun;
+
+beforeAll(async () => {
+  fx = await startFixture({ hangOn: 'tasks/get' });
+  run = {
+    baseUrl: fx.baseUrl,
+    agentId: fx.agentId,
+    auth: { apiKey: fx.apiKey },
+    card: null,
+    timeoutMs: 2000,
+    checkTimeoutMs: 5000,
+    seed: 7,
+    runs: 3,
+    webhookListen: { host: '127.0.0.1', port: 0 },
+    bundled: false,
+  };
+});
+afterAll(async () => {
+  await fx.close();
+});
+
+describe('runCheck', () => {
+  it('records a pass with its exchanges and reproduction lines, credentials redacted', async () => {
+    const result = await runCheck(
+      {
+        requirement,
+        title: 'echoes the id',
+        fn: async (c) => {
+          const ex = await c.rpc('agent/authenticatedExtendedCard', undefined, { id: 'abc' });
+          c.check('response id', (ex.response.json as { id: unknown }).id, 'abc');
+        },
+      },
+      run,
+    );
+    expect(result).toMatchObject({ requirementId: '2.2/test-id', title: 'echoes the id', status: 'pass' });
+    expect(result.evidence.exchanges).toHaveLength(1);
+    expect(JSON.stringify(result)).not.toContain(fx.apiKey);
+    expect(result.reproduce.command).toContain('--only 2.2/test-id --seed 7 --runs 3');
+    expect(result.reproduce.curl).toContain('"x-api-key: $A2A_API_KEY"');
+    expect(result.reproduce.curl).toContain('"id":"abc"');
+  });
+
+  it('records expected beside actual on a failure', async () => {
+    const result = await runCheck(
+      {
+        requirement,
+        title: 't',
+        fn: async (c) => {
+          const ex = await c.rpc('nope/method', undefined, { id: 'x' });
+          c.check('error.code', (ex.response.json as { error: { code: unknown } }).error.code, -32602);
+        },
+      },
+      run,
+    );
+    expect(result).toMatchObject({ status: 'fail', expected: -32602, actual: -32601 });
+    expect(result.message).toBe('error.code: expected -32602, actual -32601');
+  });
+
+  it('turns a spent check budget into error', async () => {
+    const result = await runCheck(
+      {
+        requirement,
+        title: 't',
+        timeoutMs: 300,
+        fn: async (c) => void (await c.rpc('tasks/get', { taskId: 'x' })),
+      },
+      run,
+    );
+    expect(result.status).toBe('error');
+    expect(result.message).toContain('budget of 300 ms');
+  });
+
+  it('turns no answer from the target into error, never fail', async () => {
+    const port = await closedPort();
+    const result = await runCheck(
+      { requirement, title: 't', fn: async (c) => void (await c.rpc('agent/authenticatedExtendedCard')) },
+      { ...run, baseUrl: `http://127.0.0.1:${port}` },
+    );
+    expect(result.status).toBe('error');
+    expect(result.message).toContain('no answer from the target');
+    expect(result.evidence.exchanges[0]?.error?.kind).toBe('connect');
+  });
+
+  it('keeps deliveries to the webhook URLs of the check as evidence, and only those', async () => {
+    const result = await runCheck(
+      {
+        requirement,
+        title: 't',
+        fn: async (c) => {
+          const hooks = await c.webhooks();
+          const mine = hooks.newUrl('mine');
+          await fetch(hooks.receiver.urlFor('someone-else'), { method: 'POST', body: '{}' });
+          await fetch(mine.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"event":"task.completed"}',
+          });
+          const got = await hooks.receiver.waitFor({ token: mine.token }, { timeoutMs: 1000 });
+          c.check('deliveries', got.length, 1);
+        },
+      },
+      run,
+    );
+    expect(result.status).toBe('pass');
+    expect(result.evidence.deliveries).toHaveLength(1);
+    expect(result.evidence.deliveries[0]).toMatchObject({ json: { event: 'task.completed' } });
+    await closeSharedReceiver();
+  });
+
+  it('does not run a check whose capability the card says is absent', async () => {
+    let ran = false;
+    const result = await runCheck(
+      {
+        requirement: { ...requirement, capabilities: ['webhooks'] },
+        title: 't',
+        fn: () => {
+          ran = true;
+        },
+      },
+      { ...run, card: { capabilities: { webhooks: false } } },
+    );
+    expect(ran).toBe(false);
+    expect(result).toMatchObject({ status: 'not-applicable' });
+  });
+});
