@@ -93,7 +93,7 @@ class StreamRun implements SseStream {
     private readonly secrets: () => readonly string[],
     options: SseOptions,
   ) {
-    this.o = { ...SSE_DEFAULTS, ...stripUndefined(options) };
+    this.o = sseOptions(options);
     this.builder = new TranscriptBuilder(exchangeId, secrets, () => {
       this.clearTimer('first');
       this.notify();
@@ -267,8 +267,13 @@ class StreamRun implements SseStream {
   }
 }
 
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+/** The SSE options among `o` (which may be a whole StreamOptions), defaults filled in. */
+function sseOptions(o: SseOptions): Required<SseOptions> {
+  const out: Record<string, unknown> = { ...SSE_DEFAULTS };
+  for (const key of Object.keys(SSE_DEFAULTS) as Array<keyof SseOptions>) {
+    if (o[key] !== undefined) out[key] = o[key];
+  }
+  return out as Required<SseOptions>;
 }
 
 /**
