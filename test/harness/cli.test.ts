@@ -1,0 +1,117 @@
+// The CLI as a user runs it (node bin/a2a-conformance.js): help, version, list, explain, bad flags
+// (exit 2) and option precedence flags > env > config file, observed through the probed target.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { closedPort } from './fixtures/jsonrpc-fixture.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin/a2a-conformance.js');
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI with a clean A2A_* environment plus `env`. */
+function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('A2A_')));
+  return new Promise((resolve) => {
+    execFile(
+      'node',
+      [BIN, ...args],
+      { cwd: ROOT, env: { ...clean, ...env }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe.concurrent('a2a-conformance CLI', () => {
+  it('prints help with every run option', async () => {
+    const r = await cli(['run', '--help']);
+    expect(r.code).toBe(0);
+    for (const flag of [
+      '--target',
+      '--agent-id',
+      '--api-key',
+      '--bearer',
+      '--out',
+      '--level',
+      '--only',
+      '--webhook-listen',
+      '--webhook-public-url',
+      '--timeout-ms',
+      '--seed',
+      '--runs',
+      '--baseline',
+      '--config',
+    ]) {
+      expect(r.stdout).toContain(flag);
+    }
+  });
+
+  it('prints the package version', async () => {
+    const r = await cli(['--version']);
+    expect(r).toMatchObject({ code: 0 });
+    expect(r.stdout.trim()).toBe(VERSION);
+  });
+
+  it.each([
+    [['run', '--bogus'], /unknown option '--bogus'/],
+    [['run', '--level', 'strict'], /Allowed choices are must, should, all/],
+    [['run', '--timeout-ms', 'soon'], /timeoutMs must be an integer/],
+    [['run', '--target', 'http://127.0.0.1:1'], /needs --agent-id/],
+    [['run', '--only', 'no-such-section/*'], /no requirement matches/],
+    [['frobnicate'], /unknown command/],
+  ])('exits 2 with a clear message for %j', async (args, message) => {
+    const r = await cli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('lists requirements with their checks', async () => {
+    const r = await cli(['list', '--only', '2.2/response-id-equals-request-id']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('2.2/response-id-equals-request-id  MUST');
+    expect(r.stdout).toContain('check: a success response echoes the string id');
+  });
+
+  it('explains a requirement with its rulings and checks', async () => {
+    const r = await cli(['explain', '2.2/response-id-equals-request-id']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('C-13 Id types');
+    expect(r.stdout).toContain('checks (2)');
+    const bad = await cli(['explain', 'nope/nothing']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("unknown requirement id 'nope/nothing'");
+  });
+
+  it('takes flags over env over the config file', async () => {
+    const [fromFile, fromEnv, fromFlag] = await Promise.all([closedPort(), closedPort(), closedPort()]);
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-cli-'));
+    const config = join(dir, 'config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ target: `http://127.0.0.1:${fromFile}`, agentId: 'a', apiKey: 'k', out: dir }),
+    );
+    const env = { A2A_TARGET: `http://127.0.0.1:${fromEnv}` };
+    const runs = await Promise.all([
+      cli(['run', '--config', config]),
+      cli(['run', '--config', config], env),
+      cli(['run', '--config', config, '--target', `http://127.0.0.1:${fromFlag}`], env),
+    ]);
+    expect(runs.map((r) => r.code)).toEqual([2, 2, 2]);
+    expect(runs[0]!.stdout).toContain(`127.0.0.1:${fromFile} agent a`);
+    expect(runs[1]!.stdout).toContain(`127.0.0.1:${fromEnv} agent a`);
+    expect(runs[2]!.stdout).toContain(`127.0.0.1:${fromFlag} agent a`);
+    expect(runs[2]!.stdout).toContain('run could not be done: target unreachable');
+  });
+});

@@ -1,0 +1,145 @@
+// runConformance end to end: the bundled reference server passes the first suite; a closed port and
+// a refused credential make runs that could not be done (exit 2, no pass); a broken fixture fails
+// the right requirement with expected vs actual and evidence; report.json, reporters and baselines.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance, type RunResult } from '../../harness/index.ts';
+import { closedPort, startFixture, type Fixture } from './fixtures/jsonrpc-fixture.ts';
+
+/** The requirements the first suite (suites/02-1-request-envelope) verifies. */
+const SUITE_IDS = [
+  '2.2/response-jsonrpc-version',
+  '2.2/response-id-equals-request-id',
+  '7/parse-error-code',
+  '7/invalid-request-code',
+  '7/method-not-found-code',
+];
+
+const out = mkdtempSync(join(tmpdir(), 'a2a-run-'));
+
+describe('against the bundled reference server', () => {
+  let result: RunResult;
+  beforeAll(async () => {
+    result = await runConformance({ only: SUITE_IDS, out, seed: 11, runs: 5 });
+  });
+
+  it('passes every requirement of the first suite with exit 0', () => {
+    expect(result.requirements.map((r) => [r.id, r.verdict])).toEqual(SUITE_IDS.map((id) => [id, 'pass']));
+    for (const r of result.requirements) {
+      expect(r.checks.length).toBeGreaterThan(0);
+      expect(r.checks.every((c) => c.status === 'pass' && c.evidence.exchanges.length > 0)).toBe(true);
+    }
+    expect(result.exitCode).toBe(0);
+    expect(result.harnessErrors).toEqual([]);
+  });
+
+  it('counts verdicts by verdict and level', () => {
+    expect(result.summary.total).toBe(SUITE_IDS.length);
+    expect(result.summary.byVerdict.pass).toBe(SUITE_IDS.length);
+    const byLevel = result.requirements.filter((r) => r.level === 'MUST').length;
+    expect(result.summary.byLevel.MUST.pass).toBe(byLevel);
+  });
+
+  it('records the target, the card and the options, and writes report.json without secrets', () => {
+    expect(result.target).toMatchObject({ agentId: 'reference-agent', bundled: true, authKind: 'api-key' });
+    expect(result.reachability).toMatchObject({ reachable: true, authenticated: true });
+    expect(result.card).toHaveProperty('agent');
+    expect(result.options).toMatchObject({ seed: 11, runs: 5, only: SUITE_IDS, level: 'all' });
+    const written = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
+    expect(written.requirements.map((r) => r.verdict)).toEqual(result.requirements.map((r) => r.verdict));
+    const check = written.requirements[0]!.checks[0]!;
+    expect(check.reproduce.command).toContain(`--only ${SUITE_IDS[0]} --seed 11 --runs 5`);
+    expect(check.reproduce.curl).toContain('$A2A_API_KEY');
+    expect(JSON.stringify(written)).not.toMatch(/x-api-key":"(?!\[redacted\])/);
+  });
+});
+
+describe('runs that could not be done', () => {
+  it('exits 2 against a closed port and never reports a pass', async () => {
+    const port = await closedPort();
+    const r = await runConformance({
+      target: `http://127.0.0.1:${port}`,
+      agentId: 'a',
+      apiKey: 'k',
+      only: SUITE_IDS,
+      out: null,
+    });
+    expect(r.exitCode).toBe(2);
+    expect(r.reachability.reachable).toBe(false);
+    expect(r.summary.byVerdict.pass).toBe(0);
+    expect(r.requirements.every((q) => q.verdict === 'error')).toBe(true);
+  });
+
+  it('exits 2 when the credential is refused', async () => {
+    const fx = await startFixture();
+    try {
+      const r = await runConformance({
+        target: fx.baseUrl,
+        agentId: fx.agentId,
+        apiKey: 'wrong-key',
+        only: SUITE_IDS,
+        out: null,
+      });
+      expect(r).toMatchObject({
+        exitCode: 2,
+        reachability: { reachable: true, authenticated: false, status: 401 },
+      });
+      expect(r.summary.byVerdict.pass).toBe(0);
+    } finally {
+      await fx.close();
+    }
+  });
+});
+
+describe('against a fixture that does not echo the id', () => {
+  let fx: Fixture;
+  let result: RunResult;
+  let reported: RunResult | undefined;
+  beforeAll(async () => {
+    fx = await startFixture({ wrongId: 'not-your-id' });
+    const baseline = join(out, 'baseline.json');
+    writeFileSync(
+      baseline,
+      JSON.stringify({ requirements: SUITE_IDS.map((id) => ({ id, verdict: 'pass' })) }),
+    );
+    result = await runConformance({
+      target: fx.baseUrl,
+      agentId: fx.agentId,
+      apiKey: fx.apiKey,
+      only: SUITE_IDS,
+      out: null,
+      baseline,
+      reporters: [(r) => void (reported = r)],
+    });
+  });
+  afterAll(async () => {
+    await fx.close();
+  });
+
+  it('fails the id requirement with expected beside actual and the exchange as evidence', () => {
+    const req = result.requirements.find((r) => r.id === '2.2/response-id-equals-request-id')!;
+    expect(req.verdict).toBe('fail');
+    const check = req.checks.find((c) => c.status === 'fail')!;
+    const sent = (check.evidence.exchanges[0]!.request.json as { id: string }).id;
+    expect(check).toMatchObject({ expected: sent, actual: 'not-your-id' });
+    expect(check.evidence.exchanges[0]!.response?.json).toMatchObject({ id: 'not-your-id' });
+    expect(result.exitCode).toBe(1);
+  });
+
+  it('still passes what the fixture does right', () => {
+    const verdicts = Object.fromEntries(result.requirements.map((r) => [r.id, r.verdict]));
+    expect(verdicts['2.2/response-jsonrpc-version']).toBe('pass');
+    expect(verdicts['7/parse-error-code']).toBe('pass');
+  });
+
+  it('hands the result to the reporters and compares it with the baseline', () => {
+    expect(reported).toBe(result);
+    expect(result.baseline?.regressions).toContainEqual({
+      id: '2.2/response-id-equals-request-id',
+      before: 'pass',
+      after: 'fail',
+    });
+  });
+});
