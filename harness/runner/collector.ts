@@ -29,7 +29,8 @@ const MARK: Record<string, string> = {
 export class Collector implements Reporter {
   readonly tests: CollectedTest[] = [];
   readonly harnessErrors: HarnessError[] = [];
-  vitest: Vitest | undefined;
+  private vitest: Vitest | undefined;
+  private cancelled = false;
 
   constructor(
     private readonly root: string,
@@ -38,6 +39,18 @@ export class Collector implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
+    if (this.cancelled) void vitest.cancelCurrentRun('keyboard-input');
+  }
+
+  /** Stops scheduling further tests (the run budget is spent); works before vitest is ready too. */
+  cancel(): void {
+    this.cancelled = true;
+    void this.vitest?.cancelCurrentRun('keyboard-input');
+  }
+
+  /** Shuts a vitest that outlived the run's grace period down in the background. */
+  abandon(): void {
+    void this.vitest?.close().catch(() => undefined);
   }
 
   onTestCaseResult(testCase: TestCase): void {

@@ -28,6 +28,49 @@ export function testNamePattern(ids: readonly string[]): string {
   return `(?:^| )(?:${ids.map(escapeRegExp).join('|')}) `;
 }
 
+// After the budget, running checks get this long to end (their own budgets bound them) before the
+// runner stops waiting for vitest; a late vitest is closed in the background.
+const GRACE_MS = 5_000;
+
+function vitestOptions(provided: ProvidedRun, ids: readonly string[], collector: Collector) {
+  return {
+    root: PROJECT_ROOT,
+    config: SUITES_CONFIG,
+    watch: false,
+    run: true,
+    reporters: [collector],
+    testNamePattern: testNamePattern(ids),
+    // vitest's own timeout stays above the check budget so verifies() reports overruns itself.
+    testTimeout: provided.checkTimeoutMs + 5_000,
+    provide: { a2aRun: provided },
+  };
+}
+
+/** Resolves when vitest finished, or GRACE_MS after the budget was spent, whichever comes first. */
+function budgeted(
+  run: Promise<unknown>,
+  budgetMs: number,
+  collector: Collector,
+  onSpent: () => void,
+): Promise<unknown> {
+  let budgetTimer: NodeJS.Timeout | undefined;
+  let graceTimer: NodeJS.Timeout | undefined;
+  const spent = new Promise<void>((resolve) => {
+    budgetTimer = setTimeout(() => {
+      onSpent();
+      collector.cancel();
+      graceTimer = setTimeout(() => {
+        collector.abandon();
+        resolve();
+      }, GRACE_MS);
+    }, budgetMs);
+  });
+  return Promise.race([run, spent]).finally(() => {
+    clearTimeout(budgetTimer);
+    clearTimeout(graceTimer);
+  });
+}
+
 export async function runSuites(
   provided: ProvidedRun,
   ids: readonly string[],
@@ -36,24 +79,13 @@ export async function runSuites(
 ): Promise<SuitesOutcome> {
   const collector = new Collector(PROJECT_ROOT, log);
   let interrupted: string | undefined;
-  const timer = setTimeout(() => {
-    interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished`;
-    void collector.vitest?.cancelCurrentRun('keyboard-input');
-  }, budgetMs);
   const exitCode = process.exitCode;
   try {
     // Loaded on demand: vitest/node is the heaviest import of the CLI (seconds under tsx).
     const { startVitest } = await import('vitest/node');
-    await startVitest('test', [], {
-      root: PROJECT_ROOT,
-      config: SUITES_CONFIG,
-      watch: false,
-      run: true,
-      reporters: [collector],
-      testNamePattern: testNamePattern(ids),
-      // vitest's own timeout stays above the check budget so verifies() reports overruns itself.
-      testTimeout: provided.checkTimeoutMs + 5_000,
-      provide: { a2aRun: provided },
+    const run = startVitest('test', [], vitestOptions(provided, ids, collector));
+    await budgeted(run, budgetMs, collector, () => {
+      interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished`;
     });
   } catch (e) {
     collector.harnessErrors.push({
@@ -61,11 +93,11 @@ export async function runSuites(
       stack: (e as Error).stack,
     });
   } finally {
-    clearTimeout(timer);
     // startVitest sets process.exitCode on test failures; the runner decides the exit code itself.
     process.exitCode = exitCode;
   }
-  const outcome: SuitesOutcome = { tests: collector.tests, harnessErrors: collector.harnessErrors };
+  // Results that arrive after this point are ignored: the run is over.
+  const outcome: SuitesOutcome = { tests: [...collector.tests], harnessErrors: [...collector.harnessErrors] };
   if (interrupted !== undefined) outcome.interrupted = interrupted;
   return outcome;
 }

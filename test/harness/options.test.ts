@@ -90,7 +90,7 @@ describe('resolveOptions precedence', () => {
     [{ flag: { target: 'http://x', agentId: 'a' } }, /needs a credential/],
     [{ flag: { webhookListen: 'nope' } }, /host:port/],
   ])('rejects %j', (layers, message) => {
-    expect(() => resolveOptions({ flag: none, env: none, file: none, ...layers })).toThrow(message);
+    expect(() => resolveOptions({ env: none, file: none, ...layers })).toThrow(message);
   });
 });
 

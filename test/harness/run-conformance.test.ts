@@ -93,6 +93,26 @@ describe('runs that could not be done', () => {
   });
 });
 
+describe('the whole-run budget', () => {
+  it('ends a run whose target stops answering, with exit 2', async () => {
+    const fx = await startFixture({ hangOn: 'tasks/conformanceProbeUnknownMethod' });
+    try {
+      const t0 = Date.now();
+      const r = await runConformance({
+        ...{ target: fx.baseUrl, agentId: fx.agentId, apiKey: fx.apiKey, only: SUITE_IDS, out: null },
+        ...{ timeoutMs: 20_000, checkTimeoutMs: 20_000, budgetMs: 2_500 },
+      });
+      expect(Date.now() - t0).toBeLessThan(12_000);
+      expect(r.exitCode).toBe(2);
+      expect(r.harnessErrors.map((e) => e.message).join()).toContain('run budget of 2500 ms was spent');
+      const hung = r.requirements.find((q) => q.id === '7/method-not-found-code')!;
+      expect(hung.verdict).toBe('error');
+    } finally {
+      await fx.close();
+    }
+  });
+});
+
 describe('against a fixture that does not echo the id', () => {
   let fx: Fixture;
   let result: RunResult;
