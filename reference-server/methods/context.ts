@@ -3,7 +3,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentRuntime } from '../agents/runtime.ts';
 import { fail, rpcError, type RpcId } from '../rpc/errors.ts';
-import type { Params } from '../rpc/params.ts';
 import type { TaskRecord } from '../tasks/task-store.ts';
 import type { WebhookService } from '../webhooks/index.ts';
 
