@@ -12,6 +12,8 @@ import {
 } from '../io/target-client.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import type { AuthKind } from '../types.ts';
+import type fc from 'fast-check';
+import { checkProperty, type PropertyPredicate } from './property.ts';
 import type { CheckRecorder } from './recorder.ts';
 import type { CheckWebhooks, WebhookScope } from './webhooks.ts';
 
@@ -53,6 +55,16 @@ export interface CheckContext {
   notExercised(reason: string): never;
   notApplicable(reason: string): never;
   info(message: string, data?: unknown): void;
+  /**
+   * A property over generated inputs (fast-check, seed and runs from the run). A counterexample is a
+   * failed assertion with its replay seed; a predicate returning false or throwing fails the case.
+   */
+  property<T>(
+    label: string,
+    arb: fc.Arbitrary<T>,
+    predicate: PropertyPredicate<T>,
+    numRuns?: number,
+  ): Promise<boolean>;
 }
 
 export class ClientPool {
@@ -114,5 +126,15 @@ export function createCheckContext(
     notExercised: (reason) => recorder.notExercised(reason),
     notApplicable: (reason) => recorder.notApplicable(reason),
     info: (message, data) => recorder.info(message, data),
+    property: (label, arb, predicate, numRuns) =>
+      checkProperty(
+        recorder,
+        run,
+        (e) => e instanceof NoAnswerError || signal.aborted,
+        label,
+        arb,
+        predicate,
+        numRuns,
+      ),
   };
 }

@@ -1,5 +1,6 @@
 // runCheck (harness/check/run-check.ts) against a fixture target: evidence and reproduction lines,
 // secrets redacted, and the harness-failure family (budget spent, no answer) reported as `error`.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Requirement } from '../../requirements/types.ts';
 import { runCheck } from '../../harness/check/run-check.ts';
@@ -139,5 +140,49 @@ describe('runCheck', () => {
     );
     expect(ran).toBe(false);
     expect(result).toMatchObject({ status: 'not-applicable' });
+  });
+});
+
+describe('c.property', () => {
+  it('records a counterexample with its replay seed as a failure, and a held property as a pass', async () => {
+    const failing = await runCheck(
+      {
+        requirement,
+        title: 't',
+        fn: async (c) => {
+          await c.property('small numbers', fc.integer({ min: 0, max: 1000 }), (n) => n < 500);
+        },
+      },
+      run,
+    );
+    expect(failing.status).toBe('fail');
+    expect(failing.expected).toBe('holds for every generated case');
+    expect((failing.actual as { counterexample: number }).counterexample).toBe(500);
+    expect(failing.notes.join()).toContain('replay with --seed 7');
+    const holding = await runCheck(
+      {
+        requirement,
+        title: 't',
+        fn: (c) => c.property('any', fc.integer(), () => true).then(() => undefined),
+      },
+      run,
+    );
+    expect(holding).toMatchObject({ status: 'pass', message: '1 assertion(s) held' });
+    expect(holding.assertions[0]!.actual).toBe('3 generated case(s) held');
+  });
+
+  it('reports no answer inside a property as error, not as a counterexample', async () => {
+    const port = await closedPort();
+    const result = await runCheck(
+      {
+        requirement,
+        title: 't',
+        fn: async (c) => {
+          await c.property('ids', fc.string(), async (id) => void (await c.rpc('x', undefined, { id })));
+        },
+      },
+      { ...run, baseUrl: `http://127.0.0.1:${port}` },
+    );
+    expect(result.status).toBe('error');
   });
 });
