@@ -217,3 +217,8 @@ export async function openStream(
     },
   };
 }
+
+/** Starts a call whose answer the test does not need (it may be cut off when the server closes). */
+export function detach(call: Promise<unknown>): void {
+  call.catch(() => undefined);
+}
