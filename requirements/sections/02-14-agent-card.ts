@@ -1,0 +1,177 @@
+// Ledger, section 2.14 (agent extended card): presence and type of every card field, and the
+// card's methods matching what the agent serves. Data only (shape: requirements/types.ts).
+import type { Requirement } from '../types.ts';
+
+export const SECTION_2_14: readonly Requirement[] = [
+  {
+    id: '2.14/card-agent-id',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'The card carries `agent.id` as a string.',
+    source: { line: 154, quote: '| agent.id | string | Agent identifier |' },
+  },
+  {
+    id: '2.14/card-agent-name',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'The card carries `agent.name` as a string.',
+    source: { line: 155, quote: '| agent.name | string | Display name |' },
+  },
+  {
+    id: '2.14/card-agent-description',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'The card carries `agent.description` as a string.',
+    source: { line: 156, quote: '| agent.description | string | Description |' },
+  },
+  {
+    id: '2.14/card-agent-version',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'The card carries `agent.version` as a string.',
+    source: { line: 157, quote: '| agent.version | string | Agent version |' },
+  },
+  {
+    id: '2.14/card-agent-type',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'The card carries `agent.type` as a string, such as llm, workflow or sequential.',
+    source: { line: 158, quote: '| agent.type | string |' },
+  },
+  {
+    id: '2.14/card-agent-status',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'The card carries `agent.status`, one of active, inactive and maintenance.',
+    source: { line: 159, quote: '| agent.status | string | `active`, `inactive` or `maintenance` |' },
+  },
+  {
+    id: '2.14/card-supported-methods',
+    section: '2.14',
+    level: 'MUST',
+    behaviour:
+      'A card with capabilities carries `capabilities.supportedMethods` as an array of method names.',
+    source: {
+      line: 160,
+      quote: '| capabilities.supportedMethods | array of string | Supported method names |',
+    },
+  },
+  {
+    id: '2.14/card-file-upload-supported',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'A card with capabilities carries `capabilities.fileUpload.supported` as a boolean.',
+    source: { line: 161, quote: '| capabilities.fileUpload.supported | boolean | File upload support |' },
+  },
+  {
+    id: '2.14/card-file-upload-max-file-size',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'A card with capabilities carries `capabilities.fileUpload.maxFileSize` as a number of bytes.',
+    source: { line: 162, quote: '| capabilities.fileUpload.maxFileSize | number | Bytes |' },
+    rulings: ['C-46'],
+  },
+  {
+    id: '2.14/card-file-upload-supported-types',
+    section: '2.14',
+    level: 'MUST',
+    behaviour:
+      'A card with capabilities carries `capabilities.fileUpload.supportedTypes` as an array of MIME types.',
+    source: { line: 163, quote: '| capabilities.fileUpload.supportedTypes | array of string | MIME types |' },
+  },
+  {
+    id: '2.14/card-streaming',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'A card with capabilities carries `capabilities.streaming` as a boolean.',
+    source: { line: 164, quote: '| capabilities.streaming | boolean | Streaming support |' },
+  },
+  {
+    id: '2.14/card-multi-turn',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'A card with capabilities carries `capabilities.multiTurn` as a boolean.',
+    source: { line: 165, quote: '| capabilities.multiTurn | boolean | Multi-turn support |' },
+  },
+  {
+    id: '2.14/card-webhooks',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'A card with capabilities carries `capabilities.webhooks` as a boolean.',
+    source: { line: 166, quote: '| capabilities.webhooks | boolean | Webhook support |' },
+  },
+  {
+    id: '2.14/card-requests-per-minute',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'The card carries `limits.requestsPerMinute` as a number.',
+    source: { line: 167, quote: '| limits.requestsPerMinute | number | Rate limit |' },
+    rulings: ['C-46'],
+  },
+  {
+    id: '2.14/card-concurrent-tasks',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'The card carries `limits.concurrentTasks` as a number.',
+    source: { line: 168, quote: '| limits.concurrentTasks | number | Maximum concurrent tasks |' },
+    rulings: ['C-46'],
+  },
+  {
+    id: '2.14/card-max-message-length',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'The card carries `limits.maxMessageLength` as a number of characters.',
+    source: {
+      line: 169,
+      quote: '| limits.maxMessageLength | number | Maximum message length in characters |',
+    },
+    rulings: ['C-46'],
+  },
+  {
+    id: '2.14/metrics-total-requests',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'A card with metrics carries `metrics.totalRequests` as a number.',
+    source: {
+      line: 170,
+      quote: '| metrics.totalRequests | number | Present only when metrics were requested |',
+    },
+    capabilities: ['metrics'],
+  },
+  {
+    id: '2.14/metrics-average-response-time',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'A card with metrics carries `metrics.averageResponseTime` as a number of milliseconds.',
+    source: { line: 171, quote: '| metrics.averageResponseTime | number | Milliseconds; same condition |' },
+    rulings: ['C-30'],
+    capabilities: ['metrics'],
+  },
+  {
+    id: '2.14/metrics-success-rate',
+    section: '2.14',
+    level: 'MUST',
+    behaviour: 'A card with metrics carries `metrics.successRate` as a percentage between 0 and 100.',
+    source: { line: 172, quote: '| metrics.successRate | number | Percentage; same condition |' },
+    rulings: ['C-30'],
+    capabilities: ['metrics'],
+  },
+  {
+    id: '2.14/supported-methods-served',
+    section: '2.14',
+    level: 'MUST',
+    behaviour:
+      'Every method listed in `capabilities.supportedMethods` is served, and a method missing from it answers error -32601.',
+    source: { line: 160, quote: 'Supported method names' },
+    rulings: ['C-30', 'C-41'],
+  },
+  {
+    id: '2.14/capability-flags-match-methods',
+    section: '2.14',
+    level: 'MUST',
+    behaviour:
+      'With `capabilities.streaming` false message/stream answers -32601, and with `capabilities.webhooks` false both pushNotificationConfig methods answer -32601.',
+    source: { line: 164, quote: 'Streaming support' },
+    rulings: ['C-41'],
+  },
+];
