@@ -2,18 +2,14 @@
 // case-insensitive, per-agent credentials, 401 + WWW-Authenticate + -32010 with the id echoed.
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../schemas/error-codes.ts';
-import { KEY, KEY_B, sendParams, startServer, TOKEN } from './support.ts';
+import { definedHeaders, KEY, KEY_B, type HeaderTable, sendParams, startServer, TOKEN } from './support.ts';
 
 const card = { jsonrpc: '2.0', id: 'auth-1', method: 'agent/authenticatedExtendedCard' };
 
-async function postWith(
-  url: string,
-  headers: Record<string, string>,
-  body: unknown = card,
-): Promise<Response> {
+async function postWith(url: string, headers: HeaderTable, body: unknown = card): Promise<Response> {
   return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: definedHeaders({ 'content-type': 'application/json', ...headers }),
     body: JSON.stringify(body),
   });
 }

@@ -30,9 +30,18 @@ export interface Harness {
   rpc(method: string, params?: unknown, init?: PostInit): Promise<RpcReply>;
 }
 
+/** Request headers; undefined values are left out (handy in tables of header combinations). */
+export type HeaderTable = Record<string, string | undefined>;
+
+export function definedHeaders(headers: HeaderTable): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
 export interface PostInit {
   agentId?: string;
-  headers?: Record<string, string>;
+  headers?: HeaderTable;
   /** Send the body text as is (not JSON-encoded). */
   raw?: boolean;
 }
@@ -57,7 +66,11 @@ export async function startServer(options: ReferenceServerOptions = {}): Promise
   const post = async (body: unknown, init: PostInit = {}): Promise<RawResponse> => {
     const response = await fetch(url(init.agentId), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': keyFor(init.agentId), ...init.headers },
+      headers: definedHeaders({
+        'content-type': 'application/json',
+        'x-api-key': keyFor(init.agentId),
+        ...init.headers,
+      }),
       body: init.raw === true ? (body as string) : JSON.stringify(body),
     });
     const text = await response.text();

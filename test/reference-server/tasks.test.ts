@@ -59,8 +59,8 @@ describe('4.3 tasks/get (C-35)', () => {
     const done = (await h.rpc('tasks/get', { taskId: 'get-1' })).result;
     expect(Object.keys(done).sort()).toEqual(['contextId', 'createdAt', 'id', 'status', 'updatedAt']);
     expect(done.createdAt).toBe(working.createdAt);
-    expect(done.updatedAt > (working.updatedAt as string)).toBe(true);
-    expect(done.createdAt <= (done.updatedAt as string)).toBe(true);
+    expect((done.updatedAt as string) > (working.updatedAt as string)).toBe(true);
+    expect((done.createdAt as string) <= (done.updatedAt as string)).toBe(true);
     expect((done.status as Record<string, unknown>).progress).toBeUndefined();
   });
 
@@ -179,6 +179,6 @@ describe('3 queue and system timeout (C-05, C-21)', () => {
     expect(stateOf(r3.result)).toBe('completed');
     // FIFO: q2 (queued first) finished before q3 started.
     expect((r2.result.updatedAt as string) <= (r3.result.updatedAt as string)).toBe(true);
-    expect(r2.result.createdAt < (r2.result.updatedAt as string)).toBe(true);
+    expect((r2.result.createdAt as string) < (r2.result.updatedAt as string)).toBe(true);
   });
 });
