@@ -118,7 +118,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
     section: '6.3',
     level: 'MUST',
     behaviour:
-      'The payload `data` is an object whose `status`, when present, carries the task state and a numeric `duration` where given.',
+      'The payload `data` is an object; its `status`, when present, carries the task state, and its `duration`, when present, is a number.',
     source: {
       line: 307,
       quote:
