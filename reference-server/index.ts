@@ -66,7 +66,14 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const handler = createRequestHandler({ runtimes, corsOrigins: options.corsOrigins ?? ['*'], webhooks });
   const server = createServer(handler);
   const host = options.host ?? '127.0.0.1';
-  const address = await listen(server, options.port ?? 0, host);
+  let address: AddressInfo;
+  try {
+    address = await listen(server, options.port ?? 0, host);
+  } catch (error) {
+    await closeServer(server, runtimes.values()).catch(() => undefined);
+    await webhooks.close();
+    throw error;
+  }
   const hostPart = address.address.includes(':') ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
   return {

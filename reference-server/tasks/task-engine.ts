@@ -64,6 +64,8 @@ export class TaskEngine {
   private readonly queue: SlotQueue;
   private readonly runs = new Map<string, Run>();
   private readonly listeners = new Map<string, Set<(update: TaskUpdate) => void>>();
+  /** After close() no task changes state any more (late agent results are dropped). */
+  private closed = false;
 
   private readonly onTransition: TransitionListener;
   private readonly clock: () => Date;
@@ -153,6 +155,7 @@ export class TaskEngine {
   }
 
   close(): void {
+    this.closed = true;
     for (const run of this.runs.values()) {
       clearTimeout(run.timer);
       run.controller.abort();
@@ -164,7 +167,7 @@ export class TaskEngine {
 
   private start(taskId: string): void {
     const task = this.store.get(taskId);
-    if (task === undefined || task.status.state !== 'submitted') {
+    if (this.closed || task === undefined || task.status.state !== 'submitted') {
       this.queue.release();
       return;
     }
@@ -199,7 +202,7 @@ export class TaskEngine {
 
   /** Moves a task to a final state once; later attempts (a late agent result, a lost race) are no-ops. */
   private finish(task: TaskRecord, status: TaskStatus): boolean {
-    if (isFinal(task.status.state)) return false;
+    if (this.closed || isFinal(task.status.state)) return false;
     this.change(task, status);
     const run = this.runs.get(task.id);
     if (run !== undefined) {

@@ -159,3 +159,31 @@ describe('config file', () => {
     );
   });
 });
+
+describe('startReferenceServer', () => {
+  it('rejects when the port is taken, leaving nothing running', async () => {
+    const first = await startReferenceServer({ agents: [{ id: 'a', apiKeys: ['k'] }] });
+    try {
+      const port = Number(new URL(first.baseUrl).port);
+      await expect(
+        startReferenceServer({ port, agents: [{ id: 'a', apiKeys: ['k'] }] }),
+      ).rejects.toMatchObject({
+        code: 'EADDRINUSE',
+      });
+    } finally {
+      await first.close();
+    }
+  });
+
+  it('hosts a default agent with a generated key valid in both header forms', async () => {
+    const server = await startReferenceServer();
+    try {
+      const [agent] = server.agents;
+      expect(agent?.id).toBe('reference-agent');
+      expect(agent?.apiKeys).toEqual(agent?.bearerTokens);
+      expect(server.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      await server.close();
+    }
+  });
+});

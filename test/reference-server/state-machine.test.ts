@@ -127,25 +127,33 @@ function messageFor(command: Extract<Command, { kind: 'create' }>): Message {
 
 const STATE_OF_EVENT = (event: WebhookEvent): TaskState => event.slice('task.'.length) as TaskState;
 
-async function runEngine(concurrentTasks: number, commands: Command[]): Promise<void> {
-  const [agent] = resolveAgentConfigs([{ id: 'p', apiKeys: ['k'], limits: { concurrentTasks } }]);
-  const events = new Map<string, TaskState[]>();
-  const startOrder: string[] = [];
-  let working = 0;
-  let maxWorking = 0;
-  const engine = new TaskEngine(agent!, {
-    onTransition(task, event) {
-      const state = STATE_OF_EVENT(event);
-      events.set(task.id, [...(events.get(task.id) ?? []), state]);
-      if (state === 'working') {
-        startOrder.push(task.id);
-        working += 1;
-        maxWorking = Math.max(maxWorking, working);
-      } else if (FINAL.has(state) && events.get(task.id)?.includes('working')) working -= 1;
-    },
-  });
-  const tasks: TaskRecord[] = [];
-  const cancels: Array<Promise<[TaskRecord, CancelOutcome]>> = [];
+/** Watches the engine's transition events: per-task states, start order, and the peak of working tasks. */
+class TransitionLog {
+  readonly events = new Map<string, TaskState[]>();
+  readonly startOrder: string[] = [];
+  maxWorking = 0;
+  private working = 0;
+
+  record(task: TaskRecord, event: WebhookEvent): void {
+    const state = STATE_OF_EVENT(event);
+    const previous = this.events.get(task.id) ?? [];
+    this.events.set(task.id, [...previous, state]);
+    if (state === 'working') {
+      this.startOrder.push(task.id);
+      this.working += 1;
+      this.maxWorking = Math.max(this.maxWorking, this.working);
+    } else if (FINAL.has(state) && previous.includes('working')) this.working -= 1;
+  }
+}
+
+type Outcomes = Array<Promise<[TaskRecord, CancelOutcome]>>;
+
+async function play(
+  engine: TaskEngine,
+  commands: Command[],
+  tasks: TaskRecord[],
+  cancels: Outcomes,
+): Promise<void> {
   for (const command of commands) {
     if (command.kind === 'create') tasks.push(engine.create({ message: messageFor(command) }));
     else if (command.kind === 'wait') await new Promise((resolve) => setTimeout(resolve, command.ms));
@@ -156,25 +164,34 @@ async function runEngine(concurrentTasks: number, commands: Command[]): Promise<
   }
   // End every task so each history is complete; cancels of already-final tasks are refused.
   for (const task of tasks) cancels.push(engine.cancel(task, 'cleanup').then((outcome) => [task, outcome]));
+}
+
+function checkTask(task: TaskRecord, states: TaskState[]): void {
+  expect(states[0]).toBe('submitted');
+  states.slice(1).forEach((state, index) => expect(LEGAL_TRANSITIONS[states[index]!]).toContain(state));
+  expect(states.filter((state) => FINAL.has(state))).toHaveLength(1);
+  expect(states.at(-1)).toBe(task.status.state);
+  // The task's own history (progress updates collapsed) tells the same story as the events.
+  const history = task.history.map((status) => status.state);
+  expect(history.filter((state, index) => state !== 'working' || history[index - 1] !== 'working')).toEqual(
+    states,
+  );
+}
+
+async function runEngine(concurrentTasks: number, commands: Command[]): Promise<void> {
+  const [agent] = resolveAgentConfigs([{ id: 'p', apiKeys: ['k'], limits: { concurrentTasks } }]);
+  const log = new TransitionLog();
+  const engine = new TaskEngine(agent!, { onTransition: (task, event) => log.record(task, event) });
+  const tasks: TaskRecord[] = [];
+  const cancels: Outcomes = [];
+  await play(engine, commands, tasks, cancels);
   const outcomes = await Promise.all(cancels);
   await Promise.all(tasks.map((task) => engine.waitForFinal(task)));
   engine.close();
 
-  expect(maxWorking).toBeLessThanOrEqual(concurrentTasks);
-  const creationOrder = tasks.map((task) => task.id).filter((id) => startOrder.includes(id));
-  expect(startOrder).toEqual(creationOrder);
-  for (const task of tasks) {
-    const states = events.get(task.id) ?? [];
-    expect(states[0]).toBe('submitted');
-    states.slice(1).forEach((state, index) => expect(LEGAL_TRANSITIONS[states[index]!]).toContain(state));
-    expect(states.filter((state) => FINAL.has(state))).toHaveLength(1);
-    expect(states.at(-1)).toBe(task.status.state);
-    // The task's own history (progress updates collapsed) tells the same story as the events.
-    const history = task.history.map((status) => status.state);
-    expect(history.filter((state, index) => state !== 'working' || history[index - 1] !== 'working')).toEqual(
-      states,
-    );
-  }
+  expect(log.maxWorking).toBeLessThanOrEqual(concurrentTasks);
+  expect(log.startOrder).toEqual(tasks.map((task) => task.id).filter((id) => log.startOrder.includes(id)));
+  for (const task of tasks) checkTask(task, log.events.get(task.id) ?? []);
   for (const [task, outcome] of outcomes) {
     if (outcome.ok) expect(task.status.state).toBe('canceled');
     else expect(outcome.currentState).toBe(task.status.state);
