@@ -1,18 +1,11 @@
 // `list` and `explain`: what the ledger requires, which checks verify it, the spec text and the
 // rulings (CLARIFICATIONS.md) behind a requirement. Nothing is sent to any target.
-import { getRequirement, hasRequirement } from '../../requirements/index.ts';
-import type { Requirement } from '../../requirements/types.ts';
+import { getRequirement, hasRequirement, specText } from '../../requirements/index.ts';
 import { loadClarifications } from '../clarifications.ts';
 import { ConfigError, resolveOptions } from '../options.ts';
 import { listChecks, type ListedCheck } from '../runner/list-checks.ts';
 import { selectForRun } from '../runner/run-conformance.ts';
 import type { CliIo } from './program.ts';
-
-function sourceLine(r: Requirement): string {
-  return 'line' in r.source
-    ? `spec line ${r.source.line}: "${r.source.quote}"`
-    : `${r.source.origin}: "${r.source.quote}"`;
-}
 
 async function checksOrFail(io: CliIo): Promise<ListedCheck[] | null> {
   const { checks, errors } = await listChecks();
@@ -43,7 +36,7 @@ export async function explainCommand(id: string, io: CliIo): Promise<number> {
   const rulings = loadClarifications();
   io.out(`${r.id}  (${r.level}, section ${r.section})\n`);
   io.out(`behaviour: ${r.behaviour}\n`);
-  io.out(`source: ${sourceLine(r)}\n`);
+  io.out(`spec: ${specText(r)}\n`);
   if (r.capabilities?.length) io.out(`capabilities: ${r.capabilities.join(', ')}\n`);
   for (const cId of r.rulings ?? []) {
     const ruling = rulings.get(cId);

@@ -31,7 +31,12 @@ export async function serveCommand(flags: Record<string, unknown>, _io: CliIo): 
   if (typeof flags.apiKey === 'string') options.apiKey = flags.apiKey;
   if (typeof flags.config === 'string') options.config = flags.config;
   const mod = (await import(SERVE_MODULE)) as ServeModule;
-  await mod.runServe(options);
+  try {
+    await mod.runServe(options);
+  } catch (e) {
+    // A bad server config or a port in use: the server could not start (exit 2), not a harness bug.
+    throw new ConfigError(`serve: ${(e as Error).message}`);
+  }
   // The listening server keeps the process alive until it is stopped (SIGINT / SIGTERM).
   return KEEP_RUNNING;
 }

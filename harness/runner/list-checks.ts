@@ -27,7 +27,20 @@ const PLACEHOLDER: ProvidedRun = {
   bundled: false,
 };
 
-export async function listChecks(): Promise<{ checks: ListedCheck[]; errors: HarnessError[] }> {
+export interface Listing {
+  checks: ListedCheck[];
+  errors: HarnessError[];
+}
+
+let cached: Promise<Listing> | undefined;
+
+/** The suites do not change while a process runs: one collection serves every list/explain. */
+export function listChecks(): Promise<Listing> {
+  cached ??= collectChecks();
+  return cached;
+}
+
+async function collectChecks(): Promise<Listing> {
   const exitCode = process.exitCode;
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest('test', {

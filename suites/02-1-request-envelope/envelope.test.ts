@@ -1,6 +1,6 @@
 // 2.1 / 2.2 JSON-RPC request and response envelopes, and the standard JSON-RPC error codes the
 // service inherits (spec 7 note 3, C-02): jsonrpc "2.0" and the string id echoed, -32700 with id
-// null, -32600 for an invalid request, -32601 for an unknown method.
+// null, -32600 for an invalid request, -32601 for a method outside section 4.
 import { randomUUID } from 'node:crypto';
 import {
   ERROR_CODES,
@@ -19,6 +19,11 @@ const CARD = 'agent/authenticatedExtendedCard';
 
 function requestId(): string {
   return `conf-${randomUUID()}`;
+}
+
+/** Cut off mid-object: the id cannot be read, so JSON-RPC 2.0 section 5 requires id null. */
+function truncatedRequest(): string {
+  return `{"jsonrpc":"2.0","id":"${requestId()}","method":"${CARD}"`;
 }
 
 /** The response must be a JSON object for any envelope check to mean something. */
@@ -50,27 +55,29 @@ verifies('2.2/response-id-equals-request-id', 'an error response echoes the stri
   c.check('id', res.id, id);
 });
 
+verifies('2.2/id-null-when-unreadable', 'a parse error is answered with id null', async (c) => {
+  const ex = await c.rpc(CARD, undefined, { rawBody: truncatedRequest() });
+  c.check('id', requireObject(c, ex).id, null);
+});
+
 verifies('7/parse-error-code', 'a body that is not JSON gets -32700 with id null', async (c) => {
-  // Truncated mid-object: the id is unreadable, so JSON-RPC 2.0 section 5 requires id null.
-  const ex = await c.rpc(CARD, undefined, {
-    rawBody: `{"jsonrpc":"2.0","id":"${requestId()}","method":"${CARD}"`,
-  });
+  const ex = await c.rpc(CARD, undefined, { rawBody: truncatedRequest() });
   const res = requireObject(c, ex);
   c.check('error.code', errorOf(ex)?.code, ERROR_CODES.PARSE_ERROR);
   c.check('id', res.id, null);
   c.check('result', res.result, is.absent());
 });
 
-verifies('7/invalid-request-code', 'jsonrpc "1.0" gets -32600', async (c) => {
+verifies('2.1/jsonrpc-required', 'a request without jsonrpc gets -32600', async (c) => {
   const id = requestId();
-  const ex = await c.rpc(CARD, undefined, { id, envelope: { jsonrpc: '1.0' } });
+  const ex = await c.rpc(CARD, undefined, { id, envelope: { jsonrpc: undefined } });
   const res = requireObject(c, ex);
   c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
   // C-02: the harness accepts null or the echoed id for -32600.
   c.check('id', res.id, is.oneOf([null, id]));
 });
 
-verifies('7/invalid-request-code', 'a request without method gets -32600', async (c) => {
+verifies('2.1/method-required', 'a request without method gets -32600', async (c) => {
   const id = requestId();
   const ex = await c.rpc(CARD, undefined, { id, envelope: { method: undefined } });
   const res = requireObject(c, ex);
@@ -78,13 +85,34 @@ verifies('7/invalid-request-code', 'a request without method gets -32600', async
   c.check('id', res.id, is.oneOf([null, id]));
 });
 
-verifies('7/method-not-found-code', 'an unknown method gets -32601 with the id echoed', async (c) => {
+verifies('7/invalid-request-code', 'jsonrpc "1.0" gets -32600', async (c) => {
   const id = requestId();
-  const ex = await c.rpc(UNKNOWN_METHOD, {}, { id });
+  const ex = await c.rpc(CARD, undefined, { id, envelope: { jsonrpc: '1.0' } });
   const res = requireObject(c, ex);
-  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.METHOD_NOT_FOUND);
-  c.check('id', res.id, id);
-  c.check('result', res.result, is.absent());
-  const data = errorOf(ex)?.data as { method?: unknown } | undefined;
-  if (data?.method !== UNKNOWN_METHOD) c.info('error.data.method does not name the method (C-02)', data);
+  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+  c.check('id', res.id, is.oneOf([null, id]));
 });
+
+verifies('2.1/method-from-section-4', 'a wrong-case section 4 method name gets -32601', async (c) => {
+  const ex = await c.rpc('Message/Send', {}, { id: requestId() });
+  requireObject(c, ex);
+  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.METHOD_NOT_FOUND);
+});
+
+verifies(
+  '7/method-not-found-code',
+  'an unknown method gets -32601 with the id echoed and data.method',
+  async (c) => {
+    const id = requestId();
+    const ex = await c.rpc(UNKNOWN_METHOD, {}, { id });
+    const res = requireObject(c, ex);
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.METHOD_NOT_FOUND);
+    c.check('id', res.id, id);
+    c.check('result', res.result, is.absent());
+    c.check(
+      'error.data.method',
+      (errorOf(ex)?.data as { method?: unknown } | undefined)?.method,
+      UNKNOWN_METHOD,
+    );
+  },
+);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../harness/cli/program.ts';
 import { closedPort } from './fixtures/jsonrpc-fixture.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -32,6 +33,15 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
       },
     );
   });
+}
+
+/** The same CLI in-process (no tsx start-up per case): main() returns the exit code. */
+async function inProcess(args: string[]): Promise<Ran> {
+  let stdout = '';
+  let stderr = '';
+  const io = { out: (t: string) => void (stdout += t), err: (t: string) => void (stderr += t), env: {} };
+  const code = await main(['node', 'a2a-conformance', ...args], io);
+  return { code, stdout, stderr };
 }
 
 describe.concurrent('a2a-conformance CLI', () => {
@@ -64,6 +74,12 @@ describe.concurrent('a2a-conformance CLI', () => {
     expect(r.stdout.trim()).toBe(VERSION);
   });
 
+  it('exits 2 on an unknown flag, as a process', async () => {
+    const r = await cli(['run', '--bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown option '--bogus'/);
+  });
+
   it.each([
     [['run', '--bogus'], /unknown option '--bogus'/],
     [['run', '--level', 'strict'], /Allowed choices are must, should, all/],
@@ -72,24 +88,24 @@ describe.concurrent('a2a-conformance CLI', () => {
     [['run', '--only', 'no-such-section/*'], /no requirement matches/],
     [['frobnicate'], /unknown command/],
   ])('exits 2 with a clear message for %j', async (args, message) => {
-    const r = await cli(args);
+    const r = await inProcess(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
   });
 
   it('lists requirements with their checks', async () => {
-    const r = await cli(['list', '--only', '2.2/response-id-equals-request-id']);
+    const r = await inProcess(['list', '--only', '2.2/response-id-equals-request-id']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('2.2/response-id-equals-request-id  MUST');
     expect(r.stdout).toContain('check: a success response echoes the string id');
   });
 
   it('explains a requirement with its rulings and checks', async () => {
-    const r = await cli(['explain', '2.2/response-id-equals-request-id']);
+    const r = await inProcess(['explain', '2.2/response-id-equals-request-id']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('C-13 Id types');
     expect(r.stdout).toContain('checks (2)');
-    const bad = await cli(['explain', 'nope/nothing']);
+    const bad = await inProcess(['explain', 'nope/nothing']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("unknown requirement id 'nope/nothing'");
   });

@@ -10,8 +10,12 @@ import { closedPort, startFixture, type Fixture } from './fixtures/jsonrpc-fixtu
 
 /** The requirements the first suite (suites/02-1-request-envelope) verifies. */
 const SUITE_IDS = [
+  '2.1/jsonrpc-required',
+  '2.1/method-required',
+  '2.1/method-from-section-4',
   '2.2/response-jsonrpc-version',
   '2.2/response-id-equals-request-id',
+  '2.2/id-null-when-unreadable',
   '7/parse-error-code',
   '7/invalid-request-code',
   '7/method-not-found-code',
