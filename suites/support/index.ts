@@ -3,3 +3,4 @@
 export { verifies, is, typeOf, type CheckContext, type AnsweredExchange } from '../../harness/index.ts';
 export { ERROR_CODES, METHODS } from '../../schemas/error-codes.ts';
 export { errorOf, responseOf, type RpcResponse } from './rpc-response.ts';
+export * from './messages.ts';

@@ -1,0 +1,140 @@
+// Builders of message params (spec 2.3-2.6) and readers of task results (2.7, 2.8) shared by the
+// suites, plus the `a2a:directive` contract (docs/directives.md) with its honour probe, so a check
+// that needs scripted behaviour reports not-exercised on an agent that does not implement it.
+import { randomUUID } from 'node:crypto';
+import type { AnsweredExchange, CheckContext } from '../../harness/index.ts';
+import { responseOf } from './rpc-response.ts';
+
+export type JsonObject = Record<string, unknown>;
+
+export interface DirectiveFields {
+  delayMs?: number;
+  progressSteps?: number;
+  fail?: string;
+  runUntilCanceled?: boolean;
+  finishOnCancel?: boolean;
+  echoFiles?: boolean;
+  turn?: boolean;
+}
+
+export const FINAL_STATES: readonly string[] = ['completed', 'failed', 'canceled'];
+
+export function textPart(text: string): JsonObject {
+  return { type: 'text', text };
+}
+
+export function filePart(name: string, mimeType: string, content: Buffer | string): JsonObject {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  return { type: 'file', file: { name, mimeType, bytes: bytes.toString('base64') } };
+}
+
+/** The text part that carries a directive (docs/directives.md section 1). */
+export function directivePart(fields: DirectiveFields): JsonObject {
+  return textPart(`a2a:directive ${JSON.stringify(fields)}`);
+}
+
+/** A request Message (2.3): role user, a fresh UUID v4 messageId, the given parts. */
+export function userMessage(parts: readonly JsonObject[]): JsonObject {
+  return { role: 'user', messageId: randomUUID(), parts: [...parts] };
+}
+
+/** message/send or message/stream params (2.6); `extra` adds contextId, sessionId or id. */
+export function messageParams(parts: readonly JsonObject[], extra: JsonObject = {}): JsonObject {
+  return { message: userMessage(parts), ...extra };
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The `result` member when it is an object. */
+export function resultOf(ex: AnsweredExchange): JsonObject | undefined {
+  const result = responseOf(ex)?.result;
+  return isObject(result) ? result : undefined;
+}
+
+export function statusOf(task: JsonObject | undefined): JsonObject | undefined {
+  return isObject(task?.status) ? task.status : undefined;
+}
+
+export function stateOf(task: JsonObject | undefined): unknown {
+  return statusOf(task)?.state;
+}
+
+/** The concatenated text of the reply's text parts (2.8 status.message), or undefined. */
+export function replyText(task: JsonObject | undefined): string | undefined {
+  const message = statusOf(task)?.message;
+  if (!isObject(message) || !Array.isArray(message.parts)) return undefined;
+  const texts = message.parts.filter((p): p is JsonObject => isObject(p) && typeof p.text === 'string');
+  return texts.map((p) => p.text as string).join('\n');
+}
+
+/** message/send that must yield a Task object; anything else ends the check as failed. */
+export async function sendTask(
+  c: CheckContext,
+  parts: readonly JsonObject[],
+  extra: JsonObject = {},
+): Promise<{ ex: AnsweredExchange; task: JsonObject }> {
+  const ex = await c.rpc('message/send', messageParams(parts, extra));
+  const task = resultOf(ex);
+  c.require('message/send result is a Task object', task === undefined ? responseOf(ex) : 'object', 'object');
+  return { ex, task: task! };
+}
+
+/** tasks/get of one task; undefined when the answer has no result object. */
+export async function getTask(c: CheckContext, taskId: string): Promise<JsonObject | undefined> {
+  return resultOf(await c.rpc('tasks/get', { taskId }));
+}
+
+/**
+ * Polls tasks/get until `accept(state)` holds or the budget is spent. Returns the last task seen.
+ * 20 ms between polls: fast enough for directive timelines of a few hundred ms, light on the target.
+ */
+export async function waitForTask(
+  c: CheckContext,
+  taskId: string,
+  accept: (state: unknown) => boolean,
+  timeoutMs = 5_000,
+): Promise<JsonObject | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  let last: JsonObject | undefined;
+  for (;;) {
+    last = await getTask(c, taskId);
+    if (accept(stateOf(last)) || Date.now() >= deadline || c.signal.aborted) return last;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const honourByTarget = new Map<string, Promise<boolean>>();
+
+/**
+ * Whether the target honours the directive contract: a `turn` directive must come back as the
+ * documented reply lines. Probed once per target per suite file.
+ */
+export function directivesHonoured(c: CheckContext): Promise<boolean> {
+  const key = `${c.target.baseUrl} ${c.target.agentId}`;
+  let probe = honourByTarget.get(key);
+  if (probe === undefined) {
+    probe = probeDirectives(c);
+    honourByTarget.set(key, probe);
+  }
+  return probe;
+}
+
+async function probeDirectives(c: CheckContext): Promise<boolean> {
+  const ex = await c.client.rpc(
+    'message/send',
+    messageParams([textPart('probe'), directivePart({ turn: true })]),
+  );
+  const text = ex.response === undefined ? undefined : replyText(resultOf(ex as AnsweredExchange));
+  return text !== undefined && text.startsWith('echo "probe"') && /\nturn 1(\n|$)/.test(text);
+}
+
+/** Ends the check as not-exercised when the target does not implement docs/directives.md. */
+export async function requireDirectives(c: CheckContext, why: string): Promise<void> {
+  if (!(await directivesHonoured(c))) {
+    c.notExercised(
+      `${why} needs the a2a:directive contract (docs/directives.md), which the target does not honour`,
+    );
+  }
+}
