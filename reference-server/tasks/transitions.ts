@@ -45,10 +45,13 @@ export function canTransition(from: TaskState, to: TaskState): boolean {
   return LEGAL_TRANSITIONS[from].includes(to);
 }
 
-/** Timestamps must never go backwards even if the wall clock does (createdAt <= updatedAt, C-35). */
+/**
+ * C-35: updatedAt changes at every state change and never goes backwards, even when two changes
+ * fall in the same millisecond or the wall clock steps back: it then moves 1 ms past the previous value.
+ */
 function nextTimestamp(previous: string, now: Date): string {
   const candidate = now.toISOString();
-  return candidate > previous ? candidate : previous;
+  return candidate > previous ? candidate : new Date(Date.parse(previous) + 1).toISOString();
 }
 
 function record(task: StatefulTask, status: TaskStatus, now: Date): void {

@@ -90,6 +90,10 @@ describe('3 property: random transitions', () => {
         states.slice(1).forEach((state, index) => expect(LEGAL_TRANSITIONS[states[index]!]).toContain(state));
         expect(states.filter((state) => FINAL.has(state)).length).toBeLessThanOrEqual(1);
         expect(task.createdAt <= task.updatedAt).toBe(true);
+        // C-35: every recorded change moved updatedAt strictly forward, whatever the clock did.
+        expect(Date.parse(task.updatedAt) - Date.parse(task.createdAt)).toBeGreaterThanOrEqual(
+          task.history.length - 1,
+        );
         expect(task.finishedAt !== undefined).toBe(FINAL.has(task.status.state));
         expect(task.startedAt !== undefined).toBe(states.includes('working'));
       }),
