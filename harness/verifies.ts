@@ -16,6 +16,11 @@ declare module 'vitest' {
 export interface VerifiesOptions {
   /** Budget of this check instead of the run's checkTimeoutMs. */
   timeoutMs?: number;
+  /**
+   * Run beside the other concurrent checks of the same file (vitest `test.concurrent`). For checks
+   * that mostly wait (retry schedules, timeouts, delays) and touch no per-agent limit.
+   */
+  concurrent?: boolean;
 }
 
 // vitest's own timeout stays above the check budget so that verifies() reports the overrun itself.
@@ -55,7 +60,8 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
   const requirement = lookup(id);
   if (title.trim() === '') throw new Error(`verifies(): check of '${id}' needs a title`);
   const budget = options.timeoutMs ?? providedRun()?.checkTimeoutMs ?? FALLBACK_BUDGET_MS;
-  test(`${id} ${title}`, { timeout: budget + VITEST_MARGIN_MS }, async (ctx) => {
+  const register = options.concurrent === true ? test.concurrent : test;
+  register(`${id} ${title}`, { timeout: budget + VITEST_MARGIN_MS }, async (ctx) => {
     const run = providedRun();
     if (run === undefined) {
       throw new Error(
