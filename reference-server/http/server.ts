@@ -50,6 +50,23 @@ async function rejectWithId(
   sendJson(res, status, errorResponse(id, error), headers);
 }
 
+/** A body that could not be read: 413 (C-42), -32700 for invalid UTF-8, nothing for an aborted upload. */
+function rejectBody(
+  res: ServerResponse,
+  reason: 'too-large' | 'aborted' | 'invalid-utf8',
+  limit: number,
+  cors: Record<string, string>,
+): void {
+  if (reason === 'aborted') return void res.destroy();
+  if (reason === 'too-large') {
+    const error = rpcError('INVALID_REQUEST', { details: `the request body exceeds ${limit} bytes`, limit });
+    // Closing the connection stops the upload instead of reading the rest of it.
+    return sendJson(res, 413, errorResponse(null, error), { ...cors, Connection: 'close' });
+  }
+  const error = rpcError('PARSE_ERROR', { details: 'the request body is not valid UTF-8' });
+  sendJson(res, 200, errorResponse(null, error), cors);
+}
+
 export function createRequestHandler(
   state: ServerState,
 ): (req: IncomingMessage, res: ServerResponse) => void {
@@ -116,18 +133,7 @@ async function handleAuthenticated(
   const body = await readBody(req, maxBodyBytes(runtime.config));
   if (!body.ok) {
     record(false);
-    if (body.reason === 'aborted') return void res.destroy();
-    if (body.reason === 'too-large') {
-      const limit = maxBodyBytes(runtime.config);
-      const error = rpcError('INVALID_REQUEST', {
-        details: `the request body exceeds ${limit} bytes`,
-        limit,
-      });
-      // Closing the connection stops the upload instead of reading the rest of it.
-      return sendJson(res, 413, errorResponse(null, error), { ...cors, Connection: 'close' });
-    }
-    const error = rpcError('PARSE_ERROR', { details: 'the request body is not valid UTF-8' });
-    return sendJson(res, 200, errorResponse(null, error), cors);
+    return rejectBody(res, body.reason, maxBodyBytes(runtime.config), cors);
   }
   const envelope = readEnvelope(body.text);
   if (!envelope.ok) {
