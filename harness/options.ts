@@ -115,7 +115,10 @@ export function mergeLayers(layers: Record<Layer, RawOptions>): {
 
 const RANK: Record<Layer, number> = { flag: 3, env: 2, file: 1 };
 
-/** An API key and a bearer token from different layers: the higher layer wins; from one layer: error. */
+/**
+ * An API key and a bearer token from different layers: the higher layer wins. From one layer: both
+ * are kept; the key is the run's credential and the token is used by the both-forms checks (spec 5).
+ */
 function pickCredential(
   raw: RawOptions,
   from: Partial<Record<OptionKey, Layer>>,
@@ -123,9 +126,7 @@ function pickCredential(
   if (raw.apiKey === undefined || raw.bearer === undefined) return { apiKey: raw.apiKey, bearer: raw.bearer };
   const keyRank = RANK[from.apiKey!];
   const bearerRank = RANK[from.bearer!];
-  if (keyRank === bearerRank) {
-    throw new ConfigError(`both an API key and a bearer token were given (${from.apiKey}); give one`);
-  }
+  if (keyRank === bearerRank) return { apiKey: raw.apiKey, bearer: raw.bearer };
   return keyRank > bearerRank ? { apiKey: raw.apiKey } : { bearer: raw.bearer };
 }
 

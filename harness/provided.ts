@@ -6,6 +6,11 @@ export interface ProvidedRun {
   baseUrl: string;
   agentId: string;
   auth: { apiKey?: string; bearer?: string };
+  /**
+   * A credential of the same agent in the other header form (spec 5), used only by the checks that
+   * both forms are accepted; absent when the run was given one form.
+   */
+  alternateAuth?: { apiKey?: string; bearer?: string };
   /** The extended card (spec 2.14) fetched by the probe; null when none could be fetched. */
   card: Record<string, unknown> | null;
   /** Budget of one request. */
@@ -34,6 +39,9 @@ export function authKindOf(auth: ProvidedRun['auth']): AuthKind {
 }
 
 /** Every secret the run knows, for redaction of evidence and reports. */
-export function secretsOf(run: Pick<ProvidedRun, 'auth'>): string[] {
-  return [run.auth.apiKey, run.auth.bearer].filter((s): s is string => typeof s === 'string' && s !== '');
+export function secretsOf(run: Pick<ProvidedRun, 'auth' | 'alternateAuth'>): string[] {
+  const alt = run.alternateAuth ?? {};
+  return [run.auth.apiKey, run.auth.bearer, alt.apiKey, alt.bearer].filter(
+    (s): s is string => typeof s === 'string' && s !== '',
+  );
 }

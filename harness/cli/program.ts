@@ -25,7 +25,10 @@ function addRunCommand(program: Command, io: CliIo, setCode: (code: number) => v
     )
     .option('--agent-id <id>', 'agent to certify (env A2A_AGENT_ID)')
     .option('--api-key <key>', 'API key sent as x-api-key (env A2A_API_KEY)')
-    .option('--bearer <token>', 'token sent as Authorization: Bearer (env A2A_BEARER)')
+    .option(
+      '--bearer <token>',
+      'token sent as Authorization: Bearer (env A2A_BEARER); given with --api-key, used only to check that both header forms are accepted',
+    )
     .option('--out <dir>', 'directory for report.json (env A2A_OUT; default ./reports)')
     .addOption(
       new Option('--level <level>', 'requirements to run and grade (env A2A_LEVEL; default all)').choices([

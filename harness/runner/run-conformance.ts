@@ -101,7 +101,7 @@ export async function runResolved(
 export function providedRun(opts: ResolvedRunOptions, bundled: BundledTarget | undefined): ProvidedRun {
   const auth: ProvidedRun['auth'] = {};
   if (opts.apiKey !== undefined) auth.apiKey = opts.apiKey;
-  if (opts.bearer !== undefined) auth.bearer = opts.bearer;
+  else if (opts.bearer !== undefined) auth.bearer = opts.bearer;
   const run: ProvidedRun = {
     baseUrl: bundled?.baseUrl ?? opts.target!,
     agentId: bundled?.agentId ?? opts.agentId!,
@@ -115,6 +115,8 @@ export function providedRun(opts: ResolvedRunOptions, bundled: BundledTarget | u
     bundled: bundled !== undefined,
   };
   if (opts.webhookPublicUrl !== undefined) run.webhookPublicUrl = opts.webhookPublicUrl;
+  const alternate = bundled?.alternateAuth ?? alternateFromOptions(opts);
+  if (alternate !== undefined) run.alternateAuth = alternate;
   return run;
 }
 
@@ -224,4 +226,9 @@ async function runReporters(result: RunResult, reporters: RunReporter[]): Promis
       result.exitReason = `run could not be done: reporter failed: ${(e as Error).message}`;
     }
   }
+}
+
+/** Given both --api-key and --bearer, the key is the run's credential and the token the alternate. */
+function alternateFromOptions(opts: ResolvedRunOptions): ProvidedRun['alternateAuth'] {
+  return opts.apiKey !== undefined && opts.bearer !== undefined ? { bearer: opts.bearer } : undefined;
 }

@@ -24,7 +24,8 @@ export function buildExtendedCard(
       webhooks: capabilities.webhooks,
     };
   }
-  card.limits = { ...limits };
+  // C-05: the system timeout is advertised as an extension of limits so harnesses can discover it.
+  card.limits = { ...limits, systemTimeoutMs: agent.systemTimeoutMs };
   if (options.includeMetrics) card.metrics = metrics();
   return card;
 }

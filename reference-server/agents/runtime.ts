@@ -17,7 +17,7 @@ export interface AgentRuntime {
 }
 
 /** The view of a task the webhook service receives right after a transition (spec 6.1, 6.3). */
-export function taskSnapshot(task: TaskRecord): TaskSnapshot {
+export function taskSnapshot(task: TaskRecord, systemTimeoutMs: number): TaskSnapshot {
   const snapshot: TaskSnapshot = {
     id: task.id,
     contextId: task.contextId,
@@ -27,7 +27,9 @@ export function taskSnapshot(task: TaskRecord): TaskSnapshot {
   };
   if (task.startedAt !== undefined) snapshot.startedAt = task.startedAt;
   if (task.finishedAt !== undefined) snapshot.finishedAt = task.finishedAt;
-  if (task.estimatedDurationMs !== undefined) snapshot.estimatedDurationMs = task.estimatedDurationMs;
+  // C-43: estimatedDuration is always sent; a task with no estimate of its own (one that runs until
+  // canceled) is bounded by the system timeout, the longest it can run (C-05).
+  snapshot.estimatedDurationMs = task.estimatedDurationMs ?? systemTimeoutMs;
   return snapshot;
 }
 
@@ -35,7 +37,7 @@ export function createAgentRuntime(config: AgentConfig, webhooks: WebhookService
   const emit = (task: TaskRecord, event: WebhookEvent): void => {
     // Webhooks are fire and forget: a delivery problem must never stop a state change.
     try {
-      webhooks.emit(config.id, taskSnapshot(task), event);
+      webhooks.emit(config.id, taskSnapshot(task, config.systemTimeoutMs), event);
     } catch {
       /* the service reports its own failures in its delivery log */
     }

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { providedRun } from '../../harness/runner/run-conformance.ts';
 import {
   ConfigError,
   readConfigFile,
@@ -81,8 +82,20 @@ describe('resolveOptions precedence', () => {
     expect(o.apiKey).toBeUndefined();
   });
 
+  it('keeps an API key and a bearer token given in one layer: the key leads, the token is the alternate', () => {
+    const o = resolveOptions({
+      flag: { target: 'http://h', agentId: 'a', apiKey: 'k', bearer: 'b' },
+      env: {},
+      file: {},
+    });
+    expect(o.apiKey).toBe('k');
+    expect(o.bearer).toBe('b');
+    const run = providedRun(o, undefined);
+    expect(run.auth).toEqual({ apiKey: 'k' });
+    expect(run.alternateAuth).toEqual({ bearer: 'b' });
+  });
+
   it.each([
-    [{ flag: { apiKey: 'k', bearer: 'b' } }, /both an API key and a bearer/],
     [{ flag: { level: 'strict' } }, /level must be one of/],
     [{ flag: { timeoutMs: 'soon' } }, /timeoutMs must be an integer/],
     [{ flag: { target: 'ftp://x' } }, /http: or https:/],
