@@ -34,7 +34,12 @@ describe('4.8 extended card', () => {
         multiTurn: true,
         webhooks: true,
       },
-      limits: { requestsPerMinute: 600, concurrentTasks: 4, maxMessageLength: 100000, systemTimeoutMs: 300000 },
+      limits: {
+        requestsPerMinute: 600,
+        concurrentTasks: 4,
+        maxMessageLength: 100000,
+        systemTimeoutMs: 300000,
+      },
     });
   });
 
