@@ -1,0 +1,149 @@
+// Spec 3 row "working -> canceled on system timeout" and rule 4 (C-05): exercised when the card
+// advertises limits.systemTimeoutMs (the extension of C-05) small enough for a run. One scenario,
+// shared by the three checks: every slot held past the timeout, plus one task queued behind them.
+import {
+  awaitState,
+  cardLimit,
+  fillSlots,
+  isFinalState,
+  openTask,
+  scriptParts,
+  sleep,
+} from '../support/lifecycle-area.ts';
+import {
+  getTask,
+  is,
+  requireDirectives,
+  stateOf,
+  statusOf,
+  verifies,
+  type CheckContext,
+} from '../support/index.ts';
+
+// Above this the checks would hold every slot of the agent for too long for a sane run budget.
+const MAX_TIMEOUT_MS = 10_000;
+
+interface HolderOutcome {
+  taskId: string;
+  state: unknown;
+  reason: unknown;
+  /** Ms from the start of the scenario, before the task was created (upper bound of its run). */
+  endedAfterMs: number;
+  /** State read again at least 50 ms after every holder ended. */
+  laterState: unknown;
+}
+
+interface TimeoutScenario {
+  timeoutMs: number;
+  holders: HolderOutcome[];
+  /** State of the queued task once it existed longer than the timeout (it ran for less). */
+  queuedState: unknown;
+  /** Ms from the queued task's creation to that read. */
+  queuedReadAfterMs: number;
+}
+
+let scenario: Promise<TimeoutScenario> | undefined;
+
+function timeoutOf(c: CheckContext): number {
+  const timeoutMs = cardLimit(c, 'systemTimeoutMs');
+  if (timeoutMs === undefined) c.notExercised('the card does not advertise limits.systemTimeoutMs (C-05)');
+  if (timeoutMs > MAX_TIMEOUT_MS) {
+    c.notExercised(
+      `limits.systemTimeoutMs is ${timeoutMs} ms, above the ${MAX_TIMEOUT_MS} ms this run waits`,
+    );
+  }
+  return timeoutMs;
+}
+
+async function runScenario(c: CheckContext, timeoutMs: number): Promise<TimeoutScenario> {
+  await requireDirectives(c, 'tasks that run until the system timeout (runUntilCanceled)');
+  const t0 = Date.now();
+  const fill = await fillSlots(c);
+  try {
+    const queued = await openTask(c, scriptParts('queued past the timeout', { runUntilCanceled: true }));
+    const queuedAt = Date.now();
+    const budget = timeoutMs + 3_000;
+    const ends = await Promise.all(
+      fill.holders.map(async (h) => {
+        const task = await awaitState(c, h.taskId, isFinalState, budget);
+        const status = statusOf(task);
+        return {
+          taskId: h.taskId,
+          state: status?.state,
+          reason: status?.reason,
+          endedAfterMs: Date.now() - t0,
+        };
+      }),
+    );
+    // A timer started at creation instead of at dequeue (C-05) would have fired by then; the
+    // running tasks are read again at the same time, to see that they stay canceled.
+    await sleep(Math.max(50, queuedAt + timeoutMs + 150 - Date.now()));
+    const queuedState = stateOf(await getTask(c, queued.taskId));
+    const queuedReadAfterMs = Date.now() - queuedAt;
+    await c.client.rpc('tasks/cancel', { taskId: queued.taskId });
+    const holders = await Promise.all(
+      ends.map(async (e) => ({ ...e, laterState: stateOf(await getTask(c, e.taskId)) })),
+    );
+    return { timeoutMs, holders, queuedState, queuedReadAfterMs };
+  } finally {
+    await fill.release();
+  }
+}
+
+/** The scenario runs once, for whichever check asks first; the others read its outcome. */
+function timeoutScenario(c: CheckContext): Promise<TimeoutScenario> {
+  const timeoutMs = timeoutOf(c);
+  scenario ??= runScenario(c, timeoutMs);
+  return scenario;
+}
+
+verifies(
+  '3/system-timeout-cancels-working',
+  'working tasks end canceled at the system timeout and stay canceled',
+  async (c) => {
+    const s = await timeoutScenario(c);
+    for (const [i, h] of s.holders.entries()) {
+      c.check(`state of running task #${i} after the timeout`, h.state, 'canceled');
+      c.check(`state of running task #${i} read again later`, h.laterState, 'canceled');
+    }
+  },
+  { concurrent: true },
+);
+
+verifies(
+  '3/system-timeout-reason',
+  'a task ended by the system timeout has status.reason "system timeout"',
+  async (c) => {
+    const s = await timeoutScenario(c);
+    for (const [i, h] of s.holders.entries()) {
+      c.check(`status.reason of running task #${i}`, h.reason, 'system timeout');
+    }
+  },
+  { concurrent: true },
+);
+
+verifies(
+  '3/system-timeout-duration',
+  'the timeout ends working tasks no earlier than advertised and spares queued ones',
+  async (c) => {
+    const s = await timeoutScenario(c);
+    const ended = s.holders.map((h) => h.endedAfterMs);
+    c.info(`limits.systemTimeoutMs ${s.timeoutMs}; running tasks ended within ${JSON.stringify(ended)} ms`);
+    for (const [i, h] of s.holders.entries()) {
+      c.check(
+        `ms until running task #${i} ended (from before its creation)`,
+        h.endedAfterMs,
+        is.where(`at least ${s.timeoutMs}`, (v) => typeof v === 'number' && v >= s.timeoutMs),
+      );
+    }
+    c.check(
+      `state of the task queued behind them, ${s.queuedReadAfterMs} ms after its creation`,
+      s.queuedState,
+      is.where(
+        'working (the timeout counts from the start of working, not from queuing: C-05)',
+        (v) => v === 'working',
+      ),
+    );
+  },
+  { concurrent: true },
+);

@@ -1,0 +1,125 @@
+// Spec 3 rows "working -> completed | failed | canceled" and the table as a whole: what a task's
+// stream and tasks/get show as it runs, finishes, fails (a2a:directive `fail`) or is cancelled (C-34).
+import {
+  awaitState,
+  cancelTask,
+  illegalStep,
+  LEGAL_PATHS,
+  openTask,
+  scriptParts,
+  streamingClaimed,
+  streamStates,
+} from '../support/lifecycle-area.ts';
+import {
+  getTask,
+  is,
+  requireDirectives,
+  resultOf,
+  sendTask,
+  stateOf,
+  statusOf,
+  textPart,
+  verifies,
+} from '../support/index.ts';
+
+const AGENT_MESSAGE = is.objectContaining({ role: 'agent', parts: is.type('array') });
+
+verifies('3/listed-transitions-only', 'the stream of a plain task follows the table', async (c) => {
+  if (!streamingClaimed(c)) c.notExercised('the card says streaming is absent');
+  const task = await openTask(c, [textPart('follow the table')]);
+  const states = await streamStates(task.stream!);
+  c.check('stream states', states, LEGAL_PATHS, () => illegalStep(states) === null);
+  c.check('last stream state', states.at(-1), is.oneOf(['completed', 'failed', 'canceled']));
+});
+
+verifies('3/listed-transitions-only', 'tasks/get polled through a task follows the table', async (c) => {
+  await requireDirectives(c, 'a task that stays working for a while');
+  const task = await openTask(c, scriptParts('polled', { delayMs: 150, progressSteps: 3 }));
+  const seen: unknown[] = [];
+  await awaitState(c, task.taskId, (s) => {
+    seen.push(s);
+    return s === 'completed' || s === 'failed' || s === 'canceled';
+  });
+  const states = seen.filter((s, i) => i === 0 || s !== seen[i - 1]);
+  c.check('polled states', states, LEGAL_PATHS, () => illegalStep(states) === null);
+  c.check('last polled state', states.at(-1), 'completed');
+});
+
+verifies('3/working-to-completed', 'a plain message ends completed with the agent reply', async (c) => {
+  const { task } = await sendTask(c, [textPart('complete me')]);
+  c.check('message/send status.state', stateOf(task), 'completed');
+  c.check('message/send status.message', statusOf(task)?.message, AGENT_MESSAGE);
+  const got = await getTask(c, task.id as string);
+  c.check('tasks/get status.state', stateOf(got), 'completed');
+  c.check('tasks/get status.message', statusOf(got)?.message, AGENT_MESSAGE);
+});
+
+verifies(
+  '3/working-to-completed',
+  'a task seen working then completes with its result message',
+  async (c) => {
+    await requireDirectives(c, 'a task that stays working for a while');
+    const task = await openTask(c, scriptParts('working, then done', { delayMs: 120 }));
+    const working = await awaitState(c, task.taskId, (s) => s !== 'submitted');
+    c.check('state while the agent works', stateOf(working), 'working');
+    const done = await awaitState(c, task.taskId, (s) => s !== 'working');
+    c.check('state after the agent finished', stateOf(done), 'completed');
+    c.check('status.message once completed', statusOf(done)?.message, AGENT_MESSAGE);
+    if (task.stream !== undefined) {
+      c.check('stream states', await streamStates(task.stream), ['submitted', 'working', 'completed']);
+    }
+  },
+);
+
+verifies('3/working-to-failed', 'an agent error moves the working task to failed', async (c) => {
+  await requireDirectives(c, 'an agent that errors (fail)');
+  const task = await openTask(c, scriptParts('fail me', { delayMs: 80, fail: 'conformance failure' }));
+  const working = await awaitState(c, task.taskId, (s) => s !== 'submitted');
+  c.check('state before the error', stateOf(working), 'working');
+  const done = await awaitState(c, task.taskId, (s) => s !== 'working');
+  c.check('state after the error', stateOf(done), 'failed');
+  c.check('status.error', statusOf(done)?.error, is.type('object'));
+  if (task.stream !== undefined) {
+    c.check('stream states', await streamStates(task.stream), ['submitted', 'working', 'failed']);
+  }
+});
+
+verifies('3/working-to-failed', 'message/send of a failing task returns failed', async (c) => {
+  await requireDirectives(c, 'an agent that errors (fail)');
+  const { task } = await sendTask(c, scriptParts('fail at once', { fail: 'conformance failure' }));
+  c.check('message/send status.state', stateOf(task), 'failed');
+  c.check('tasks/get status.state', stateOf(await getTask(c, task.id as string)), 'failed');
+});
+
+verifies('3/cancel-from-working', 'cancel of a working task succeeds and leaves it canceled', async (c) => {
+  await requireDirectives(c, 'a task that runs until canceled');
+  const task = await openTask(c, scriptParts('cancel me', { runUntilCanceled: true }));
+  c.require(
+    'state before the cancel',
+    stateOf(await awaitState(c, task.taskId, (s) => s !== 'submitted')),
+    'working',
+  );
+  const ex = await cancelTask(c, task.taskId, 'conformance: cancel while working');
+  const result = resultOf(ex);
+  c.check('cancel result.canceled', result?.canceled, true);
+  c.check('cancel result.status.state', stateOf(result), 'canceled');
+  const got = await getTask(c, task.taskId);
+  c.check('tasks/get status.state', stateOf(got), 'canceled');
+  c.check('tasks/get status.reason', statusOf(got)?.reason, 'conformance: cancel while working');
+  if (task.stream !== undefined) {
+    c.check('stream states', await streamStates(task.stream), ['submitted', 'working', 'canceled']);
+  }
+});
+
+verifies('3/cancel-from-working', 'cancel of a task working through a delay succeeds', async (c) => {
+  await requireDirectives(c, 'a task that stays working for a while');
+  const task = await openTask(c, scriptParts('cancel during the delay', { delayMs: 300, progressSteps: 2 }));
+  c.require(
+    'state before the cancel',
+    stateOf(await awaitState(c, task.taskId, (s) => s !== 'submitted')),
+    'working',
+  );
+  const ex = await cancelTask(c, task.taskId);
+  c.check('cancel result.canceled', resultOf(ex)?.canceled, true);
+  c.check('tasks/get status.state', stateOf(await getTask(c, task.taskId)), 'canceled');
+});
