@@ -1,0 +1,150 @@
+// Spec 2.14 with C-30 and C-41: the card's claims match behaviour. Listed methods are served, unlisted
+// ones answer -32601; streaming true means message/stream really streams (a broken stream is false
+// advertising), streaming false means -32601; the same for webhooks and the pushNotificationConfig pair.
+import {
+  answer,
+  answerError,
+  fetchCard,
+  isObject,
+  listedMethods,
+  methodCalls,
+  pathValue,
+  sampleTaskId,
+} from '../support/access-area.ts';
+import {
+  ERROR_CODES,
+  is,
+  messageParams,
+  METHODS,
+  resultOf,
+  textPart,
+  verifies,
+  type CheckContext,
+} from '../support/index.ts';
+
+const SET = 'tasks/pushNotificationConfig/set';
+const GET = 'tasks/pushNotificationConfig/get';
+const NOT_FOUND = ERROR_CODES.METHOD_NOT_FOUND;
+
+async function cardWithCapabilities(c: CheckContext) {
+  const { card } = await fetchCard(c);
+  if (!isObject(card?.capabilities))
+    c.notExercised('the card carries no capabilities (see 4.8/capabilities-by-default)');
+  return card!;
+}
+
+async function calls(c: CheckContext, listed: readonly string[]) {
+  const hook = (await c.webhooks()).newUrl('card').url;
+  return methodCalls(await sampleTaskId(c), hook, listed);
+}
+
+verifies('2.14/supported-methods-served', 'every method the card lists is served (no -32601)', async (c) => {
+  const listed = listedMethods(await cardWithCapabilities(c));
+  c.require('capabilities.supportedMethods', listed, is.type('array'));
+  for (const { method, params } of await calls(c, listed!)) {
+    if (!listed!.includes(method)) continue;
+    const a = await answer(c.client, method, params);
+    c.check(
+      `${method}: error.code`,
+      answerError(a)?.code,
+      is.where('not -32601', (v) => v !== NOT_FOUND),
+    );
+  }
+});
+
+verifies(
+  '2.14/supported-methods-served',
+  'every section 4 method the card leaves out answers -32601',
+  async (c) => {
+    const listed = listedMethods(await cardWithCapabilities(c));
+    c.require('capabilities.supportedMethods', listed, is.type('array'));
+    const absent = METHODS.filter((m) => !listed!.includes(m));
+    if (absent.length === 0) c.notApplicable('the card lists all eight methods of section 4');
+    for (const { method, params } of await calls(c, [])) {
+      if (!absent.includes(method as never)) continue;
+      const a = await answer(c.client, method, params);
+      c.check(`${method} (not listed): error.code`, answerError(a)?.code, NOT_FOUND);
+    }
+  },
+);
+
+/** C-41: the flag and the list agree (a card without a list says nothing about it). */
+function checkListed(c: CheckContext, card: unknown, methods: readonly string[], expected: boolean): void {
+  const listed = listedMethods(isObject(card) ? card : undefined);
+  if (listed === undefined) return;
+  for (const m of methods) c.check(`capabilities.supportedMethods lists ${m}`, listed.includes(m), expected);
+}
+
+verifies(
+  '2.14/capability-flags-match-methods',
+  'streaming true: message/stream streams to a final event',
+  async (c) => {
+    const card = await cardWithCapabilities(c);
+    if (pathValue(card, 'capabilities.streaming') !== true)
+      c.notApplicable('the card does not claim streaming: true');
+    checkListed(c, card, ['message/stream', 'tasks/resubscribe'], true);
+    const s = await c.stream('message/stream', messageParams([textPart('conformance: streaming claim')]), {
+      closeOnFinal: true,
+      totalMs: 10_000,
+    });
+    const t = await s.done;
+    c.check('message/stream: HTTP status', t.status, 200);
+    c.check('message/stream: an SSE response (text/event-stream)', t.isEventStream, true);
+    const final = t.finalIndex === null ? undefined : t.events[t.finalIndex];
+    c.check('message/stream: a final event (result.final true)', final?.isFinal, true);
+    c.check('message/stream: the final event is a result, not an error', final?.isError, false);
+  },
+);
+
+verifies(
+  '2.14/capability-flags-match-methods',
+  'streaming false: message/stream answers -32601',
+  async (c) => {
+    const card = await cardWithCapabilities(c);
+    if (pathValue(card, 'capabilities.streaming') !== false)
+      c.notApplicable('the card does not claim streaming: false');
+    checkListed(c, card, ['message/stream'], false);
+    const a = await answer(
+      c.client,
+      'message/stream',
+      messageParams([textPart('conformance: no streaming')]),
+    );
+    c.check('message/stream: error.code', answerError(a)?.code, NOT_FOUND);
+  },
+);
+
+verifies(
+  '2.14/capability-flags-match-methods',
+  'webhooks true: set and get of a task webhook work',
+  async (c) => {
+    const card = await cardWithCapabilities(c);
+    if (pathValue(card, 'capabilities.webhooks') !== true)
+      c.notApplicable('the card does not claim webhooks: true');
+    checkListed(c, card, [SET, GET], true);
+    const taskId = await sampleTaskId(c);
+    const url = (await c.webhooks()).newUrl('claim').url;
+    const set = resultOf(await c.rpc(SET, { taskId, config: { url } }));
+    c.check(`${SET}: result.configured`, set?.configured, true);
+    const got = resultOf(await c.rpc(GET, { taskId }));
+    c.check(`${GET}: result.config.url`, pathValue(got, 'config.url'), url);
+  },
+);
+
+verifies(
+  '2.14/capability-flags-match-methods',
+  'webhooks false: both pushNotificationConfig methods answer -32601',
+  async (c) => {
+    const card = await cardWithCapabilities(c);
+    if (pathValue(card, 'capabilities.webhooks') !== false)
+      c.notApplicable('the card does not claim webhooks: false');
+    checkListed(c, card, [SET, GET], false);
+    const taskId = await sampleTaskId(c);
+    const url = (await c.webhooks()).newUrl('no-claim').url;
+    c.check(
+      `${SET}: error.code`,
+      answerError(await answer(c.client, SET, { taskId, config: { url } }))?.code,
+      NOT_FOUND,
+    );
+    c.check(`${GET}: error.code`, answerError(await answer(c.client, GET, { taskId }))?.code, NOT_FOUND);
+  },
+);

@@ -1,0 +1,130 @@
+// Spec 5 and C-37: either header form alone is served, the Bearer scheme is case-insensitive, both
+// forms sent must both be valid, and a credential never opens another agent. The run gives one or
+// both credentials; the other form is tried with the same value (usableCredentials).
+import { randomUUID } from 'node:crypto';
+import {
+  answer,
+  answerError,
+  CARD,
+  isObject,
+  onlyApiKey,
+  onlyBearer,
+  sampleTaskId,
+  usableCredentials,
+  wrongBearerHeader,
+  wrongKeyHeader,
+  type Headers,
+} from '../support/access-area.ts';
+import { messageParams, textPart, verifies, type CheckContext } from '../support/index.ts';
+
+/** Three methods of different kinds: the card, a task creation and a task read. */
+async function servedCalls(c: CheckContext) {
+  return [
+    { method: CARD, params: {} },
+    { method: 'message/send', params: messageParams([textPart('conformance: header form')]) },
+    { method: 'tasks/get', params: { taskId: await sampleTaskId(c) } },
+  ];
+}
+
+async function checkServed(c: CheckContext, headers: Headers, label: string, served = true): Promise<void> {
+  for (const { method, params } of await servedCalls(c)) {
+    const a = await answer(c.client, method, params, { headers });
+    c.check(`${method} with ${label}: served (a result came back)`, a.served, served);
+  }
+}
+
+async function credential(c: CheckContext, form: 'apiKey' | 'bearer'): Promise<string> {
+  const creds = await usableCredentials(c);
+  const value = creds[form];
+  if (value === undefined)
+    c.notExercised(
+      `no credential usable as ${form === 'apiKey' ? 'x-api-key' : 'Bearer token'}: ${creds.notes.join('; ')}`,
+    );
+  return value!;
+}
+
+verifies('5/api-key-accepted', 'a valid x-api-key alone is served', async (c) => {
+  await checkServed(c, onlyApiKey(await credential(c, 'apiKey')), 'only x-api-key');
+});
+
+verifies('5/bearer-accepted', 'a valid Authorization: Bearer token alone is served', async (c) => {
+  await checkServed(c, onlyBearer(await credential(c, 'bearer')), 'only Authorization: Bearer');
+});
+
+verifies(
+  '5/bearer-scheme-case-insensitive',
+  'the scheme spelled bearer, BEARER or bEaReR is served',
+  async (c) => {
+    const token = await credential(c, 'bearer');
+    for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
+      const a = await answer(c.client, CARD, {}, { headers: onlyBearer(token, scheme) });
+      c.check(`${CARD} with Authorization: ${scheme} <token>: served`, a.served, true);
+    }
+  },
+);
+
+verifies(
+  '5/both-forms-must-be-valid',
+  'a valid x-api-key beside a wrong Bearer token is refused',
+  async (c) => {
+    const key = await credential(c, 'apiKey');
+    await checkServed(
+      c,
+      { 'x-api-key': key, authorization: wrongBearerHeader() },
+      'a valid key and a wrong token',
+      false,
+    );
+  },
+);
+
+verifies(
+  '5/both-forms-must-be-valid',
+  'a wrong x-api-key beside a valid Bearer token is refused',
+  async (c) => {
+    const token = await credential(c, 'bearer');
+    await checkServed(
+      c,
+      { 'x-api-key': wrongKeyHeader(), authorization: `Bearer ${token}` },
+      'a wrong key and a valid token',
+      false,
+    );
+  },
+);
+
+verifies(
+  '5/both-forms-must-be-valid',
+  'a valid x-api-key beside a valid Bearer token is served',
+  async (c) => {
+    const key = await credential(c, 'apiKey');
+    const token = await credential(c, 'bearer');
+    await checkServed(c, { 'x-api-key': key, authorization: `Bearer ${token}` }, 'both forms valid');
+  },
+);
+
+verifies('5/credentials-per-agent', "the run's credential does not open a made-up agent id", async (c) => {
+  const creds = await usableCredentials(c);
+  const forms: Array<[string, Headers]> = [];
+  if (creds.apiKey !== undefined) forms.push(['x-api-key', onlyApiKey(creds.apiKey)]);
+  if (creds.bearer !== undefined) forms.push(['Bearer', onlyBearer(creds.bearer)]);
+  if (forms.length === 0) c.notExercised('the run has no credential');
+  // Only a made-up id is knowable from outside: the card names no other agent. C-23 (checked before
+  // credentials) answers 404 -32011, a server that knows the id answers 401: both are refusals.
+  const other = `a2a-conformance-other-agent-${randomUUID().slice(0, 8)}`;
+  const observed: unknown[] = [];
+  for (const [form, headers] of forms) {
+    const control = await answer(c.client, CARD, {}, { headers });
+    c.require(`${CARD} on the run's agent with ${form}: served`, control.served, true);
+    for (const call of [
+      { method: CARD, params: {} },
+      { method: 'message/send', params: messageParams([textPart('conformance: other agent')]) },
+    ]) {
+      const a = await answer(c.client, call.method, call.params, { headers, agentId: other });
+      c.check(`${call.method} on agent ${other} with ${form}: served`, a.served, false);
+      observed.push({ form, method: call.method, status: a.status, code: answerError(a)?.code });
+    }
+  }
+  c.info(
+    'a made-up agent id shows that a valid credential opens no arbitrary agent; that a key of agent A never opens an existing agent B needs two agents the run does not know',
+    observed.filter((o) => isObject(o)),
+  );
+});
