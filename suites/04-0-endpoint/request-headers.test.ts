@@ -1,0 +1,98 @@
+// Spec 4 (Endpoints): the request's Content-Type (C-28: application/json with parameters allowed,
+// otherwise 415 with -32600), the Accept header of streaming and plain methods (C-27) and the
+// required body (an empty one is a parse error, C-02).
+import {
+  ERROR_CODES,
+  errorOf,
+  is,
+  messageParams,
+  resultOf,
+  responseOf,
+  textPart,
+  typeOf,
+  verifies,
+  type AnsweredExchange,
+  type CheckContext,
+} from '../support/index.ts';
+import { checkSchema } from '../support/messaging-area.ts';
+
+const CARD = 'agent/authenticatedExtendedCard';
+
+function mediaTypeOf(ex: { response?: { headers: Record<string, string | string[]> } }): string | undefined {
+  const header = ex.response?.headers['content-type'];
+  const text = Array.isArray(header) ? header[0] : header;
+  return text?.split(';')[0]?.trim().toLowerCase();
+}
+
+function streamingClaimed(c: CheckContext): boolean {
+  const caps = (c.card as { capabilities?: { streaming?: unknown } } | null)?.capabilities;
+  return caps?.streaming !== false;
+}
+
+for (const [what, contentType] of [
+  ['text/plain', 'text/plain'],
+  ['no Content-Type', null],
+] as const) {
+  verifies('4/content-type-json', `a request with ${what} gets 415 and -32600`, async (c) => {
+    const ex = await c.rpc(CARD, {}, { headers: { 'content-type': contentType } });
+    c.check('type of response.error', typeOf(responseOf(ex)?.error), 'object');
+    c.check('HTTP status', ex.response.status, 415);
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+    c.check('response.result', responseOf(ex)?.result, is.absent());
+  });
+}
+
+for (const contentType of ['application/json; charset=utf-8', 'application/json;charset=UTF-8']) {
+  verifies('4/content-type-parameters-accepted', `Content-Type "${contentType}" is served`, async (c) => {
+    const ex = await c.rpc('message/send', messageParams([textPart('charset')]), {
+      headers: { 'content-type': contentType },
+    });
+    c.check('error', responseOf(ex)?.error, is.absent());
+    checkSchema(c, 'send-result', resultOf(ex), 'message/send result');
+  });
+}
+
+verifies('4/empty-body-rejected', 'an empty body gets -32700 with id null', async (c) => {
+  const ex: AnsweredExchange = await c.rpc(CARD, undefined, { rawBody: '' });
+  c.check('type of response.error', typeOf(responseOf(ex)?.error), 'object');
+  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.PARSE_ERROR);
+  c.check('id', responseOf(ex)?.id, null);
+});
+
+verifies('4/accept-header-streaming', 'message/stream without Accept still answers SSE', async (c) => {
+  if (!streamingClaimed(c)) c.notApplicable('the agent card says capabilities.streaming is false');
+  const s = await c.stream('message/stream', messageParams([textPart('no accept')]), {
+    headers: { accept: null },
+    closeOnFinal: true,
+  });
+  const t = await s.done;
+  c.check(
+    'response media type',
+    t.isEventStream ? 'text/event-stream' : mediaTypeOf({ response: t }),
+    'text/event-stream',
+  );
+  c.check('a final event arrived', t.finalIndex, is.type('number'));
+});
+
+verifies(
+  '4/accept-header-streaming',
+  'message/send with Accept text/event-stream answers JSON',
+  async (c) => {
+    const ex = await c.rpc('message/send', messageParams([textPart('sse accept')]), {
+      headers: { accept: 'text/event-stream' },
+    });
+    c.check('response media type', mediaTypeOf(ex), 'application/json');
+    checkSchema(c, 'send-result', resultOf(ex), 'message/send result');
+  },
+);
+
+verifies('4/accept-header-streaming', 'tasks/get with Accept text/event-stream answers JSON', async (c) => {
+  const sent = await c.rpc('message/send', messageParams([textPart('get with sse accept')]));
+  const ex = await c.rpc(
+    'tasks/get',
+    { taskId: resultOf(sent)?.id },
+    { headers: { accept: 'text/event-stream' } },
+  );
+  c.check('response media type', mediaTypeOf(ex), 'application/json');
+  checkSchema(c, 'tasks-get-result', resultOf(ex), 'tasks/get result');
+});

@@ -1,0 +1,172 @@
+// Spec 4.1 (message/send): the result is a Task with id, status, contextId and final true, in a
+// state other than submitted, with the reply in status.message (role agent); C-25 for a send ended
+// by the system timeout (C-05, read from the card extension limits.systemTimeoutMs).
+import {
+  directivePart,
+  FINAL_STATES,
+  is,
+  messageParams,
+  requireDirectives,
+  resultOf,
+  responseOf,
+  stateOf,
+  statusOf,
+  textPart,
+  typeOf,
+  verifies,
+  type AnsweredExchange,
+  type CheckContext,
+  type JsonObject,
+} from '../support/index.ts';
+import { checkSchema, memoised, requireCardLimit, timed } from '../support/messaging-area.ts';
+
+const SEND_STATES = ['completed', 'working', 'failed', 'canceled'];
+// Longest system timeout the check waits for: it overlaps the file's other checks (concurrent).
+const MAX_TIMEOUT_WAIT_MS = 10_000;
+
+/** One plain message per file: the field checks below only read its result. */
+const sample = memoised((c) => c.rpc('message/send', messageParams([textPart('hello, conformance')])));
+
+/** A task the agent fails on purpose (docs/directives.md `fail`). */
+const failedSample = memoised((c) =>
+  c.rpc(
+    'message/send',
+    messageParams([textPart('please fail'), directivePart({ fail: 'scripted failure' })]),
+  ),
+);
+
+function requireTask(c: CheckContext, ex: AnsweredExchange): JsonObject {
+  c.require('type of result', typeOf(responseOf(ex)?.result), 'object');
+  return resultOf(ex)!;
+}
+
+function checkSendResultFields(c: CheckContext, task: JsonObject): void {
+  c.check('result.id', task.id, is.nonEmptyString());
+  c.check('type of result.status', typeOf(task.status), 'object');
+  c.check('result.contextId', task.contextId, is.nonEmptyString());
+  c.check('result.final', task.final, true);
+  checkSchema(c, 'send-result', task);
+}
+
+verifies(
+  '4.1/send-timeout-result',
+  'a send ended by the system timeout returns canceled, reason "system timeout", final true',
+  async (c) => {
+    const timeoutMs = requireCardLimit(
+      c,
+      'systemTimeoutMs',
+      ' (C-05 extension): the timeout cannot be awaited',
+    );
+    if (timeoutMs > MAX_TIMEOUT_WAIT_MS) {
+      c.notExercised(
+        `limits.systemTimeoutMs ${timeoutMs} is above the ${MAX_TIMEOUT_WAIT_MS} ms this check waits`,
+      );
+    }
+    await requireDirectives(c, 'a task that keeps working until the system timeout');
+    const params = messageParams([
+      textPart('work until the timeout'),
+      directivePart({ runUntilCanceled: true }),
+    ]);
+    const { value: ex, ms } = await timed(() =>
+      c.rpc('message/send', params, { timeoutMs: timeoutMs + 10_000 }),
+    );
+    const task = requireTask(c, ex);
+    c.check('status.state', stateOf(task), 'canceled');
+    c.check('status.reason', statusOf(task)?.reason, 'system timeout');
+    c.check('final', task.final, true);
+    c.info(`message/send answered after ${ms} ms (limits.systemTimeoutMs ${timeoutMs})`);
+  },
+  { concurrent: true },
+);
+
+verifies(
+  '4.1/send-result-final-true',
+  'a completed result carries id, status, contextId and final true',
+  async (c) => {
+    checkSendResultFields(c, requireTask(c, await sample(c)));
+  },
+  { concurrent: true },
+);
+
+verifies(
+  '4.1/send-result-final-true',
+  'a failed result carries id, status, contextId and final true',
+  async (c) => {
+    await requireDirectives(c, 'a task that fails');
+    const task = requireTask(c, await failedSample(c));
+    c.check('status.state', stateOf(task), 'failed');
+    checkSendResultFields(c, task);
+  },
+  { concurrent: true },
+);
+
+verifies(
+  '4.1/send-result-states',
+  'a plain message comes back in a documented state, not submitted',
+  async (c) => {
+    c.check('status.state', stateOf(requireTask(c, await sample(c))), is.oneOf(SEND_STATES));
+  },
+  { concurrent: true },
+);
+
+verifies(
+  '4.1/send-result-states',
+  'a failing task comes back failed, not submitted or working',
+  async (c) => {
+    await requireDirectives(c, 'a task that fails');
+    c.check('status.state', stateOf(requireTask(c, await failedSample(c))), 'failed');
+  },
+  { concurrent: true },
+);
+
+verifies(
+  '4.1/send-blocks-until-final',
+  'a plain message comes back in a final state',
+  async (c) => {
+    c.check('status.state', stateOf(requireTask(c, await sample(c))), is.oneOf(FINAL_STATES));
+  },
+  { concurrent: true },
+);
+
+verifies(
+  '4.1/send-blocks-until-final',
+  'a task working 200 ms with progress is answered once completed',
+  async (c) => {
+    await requireDirectives(c, 'a task that works for a while');
+    const params = messageParams([
+      textPart('take your time'),
+      directivePart({ delayMs: 200, progressSteps: 2 }),
+    ]);
+    const { value: ex, ms } = await timed(() => c.rpc('message/send', params));
+    const task = requireTask(c, ex);
+    c.check('status.state', stateOf(task), 'completed');
+    c.check('status.progress', statusOf(task)?.progress, is.absent());
+    c.check(
+      'ms until the answer',
+      ms,
+      is.where('at least the 200 ms of work', (v) => (v as number) >= 200),
+    );
+  },
+  { concurrent: true },
+);
+
+verifies(
+  '4.1/reply-in-status-message',
+  'the reply is in status.message: role agent, text parts',
+  async (c) => {
+    const task = requireTask(c, await sample(c));
+    c.require('status.state', stateOf(task), 'completed');
+    const message = statusOf(task)?.message as JsonObject | undefined;
+    c.check('status.message.role', message?.role, 'agent');
+    const parts = Array.isArray(message?.parts) ? (message.parts as unknown[]) : undefined;
+    c.check('type of status.message.parts', typeOf(message?.parts), 'array');
+    const texts = (parts ?? []).filter((p) => typeof (p as JsonObject | null)?.text === 'string');
+    c.check(
+      'text parts in status.message.parts',
+      texts.length,
+      is.where('at least 1', (n) => (n as number) >= 1),
+    );
+    checkSchema(c, 'agent-message', message, 'status.message');
+  },
+  { concurrent: true },
+);

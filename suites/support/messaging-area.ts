@@ -1,0 +1,123 @@
+// Helpers of the messaging suites (spec 4, 4.1, 4.9, 8): the card's limits and file rules (2.14,
+// C-22, C-46), Invalid params readers (C-14), schema checks recorded as data, and memoised samples.
+import { randomUUID } from 'node:crypto';
+import type { AnsweredExchange, CheckContext } from '../../harness/index.ts';
+import { validate, type SchemaName } from '../../schemas/registry.ts';
+import { filePart, messageParams, textPart, type JsonObject } from './messages.ts';
+import { errorOf } from './rpc-response.ts';
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function positiveInt(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined;
+}
+
+export type LimitName = 'requestsPerMinute' | 'concurrentTasks' | 'maxMessageLength' | 'systemTimeoutMs';
+
+/** A per-agent limit of the card (2.14; `systemTimeoutMs` is the C-05 extension), when a positive integer. */
+export function cardLimit(c: CheckContext, name: LimitName): number | undefined {
+  const limits = isObject(c.card) ? c.card.limits : undefined;
+  return positiveInt(isObject(limits) ? limits[name] : undefined);
+}
+
+/** The limit, or not-exercised when the card does not report it (C-46: never a built-in default). */
+export function requireCardLimit(c: CheckContext, name: LimitName, why = ''): number {
+  const value = cardLimit(c, name);
+  if (value === undefined) c.notExercised(`the agent card reports no positive limits.${name}${why}`);
+  return value;
+}
+
+export interface FileUpload {
+  supported: unknown;
+  maxFileSize: number | undefined;
+  supportedTypes: string[];
+}
+
+/** capabilities.fileUpload of the card (2.14), read loosely. */
+export function fileUploadOf(c: CheckContext): FileUpload {
+  const caps = isObject(c.card) ? c.card.capabilities : undefined;
+  const upload = isObject(caps) && isObject(caps.fileUpload) ? caps.fileUpload : {};
+  const types = Array.isArray(upload.supportedTypes) ? upload.supportedTypes : [];
+  return {
+    supported: upload.supported,
+    maxFileSize: typeof upload.maxFileSize === 'number' ? upload.maxFileSize : undefined,
+    supportedTypes: types.filter((t): t is string => typeof t === 'string'),
+  };
+}
+
+/** A MIME type each supportedTypes entry accepts: wildcards become a concrete type of their range. */
+export function concreteType(entry: string): string {
+  const essence = entry.split(';')[0]!.trim();
+  if (essence === '*/*') return 'application/octet-stream';
+  if (essence.endsWith('/*')) return `${essence.slice(0, -2)}/x-a2a-conformance`;
+  return essence;
+}
+
+/** The card's types as concrete MIME types (deduplicated), or not-exercised when it lists none. */
+export function requireSupportedTypes(c: CheckContext): string[] {
+  const types = [...new Set(fileUploadOf(c).supportedTypes.map(concreteType))];
+  if (types.length === 0) c.notExercised('the agent card lists no capabilities.fileUpload.supportedTypes');
+  return types;
+}
+
+/** Deterministic content of a given decoded size. */
+export function fileOfSize(
+  size: number,
+  name = `conformance-${size}.bin`,
+  mimeType = 'text/plain',
+): JsonObject {
+  return filePart(name, mimeType, Buffer.alloc(size, 0x61));
+}
+
+/** An id no agent has issued (unknown contextId, unknown agent). */
+export function unknownId(prefix: string): string {
+  return `${prefix}-${randomUUID()}`;
+}
+
+/** `error.data` when it is an object. */
+export function errorData(ex: AnsweredExchange): JsonObject | undefined {
+  const data = errorOf(ex)?.data;
+  return isObject(data) ? data : undefined;
+}
+
+/** A `details` text that names a field (C-14): a non-empty string mentioning its last segment. */
+export function namesField(leaf: string) {
+  return (actual: unknown): boolean => typeof actual === 'string' && actual.includes(leaf);
+}
+
+/** Records a schema validation as data: `actual` is 'valid' or the registry's issues. */
+export function checkSchema(c: CheckContext, name: SchemaName, value: unknown, label?: string): boolean {
+  const result = validate(name, value);
+  return c.check(
+    label ?? `valid against schemas/${name}.schema.json`,
+    result.valid ? 'valid' : result.errors,
+    `valid against schemas/${name}.schema.json`,
+    () => result.valid,
+  );
+}
+
+/** message/send of a text-only message; the raw exchange, for checks that read the answer loosely. */
+export function sendText(c: CheckContext, text: string, extra: JsonObject = {}): Promise<AnsweredExchange> {
+  return c.rpc('message/send', messageParams([textPart(text)], extra));
+}
+
+/**
+ * One promise per key for the whole file: a sample several checks only look at. It must not record
+ * assertions (those belong to the check that created it), so it returns raw data.
+ */
+export function memoised<T>(make: (c: CheckContext) => Promise<T>): (c: CheckContext) => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return (c) => {
+    promise ??= make(c);
+    return promise;
+  };
+}
+
+/** Elapsed milliseconds of `work`, beside its value. */
+export async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const t0 = performance.now();
+  const value = await work();
+  return { value, ms: Math.round(performance.now() - t0) };
+}
