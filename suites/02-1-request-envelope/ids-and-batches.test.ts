@@ -1,0 +1,135 @@
+// 2.1 id member (C-11 request without id, C-13 id types) and batches (C-12), with 2.2's id null when
+// the id cannot be read. "Nothing performed" is observed black-box: the refused request asked for a
+// task under a fresh client task id (2.6 `id`, C-16), and tasks/get must not find it afterwards.
+import { randomUUID } from 'node:crypto';
+import {
+  ERROR_CODES,
+  errorOf,
+  is,
+  messageParams,
+  responseOf,
+  textPart,
+  typeOf,
+  verifies,
+  type AnsweredExchange,
+  type CheckContext,
+} from '../support/index.ts';
+
+const CARD = 'agent/authenticatedExtendedCard';
+
+function sendEnvelope(taskId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const params = messageParams([textPart('must not run')], { id: taskId });
+  return { jsonrpc: '2.0', id: `conf-${randomUUID()}`, method: 'message/send', params, ...extra };
+}
+
+/** JSON-RPC error -32600 with id null, as a single response object on HTTP 200 (C-11, C-12, C-13). */
+function expectInvalidRequestNullId(c: CheckContext, ex: AnsweredExchange): void {
+  c.check('type of the response body', typeOf(ex.response.json), 'object');
+  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+  c.check('id', responseOf(ex)?.id, null);
+  c.check('result', responseOf(ex)?.result, is.absent());
+  c.check('HTTP status', ex.response.status, 200);
+}
+
+/** The task the refused request named must not exist (-32000 task not found). */
+async function expectNotPerformed(c: CheckContext, taskId: string): Promise<void> {
+  const ex = await c.rpc('tasks/get', { taskId });
+  c.check(
+    `tasks/get of the task id the refused request named (${taskId})`,
+    errorOf(ex)?.code,
+    ERROR_CODES.TASK_NOT_FOUND,
+  );
+}
+
+verifies(
+  '2.1/id-required',
+  'a message/send without id gets -32600 with id null and creates no task',
+  async (c) => {
+    const taskId = randomUUID();
+    const { id: _id, ...notification } = sendEnvelope(taskId);
+    const ex = await c.rpc('message/send', undefined, { rawBody: JSON.stringify(notification) });
+    expectInvalidRequestNullId(c, ex);
+    await expectNotPerformed(c, taskId);
+  },
+);
+
+verifies('2.1/id-types', 'an integer id is echoed as the same JSON number', async (c) => {
+  for (const id of [7, 0, -12, 9007199254740991]) {
+    const ex = await c.rpc(CARD, undefined, { id });
+    c.check(`id echoed for request id ${id}`, responseOf(ex)?.id, id);
+    c.check(`result for request id ${id}`, typeOf(responseOf(ex)?.result), 'object');
+  }
+});
+
+const REFUSED_IDS: ReadonlyArray<[string, unknown]> = [
+  ['null', null],
+  ['true', true],
+  ['an object', { a: 1 }],
+  ['an array', ['x']],
+  ['a fractional number', 1.5],
+];
+
+for (const [label, id] of REFUSED_IDS) {
+  verifies('2.1/id-types', `an id that is ${label} gets -32600 with id null`, async (c) => {
+    expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { id }));
+  });
+}
+
+verifies('2.1/id-types', 'a message/send with an object id creates no task', async (c) => {
+  const taskId = randomUUID();
+  const ex = await c.rpc('message/send', undefined, {
+    rawBody: JSON.stringify(sendEnvelope(taskId, { id: {} })),
+  });
+  expectInvalidRequestNullId(c, ex);
+  await expectNotPerformed(c, taskId);
+});
+
+verifies(
+  '2.1/batch-not-supported',
+  'a one-element batch gets one -32600 with id null and is not run',
+  async (c) => {
+    const taskId = randomUUID();
+    const ex = await c.rpc('message/send', undefined, { rawBody: JSON.stringify([sendEnvelope(taskId)]) });
+    expectInvalidRequestNullId(c, ex);
+    await expectNotPerformed(c, taskId);
+  },
+);
+
+verifies('2.1/batch-not-supported', 'an empty batch [] gets one -32600 with id null', async (c) => {
+  expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { rawBody: '[]' }));
+});
+
+verifies(
+  '2.1/batch-not-supported',
+  'a two-element batch gets a single error object, not an array',
+  async (c) => {
+    const call = { jsonrpc: '2.0', method: CARD };
+    const body = JSON.stringify([
+      { ...call, id: 'b1' },
+      { ...call, id: 'b2' },
+    ]);
+    expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { rawBody: body }));
+  },
+);
+
+verifies(
+  '2.2/id-null-when-unreadable',
+  'an invalid request with an array id is answered with id null',
+  async (c) => {
+    const ex = await c.rpc(CARD, undefined, { id: ['unreadable'] });
+    c.require('type of the response body', typeOf(ex.response.json), 'object');
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+    c.check('id', responseOf(ex)?.id, null);
+  },
+);
+
+verifies(
+  '2.2/id-null-when-unreadable',
+  'a body that is a JSON string is answered with id null',
+  async (c) => {
+    const ex = await c.rpc(CARD, undefined, { rawBody: '"jsonrpc 2.0"' });
+    c.require('type of the response body', typeOf(ex.response.json), 'object');
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+    c.check('id', responseOf(ex)?.id, null);
+  },
+);

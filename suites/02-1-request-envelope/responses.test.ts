@@ -1,0 +1,102 @@
+// 2.2 response envelope: `result` on success, `error` on failure, never both (JSON-RPC 2.0 section 5),
+// checked with the registry schemas; and section 2's extra-fields policy (C-36), observed on results.
+import {
+  is,
+  messageParams,
+  resultOf,
+  textPart,
+  typeOf,
+  verifies,
+  type AnsweredExchange,
+  type CheckContext,
+} from '../support/index.ts';
+import { checkSchema, isObject, sharedSample } from '../support/resources-area.ts';
+
+const CARD = 'agent/authenticatedExtendedCard';
+const EXACTLY_ONE = is.where('exactly one of result and error', (a) => Array.isArray(a) && a.length === 1);
+
+/** One success and one failure of each kind this file needs, made once. */
+const successes = sharedSample('card and message/send successes', async (c) => ({
+  card: await c.rpc(CARD),
+  send: await c.rpc('message/send', messageParams([textPart('response envelope sample')])),
+}));
+
+const failures = sharedSample('unknown method and unknown task failures', async (c) => ({
+  unknownMethod: await c.rpc('tasks/conformanceUnknown', {}),
+  unknownTask: await c.rpc('tasks/get', { taskId: 'conformance-no-such-task' }),
+}));
+
+function body(ex: AnsweredExchange): Record<string, unknown> | undefined {
+  return isObject(ex.response.json) ? ex.response.json : undefined;
+}
+
+function members(ex: AnsweredExchange): string[] {
+  const b = body(ex);
+  return b === undefined ? [] : ['result', 'error'].filter((k) => k in b);
+}
+
+verifies(
+  '2.2/result-on-success',
+  'successful calls carry a result object (schema jsonrpc-success-response)',
+  async (c) => {
+    const { card, send } = await successes(c);
+    for (const [label, ex] of [
+      ['agent/authenticatedExtendedCard', card],
+      ['message/send', send],
+    ] as const) {
+      c.check(`${label}: type of result`, typeOf(body(ex)?.result), 'object');
+      checkSchema(c, `${label} response`, 'jsonrpc-success-response', body(ex));
+    }
+  },
+);
+
+verifies(
+  '2.2/error-on-failure',
+  'failed calls carry an error object (schema jsonrpc-error-response)',
+  async (c) => {
+    const { unknownMethod, unknownTask } = await failures(c);
+    for (const [label, ex] of [
+      ['unknown method', unknownMethod],
+      ['tasks/get of an unknown task', unknownTask],
+    ] as const) {
+      c.check(`${label}: error is an object`, isObject(body(ex)?.error), true);
+      checkSchema(c, `${label} response`, 'jsonrpc-error-response', body(ex));
+    }
+  },
+);
+
+verifies('2.2/result-xor-error', 'every response carries exactly one of result and error', async (c) => {
+  const all = { ...(await successes(c)), ...(await failures(c)) };
+  for (const [label, ex] of Object.entries(all)) {
+    c.check(`${label}: members present among result/error`, members(ex), EXACTLY_ONE);
+  }
+});
+
+/** Fields each result kind lists in the spec (2.7, 2.14); anything else is an extra field. */
+const LISTED: Record<string, readonly string[]> = {
+  task: ['id', 'status', 'contextId', 'final', 'createdAt', 'updatedAt'],
+  card: ['agent', 'capabilities', 'limits', 'metrics'],
+};
+
+function extras(value: unknown, listed: readonly string[]): string[] {
+  return isObject(value) ? Object.keys(value).filter((k) => !listed.includes(k)) : [];
+}
+
+function reportExtras(c: CheckContext, label: string, value: unknown, listed: readonly string[]): void {
+  const found = extras(value, listed);
+  if (found.length > 0) c.info(`${label} carries fields the spec does not list (tolerated, C-36)`, found);
+}
+
+verifies(
+  '2/extra-fields-tolerated',
+  'results with unlisted fields still carry every listed field validly',
+  async (c) => {
+    const { card, send } = await successes(c);
+    const task = resultOf(send);
+    reportExtras(c, 'message/send result', task, LISTED.task!);
+    reportExtras(c, 'card result', resultOf(card), LISTED.card!);
+    // Extra fields may be added, but never at the cost of a listed field's presence or type.
+    checkSchema(c, 'message/send result', 'send-result', task);
+    checkSchema(c, 'card result', 'agent-extended-card', resultOf(card));
+  },
+);

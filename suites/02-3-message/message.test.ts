@@ -1,0 +1,111 @@
+// 2.3 Message: the request rules on role, messageId and parts (C-14: -32602 with data.details, and
+// data.field at SHOULD level), and the agent's reply carrying role "agent" in results and events.
+import { randomUUID } from 'node:crypto';
+import {
+  messageParams,
+  resultOf,
+  statusOf,
+  textPart,
+  verifies,
+  type CheckContext,
+  type JsonObject,
+} from '../support/index.ts';
+import {
+  expectInvalidParams,
+  isObject,
+  servedMethods,
+  sharedSample,
+  streamResults,
+  streamToEnd,
+} from '../support/resources-area.ts';
+
+function message(overrides: JsonObject, omit?: string): JsonObject {
+  const m: JsonObject = {
+    role: 'user',
+    messageId: randomUUID(),
+    parts: [textPart('2.3 check')],
+    ...overrides,
+  };
+  if (omit !== undefined) delete m[omit];
+  return m;
+}
+
+async function send(c: CheckContext, msg: JsonObject) {
+  return c.rpc('message/send', { message: msg });
+}
+
+verifies('2.3/role-required', 'a message without role gets -32602 with details', async (c) => {
+  expectInvalidParams(c, await send(c, message({}, 'role')), 'message.role', false);
+});
+
+for (const role of ['agent', 'system', 'User']) {
+  verifies('2.3/role-user', `a message with role "${role}" gets -32602 naming message.role`, async (c) => {
+    expectInvalidParams(c, await send(c, message({ role })), 'message.role', true);
+  });
+}
+
+verifies('2.3/message-id-required', 'a message without messageId gets -32602 with details', async (c) => {
+  expectInvalidParams(c, await send(c, message({}, 'messageId')), 'message.messageId', false);
+});
+
+const NOT_V4: ReadonlyArray<[string, string]> = [
+  ['not a UUID', 'message-1'],
+  ['a UUID v1', 'c232ab00-9414-11ec-b3c8-9f6bdeced846'],
+  ['a v4 with a wrong variant', '3b241101-e2bb-4255-ccaf-712c1e1b3e1f'],
+  ['a v4 inside braces', `{${randomUUID()}}`],
+  ['the empty string', ''],
+];
+
+for (const [label, messageId] of NOT_V4) {
+  verifies(
+    '2.3/message-id-uuid-v4',
+    `a messageId that is ${label} gets -32602 naming message.messageId`,
+    async (c) => {
+      expectInvalidParams(c, await send(c, message({ messageId })), 'message.messageId', true);
+    },
+  );
+}
+
+verifies('2.3/parts-required', 'a message without parts gets -32602 with details', async (c) => {
+  expectInvalidParams(c, await send(c, message({}, 'parts')), 'message.parts', false);
+});
+
+const NOT_PARTS: ReadonlyArray<[string, unknown]> = [
+  ['an empty array', []],
+  ['an object', { type: 'text', text: 'not in an array' }],
+  ['a string', 'hello'],
+];
+
+for (const [label, parts] of NOT_PARTS) {
+  verifies(
+    '2.3/parts-non-empty-array',
+    `parts given as ${label} get -32602 naming message.parts`,
+    async (c) => {
+      expectInvalidParams(c, await send(c, message({ parts })), 'message.parts', true);
+    },
+  );
+}
+
+/** The agent's messages of a plain send and a plain stream (when served). */
+const replies = sharedSample('message/send result and message/stream events', async (c) => {
+  const send = resultOf(await c.rpc('message/send', messageParams([textPart('reply role sample')])));
+  const streamed = servedMethods(c).includes('message/stream')
+    ? streamResults(await streamToEnd(c, [textPart('reply role sample')]))
+    : [];
+  return { send, streamed };
+});
+
+function agentMessages(results: readonly (JsonObject | undefined)[]): JsonObject[] {
+  return results.map((r) => statusOf(r)?.message).filter((m): m is JsonObject => isObject(m));
+}
+
+verifies(
+  '2.3/reply-role-agent',
+  'every agent message in results and stream events has role "agent"',
+  async (c) => {
+    const { send, streamed } = await replies(c);
+    const found = agentMessages([send, ...streamed]);
+    if (found.length === 0) c.notExercised('no result or event carried status.message (no task completed)');
+    found.forEach((m, i) => c.check(`agent message ${i + 1} of ${found.length}: role`, m.role, 'agent'));
+  },
+);

@@ -1,0 +1,174 @@
+// 2.7 Task: id, status, contextId, final and the timestamps, checked on real results: one
+// message/send, the tasks/get of that task, one message/stream (rulings C-35, C-39). The change of
+// updatedAt is observed on a task held in `working` by the directive contract (docs/directives.md).
+import {
+  directivePart,
+  messageParams,
+  requireDirectives,
+  resultOf,
+  textPart,
+  typeOf,
+  verifies,
+  type CheckContext,
+  type JsonObject,
+} from '../support/index.ts';
+import {
+  checkSchema,
+  isObject,
+  isRfc3339,
+  servedMethods,
+  sharedSample,
+  streamResults,
+  streamToEnd,
+} from '../support/resources-area.ts';
+
+const samples = sharedSample('message/send result, its tasks/get result and a message/stream', async (c) => {
+  const send = resultOf(await c.rpc('message/send', messageParams([textPart('task fields sample')])));
+  const get =
+    typeof send?.id === 'string' ? resultOf(await c.rpc('tasks/get', { taskId: send.id })) : undefined;
+  const streamed = servedMethods(c).includes('message/stream')
+    ? streamResults(await streamToEnd(c, [textPart('task fields sample')]))
+    : undefined;
+  return { send, get, streamed };
+});
+
+/** Results of each kind, requiring the two this file cannot do without. */
+async function results(
+  c: CheckContext,
+): Promise<{ send: JsonObject; get: JsonObject; streamed?: JsonObject[] }> {
+  const s = await samples(c);
+  c.require('message/send result is an object', typeOf(s.send), 'object');
+  c.require('tasks/get result is an object', typeOf(s.get), 'object');
+  return { send: s.send!, get: s.get!, ...(s.streamed === undefined ? {} : { streamed: s.streamed }) };
+}
+
+function labelled(r: {
+  send: JsonObject;
+  get: JsonObject;
+  streamed?: JsonObject[];
+}): Array<[string, JsonObject]> {
+  const events = (r.streamed ?? []).map((e, i): [string, JsonObject] => [`message/stream event ${i + 1}`, e]);
+  return [['message/send result', r.send], ['tasks/get result', r.get], ...events];
+}
+
+verifies('2.7/task-id', 'send, get and stream results carry the task id as a string', async (c) => {
+  const r = await results(c);
+  for (const [label, task] of labelled(r)) c.check(`${label}: type of id`, typeOf(task.id), 'string');
+  c.check('tasks/get result.id equals the requested task', r.get.id, r.send.id);
+  const ids = new Set((r.streamed ?? []).map((e) => e.id));
+  c.check(
+    'distinct task ids across the events of one stream',
+    ids.size,
+    Math.min(1, r.streamed?.length ?? 0),
+  );
+});
+
+verifies('2.7/task-status', 'send, get and stream results carry a status object', async (c) => {
+  const r = await results(c);
+  for (const [label, task] of labelled(r)) c.check(`${label}: type of status`, typeOf(task.status), 'object');
+  checkSchema(c, 'message/send result', 'task', r.send);
+  checkSchema(c, 'tasks/get result', 'task', r.get);
+});
+
+verifies(
+  '2.7/context-id-in-send-result',
+  'a message/send result carries a non-empty string contextId',
+  async (c) => {
+    const { send } = await results(c);
+    c.check('type of contextId', typeOf(send.contextId), 'string');
+    c.check('contextId is non-empty', send.contextId !== '', true);
+    checkSchema(c, 'message/send result', 'send-result', send);
+  },
+);
+
+verifies(
+  '2.7/context-id-in-get-result',
+  'tasks/get of a task in a conversation returns its contextId',
+  async (c) => {
+    const { send, get } = await results(c);
+    c.check('tasks/get result.contextId equals the message/send contextId', get.contextId, send.contextId);
+  },
+);
+
+verifies(
+  '2.7/final-boolean',
+  'final is a boolean on send results and stream events, true only last',
+  async (c) => {
+    const r = await results(c);
+    c.check('message/send result: type of final', typeOf(r.send.final), 'boolean');
+    if (r.streamed === undefined) c.info('message/stream not served: stream events not checked');
+    (r.streamed ?? []).forEach((e, i, all) => {
+      c.check(`message/stream event ${i + 1}: final`, e.final, i === all.length - 1);
+    });
+  },
+);
+
+verifies(
+  '2.7/timestamps-iso8601',
+  'tasks/get createdAt and updatedAt are RFC 3339 with a time zone',
+  async (c) => {
+    const { get } = await results(c);
+    const rfc3339 = 'an ISO 8601 (RFC 3339) date-time with a time zone';
+    for (const field of ['createdAt', 'updatedAt']) {
+      c.check(`tasks/get result.${field}`, get[field], rfc3339, isRfc3339);
+    }
+  },
+);
+
+verifies('2.7/updated-at-present', 'tasks/get carries updatedAt, not before createdAt', async (c) => {
+  const { get } = await results(c);
+  c.require('type of updatedAt', typeOf(get.updatedAt), 'string');
+  c.check(
+    'createdAt <= updatedAt',
+    { createdAt: get.createdAt, updatedAt: get.updatedAt },
+    'createdAt <= updatedAt',
+    (v) => {
+      const t = v as { createdAt: unknown; updatedAt: unknown };
+      return Date.parse(String(t.createdAt)) <= Date.parse(String(t.updatedAt));
+    },
+  );
+  checkSchema(c, 'tasks/get result', 'tasks-get-result', get);
+});
+
+/** Polls tasks/get until the state differs from `state` (a few hundred ms at most). */
+async function nextState(c: CheckContext, taskId: string, state: unknown): Promise<JsonObject | undefined> {
+  const deadline = Date.now() + 3_000;
+  for (;;) {
+    const task = resultOf(await c.rpc('tasks/get', { taskId }));
+    const now = isObject(task?.status) ? task.status.state : undefined;
+    if (now !== state || Date.now() > deadline) return task;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+verifies(
+  '2.7/updated-at-present',
+  'updatedAt moves forward when the task goes from working to completed',
+  async (c) => {
+    await requireDirectives(c, 'holding a task in working');
+    const stream = await c.stream('message/stream', messageParams([directivePart({ delayMs: 100 })]), {
+      totalMs: 5_000,
+    });
+    let taskId: unknown;
+    for await (const ev of stream.events()) {
+      const result = isObject(ev.json) && isObject(ev.json.result) ? ev.json.result : undefined;
+      taskId = result?.id;
+      if (isObject(result?.status) && result.status.state === 'working') break;
+    }
+    c.require('task id from the stream', typeOf(taskId), 'string');
+    const working = resultOf(await c.rpc('tasks/get', { taskId }));
+    const done = await nextState(c, taskId as string, 'working');
+    await stream.close();
+    c.check('state while held', isObject(working?.status) ? working.status.state : undefined, 'working');
+    c.check('state afterwards', isObject(done?.status) ? done.status.state : undefined, 'completed');
+    c.check(
+      'updatedAt after completion > updatedAt while working',
+      { working: working?.updatedAt, completed: done?.updatedAt },
+      'later',
+      (v) => {
+        const t = v as { working: unknown; completed: unknown };
+        return Date.parse(String(t.completed)) > Date.parse(String(t.working));
+      },
+    );
+  },
+);

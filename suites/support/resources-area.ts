@@ -1,0 +1,159 @@
+// Helpers of the resources area (spec 1, 2.1-2.10, 9): result samples memoised per suite file,
+// readers of answers that may come as plain JSON or as SSE (C-26, C-09), the -32602 expectation of
+// C-14, schema checks recorded as data, and the RFC 3339 test of C-39.
+import { randomUUID } from 'node:crypto';
+import { is, type AnsweredExchange, type CheckContext } from '../../harness/index.ts';
+import type { SseEvent, StreamTranscript } from '../../harness/io/evidence.ts';
+import { METHODS, ERROR_CODES } from '../../schemas/error-codes.ts';
+import { validate, type SchemaName } from '../../schemas/registry.ts';
+import { directivePart, messageParams, resultOf, type DirectiveFields, type JsonObject } from './messages.ts';
+import { errorOf, responseOf, type RpcResponse } from './rpc-response.ts';
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * One sample per file: the first check that asks makes it with its own client (so the exchange is
+ * that check's evidence); later checks reuse the answer and note where it came from.
+ */
+export function sharedSample<T>(kind: string, make: (c: CheckContext) => Promise<T>) {
+  let made: Promise<T> | undefined;
+  let origin = '';
+  return async (c: CheckContext): Promise<T> => {
+    if (made === undefined) {
+      origin = c.requirement.id;
+      made = make(c);
+    } else {
+      c.info(`${kind}: the file's shared sample, first recorded as evidence by the check of ${origin}`);
+    }
+    return made;
+  };
+}
+
+/** The methods the card lists (C-41), or the eight of section 4 when the card does not say. */
+export function servedMethods(c: CheckContext): readonly string[] {
+  const caps = c.card?.capabilities;
+  const listed = isObject(caps) ? caps.supportedMethods : undefined;
+  return Array.isArray(listed) ? listed.filter((m): m is string => typeof m === 'string') : METHODS;
+}
+
+export function cardFlag(c: CheckContext, name: string): boolean | undefined {
+  const caps = c.card?.capabilities;
+  const value = isObject(caps) ? caps[name] : undefined;
+  return typeof value === 'boolean' ? value : undefined;
+}
+
+/** The first `data:` event of an SSE body, parsed; C-26 lets an error travel as one SSE event. */
+function firstSseData(body: string): unknown {
+  const line = body.split(/\r\n|\r|\n/).find((l) => l.startsWith('data:'));
+  if (line === undefined) return undefined;
+  try {
+    return JSON.parse(line.slice(5).trimStart());
+  } catch {
+    return undefined;
+  }
+}
+
+/** The JSON-RPC response of an exchange: the JSON body, or the first event of an SSE body. */
+export function answerOf(ex: AnsweredExchange): RpcResponse | undefined {
+  const direct = responseOf(ex);
+  if (direct !== undefined) return direct;
+  const fromSse = firstSseData(ex.response.body);
+  return isObject(fromSse) ? (fromSse as RpcResponse) : undefined;
+}
+
+export function answerError(ex: AnsweredExchange): RpcResponse['error'] | undefined {
+  const error = answerOf(ex)?.error;
+  return isObject(error) ? error : errorOf(ex);
+}
+
+/**
+ * C-14: -32602 with data.details. `field` is checked too when `strict` (the requirement's own level
+ * covers data.field: SHOULD ids); under a MUST id it is only noted, since C-14 grades it SHOULD.
+ */
+export function expectInvalidParams(
+  c: CheckContext,
+  ex: AnsweredExchange,
+  field: string,
+  strict: boolean,
+): void {
+  const error = answerError(ex);
+  const data = isObject(error?.data) ? error.data : undefined;
+  c.check('error.code', error?.code, ERROR_CODES.INVALID_PARAMS);
+  c.check('error.data.details', data?.details, is.nonEmptyString());
+  if (strict) c.check('error.data.field', data?.field, field);
+  else if (data?.field !== field)
+    c.info(`error.data.field is ${JSON.stringify(data?.field)}, C-14 rules "${field}"`);
+}
+
+/** Records a schema validation of `value` as an assertion; the schema errors are the actual. */
+export function checkSchema(c: CheckContext, label: string, name: SchemaName, value: unknown): boolean {
+  const result = validate(name, value);
+  return c.check(`${label} conforms to schema ${name}`, result.valid ? 'valid' : result.errors, 'valid');
+}
+
+/** RFC 3339 date-time with a time zone (C-39), and a real calendar date. */
+export function isRfc3339(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const re = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+  return re.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+/** The task objects of a stream's events (the `result` of each success event). */
+export function streamResults(t: StreamTranscript): JsonObject[] {
+  if (!t.isEventStream && isObject(t.json) && isObject(t.json.result)) return [t.json.result];
+  return t.events
+    .map((e: SseEvent) => (isObject(e.json) ? e.json.result : undefined))
+    .filter((r): r is JsonObject => isObject(r));
+}
+
+export function statusesOf(results: readonly (JsonObject | undefined)[]): JsonObject[] {
+  return results.map((r) => r?.status).filter((s): s is JsonObject => isObject(s));
+}
+
+/** message/stream of `parts`, read to its end within a few seconds. */
+export async function streamToEnd(c: CheckContext, parts: readonly JsonObject[], extra: JsonObject = {}) {
+  const stream = await c.stream('message/stream', messageParams(parts, extra), {
+    closeOnFinal: true,
+    totalMs: 10_000,
+  });
+  return stream.done;
+}
+
+export interface CancelSample {
+  taskId: string;
+  reason: string;
+  ex: AnsweredExchange;
+  result: JsonObject | undefined;
+  /** The stream of the canceled task, read to its end. */
+  transcript: StreamTranscript;
+}
+
+/**
+ * A task cancelled while running, with a supplied reason. With the directive contract the task runs
+ * until cancelled; without it the cancel races a plain stream and may lose (then undefined).
+ */
+export async function cancelRunningTask(
+  c: CheckContext,
+  useDirective: boolean,
+): Promise<CancelSample | undefined> {
+  const fields: DirectiveFields = { runUntilCanceled: true };
+  const parts = useDirective ? [directivePart(fields)] : [{ type: 'text', text: 'cancel me' }];
+  const stream = await c.stream('message/stream', messageParams(parts), { totalMs: 10_000 });
+  let taskId: string | undefined;
+  for await (const ev of stream.events()) {
+    const id = isObject(ev.json) && isObject(ev.json.result) ? ev.json.result.id : undefined;
+    if (typeof id === 'string') taskId = id;
+    break;
+  }
+  if (taskId === undefined) {
+    await stream.close();
+    return undefined;
+  }
+  const reason = `conformance cancel ${randomUUID()}`;
+  const ex = await c.rpc('tasks/cancel', { taskId, reason });
+  const result = resultOf(ex);
+  const transcript = result === undefined ? await stream.close() : await stream.done;
+  return result === undefined && !useDirective ? undefined : { taskId, reason, ex, result, transcript };
+}
