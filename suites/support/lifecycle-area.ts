@@ -178,9 +178,14 @@ export async function fillSlots(c: CheckContext): Promise<SlotFill> {
   const holders: LiveTask[] = [];
   const release = (): Promise<void> => releaseAll(c, holders);
   try {
-    for (let i = 0; i < limit; i += 1) {
-      holders.push(await openTask(c, scriptParts(`slot ${i}`, { runUntilCanceled: true })));
-    }
+    const opened = await Promise.allSettled(
+      Array.from({ length: limit }, (_, i) =>
+        openTask(c, scriptParts(`slot ${i}`, { runUntilCanceled: true })),
+      ),
+    );
+    for (const o of opened) if (o.status === 'fulfilled') holders.push(o.value);
+    const refused = opened.find((o) => o.status === 'rejected');
+    if (refused !== undefined) throw refused.reason;
     const states = await Promise.all(
       holders.map(async (h) => stateOf(await awaitState(c, h.taskId, (s) => s !== 'submitted', 2_000))),
     );

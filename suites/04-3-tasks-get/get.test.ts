@@ -1,0 +1,210 @@
+// Spec 4.3 (tasks/get) with 2.7/2.8: the result fields and timestamps (C-35, C-39), the current
+// state in each of the five states, the status details of each state (C-24 progress, C-45 error),
+// -32000 for an unknown id (spec 7) and retention of finished tasks (C-44).
+import { randomUUID } from 'node:crypto';
+import { validate } from '../../schemas/registry.ts';
+import {
+  awaitState,
+  cancelTask,
+  errorData,
+  fillSlots,
+  finishedTasks,
+  openTask,
+  RFC3339,
+  scriptParts,
+  sleep,
+} from '../support/lifecycle-area.ts';
+import {
+  ERROR_CODES,
+  errorOf,
+  getTask,
+  is,
+  requireDirectives,
+  stateOf,
+  statusOf,
+  textPart,
+  verifies,
+} from '../support/index.ts';
+import { progressTrace } from './progress-trace.ts';
+
+const finished = finishedTasks();
+
+function schemaErrors(name: Parameters<typeof validate>[0], value: unknown): unknown {
+  const v = validate(name, value);
+  return v.valid ? [] : v.errors;
+}
+
+verifies('4.3/get-task-id-required', 'tasks/get without taskId gets -32602 with data.details', async (c) => {
+  const ex = await c.rpc('tasks/get', {});
+  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+  c.check('error.data.details', errorData(ex)?.details, is.nonEmptyString());
+});
+
+verifies('4.3/get-result-fields', 'the result has id, status, createdAt and updatedAt', async (c) => {
+  const taskId = await finished(c, 'completed');
+  const task = await getTask(c, taskId);
+  c.check('tasks-get-result schema errors', schemaErrors('tasks-get-result', task), []);
+  c.check('result.id', task?.id, taskId);
+  c.check('result.createdAt', task?.createdAt, is.matching(RFC3339));
+  c.check('result.updatedAt', task?.updatedAt, is.matching(RFC3339));
+});
+
+verifies('4.3/get-current-state', 'a task message/send returned completed reads completed', async (c) => {
+  c.check('tasks/get status.state', stateOf(await getTask(c, await finished(c, 'completed'))), 'completed');
+});
+
+verifies('4.3/get-current-state', 'a failed task reads failed', async (c) => {
+  c.check('tasks/get status.state', stateOf(await getTask(c, await finished(c, 'failed'))), 'failed');
+});
+
+verifies('4.3/get-current-state', 'a canceled task reads canceled', async (c) => {
+  c.check('tasks/get status.state', stateOf(await getTask(c, await finished(c, 'canceled'))), 'canceled');
+});
+
+verifies('4.3/get-current-state', 'a task held by runUntilCanceled reads working', async (c) => {
+  await requireDirectives(c, 'a task that runs until canceled');
+  const task = await openTask(c, scriptParts('working', { runUntilCanceled: true }));
+  try {
+    const seen = await awaitState(c, task.taskId, (s) => s !== 'submitted');
+    c.check('tasks/get status.state', stateOf(seen), 'working');
+    c.check('status.progress of the working task', statusOf(seen)?.progress, is.type('object'));
+  } finally {
+    await cancelTask(c, task.taskId);
+  }
+});
+
+verifies(
+  '4.3/get-current-state',
+  'a task queued behind limits.concurrentTasks reads submitted',
+  async (c) => {
+    await requireDirectives(c, 'holding every slot with running tasks');
+    const fill = await fillSlots(c);
+    try {
+      const queued = await openTask(c, [textPart('queued')]);
+      await sleep(30);
+      c.check('tasks/get status.state', stateOf(await getTask(c, queued.taskId)), 'submitted');
+      await cancelTask(c, queued.taskId);
+    } finally {
+      await fill.release();
+    }
+  },
+);
+
+verifies('4.3/get-status-details', 'a completed status carries the agent reply message', async (c) => {
+  const message = statusOf(await getTask(c, await finished(c, 'completed')))?.message;
+  c.check('status.message schema (agent-message) errors', schemaErrors('agent-message', message), []);
+});
+
+verifies('4.3/get-status-details', 'a failed status carries an error object', async (c) => {
+  const error = statusOf(await getTask(c, await finished(c, 'failed')))?.error;
+  c.check('status.error', error, is.type('object'));
+});
+
+verifies(
+  '4.3/get-status-details',
+  'every working status read while polling carries progress within bounds',
+  async (c) => {
+    const trace = await progressTrace(c);
+    const working = trace.reads.filter((t) => stateOf(t) === 'working');
+    c.require(
+      'working statuses read',
+      working.length,
+      is.where('at least one', (n) => (n as number) > 0),
+    );
+    for (const [i, t] of working.entries()) {
+      const progress = statusOf(t)?.progress;
+      c.check(
+        `progress of working read #${i}`,
+        progress,
+        is.where('{current, total, message} with total > 0 and 0 <= current <= total (C-24)', (p) => {
+          const { current, total, message } = (p ?? {}) as Record<string, unknown>;
+          return (
+            typeof current === 'number' &&
+            typeof total === 'number' &&
+            typeof message === 'string' &&
+            total > 0 &&
+            current >= 0 &&
+            current <= total
+          );
+        }),
+      );
+    }
+  },
+  { concurrent: true },
+);
+
+verifies(
+  '2.8/progress-monotone',
+  'progress.current never decreases across tasks/get polls',
+  async (c) => {
+    const trace = await progressTrace(c);
+    const currents = trace.reads
+      .map((t) => (statusOf(t)?.progress as { current?: unknown } | undefined)?.current)
+      .filter((v): v is number => typeof v === 'number');
+    c.check('progress.current over the polls', currents, 'a non-decreasing sequence', () =>
+      currents.every((v, i) => i === 0 || v >= currents[i - 1]!),
+    );
+  },
+  { concurrent: true },
+);
+
+verifies(
+  '4.3/get-timestamps-ordered',
+  'createdAt <= updatedAt at every read, and updatedAt moves at each state change',
+  async (c) => {
+    const trace = await progressTrace(c);
+    for (const [i, t] of trace.reads.entries()) {
+      const created = Date.parse(String(t?.createdAt));
+      const updated = Date.parse(String(t?.updatedAt));
+      c.check(
+        `read #${i} (createdAt, updatedAt)`,
+        [t?.createdAt, t?.updatedAt],
+        'createdAt <= updatedAt',
+        () => created <= updated,
+      );
+    }
+    for (const [i, t] of trace.reads.entries()) {
+      const prev = trace.reads[i - 1];
+      if (prev === undefined || stateOf(prev) === stateOf(t)) continue;
+      c.check(
+        `updatedAt across ${String(stateOf(prev))} -> ${String(stateOf(t))}`,
+        [prev?.updatedAt, t?.updatedAt],
+        'a later updatedAt',
+        () => Date.parse(String(t?.updatedAt)) > Date.parse(String(prev?.updatedAt)),
+      );
+    }
+  },
+  { concurrent: true },
+);
+
+verifies('4.3/get-timestamps-ordered', 'a completed task has createdAt <= updatedAt', async (c) => {
+  const task = await getTask(c, await finished(c, 'completed'));
+  c.check(
+    '(createdAt, updatedAt)',
+    [task?.createdAt, task?.updatedAt],
+    'createdAt <= updatedAt',
+    () => Date.parse(String(task?.createdAt)) <= Date.parse(String(task?.updatedAt)),
+  );
+});
+
+verifies(
+  '4.3/get-unknown-task-32000',
+  'an unknown task id gets -32000 with data.taskId and a suggestion',
+  async (c) => {
+    const taskId = `conformance-unknown-${randomUUID()}`;
+    const ex = await c.rpc('tasks/get', { taskId });
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.TASK_NOT_FOUND);
+    c.check('error.data.taskId', errorData(ex)?.taskId, taskId);
+    c.check('error.data.suggestion', errorData(ex)?.suggestion, is.nonEmptyString());
+  },
+);
+
+verifies(
+  '4.3/finished-task-retrievable',
+  'a task finished at the start of the file is still retrievable at its end',
+  async (c) => {
+    const taskId = await finished(c, 'completed');
+    const task = await getTask(c, taskId);
+    c.check('tasks/get of the earlier task: (id, state)', [task?.id, stateOf(task)], [taskId, 'completed']);
+  },
+);

@@ -1,0 +1,39 @@
+// One task with progress steps (a2a:directive delayMs + progressSteps), polled with tasks/get from
+// creation to its end (spec 4.3, C-24, C-35). Made once per file and read by several checks at once.
+import { openTask, scriptParts, sleep, isFinalState } from '../support/lifecycle-area.ts';
+import { getTask, requireDirectives, stateOf, type CheckContext, type JsonObject } from '../support/index.ts';
+
+export interface ProgressTrace {
+  taskId: string;
+  /** Every tasks/get result, in order, the last one final. */
+  reads: Array<JsonObject | undefined>;
+}
+
+// 300 ms in 3 steps: a poll every 15 ms sees each step several times, within the area's budget.
+const SCRIPT = { delayMs: 300, progressSteps: 3 };
+const POLL_MS = 15;
+const BUDGET_MS = 3_000;
+
+let trace: Promise<ProgressTrace> | undefined;
+
+async function poll(c: CheckContext): Promise<ProgressTrace> {
+  await requireDirectives(c, 'a task that reports progress (delayMs, progressSteps)');
+  const { taskId } = await openTask(c, scriptParts('progress', SCRIPT));
+  const reads: Array<JsonObject | undefined> = [];
+  const deadline = Date.now() + BUDGET_MS;
+  for (;;) {
+    const task = await getTask(c, taskId);
+    reads.push(task);
+    if (isFinalState(stateOf(task)) || Date.now() >= deadline) return { taskId, reads };
+    await sleep(POLL_MS);
+  }
+}
+
+/** The trace, polled by the first check that asks; a failed attempt is retried by the next. */
+export function progressTrace(c: CheckContext): Promise<ProgressTrace> {
+  if (trace === undefined) {
+    trace = poll(c);
+    trace.catch(() => (trace = undefined));
+  }
+  return trace;
+}

@@ -1,0 +1,104 @@
+// Spec 4.4 (tasks/cancel) with 2.9 and 7: taskId required (C-14), the cancel result and its reason
+// (C-34: default "Canceled by client"), and the exact codes for a task already final: -32001 for
+// completed (C-06) and failed, -32002 for canceled (C-07), each with data.taskId and data.currentState.
+import { validate } from '../../schemas/registry.ts';
+import {
+  cancelLive,
+  cancellableTask,
+  cancelTask,
+  errorData,
+  finishedTasks,
+  type FinalOutcome,
+} from '../support/lifecycle-area.ts';
+import {
+  ERROR_CODES,
+  errorOf,
+  getTask,
+  is,
+  resultOf,
+  stateOf,
+  statusOf,
+  verifies,
+  type CheckContext,
+} from '../support/index.ts';
+
+const finished = finishedTasks();
+
+verifies(
+  '4.4/cancel-task-id-required',
+  'tasks/cancel without taskId gets -32602 with data.details',
+  async (c) => {
+    const ex = await c.rpc('tasks/cancel', { reason: 'no task id' });
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+    c.check('error.data.details', errorData(ex)?.details, is.nonEmptyString());
+  },
+);
+
+verifies(
+  '4.4/cancel-result-fields',
+  'a successful cancel answers {id, status, canceled: true}',
+  async (c) => {
+    const task = await cancellableTask(c, 'cancel result shape');
+    const result = resultOf(await cancelLive(c, task, 'conformance: result shape'));
+    const v = validate('cancel-result', result);
+    c.check('cancel-result schema errors', v.valid ? [] : v.errors, []);
+    c.check('result.id', result?.id, task.taskId);
+    c.check('result.status.state', stateOf(result), 'canceled');
+    c.check('result.canceled', result?.canceled, true);
+  },
+);
+
+verifies(
+  '4.4/cancel-reason',
+  'the supplied reason comes back unchanged in the result and in tasks/get',
+  async (c) => {
+    // Spaces, punctuation and non-ASCII: the reason must travel verbatim.
+    const reason = `conformance: stop, please — ${Date.now()} ✓`;
+    const task = await cancellableTask(c, 'cancel with a reason');
+    const result = resultOf(await cancelLive(c, task, reason));
+    c.check('result.status.reason', statusOf(result)?.reason, reason);
+    c.check('tasks/get status.reason', statusOf(await getTask(c, task.taskId))?.reason, reason);
+  },
+);
+
+verifies(
+  '4.4/cancel-default-reason',
+  'a cancel without reason succeeds with reason "Canceled by client"',
+  async (c) => {
+    const task = await cancellableTask(c, 'cancel without a reason');
+    const result = resultOf(await cancelLive(c, task));
+    c.check('result.canceled', result?.canceled, true);
+    c.check('result.status.reason', statusOf(result)?.reason, 'Canceled by client');
+    c.check('tasks/get status.reason', statusOf(await getTask(c, task.taskId))?.reason, 'Canceled by client');
+  },
+);
+
+/** Cancels the sample task in `state`; checks the exact code and data of C-06/C-07. */
+async function checkFinalCode(c: CheckContext, state: FinalOutcome, code: number): Promise<void> {
+  const taskId = await finished(c, state);
+  const ex = await cancelTask(c, taskId);
+  if (state === 'completed' && errorOf(ex)?.code === ERROR_CODES.TASK_NOT_FOUND) {
+    c.info('-32000 for a completed task is the spec 7 note 1 variant: accepted by C-06 with a warning');
+  }
+  c.check('error.code', errorOf(ex)?.code, code);
+  c.check('error.data.taskId', errorData(ex)?.taskId, taskId);
+  c.check('error.data.currentState', errorData(ex)?.currentState, state);
+}
+
+verifies(
+  '4.4/cancel-completed-task-code',
+  'cancel of a completed task gets -32001 with data.taskId and currentState "completed"',
+  (c) => checkFinalCode(c, 'completed', ERROR_CODES.TASK_ALREADY_COMPLETED),
+);
+
+verifies(
+  '4.4/cancel-failed-task-code',
+  'cancel of a failed task gets -32001 with data.taskId and currentState "failed"',
+  (c) => checkFinalCode(c, 'failed', ERROR_CODES.TASK_ALREADY_COMPLETED),
+);
+
+verifies(
+  '4.4/cancel-canceled-task-code',
+  'cancel of a canceled task gets -32002 with data.taskId and currentState "canceled"',
+  (c) => checkFinalCode(c, 'canceled', ERROR_CODES.TASK_ALREADY_CANCELED),
+);

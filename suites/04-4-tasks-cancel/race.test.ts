@@ -1,0 +1,168 @@
+// Spec 4.4 / 7 (-32003 "Task may have completed during cancellation") and C-08: a cancel racing the
+// task's own end either wins (canceled for good) or loses with an error naming the final state the
+// task keeps. Black-box: cancels fired at short tasks; deterministic: a2a:directive finishOnCancel.
+import {
+  awaitState,
+  cardLimit,
+  cancelTask,
+  errorData,
+  isFinalState,
+  openTask,
+  scriptParts,
+  sleep,
+  streamStates,
+} from '../support/lifecycle-area.ts';
+import {
+  directivesHonoured,
+  ERROR_CODES,
+  errorOf,
+  is,
+  requireDirectives,
+  resultOf,
+  stateOf,
+  getTask,
+  verifies,
+  type CheckContext,
+  type DirectiveFields,
+} from '../support/index.ts';
+
+// Enough races for both outcomes to occur on a target with jittered short tasks, within ~50 requests.
+const RACES = 12;
+const JITTER_MS = [0, 2, 5, 10];
+const LOSING_CODES: readonly unknown[] = [
+  ERROR_CODES.TASK_ALREADY_COMPLETED,
+  ERROR_CODES.TASK_ALREADY_CANCELED,
+  ERROR_CODES.CANCELLATION_FAILED,
+];
+
+type CancelAnswer =
+  | { kind: 'result'; canceled: unknown; state: unknown }
+  | { kind: 'error'; code: unknown; currentState: unknown };
+
+interface RaceOutcome {
+  race: number;
+  directive?: DirectiveFields;
+  cancel: CancelAnswer;
+  /** Stream states (repeats collapsed), when the target streams. */
+  streamed?: unknown[];
+  /** tasks/get state once the task ended. */
+  finalState: unknown;
+  /** tasks/get state read again 50 ms later. */
+  laterState: unknown;
+}
+
+/** Why an outcome is inconsistent (C-08), or null when it is not. */
+function inconsistency(o: RaceOutcome): string | null {
+  const end = o.finalState;
+  if (!isFinalState(end)) return `the task did not end (tasks/get: ${String(end)})`;
+  if (o.laterState !== end) return `the final state changed from ${String(end)} to ${String(o.laterState)}`;
+  const streamEnd = o.streamed?.at(-1);
+  if (o.streamed !== undefined && streamEnd !== end) return `the stream ended ${String(streamEnd)}`;
+  if (o.cancel.kind === 'result') {
+    if (end !== 'canceled') return `the cancel succeeded but the task ended ${String(end)}`;
+    if (o.streamed?.some((s) => s === 'completed' || s === 'failed')) return 'the stream showed another end';
+    return null;
+  }
+  const { code, currentState } = o.cancel;
+  const variant = code === ERROR_CODES.TASK_NOT_FOUND && isFinalState(currentState); // C-06 note 1 shape
+  if (!LOSING_CODES.includes(code) && !variant) return `error ${String(code)} is not a lost race (C-08)`;
+  if (currentState !== undefined && currentState !== end) {
+    return `error data.currentState ${String(currentState)} but the task ended ${String(end)}`;
+  }
+  if (code === ERROR_CODES.TASK_ALREADY_CANCELED && end !== 'canceled')
+    return `-32002 but ended ${String(end)}`;
+  if (code !== ERROR_CODES.TASK_ALREADY_CANCELED && end === 'canceled')
+    return `${String(code)} but ended canceled`;
+  return null;
+}
+
+async function race(c: CheckContext, i: number, directive?: DirectiveFields): Promise<RaceOutcome> {
+  const task = await openTask(c, scriptParts(`race ${i}`, directive));
+  const ex = await cancelTask(c, task.taskId, 'conformance: race');
+  const result = resultOf(ex);
+  const cancel: CancelAnswer = result
+    ? { kind: 'result', canceled: result.canceled, state: stateOf(result) }
+    : { kind: 'error', code: errorOf(ex)?.code, currentState: errorData(ex)?.currentState };
+  const streamed = task.stream === undefined ? undefined : await streamStates(task.stream);
+  const finalState = stateOf(await awaitState(c, task.taskId, isFinalState, 2_000));
+  await sleep(50);
+  const laterState = stateOf(await getTask(c, task.taskId));
+  const outcome: RaceOutcome = { race: i, cancel, finalState, laterState };
+  if (directive !== undefined) outcome.directive = directive;
+  if (streamed !== undefined) outcome.streamed = streamed;
+  return outcome;
+}
+
+verifies(
+  '4.4/cancel-race-consistent',
+  'cancels fired at short tasks either win for good or lose with the final state kept',
+  async (c) => {
+    const directives = await directivesHonoured(c);
+    const batch = Math.min(4, cardLimit(c, 'concurrentTasks') ?? 1);
+    const outcomes: RaceOutcome[] = [];
+    for (let first = 0; first < RACES; first += batch) {
+      const ids = Array.from({ length: Math.min(batch, RACES - first) }, (_, k) => first + k);
+      const directive = (i: number): DirectiveFields | undefined =>
+        directives ? { delayMs: JITTER_MS[i % JITTER_MS.length]!, finishOnCancel: i % 3 === 2 } : undefined;
+      outcomes.push(...(await Promise.all(ids.map((i) => race(c, i, directive(i))))));
+    }
+    for (const o of outcomes) {
+      c.check(
+        `race #${o.race}`,
+        o,
+        'a consistent end (C-08): canceled for good, or an error naming the kept final state',
+        () => inconsistency(o) === null,
+      );
+    }
+    const won = outcomes.filter((o) => o.cancel.kind === 'result').length;
+    c.info(
+      `cancels won ${won} of ${outcomes.length} races`,
+      outcomes.map((o) => o.cancel),
+    );
+  },
+);
+
+/** A cancel that reaches a finishOnCancel task: the task ends `expected` and the cancel loses. */
+async function deterministicLoss(
+  c: CheckContext,
+  directive: DirectiveFields,
+  expected: string,
+): Promise<void> {
+  await requireDirectives(c, 'a task that finishes when cancelled (finishOnCancel)');
+  const task = await openTask(c, scriptParts('lose the race', directive));
+  c.require(
+    'state before the cancel',
+    stateOf(await awaitState(c, task.taskId, (s) => s !== 'submitted')),
+    'working',
+  );
+  const ex = await cancelTask(c, task.taskId);
+  c.check('cancel result', resultOf(ex), is.absent());
+  const code = errorOf(ex)?.code;
+  if (code !== ERROR_CODES.CANCELLATION_FAILED)
+    c.info(`the lost race was answered ${String(code)}, not -32003`);
+  c.check(
+    'cancel error.code',
+    code,
+    is.oneOf([ERROR_CODES.CANCELLATION_FAILED, ERROR_CODES.TASK_ALREADY_COMPLETED]),
+  );
+  c.check('cancel error.data.currentState', errorData(ex)?.currentState, is.oneOf([expected, undefined]));
+  await sleep(50);
+  const got = await getTask(c, task.taskId);
+  c.check('tasks/get status.state', stateOf(got), expected);
+  if (task.stream !== undefined)
+    c.check('last stream state', (await streamStates(task.stream)).at(-1), expected);
+}
+
+verifies(
+  '4.4/cancel-race-consistent',
+  'a cancel that makes the task complete (finishOnCancel) is an error and the task stays completed',
+  (c) => deterministicLoss(c, { runUntilCanceled: true, finishOnCancel: true }, 'completed'),
+  { concurrent: true },
+);
+
+verifies(
+  '4.4/cancel-race-consistent',
+  'a cancel that makes the task fail (finishOnCancel) is an error and the task stays failed',
+  (c) => deterministicLoss(c, { delayMs: 300, fail: 'conformance failure', finishOnCancel: true }, 'failed'),
+  { concurrent: true },
+);
