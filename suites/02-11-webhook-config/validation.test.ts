@@ -1,0 +1,165 @@
+// Spec 2.11 with rulings C-14, C-17, C-18 and C-19: an invalid webhook configuration is refused with
+// -32602 naming the offending field (`data.field`, rooted at params). Every set is scoped to a finished
+// task, so a target that wrongly accepts one stores a task-level configuration nothing is sent to.
+import { randomUUID } from 'node:crypto';
+import {
+  ERROR_CODES,
+  errorOf,
+  is,
+  messageParams,
+  resultOf,
+  textPart,
+  verifies,
+  type CheckContext,
+} from '../support/index.ts';
+import {
+  getConfig,
+  INVALID_PARAMS,
+  isObject,
+  refusal,
+  setConfig,
+  sharedSample,
+  type Matcher,
+} from '../support/webhooks-area.ts';
+
+const HOOK = 'https://webhook.a2a-conformance.invalid/validation';
+
+const scopeTask = sharedSample('finished task used as the scope of every set', async (c) => {
+  const ex = await c.rpc('message/send', messageParams([textPart('webhook validation scope')]));
+  const id = resultOf(ex)?.id;
+  return typeof id === 'string' ? id : undefined;
+});
+
+async function taskScope(c: CheckContext): Promise<string> {
+  const taskId = await scopeTask(c);
+  c.require('a finished task to scope the sets (message/send result.id)', taskId, is.nonEmptyString());
+  return taskId!;
+}
+
+/** Sends one invalid configuration and records code and field against C-14's -32602 {details, field}. */
+async function expectRefused(
+  c: CheckContext,
+  label: string,
+  config: unknown,
+  field: string | Matcher,
+): Promise<void> {
+  const { ex } = await setConfig(c, config, await taskScope(c));
+  const { code, field: actual } = refusal(ex);
+  c.check(`${label}: error.code`, code, INVALID_PARAMS);
+  c.check(`${label}: error.data.field`, actual, field);
+}
+
+verifies('2.11/url-required', 'a config without url gets -32602 naming config.url', async (c) => {
+  await expectRefused(c, 'config {}', {}, 'config.url');
+  await expectRefused(c, 'config with events only', { events: ['task.completed'] }, 'config.url');
+});
+
+verifies('2.11/url-absolute-http', 'relative, non-URL and non-http(s) urls get -32602', async (c) => {
+  for (const url of ['not a url', '/hooks/relative', 'ftp://example.com/hook', 'mailto:hook@example.com'])
+    await expectRefused(c, `url ${JSON.stringify(url)}`, { url }, 'config.url');
+});
+
+verifies('2.11/headers-string-map', 'headers that are not a string map get -32602', async (c) => {
+  const name = 'X-Conformance-Count';
+  // C-19 names config.headers for this rule; the header's own path is as precise, so both are accepted.
+  const either = is.oneOf(['config.headers', `config.headers.${name}`]);
+  await expectRefused(c, 'a number value', { url: HOOK, headers: { [name]: 1 } }, either);
+  await expectRefused(c, 'a null value', { url: HOOK, headers: { [name]: null } }, either);
+  await expectRefused(c, 'headers as a string', { url: HOOK, headers: `${name}: 1` }, 'config.headers');
+  await expectRefused(c, 'headers as an array', { url: HOOK, headers: [name] }, 'config.headers');
+});
+
+verifies('2.11/headers-reserved-rejected', 'service headers cannot be configured', async (c) => {
+  const reserved = [
+    'Content-Type',
+    'content-length',
+    'Host',
+    'User-Agent',
+    'X-Webhook-Signature',
+    'x-webhook-delivery',
+    'X-WEBHOOK-EVENT',
+  ];
+  for (const name of reserved) {
+    const config = { url: HOOK, headers: { [name]: 'conformance' } };
+    await expectRefused(c, `header ${name}`, config, `config.headers.${name}`);
+  }
+});
+
+verifies('2.11/events-allowed-names', 'unknown event names and an empty list get -32602', async (c) => {
+  await expectRefused(c, 'events ["task.done"]', { url: HOOK, events: ['task.done'] }, 'config.events[0]');
+  const mixed = ['task.completed', 'TASK.FAILED'];
+  await expectRefused(c, `events ${JSON.stringify(mixed)}`, { url: HOOK, events: mixed }, 'config.events[1]');
+  await expectRefused(c, 'events []', { url: HOOK, events: [] }, 'config.events');
+});
+
+verifies('2.11/events-allowed-names', 'duplicate event names are listed once', async (c) => {
+  const taskId = await taskScope(c);
+  const events = ['task.completed', 'task.failed', 'task.completed'];
+  const set = await setConfig(c, { url: HOOK, events }, taskId);
+  c.require(
+    'set with duplicates succeeded',
+    set.result === undefined ? errorOf(set.ex) : 'a result',
+    'a result',
+  );
+  const once = is.where('["task.completed", "task.failed"] in any order, each once (C-18)', (a) => {
+    return Array.isArray(a) && a.length === 2 && a.includes('task.completed') && a.includes('task.failed');
+  });
+  c.check('set result.events', set.result?.events, once);
+  const got = await getConfig(c, taskId);
+  const config = got.result?.config;
+  c.check('get result.config.events', isObject(config) ? config.events : config, once);
+});
+
+const OUT_OF_RANGE: ReadonlyArray<[string, unknown]> = [
+  ['maxRetries', -1],
+  ['maxRetries', 11],
+  ['maxRetries', 1.5],
+  ['maxRetries', '3'],
+  ['backoffMultiplier', 0.5],
+  ['backoffMultiplier', 11],
+  ['initialDelay', 0],
+  ['initialDelay', -1],
+  ['initialDelay', 3601],
+];
+
+verifies('2.11/retry-policy-bounds', 'retryPolicy values outside the C-19 ranges get -32602', async (c) => {
+  for (const [key, value] of OUT_OF_RANGE) {
+    const config = { url: HOOK, retryPolicy: { [key]: value } };
+    await expectRefused(
+      c,
+      `retryPolicy.${key} ${JSON.stringify(value)}`,
+      config,
+      `config.retryPolicy.${key}`,
+    );
+  }
+});
+
+verifies('2.11/retry-policy-bounds', 'retryPolicy values at the C-19 bounds are accepted', async (c) => {
+  const taskId = await taskScope(c);
+  const bounds = [
+    { maxRetries: 0, backoffMultiplier: 1, initialDelay: 3600 },
+    { maxRetries: 10, backoffMultiplier: 10, initialDelay: 0.5 },
+  ];
+  for (const retryPolicy of bounds) {
+    const { ex, result } = await setConfig(c, { url: HOOK, retryPolicy }, taskId);
+    c.check(
+      `set with retryPolicy ${JSON.stringify(retryPolicy)}`,
+      result === undefined ? refusal(ex) : 'a result',
+      'a result',
+    );
+  }
+});
+
+verifies('2.11/secret-non-empty', 'an empty or non-string secret gets -32602', async (c) => {
+  await expectRefused(c, 'secret ""', { url: HOOK, secret: '' }, 'config.secret');
+  await expectRefused(c, 'secret 42', { url: HOOK, secret: 42 }, 'config.secret');
+});
+
+verifies('2.11/task-scoped-unknown-task', 'a set for an unknown taskId gets -32000', async (c) => {
+  const taskId = randomUUID();
+  const { ex, result } = await setConfig(c, { url: HOOK }, taskId);
+  c.check('result', result, is.absent());
+  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.TASK_NOT_FOUND);
+  const data = errorOf(ex)?.data;
+  c.check('error.data.taskId', isObject(data) ? data.taskId : data, taskId);
+});

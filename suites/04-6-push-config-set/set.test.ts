@@ -1,0 +1,81 @@
+// Spec 4.6 (tasks/pushNotificationConfig/set) with rulings C-14 and C-17: `config` is a required object,
+// and a set on a scope that already has a configuration replaces it (a new configId; events of the
+// task then reach the new url only). Task-level scopes only, so no other check is affected.
+import { is, verifies, type CheckContext } from '../support/index.ts';
+import {
+  coveredInTime,
+  DELIVERY_WAIT_MS,
+  finishedTaskId,
+  getConfig,
+  INVALID_PARAMS,
+  isObject,
+  ofTask,
+  refusal,
+  requireSet,
+  SET,
+  sleep,
+  startRunningTask,
+  summary,
+} from '../support/webhooks-area.ts';
+
+const HOOK = 'https://webhook.a2a-conformance.invalid/set';
+
+async function expectConfigRefused(c: CheckContext, label: string, params: unknown): Promise<void> {
+  const { code, field } = refusal(await c.rpc(SET, params));
+  c.check(`${label}: error.code`, code, INVALID_PARAMS);
+  c.check(`${label}: error.data.field`, field, 'config');
+}
+
+verifies('4.6/set-config-required', 'a set without config gets -32602 naming config', async (c) => {
+  await expectConfigRefused(c, 'params {}', {});
+  await expectConfigRefused(c, 'params with taskId only', { taskId: await finishedTaskId(c) });
+});
+
+verifies('4.6/set-config-object', 'a config that is not an object gets -32602', async (c) => {
+  const taskId = await finishedTaskId(c);
+  for (const config of [HOOK, [HOOK], 42, null, true])
+    await expectConfigRefused(c, `config ${JSON.stringify(config)}`, { taskId, config });
+});
+
+verifies(
+  '4.6/set-replaces-scope',
+  'a second set on a scope returns a new configId and replaces',
+  async (c) => {
+    const taskId = await finishedTaskId(c);
+    const first = await requireSet(c, { url: `${HOOK}/first` }, taskId);
+    const second = await requireSet(c, { url: `${HOOK}/second`, events: ['task.failed'] }, taskId);
+    c.check(
+      'configId of the second set differs from the first',
+      second,
+      is.where(`not ${first}`, (a) => a !== first),
+    );
+    const { result } = await getConfig(c, taskId);
+    c.check('get result.configId', result?.configId, second);
+    const config = result?.config;
+    c.check('get result.config.url', isObject(config) ? config.url : config, `${HOOK}/second`);
+    c.check('get result.config.events', isObject(config) ? config.events : config, ['task.failed']);
+  },
+);
+
+verifies(
+  '4.6/set-replaces-scope',
+  'after a replacing set, the task events reach the new url only',
+  async (c) => {
+    const hooks = await c.webhooks();
+    const old = hooks.newUrl('replaced');
+    const fresh = hooks.newUrl('replacing');
+    const task = await startRunningTask(c);
+    await requireSet(c, { url: old.url, events: ['task.completed'] }, task.taskId);
+    await requireSet(c, { url: fresh.url, events: ['task.completed'] }, task.taskId);
+    await coveredInTime(c, task);
+    const got = await hooks.receiver.waitForResult({ token: fresh.token }, { timeoutMs: DELIVERY_WAIT_MS });
+    await sleep(100); // a stray copy to the replaced url would arrive as fast as the real one
+    c.check(
+      'task.completed deliveries to the replacing url',
+      summary(ofTask(got.deliveries, task.taskId)).length,
+      1,
+    );
+    c.check('deliveries to the replaced url', summary(hooks.receiver.deliveries({ token: old.token })), []);
+  },
+  { concurrent: true },
+);

@@ -1,0 +1,35 @@
+// Spec 4.7 (tasks/pushNotificationConfig/get) with ruling C-17, on task-level scopes of finished tasks:
+// get returns what set stored, and exactly the requested scope. The agent-level cases (no taskId,
+// no fallback from task to agent) live in suites/06-webhooks/agent-scope.test.ts with the other
+// checks that set an agent-level configuration, so that their order within one file is fixed.
+import { verifies } from '../support/index.ts';
+import { finishedTaskId, getConfig, isObject, requireResult, requireSet } from '../support/webhooks-area.ts';
+
+const HOOK = 'https://webhook.a2a-conformance.invalid/get';
+
+verifies('4.7/get-reflects-set', 'get returns the stored url, events and configId, active', async (c) => {
+  const taskId = await finishedTaskId(c);
+  const events = ['task.completed', 'task.canceled'];
+  const configId = await requireSet(c, { url: HOOK, events }, taskId);
+  const result = requireResult(c, 'get result', await getConfig(c, taskId));
+  const config = isObject(result.config) ? result.config : {};
+  c.check('result.config.url', config.url, HOOK);
+  const got = Array.isArray(config.events) ? [...(config.events as string[])].sort() : config.events;
+  c.check('result.config.events (sorted)', got, [...events].sort());
+  c.check('result.configId', result.configId, configId);
+  c.check('result.active', result.active, true);
+});
+
+verifies(
+  '4.7/get-returns-scope',
+  'get of another task does not return this task configuration',
+  async (c) => {
+    const configured = await finishedTaskId(c);
+    const other = await finishedTaskId(c);
+    await requireSet(c, { url: HOOK }, configured);
+    const result = requireResult(c, 'get result', await getConfig(c, other));
+    c.check('result.config', result.config, null);
+    c.check('result.configId', result.configId, null);
+    c.check('result.active', result.active, false);
+  },
+);

@@ -1,0 +1,332 @@
+// Spec 6.5 (delivery and retries), 2.11 (retryPolicy defaults, task scope) and the per-attempt fields
+// of 6.2-6.4, with rulings C-17 and C-20. Task-level configurations on running tasks, one capture url
+// per check; every check waits on a retry schedule or a timeout, so all run concurrently.
+import { randomBytes } from 'node:crypto';
+import { is, verifies, type CheckContext } from '../support/index.ts';
+import {
+  awaitAttempts,
+  checkGaps,
+  count,
+  LATE_MS,
+  scheduledDelayMs,
+  coveredInTime,
+  DELIVERY_WAIT_MS,
+  EARLY_MS,
+  headerOf,
+  ofTask,
+  payloadOf,
+  requireSet,
+  retryGaps,
+  setWithPolicy,
+  sharedSample,
+  sleep,
+  startRunningTask,
+  summary,
+  verifySignature,
+  type Delivery,
+  type RetryPolicy,
+} from '../support/webhooks-area.ts';
+import type { ScriptedResponse } from '../../harness/io/webhook-receiver.ts';
+
+const concurrent = { concurrent: true };
+const COMPLETED = ['task.completed'];
+
+interface Run {
+  token: string;
+  taskId: string;
+  policy: Required<RetryPolicy>;
+  deliveries: Delivery[];
+  secret?: string;
+}
+
+/** One task.completed event to a fresh url answered as `script`, collected until `count` attempts. */
+async function scriptedRun(
+  c: CheckContext,
+  opts: {
+    label: string;
+    policy: RetryPolicy;
+    script: ScriptedResponse[];
+    count: number;
+    secret?: string;
+    settle?: boolean;
+  },
+): Promise<Run> {
+  const hooks = await c.webhooks();
+  const { token, url } = hooks.newUrl(opts.label);
+  hooks.receiver.script(token, opts.script);
+  const task = await startRunningTask(c);
+  const config = { url, events: COMPLETED, ...(opts.secret === undefined ? {} : { secret: opts.secret }) };
+  const { policy } = await setWithPolicy(c, task.taskId, config, opts.policy);
+  await coveredInTime(c, task);
+  const failedAfterMs = opts.script[0]?.delayMs ?? 0;
+  const deliveries = await awaitAttempts(hooks, token, policy, opts.count, {
+    failedAfterMs,
+    settle: opts.settle === true,
+  });
+  const run: Run = { token, taskId: task.taskId, policy, deliveries };
+  if (opts.secret !== undefined) run.secret = opts.secret;
+  return run;
+}
+
+const failing = (n: number): ScriptedResponse[] => Array.from({ length: n }, () => ({ status: 500 }));
+
+// First in the file: vitest runs at most a few concurrent checks at once, and this one is the longest.
+// The receiver answers after 5.6 s: a sender that waits longer sees a 200 and never retries.
+const SLOW_MS = 5_600;
+const SENDER_TIMEOUT_MS = 5_000;
+
+verifies(
+  '6.5/receiver-timeout-5s',
+  'an attempt unanswered after 5 s is failed and retried',
+  async (c) => {
+    const policy = { initialDelay: 0.1, backoffMultiplier: 2, maxRetries: 1 };
+    const run = await scriptedRun(c, { label: 'slow', policy, script: [{ delayMs: SLOW_MS }], count: 2 });
+    c.require('attempts (the first unanswered within 5 s)', summary(run.deliveries), count(2));
+    // Arrival to arrival: the sender must have waited 5 s (spec 6.5), then about initialDelay more.
+    // The retry delay itself is graded by 6.5/retry-backoff; here only the timeout is.
+    const gap = Math.round(run.deliveries[1]!.receivedAtMs - run.deliveries[0]!.receivedAtMs);
+    const lo = SENDER_TIMEOUT_MS - EARLY_MS;
+    const hi = SENDER_TIMEOUT_MS + scheduledDelayMs(run.policy, 1) + LATE_MS;
+    c.check(
+      'ms from the unanswered attempt to its retry',
+      gap,
+      is.where(`within [${lo}, ${hi}]`, (a) => typeof a === 'number' && a >= lo && a <= hi),
+    );
+  },
+  { concurrent: true, timeoutMs: 30_000 },
+);
+
+// Three attempts, all answered 500: initialDelay 0.1 s, multiplier 2, two retries (C-20 within 1 s).
+const retries = sharedSample('three failing attempts of one event', (c) =>
+  scriptedRun(c, {
+    label: 'retries',
+    policy: { initialDelay: 0.1, backoffMultiplier: 2, maxRetries: 2 },
+    script: failing(4),
+    count: 3,
+    secret: randomBytes(18).toString('base64url'),
+  }),
+);
+
+function attemptsOf(ds: readonly Delivery[]): unknown[] {
+  return ds.map((d) => (payloadOf(d)?.delivery as { attempt?: unknown } | undefined)?.attempt);
+}
+
+verifies(
+  '6.5/retry-count',
+  'a failing event is retried maxRetries times, then dropped',
+  async (c) => {
+    const run = await retries(c);
+    // The sample resolves at the last expected attempt; a surplus one would follow the next scheduled delay.
+    await sleep(scheduledDelayMs(run.policy, run.policy.maxRetries + 1) + LATE_MS);
+    const hooks = await c.webhooks();
+    c.check(
+      'attempts received (maxRetries 2)',
+      summary(hooks.receiver.deliveries({ token: run.token })),
+      count(3),
+    );
+  },
+  concurrent,
+);
+
+verifies(
+  '6.5/retry-backoff',
+  'retries wait initialDelay * multiplier^(n-1)',
+  async (c) => {
+    const run = await retries(c);
+    c.require('attempts received', run.deliveries.length, run.policy.maxRetries + 1);
+    checkGaps(c, retryGaps(run.deliveries), run.policy);
+  },
+  concurrent,
+);
+
+verifies(
+  '6.5/delivery-id-stable',
+  'every attempt of one event carries the same delivery id',
+  async (c) => {
+    const run = await retries(c);
+    c.require('attempts received', run.deliveries.length, run.policy.maxRetries + 1);
+    const ids = run.deliveries.map((d) => headerOf(d, 'x-webhook-delivery'));
+    c.check(
+      'X-Webhook-Delivery of each attempt',
+      ids,
+      ids.map(() => ids[0] ?? 'a delivery id'),
+    );
+  },
+  concurrent,
+);
+
+verifies(
+  '6.3/payload-delivery-attempt',
+  'delivery.attempt counts 1, 2, 3 across retries',
+  async (c) => {
+    const run = await retries(c);
+    c.require('attempts received', run.deliveries.length, run.policy.maxRetries + 1);
+    c.check('delivery.attempt of each attempt', attemptsOf(run.deliveries), [1, 2, 3]);
+  },
+  concurrent,
+);
+
+verifies(
+  '6.3/payload-delivery-max-attempts',
+  'delivery.maxAttempts is maxRetries + 1',
+  async (c) => {
+    const run = await retries(c);
+    c.require('attempts received', run.deliveries.length, run.policy.maxRetries + 1);
+    const max = run.deliveries.map(
+      (d) => (payloadOf(d)?.delivery as { maxAttempts?: unknown } | undefined)?.maxAttempts,
+    );
+    c.check('delivery.maxAttempts of each attempt (maxRetries 2)', max, [3, 3, 3]);
+  },
+  concurrent,
+);
+
+verifies(
+  '6.4/signature-hmac-sha256-hex',
+  'each attempt is signed over its own exact bytes',
+  async (c) => {
+    const run = await retries(c);
+    c.require('attempts received', run.deliveries.length, run.policy.maxRetries + 1);
+    for (const d of run.deliveries) {
+      const sig = verifySignature(d.body, run.secret!, d.headers['x-webhook-signature']);
+      c.check(
+        `attempt ${String(attemptsOf([d])[0])}: X-Webhook-Signature`,
+        sig.actual,
+        sig.ok ? sig.actual : sig.expected,
+      );
+    }
+  },
+  concurrent,
+);
+
+verifies(
+  '6.5/failed-attempt-retried',
+  'an attempt answered 500 is retried',
+  async (c) => {
+    const run = await retries(c);
+    c.check('attempts after a 500', summary(run.deliveries), count(run.policy.maxRetries + 1));
+  },
+  concurrent,
+);
+
+for (const [what, first] of [
+  ['answered 302 (redirects are never followed)', { status: 302, body: '' }],
+  ['ended by a connection reset', { reset: true }],
+] as const) {
+  verifies(
+    '6.5/failed-attempt-retried',
+    `an attempt ${what} is retried`,
+    async (c) => {
+      const policy = { initialDelay: 0.1, backoffMultiplier: 2, maxRetries: 1 };
+      const run = await scriptedRun(c, { label: 'retried', policy, script: [first], count: 2 });
+      c.check(
+        'attempts (first failed, the retry answered 200)',
+        summary(ofTask(run.deliveries, run.taskId)),
+        count(2),
+      );
+    },
+    concurrent,
+  );
+}
+
+verifies(
+  '6.5/2xx-acknowledges',
+  'an attempt answered 202 is not retried',
+  async (c) => {
+    const policy = { initialDelay: 0.1, backoffMultiplier: 2, maxRetries: 2 };
+    const script = [{ status: 202 }];
+    const run = await scriptedRun(c, { label: 'acknowledged', policy, script, count: 1, settle: true });
+    c.check('attempts after a 202', summary(run.deliveries), count(1));
+  },
+  concurrent,
+);
+
+verifies(
+  '2.11/initial-delay-default',
+  'without initialDelay the first retry waits 1 s',
+  async (c) => {
+    const policy = { maxRetries: 1, backoffMultiplier: 2 };
+    const run = await scriptedRun(c, { label: 'initial-delay', policy, script: failing(1), count: 2 });
+    c.require('attempts received', run.deliveries.length, 2);
+    checkGaps(c, retryGaps(run.deliveries), { ...run.policy, initialDelay: 1 });
+  },
+  concurrent,
+);
+
+verifies(
+  '2.11/backoff-multiplier-default',
+  'without backoffMultiplier each retry waits twice as long',
+  async (c) => {
+    const policy = { initialDelay: 0.1, maxRetries: 2 };
+    const run = await scriptedRun(c, { label: 'multiplier', policy, script: failing(3), count: 3 });
+    c.require('attempts received', run.deliveries.length, 3);
+    const gaps = retryGaps(run.deliveries);
+    checkGaps(c, gaps, { ...run.policy, backoffMultiplier: 2 });
+    c.info('ratio of the second retry delay to the first', gaps[0] ? gaps[1]! / gaps[0] : undefined);
+  },
+  concurrent,
+);
+
+verifies(
+  '2.11/max-retries-default',
+  'without maxRetries a failing event gets 4 attempts',
+  async (c) => {
+    const policy = { initialDelay: 0.1, backoffMultiplier: 1 };
+    const run = await scriptedRun(c, {
+      label: 'max-retries',
+      policy,
+      script: failing(6),
+      count: 4,
+      settle: true,
+    });
+    c.check('attempts received', summary(run.deliveries), count(4));
+    const max = run.deliveries.map(
+      (d) => (payloadOf(d)?.delivery as { maxAttempts?: unknown } | undefined)?.maxAttempts,
+    );
+    c.check(
+      'delivery.maxAttempts of each attempt',
+      max,
+      max.map(() => 4),
+    );
+  },
+  concurrent,
+);
+
+verifies(
+  '2.11/task-scoped-config',
+  'a task-level configuration gets the events of its task only',
+  async (c) => {
+    const hooks = await c.webhooks();
+    const { token, url } = hooks.newUrl('task-scoped');
+    const task = await startRunningTask(c);
+    const other = await startRunningTask(c);
+    await requireSet(c, { url }, task.taskId);
+    await coveredInTime(c, task);
+    await hooks.receiver.waitFor({ token, event: 'task.completed' }, { timeoutMs: DELIVERY_WAIT_MS });
+    await other.ended;
+    await sleep(100); // a delivery of the other task would follow its completion within milliseconds
+    const got = hooks.receiver.deliveries({ token });
+    c.check(
+      'task.completed of the configured task delivered',
+      ofTask(got, task.taskId).some((d) => payloadOf(d)?.event === 'task.completed'),
+      true,
+    );
+    c.check(
+      'deliveries of other tasks',
+      summary(got.filter((d) => payloadOf(d)?.taskId !== task.taskId)),
+      [],
+    );
+  },
+  concurrent,
+);
+
+verifies(
+  '6.2/no-signature-without-secret',
+  'without a secret no X-Webhook-Signature is sent',
+  async (c) => {
+    const policy = { initialDelay: 0.1, backoffMultiplier: 2, maxRetries: 0 };
+    const run = await scriptedRun(c, { label: 'unsigned', policy, script: [], count: 1 });
+    c.require('task.completed delivered', run.deliveries.length, 1);
+    c.check('X-Webhook-Signature', headerOf(run.deliveries[0]!, 'x-webhook-signature'), undefined);
+  },
+  concurrent,
+);

@@ -1,0 +1,330 @@
+// Helpers of the webhook suites (spec 2.11-2.13, 4.6, 4.7, 6; rulings C-17..C-20, C-29, C-39): set and
+// get calls, a task still running when its task-level configuration is set (directive-driven, or a
+// black-box race on agents without the contract), small retry policies, and readers of deliveries.
+import { randomUUID } from 'node:crypto';
+import type { Delivery } from '../../harness/io/evidence.ts';
+import {
+  is,
+  type AnsweredExchange,
+  type CheckContext,
+  type CheckWebhooks,
+  type Matcher,
+} from '../../harness/index.ts';
+import { ERROR_CODES } from '../../schemas/error-codes.ts';
+import {
+  directivePart,
+  directivesHonoured,
+  FINAL_STATES,
+  getTask,
+  messageParams,
+  resultOf,
+  sendTask,
+  stateOf,
+  textPart,
+  type DirectiveFields,
+  type JsonObject,
+} from './messages.ts';
+import { errorOf, responseOf } from './rpc-response.ts';
+
+export type { Delivery } from '../../harness/io/evidence.ts';
+export type { Matcher } from '../../harness/index.ts';
+export { verifySignature } from '../../harness/io/webhook-signature.ts';
+
+export const SET = 'tasks/pushNotificationConfig/set';
+export const GET = 'tasks/pushNotificationConfig/get';
+
+export const DEFAULT_POLICY = Object.freeze({ maxRetries: 3, backoffMultiplier: 2, initialDelay: 1 });
+
+/** C-20 tolerance of a measured retry delay: [scheduled - 50 ms, scheduled + 1000 ms]. */
+export const EARLY_MS = 50;
+export const LATE_MS = 1000;
+
+/** How long a directive task works before completing: long enough to set its configuration first. */
+export const RUN_MS = 250;
+
+/** Deliveries on loopback arrive within milliseconds; this bounds a wait for one that never comes. */
+export const DELIVERY_WAIT_MS = 5_000;
+
+export interface RetryPolicy {
+  maxRetries?: number;
+  backoffMultiplier?: number;
+  initialDelay?: number;
+}
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+
+/** C-39: an RFC 3339 timestamp with a time zone that parses to a real instant. */
+export const isoTimestamp = is.where(
+  'an RFC 3339 timestamp with a time zone (C-39)',
+  (a) => typeof a === 'string' && RFC3339.test(a) && Number.isFinite(Date.parse(a)),
+);
+
+export const uuidV4 = is.matching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i);
+
+export const nonNegativeNumber = is.where(
+  'a non-negative number (milliseconds, C-43)',
+  (a) => typeof a === 'number' && Number.isFinite(a) && a >= 0,
+);
+
+// ---- set and get -------------------------------------------------------------------------------
+
+export interface SetOutcome {
+  ex: AnsweredExchange;
+  result: JsonObject | undefined;
+}
+
+export async function setConfig(c: CheckContext, config: unknown, taskId?: string): Promise<SetOutcome> {
+  const ex = await c.rpc(SET, taskId === undefined ? { config } : { config, taskId });
+  return { ex, result: resultOf(ex) };
+}
+
+/** A set that must succeed; returns its configId (later steps depend on it). */
+export async function requireSet(c: CheckContext, config: JsonObject, taskId?: string): Promise<string> {
+  const { ex, result } = await setConfig(c, config, taskId);
+  const scope = taskId === undefined ? 'agent-level' : 'task-level';
+  c.require(`${scope} set succeeded`, result === undefined ? responseOf(ex) : 'a result', 'a result');
+  const configId = result?.configId;
+  c.require(`${scope} set result.configId`, configId, is.nonEmptyString());
+  return configId as string;
+}
+
+export async function getConfig(c: CheckContext, taskId?: string): Promise<SetOutcome> {
+  const ex = await c.rpc(GET, taskId === undefined ? {} : { taskId });
+  return { ex, result: resultOf(ex) };
+}
+
+/** The result object of a call that must succeed; otherwise the check fails showing the response. */
+export function requireResult(c: CheckContext, label: string, o: SetOutcome): JsonObject {
+  const actual = o.result === undefined ? (responseOf(o.ex) ?? o.ex.response.body) : 'a result object';
+  c.require(label, actual, 'a result object');
+  return o.result!;
+}
+
+/** The error code and data.field of a refused call, for expected-vs-actual records. */
+export function refusal(ex: AnsweredExchange): { code: unknown; field: unknown } {
+  const error = errorOf(ex);
+  const data = isObject(error?.data) ? error.data : undefined;
+  return { code: error?.code, field: data?.field };
+}
+
+export const INVALID_PARAMS = ERROR_CODES.INVALID_PARAMS;
+
+/** A finished task of the agent (plain message/send): a task-level scope nothing is ever delivered to. */
+export async function finishedTaskId(c: CheckContext): Promise<string> {
+  const { task } = await sendTask(c, [textPart('webhook configuration scope')]);
+  c.require('message/send result.id', task.id, is.nonEmptyString());
+  return task.id as string;
+}
+
+// ---- a task still running when its configuration is set ----------------------------------------
+
+export interface RunningTask {
+  taskId: string;
+  /** True when the directive contract drives the task, so it is known to run for its delay. */
+  scripted: boolean;
+  /** Resolves when the stream (or the message/send call) carrying the task has ended. */
+  ended: Promise<unknown>;
+}
+
+/**
+ * Starts a task that is still running when the caller sets its task-level configuration (C-17: only
+ * events after the set reach it). With the directive contract the task works for `directive.delayMs`;
+ * otherwise a plain message races the set, and coveredInTime() tells whether the race was won.
+ */
+export async function startRunningTask(
+  c: CheckContext,
+  directive: DirectiveFields = { delayMs: RUN_MS },
+): Promise<RunningTask> {
+  const scripted = await directivesHonoured(c);
+  const parts = [textPart('webhook conformance'), ...(scripted ? [directivePart(directive)] : [])];
+  const caps = isObject(c.card?.capabilities) ? c.card.capabilities : undefined;
+  if (caps?.streaming === false) return sendWithTaskId(c, parts, scripted);
+  const stream = await c.stream('message/stream', messageParams(parts), { closeOnFinal: true });
+  for await (const ev of stream.events()) {
+    const result = isObject(ev.json) && isObject(ev.json.result) ? ev.json.result : undefined;
+    c.require('first message/stream event result.id', result?.id, is.nonEmptyString());
+    return { taskId: result!.id as string, scripted, ended: stream.done };
+  }
+  return c.fail('message/stream ended without an event naming the task', {
+    expected: 'an SSE event whose result is the task',
+    actual: stream.transcript.json ?? stream.transcript.error ?? 'no event',
+  });
+}
+
+/** Without streaming: message/send with a client-chosen task id (C-16), found again by tasks/get. */
+async function sendWithTaskId(
+  c: CheckContext,
+  parts: readonly JsonObject[],
+  scripted: boolean,
+): Promise<RunningTask> {
+  const taskId = randomUUID();
+  const ended = c.client.rpc('message/send', messageParams(parts, { id: taskId }));
+  for (let i = 0; i < 50; i += 1) {
+    if ((await getTask(c, taskId)) !== undefined) return { taskId, scripted, ended };
+    await sleep(20);
+  }
+  return c.notExercised('without streaming, the task id must be client-chosen (C-16); the target ignored it');
+}
+
+/**
+ * For an unscripted task: ends the check as not-exercised when the task had already finished before
+ * its configuration was stored (both times from the target's clock), since no event could follow.
+ */
+export async function coveredInTime(c: CheckContext, task: RunningTask): Promise<void> {
+  if (task.scripted) return;
+  const current = await getTask(c, task.taskId);
+  if (!FINAL_STATES.includes(stateOf(current) as string)) return;
+  const stored = (await getConfig(c, task.taskId)).result?.config;
+  const finishedAt = Date.parse(String(current?.updatedAt));
+  const createdAt = Date.parse(String(isObject(stored) ? stored.createdAt : undefined));
+  if (!(finishedAt < createdAt)) return;
+  c.notExercised(
+    'the task finished before its configuration was stored; the check needs the a2a:directive contract ' +
+      '(docs/directives.md) or a slower agent',
+  );
+}
+
+/**
+ * A task-level configuration with a small retry policy (C-20: measured within a second). A target
+ * that refuses a fractional initialDelay gets 1 s instead; the returned policy is the one stored.
+ */
+export async function setWithPolicy(
+  c: CheckContext,
+  taskId: string,
+  config: JsonObject,
+  policy: RetryPolicy,
+): Promise<{ configId: string; policy: Required<RetryPolicy> }> {
+  const first = await setConfig(c, { ...config, retryPolicy: policy }, taskId);
+  let used = policy;
+  if (first.result === undefined && (policy.initialDelay ?? 1) < 1) {
+    c.info('the target refused a fractional initialDelay; falling back to 1 s', refusal(first.ex));
+    used = { ...policy, initialDelay: 1 };
+  }
+  const configId =
+    first.result !== undefined && used === policy
+      ? String(first.result.configId)
+      : await requireSet(c, { ...config, retryPolicy: used }, taskId);
+  return { configId, policy: { ...DEFAULT_POLICY, ...used } };
+}
+
+/** C-20: retry n (attempt n + 1) starts initialDelay * backoffMultiplier^(n-1) seconds after attempt n. */
+export function scheduledDelayMs(policy: Required<RetryPolicy>, retry: number): number {
+  return policy.initialDelay * policy.backoffMultiplier ** (retry - 1) * 1000;
+}
+
+// ---- deliveries --------------------------------------------------------------------------------
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function payloadOf(d: Delivery): JsonObject | undefined {
+  return isObject(d.json) ? d.json : undefined;
+}
+
+export function eventOf(d: Delivery): unknown {
+  return payloadOf(d)?.event;
+}
+
+export function dataOf(d: Delivery): JsonObject | undefined {
+  const data = payloadOf(d)?.data;
+  return isObject(data) ? data : undefined;
+}
+
+export function headerOf(d: Delivery, name: string): string | undefined {
+  const v = d.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** The deliveries of one task (payload taskId), in arrival order. */
+export function ofTask(ds: readonly Delivery[], taskId: string): Delivery[] {
+  return ds.filter((d) => payloadOf(d)?.taskId === taskId);
+}
+
+/** A short, secret-free view of deliveries for expected-vs-actual records. */
+export function summary(ds: readonly Delivery[]): Array<Record<string, unknown>> {
+  return ds.map((d) => ({
+    seq: d.seq,
+    event: eventOf(d) ?? headerOf(d, 'x-webhook-event'),
+    taskId: payloadOf(d)?.taskId,
+    attempt: (payloadOf(d)?.delivery as JsonObject | undefined)?.attempt,
+    deliveryId: headerOf(d, 'x-webhook-delivery'),
+  }));
+}
+
+/**
+ * Measured delay before each retry: from the receiver's answer to attempt n to the arrival of attempt
+ * n + 1 (the sender sees the answer a little later, so this never understates its wait).
+ */
+export function retryGaps(ds: readonly Delivery[]): number[] {
+  return ds.slice(1).map((d, i) => {
+    const prev = ds[i]!;
+    return Math.round(d.receivedAtMs - (prev.response.atMs ?? prev.receivedAtMs));
+  });
+}
+
+/**
+ * One sample per file, made by the first check that asks (its exchanges and deliveries are that
+ * check's evidence); later checks note where it came from. `make` returns data and records nothing.
+ */
+export function sharedSample<T>(kind: string, make: (c: CheckContext) => Promise<T>) {
+  let made: Promise<T> | undefined;
+  let origin = '';
+  return (c: CheckContext): Promise<T> => {
+    if (made === undefined) {
+      origin = c.requirement.id;
+      made = make(c);
+    } else {
+      c.info(`${kind}: the file's shared sample, recorded as evidence by the check of ${origin}`);
+    }
+    return made;
+  };
+}
+
+/**
+ * Waits for `count` attempts to one url; with `settle`, then long enough for one more to show up if
+ * the target (wrongly) sends it: the next scheduled retry delay plus the C-20 late tolerance.
+ * `failedAfterMs` stretches the wait for attempts the receiver leaves unanswered (the sender's timeout).
+ */
+export async function awaitAttempts(
+  hooks: CheckWebhooks,
+  token: string,
+  policy: Required<RetryPolicy>,
+  count: number,
+  opts: { failedAfterMs?: number; settle?: boolean } = {},
+): Promise<Delivery[]> {
+  const failedAfterMs = opts.failedAfterMs ?? 0;
+  let budget = DELIVERY_WAIT_MS + failedAfterMs;
+  for (let n = 1; n < count; n += 1) budget += scheduledDelayMs(policy, n) + LATE_MS + failedAfterMs;
+  await hooks.receiver.waitFor({ token }, { timeoutMs: budget, count });
+  if (opts.settle === true) await sleep(scheduledDelayMs(policy, count) + LATE_MS);
+  return hooks.receiver.deliveries({ token });
+}
+
+/** A matcher for a list of `n` deliveries (the summary of what arrived is recorded as actual). */
+export function count(n: number): Matcher {
+  return is.where(`${n} deliver${n === 1 ? 'y' : 'ies'}`, (a) => Array.isArray(a) && a.length === n);
+}
+
+/** Checks each measured retry delay against initialDelay * backoffMultiplier^(n-1) within C-20's tolerance. */
+export function checkGaps(
+  c: CheckContext,
+  gaps: readonly number[],
+  policy: Required<RetryPolicy>,
+  what = 'retry',
+): void {
+  gaps.forEach((gap, i) => {
+    const scheduled = scheduledDelayMs(policy, i + 1);
+    const lo = scheduled - EARLY_MS;
+    const hi = scheduled + LATE_MS;
+    c.check(
+      `${what} ${i + 1}: measured delay in ms (scheduled ${scheduled})`,
+      gap,
+      is.where(`within [${lo}, ${hi}] (C-20)`, (a) => typeof a === 'number' && a >= lo && a <= hi),
+    );
+  });
+}
