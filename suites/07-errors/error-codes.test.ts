@@ -1,0 +1,161 @@
+// Spec 7 codes and their data: -32602 with data.details (MUST) and data.field (SHOULD, C-14) on every
+// method, -32000 with taskId and suggestion, -32003 with taskId and currentState (C-08), -32004 with
+// taskId and reason (C-41), -32603 (not provokable from outside).
+import { randomUUID } from 'node:crypto';
+import { answer, answerError, isObject, listedMethods, startLiveTask } from '../support/access-area.ts';
+import {
+  directivePart,
+  ERROR_CODES,
+  errorOf,
+  is,
+  messageParams,
+  requireDirectives,
+  textPart,
+  verifies,
+  waitForTask,
+  type CheckContext,
+} from '../support/index.ts';
+import { invalidParamsCases, leafName, type ParamsCase } from './params-cases.ts';
+
+const C = ERROR_CODES;
+
+/** The cases whose method the card lists (an unlisted one answers -32601, graded in 2.14). */
+function served(c: CheckContext, cases: readonly ParamsCase[]): ParamsCase[] {
+  const listed = listedMethods(c.card ?? undefined);
+  return listed === undefined ? [...cases] : cases.filter((k) => listed.includes(k.method));
+}
+
+type ParamsError = { k: ParamsCase; error: Record<string, unknown> | undefined };
+const answered = new Map<boolean, Promise<ParamsError[]>>();
+
+/** Each case's error, sent once per file: three checks read the missing-member answers. */
+function errorsOf(c: CheckContext, missing: boolean): Promise<ParamsError[]> {
+  let p = answered.get(missing);
+  if (p === undefined) {
+    p = (async () => {
+      const out: ParamsError[] = [];
+      for (const k of served(c, invalidParamsCases(c.card, missing))) {
+        out.push({ k, error: answerError(await answer(c.client, k.method, k.params)) });
+      }
+      return out;
+    })();
+    answered.set(missing, p);
+  }
+  return p;
+}
+
+const dataOf = (e: Record<string, unknown> | undefined) => (isObject(e?.data) ? e.data : undefined);
+
+verifies('7/invalid-params-code', 'a missing required member on any method gets -32602', async (c) => {
+  for (const { k, error } of await errorsOf(c, true))
+    c.check(`${k.label}: error.code`, error?.code, C.INVALID_PARAMS);
+});
+
+verifies(
+  '7/invalid-params-details',
+  'every -32602 for a missing field has data.details naming it',
+  async (c) => {
+    for (const { k, error } of await errorsOf(c, true)) {
+      if (error?.code !== C.INVALID_PARAMS) continue; // the code itself is graded by 7/invalid-params-code
+      const leaf = leafName(k.field);
+      c.check(
+        `${k.label}: error.data.details`,
+        dataOf(error)?.details,
+        is.where(
+          `a string naming ${leaf}`,
+          (v) => typeof v === 'string' && v.toLowerCase().includes(leaf.toLowerCase()),
+        ),
+      );
+    }
+  },
+);
+
+verifies('7/invalid-params-field', 'every -32602 has data.field, the dotted path of the field', async (c) => {
+  for (const { k, error } of [...(await errorsOf(c, true)), ...(await errorsOf(c, false))]) {
+    if (error?.code !== C.INVALID_PARAMS) continue;
+    c.check(`${k.label}: error.data.field`, dataOf(error)?.field, is.oneOf([k.field, `params.${k.field}`]));
+  }
+});
+
+verifies(
+  '7/task-not-found-code',
+  'tasks/get, tasks/cancel and tasks/resubscribe of an unknown id get -32000',
+  async (c) => {
+    for (const method of ['tasks/get', 'tasks/cancel', 'tasks/resubscribe']) {
+      const a = await answer(c.client, method, { taskId: randomUUID() });
+      c.check(`${method}: error.code`, answerError(a)?.code, C.TASK_NOT_FOUND);
+    }
+  },
+);
+
+verifies(
+  '7/task-not-found-data',
+  'a -32000 carries data.taskId (the id asked for) and data.suggestion',
+  async (c) => {
+    for (const method of ['tasks/get', 'tasks/cancel', 'tasks/resubscribe']) {
+      const taskId = randomUUID();
+      const error = answerError(await answer(c.client, method, { taskId }));
+      c.require(`${method}: error.code`, error?.code, C.TASK_NOT_FOUND);
+      c.check(`${method}: error.data.taskId`, dataOf(error)?.taskId, taskId);
+      c.check(`${method}: error.data.suggestion`, dataOf(error)?.suggestion, is.nonEmptyString());
+    }
+  },
+);
+
+verifies(
+  '7/cancellation-failed-data',
+  'a cancel that loses the race gets -32003 with taskId and currentState',
+  async (c) => {
+    await requireDirectives(c, 'a task that finishes when the cancel arrives');
+    for (const [directive, state] of [
+      [{ runUntilCanceled: true, finishOnCancel: true }, 'completed'],
+      [{ delayMs: 300, fail: 'conformance failure', finishOnCancel: true }, 'failed'],
+    ] as const) {
+      const { taskId, close } = await startLiveTask(c, directive);
+      const ex = await c.rpc('tasks/cancel', { taskId });
+      const error = errorOf(ex);
+      c.check(`cancel racing to ${state}: error.code`, error?.code, C.CANCELLATION_FAILED);
+      c.check(`cancel racing to ${state}: error.data.taskId`, dataOf(error)?.taskId, taskId);
+      c.check(`cancel racing to ${state}: error.data.currentState`, dataOf(error)?.currentState, state);
+      await close();
+    }
+  },
+);
+
+verifies(
+  '7/subscription-failed-data',
+  'without streaming, resubscribe to a live task gets -32004 with taskId and reason',
+  async (c) => {
+    if (
+      c.card?.capabilities === undefined ||
+      (c.card.capabilities as { streaming?: unknown }).streaming !== false
+    ) {
+      c.notApplicable(
+        '-32004 is the answer of an agent without streaming (C-41); this card does not say streaming: false',
+      );
+    }
+    await requireDirectives(c, 'a task that stays working');
+    const id = randomUUID();
+    const params = messageParams([textPart('conformance: live'), directivePart({ runUntilCanceled: true })], {
+      id,
+    });
+    const send = c.client.rpc('message/send', params, { timeoutMs: 15_000 });
+    const live = await waitForTask(c, id, (s) => s === 'working', 2_000);
+    if (live === undefined)
+      c.notExercised(
+        'the target did not give the task the client-chosen id (C-16), so it could not be found while working',
+      );
+    const error = answerError(await answer(c.client, 'tasks/resubscribe', { taskId: id }));
+    c.check('tasks/resubscribe: error.code', error?.code, C.SUBSCRIPTION_FAILED);
+    c.check('tasks/resubscribe: error.data.taskId', dataOf(error)?.taskId, id);
+    c.check('tasks/resubscribe: error.data.reason', dataOf(error)?.reason, is.nonEmptyString());
+    await c.rpc('tasks/cancel', { taskId: id });
+    await send;
+  },
+);
+
+verifies('7/internal-error-code', 'an unexpected server failure gets a well-formed -32603', async (c) => {
+  c.notExercised(
+    'an unexpected failure inside the target cannot be provoked from outside without knowing a defect; no documented request (nor the a2a:directive contract) triggers -32603',
+  );
+});

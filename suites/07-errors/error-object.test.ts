@@ -1,0 +1,99 @@
+// Spec 7 and JSON-RPC 2.0 section 5.1: the error object (code integer, message string, data an object
+// when present: C-40) on every error the catalogue provokes, JSON-RPC-level and transport-level alike;
+// plus the standard codes on cases the envelope suite does not send (C-02, C-13).
+import {
+  ERROR_CODES,
+  errorOf,
+  is,
+  responseOf,
+  typeOf,
+  verifies,
+  type CheckContext,
+} from '../support/index.ts';
+import { CARD } from '../support/access-area.ts';
+import { errorMember, gradable, provokeAll } from './error-cases.ts';
+
+async function everyError(c: CheckContext) {
+  return gradable(await provokeAll(c), c);
+}
+
+verifies(
+  '7/error-object',
+  'every provoked error carries an error object with code and message',
+  async (c) => {
+    for (const a of await everyError(c)) {
+      const error = errorMember(a);
+      c.check(`${a.errorCase.name}: type of error`, typeOf(error), 'object');
+      c.check(
+        `${a.errorCase.name}: error has code and message`,
+        error === undefined ? undefined : Object.keys(error),
+        is.where(
+          'keys including code and message',
+          (k) => Array.isArray(k) && k.includes('code') && k.includes('message'),
+        ),
+      );
+    }
+  },
+);
+
+verifies('7/error-code-integer', 'every provoked error has an integer code', async (c) => {
+  for (const a of await everyError(c)) {
+    c.check(
+      `${a.errorCase.name}: error.code`,
+      errorMember(a)?.code,
+      is.where('an integer', (v) => Number.isInteger(v)),
+    );
+  }
+});
+
+verifies('7/error-message-string', 'every provoked error has a non-empty message string', async (c) => {
+  for (const a of await everyError(c)) {
+    c.check(`${a.errorCase.name}: error.message`, errorMember(a)?.message, is.nonEmptyString());
+  }
+});
+
+verifies('7/error-data-object', 'every provoked error.data is absent or an object', async (c) => {
+  for (const a of await everyError(c)) {
+    const error = errorMember(a);
+    const data = error?.data;
+    c.check(
+      `${a.errorCase.name}: type of error.data`,
+      error !== undefined && 'data' in error ? typeOf(data) : 'absent',
+      is.oneOf(['object', 'absent']),
+    );
+  }
+});
+
+verifies('7/parse-error-code', 'a body of plain text gets -32700 with id null', async (c) => {
+  const ex = await c.rpc(CARD, undefined, { rawBody: 'hello, not json' });
+  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.PARSE_ERROR);
+  c.check('id', responseOf(ex)?.id, null);
+});
+
+verifies('7/invalid-request-code', 'valid JSON that is not a request object gets -32600', async (c) => {
+  for (const [label, body] of [
+    ['a JSON string', '"hello"'],
+    ['a JSON number', '42'],
+    ['an object id', `{"jsonrpc":"2.0","id":{"n":1},"method":"${CARD}"}`],
+    ['a boolean id', `{"jsonrpc":"2.0","id":true,"method":"${CARD}"}`],
+    ['a numeric method', '{"jsonrpc":"2.0","id":"m1","method":42}'],
+  ] as const) {
+    const ex = await c.rpc(CARD, undefined, { rawBody: body });
+    c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+    c.check(`${label}: result`, responseOf(ex)?.result, is.absent());
+  }
+});
+
+verifies(
+  '7/method-not-found-code',
+  'an unknown method with an integer id echoes the integer (C-13)',
+  async (c) => {
+    const ex = await c.rpc('tasks/conformanceNoSuchMethod', {}, { id: 41 });
+    const code = errorOf(ex)?.code;
+    // C-13 lets a server refuse numeric ids (-32600); only a -32601 answer must echo the integer id.
+    if (code === ERROR_CODES.INVALID_REQUEST)
+      c.notApplicable('the target refuses integer ids (-32600, C-13)');
+    c.check('error.code', code, ERROR_CODES.METHOD_NOT_FOUND);
+    c.check('id', responseOf(ex)?.id, 41);
+  },
+);
