@@ -121,3 +121,29 @@ export async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: 
   const value = await work();
   return { value, ms: Math.round(performance.now() - t0) };
 }
+
+/** The facts of a directive reply (docs/directives.md section 4): `<keyword> <compact JSON>` lines. */
+export interface ReplyFacts {
+  echo?: unknown;
+  files: unknown[];
+  turn?: unknown;
+  history?: unknown;
+}
+
+export function replyFacts(text: string | undefined): ReplyFacts {
+  const facts: ReplyFacts = { files: [] };
+  for (const line of (text ?? '').split('\n')) {
+    const space = line.indexOf(' ');
+    if (space < 0) continue;
+    const keyword = line.slice(0, space);
+    let value: unknown;
+    try {
+      value = JSON.parse(line.slice(space + 1));
+    } catch {
+      continue;
+    }
+    if (keyword === 'file') facts.files.push(value);
+    else if (keyword === 'echo' || keyword === 'turn' || keyword === 'history') facts[keyword] = value;
+  }
+  return facts;
+}
