@@ -137,6 +137,7 @@ export interface CancelSample {
 export async function cancelRunningTask(
   c: CheckContext,
   useDirective: boolean,
+  reasonText = 'conformance cancel',
 ): Promise<CancelSample | undefined> {
   const fields: DirectiveFields = { runUntilCanceled: true };
   const parts = useDirective ? [directivePart(fields)] : [{ type: 'text', text: 'cancel me' }];
@@ -151,7 +152,7 @@ export async function cancelRunningTask(
     await stream.close();
     return undefined;
   }
-  const reason = `conformance cancel ${randomUUID()}`;
+  const reason = `${reasonText} ${randomUUID()}`;
   const ex = await c.rpc('tasks/cancel', { taskId, reason });
   const result = resultOf(ex);
   const transcript = result === undefined ? await stream.close() : await stream.done;

@@ -1,0 +1,82 @@
+// Section 9 versioning: the service under /api/v1/, other version segments refused as unknown routes
+// (C-33, C-32: HTTP 404 with -32600), jsonrpc exactly "2.0" (C-02), and a stable agent.version.
+import {
+  ERROR_CODES,
+  errorOf,
+  is,
+  resultOf,
+  responseOf,
+  typeOf,
+  verifies,
+  type CheckContext,
+} from '../support/index.ts';
+import { isObject } from '../support/resources-area.ts';
+
+const CARD = 'agent/authenticatedExtendedCard';
+
+function agentVersion(card: unknown): unknown {
+  return isObject(card) && isObject(card.agent) ? card.agent.version : undefined;
+}
+
+verifies('9/version-path-v1', 'the agent answers JSON-RPC calls under /api/v1/a2a/{agent_id}', async (c) => {
+  const path = `/api/v1/a2a/${encodeURIComponent(c.target.agentId)}`;
+  const ex = await c.rpc(CARD, undefined, { path });
+  c.check('request path', new URL(ex.request.url).pathname, path);
+  c.check('HTTP status', ex.response.status, 200);
+  c.check('type of result', typeOf(resultOf(ex)), 'object');
+});
+
+function otherVersionPath(c: CheckContext, version: string): string {
+  return `/api/${version}/a2a/${encodeURIComponent(c.target.agentId)}`;
+}
+
+for (const version of ['v2', 'v0', 'v1.1']) {
+  verifies(
+    '9/other-versions-404',
+    `a valid call under /api/${version}/ gets HTTP 404 and -32600`,
+    async (c) => {
+      const ex = await c.rpc(CARD, undefined, { path: otherVersionPath(c, version) });
+      c.check('HTTP status', ex.response.status, 404);
+      c.check('type of the response body', typeOf(ex.response.json), 'object');
+      c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+      c.check('result', responseOf(ex)?.result, is.absent());
+    },
+  );
+}
+
+const NOT_TWO: ReadonlyArray<[string, unknown]> = [
+  ['"1.0"', '1.0'],
+  ['the number 2', 2],
+  ['"2"', '2'],
+  ['"2.0 " with a trailing space', '2.0 '],
+  ['"3.0"', '3.0'],
+  ['null', null],
+];
+
+for (const [label, jsonrpc] of NOT_TWO) {
+  verifies('9/jsonrpc-exact-version', `jsonrpc ${label} gets -32600`, async (c) => {
+    const ex = await c.rpc(CARD, undefined, { envelope: { jsonrpc } });
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+    c.check('result', responseOf(ex)?.result, is.absent());
+  });
+}
+
+verifies('9/jsonrpc-exact-version', 'jsonrpc written as the JSON number 2.0 gets -32600', async (c) => {
+  const body = `{"jsonrpc":2.0,"id":"v9-number","method":"${CARD}"}`;
+  const ex = await c.rpc(CARD, undefined, { rawBody: body });
+  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+  c.check('result', responseOf(ex)?.result, is.absent());
+});
+
+verifies(
+  '9/agent-version-reported',
+  'the card reports a non-empty agent.version, the same on every call',
+  async (c) => {
+    const first = resultOf(await c.rpc(CARD));
+    const second = resultOf(await c.rpc(CARD, { includeCapabilities: false }));
+    c.check('agent.version', agentVersion(first), is.nonEmptyString());
+    c.check('agent.version on a second call', agentVersion(second), agentVersion(first));
+    if (c.card !== null)
+      c.check('agent.version of the run probe card', agentVersion(c.card), agentVersion(first));
+  },
+);
