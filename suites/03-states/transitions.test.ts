@@ -32,19 +32,6 @@ verifies('3/listed-transitions-only', 'the stream of a plain task follows the ta
   c.check('last stream state', states.at(-1), is.oneOf(['completed', 'failed', 'canceled']));
 });
 
-verifies('3/listed-transitions-only', 'tasks/get polled through a task follows the table', async (c) => {
-  await requireDirectives(c, 'a task that stays working for a while');
-  const task = await openTask(c, scriptParts('polled', { delayMs: 150, progressSteps: 3 }));
-  const seen: unknown[] = [];
-  await awaitState(c, task.taskId, (s) => {
-    seen.push(s);
-    return s === 'completed' || s === 'failed' || s === 'canceled';
-  });
-  const states = seen.filter((s, i) => i === 0 || s !== seen[i - 1]);
-  c.check('polled states', states, LEGAL_PATHS, () => illegalStep(states) === null);
-  c.check('last polled state', states.at(-1), 'completed');
-});
-
 verifies('3/working-to-completed', 'a plain message ends completed with the agent reply', async (c) => {
   const { task } = await sendTask(c, [textPart('complete me')]);
   c.check('message/send status.state', stateOf(task), 'completed');
@@ -52,36 +39,6 @@ verifies('3/working-to-completed', 'a plain message ends completed with the agen
   const got = await getTask(c, task.id as string);
   c.check('tasks/get status.state', stateOf(got), 'completed');
   c.check('tasks/get status.message', statusOf(got)?.message, AGENT_MESSAGE);
-});
-
-verifies(
-  '3/working-to-completed',
-  'a task seen working then completes with its result message',
-  async (c) => {
-    await requireDirectives(c, 'a task that stays working for a while');
-    const task = await openTask(c, scriptParts('working, then done', { delayMs: 120 }));
-    const working = await awaitState(c, task.taskId, (s) => s !== 'submitted');
-    c.check('state while the agent works', stateOf(working), 'working');
-    const done = await awaitState(c, task.taskId, (s) => s !== 'working');
-    c.check('state after the agent finished', stateOf(done), 'completed');
-    c.check('status.message once completed', statusOf(done)?.message, AGENT_MESSAGE);
-    if (task.stream !== undefined) {
-      c.check('stream states', await streamStates(task.stream), ['submitted', 'working', 'completed']);
-    }
-  },
-);
-
-verifies('3/working-to-failed', 'an agent error moves the working task to failed', async (c) => {
-  await requireDirectives(c, 'an agent that errors (fail)');
-  const task = await openTask(c, scriptParts('fail me', { delayMs: 80, fail: 'conformance failure' }));
-  const working = await awaitState(c, task.taskId, (s) => s !== 'submitted');
-  c.check('state before the error', stateOf(working), 'working');
-  const done = await awaitState(c, task.taskId, (s) => s !== 'working');
-  c.check('state after the error', stateOf(done), 'failed');
-  c.check('status.error', statusOf(done)?.error, is.type('object'));
-  if (task.stream !== undefined) {
-    c.check('stream states', await streamStates(task.stream), ['submitted', 'working', 'failed']);
-  }
 });
 
 verifies('3/working-to-failed', 'message/send of a failing task returns failed', async (c) => {
@@ -123,3 +80,58 @@ verifies('3/cancel-from-working', 'cancel of a task working through a delay succ
   c.check('cancel result.canceled', resultOf(ex)?.canceled, true);
   c.check('tasks/get status.state', stateOf(await getTask(c, task.taskId)), 'canceled');
 });
+
+// Checks that mostly wait for a task's delay: they run side by side.
+verifies(
+  '3/listed-transitions-only',
+  'tasks/get polled through a task follows the table',
+  async (c) => {
+    await requireDirectives(c, 'a task that stays working for a while');
+    const task = await openTask(c, scriptParts('polled', { delayMs: 250, progressSteps: 3 }));
+    const seen: unknown[] = [];
+    await awaitState(c, task.taskId, (s) => {
+      seen.push(s);
+      return s === 'completed' || s === 'failed' || s === 'canceled';
+    });
+    const states = seen.filter((s, i) => i === 0 || s !== seen[i - 1]);
+    c.check('polled states', states, LEGAL_PATHS, () => illegalStep(states) === null);
+    c.check('last polled state', states.at(-1), 'completed');
+  },
+  { concurrent: true },
+);
+
+verifies(
+  '3/working-to-completed',
+  'a task seen working then completes with its result message',
+  async (c) => {
+    await requireDirectives(c, 'a task that stays working for a while');
+    const task = await openTask(c, scriptParts('working, then done', { delayMs: 250 }));
+    const working = await awaitState(c, task.taskId, (s) => s !== 'submitted');
+    c.check('state while the agent works', stateOf(working), 'working');
+    const done = await awaitState(c, task.taskId, (s) => s !== 'working');
+    c.check('state after the agent finished', stateOf(done), 'completed');
+    c.check('status.message once completed', statusOf(done)?.message, AGENT_MESSAGE);
+    if (task.stream !== undefined) {
+      c.check('stream states', await streamStates(task.stream), ['submitted', 'working', 'completed']);
+    }
+  },
+  { concurrent: true },
+);
+
+verifies(
+  '3/working-to-failed',
+  'an agent error moves the working task to failed',
+  async (c) => {
+    await requireDirectives(c, 'an agent that errors (fail)');
+    const task = await openTask(c, scriptParts('fail me', { delayMs: 250, fail: 'conformance failure' }));
+    const working = await awaitState(c, task.taskId, (s) => s !== 'submitted');
+    c.check('state before the error', stateOf(working), 'working');
+    const done = await awaitState(c, task.taskId, (s) => s !== 'working');
+    c.check('state after the error', stateOf(done), 'failed');
+    c.check('status.error', statusOf(done)?.error, is.type('object'));
+    if (task.stream !== undefined) {
+      c.check('stream states', await streamStates(task.stream), ['submitted', 'working', 'failed']);
+    }
+  },
+  { concurrent: true },
+);
