@@ -114,6 +114,12 @@ verifies(
       const { taskId, close } = await startLiveTask(c, directive);
       const ex = await c.rpc('tasks/cancel', { taskId });
       const error = errorOf(ex);
+      if (state === 'failed' && error?.code === C.TASK_ALREADY_COMPLETED) {
+        // The 300 ms delay ran out before the cancel arrived (a slow run): no race happened.
+        c.info('the task failed before the cancel arrived; the failed case was not raced', dataOf(error));
+        await close();
+        continue;
+      }
       c.check(`cancel racing to ${state}: error.code`, error?.code, C.CANCELLATION_FAILED);
       c.check(`cancel racing to ${state}: error.data.taskId`, dataOf(error)?.taskId, taskId);
       c.check(`cancel racing to ${state}: error.data.currentState`, dataOf(error)?.currentState, state);

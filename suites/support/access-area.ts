@@ -237,12 +237,18 @@ export function listedMethods(card: JsonObject | undefined): string[] | undefine
 
 /**
  * A task kept `working` by a directive (docs/directives.md), opened with message/stream; the caller
- * ends it (tasks/cancel) and closes the stream. Requires the directive contract and streaming.
+ * ends it (tasks/cancel) and closes the stream. Requires the directive contract and streaming
+ * (not-exercised without streaming).
  */
 export async function startLiveTask(
   c: CheckContext,
   directive: JsonObject,
 ): Promise<{ taskId: string; close: () => Promise<unknown> }> {
+  if (pathValue(c.card, 'capabilities.streaming') === false) {
+    c.notExercised(
+      'a live task is started with message/stream, which this agent does not serve (streaming false)',
+    );
+  }
   const params = messageParams([textPart('conformance: live task'), directivePart(directive)]);
   const s = await c.stream('message/stream', params, { firstEventMs: 3_000, totalMs: 10_000 });
   let taskId: unknown;
