@@ -1,0 +1,113 @@
+// 4.2 message/stream takes the params of message/send (2.6; C-14) and gives the same reply; errors
+// detected before the stream starts are a JSON-RPC error, plain JSON or one SSE error event (C-26);
+// a failure after the start is one SSE error event, then the end of the stream (C-26).
+import { randomUUID } from 'node:crypto';
+import {
+  ERROR_CODES,
+  is,
+  replyText,
+  resultOf,
+  stateOf,
+  verifies,
+  type CheckContext,
+} from '../support/index.ts';
+import { directivesHonoured, messageParams, textPart, type JsonObject } from '../support/messages.ts';
+import {
+  checkEarlyError,
+  eventSummary,
+  requireEnded,
+  resultOfEvent,
+  runStream,
+  type StreamRun,
+} from '../support/streaming-area.ts';
+
+function finalResult(run: StreamRun): JsonObject | undefined {
+  requireEnded(run.t);
+  return run.t.finalIndex === null ? undefined : resultOfEvent(run.t.events[run.t.finalIndex]);
+}
+
+function requireFinal(c: CheckContext, run: StreamRun): JsonObject {
+  const result = finalResult(run);
+  c.require('final event of the stream', result === undefined ? eventSummary(run.t) : 'present', 'present');
+  return result!;
+}
+
+verifies('4.2/stream-same-params', 'a message without messageId is refused with -32602', async (c) => {
+  const params = messageParams([textPart('no id')]);
+  delete (params.message as JsonObject).messageId;
+  const error = checkEarlyError(c, await runStream(c, 'message/stream', params), ERROR_CODES.INVALID_PARAMS);
+  c.info('error.data', error?.data);
+});
+
+verifies('4.2/stream-same-params', 'the same input gets the same reply as message/send', async (c) => {
+  const text = `same input ${randomUUID()}`;
+  const [sent, streamed] = await Promise.all([
+    c.rpc('message/send', messageParams([textPart(text)])),
+    runStream(c, 'message/stream', messageParams([textPart(text)])),
+  ]);
+  const task = resultOf(sent);
+  c.require('message/send result', task === undefined ? sent.response.json : 'a task', 'a task');
+  const final = requireFinal(c, streamed);
+  c.check('final state (stream vs send)', stateOf(final), stateOf(task));
+  const role = (t: JsonObject | undefined): unknown =>
+    ((t?.status as JsonObject | undefined)?.message as JsonObject | undefined)?.role;
+  c.check('reply role (stream vs send)', role(final), role(task));
+  // Only the directive contract makes the reply text a function of the input (docs/directives.md 4).
+  if (await directivesHonoured(c)) c.check('reply text (stream vs send)', replyText(final), replyText(task));
+});
+
+verifies('4.2/stream-same-params', 'contextId and sessionId of message/send are accepted', async (c) => {
+  const first = resultOf(await c.rpc('message/send', messageParams([textPart('turn one')])));
+  const contextId = first?.contextId;
+  c.require('message/send result contextId', contextId, is.nonEmptyString());
+  const sessionId = `session-${randomUUID()}`;
+  const run = await runStream(
+    c,
+    'message/stream',
+    messageParams([textPart('turn two')], { contextId, sessionId }),
+  );
+  const final = requireFinal(c, run);
+  c.check('final state', stateOf(final), 'completed');
+  c.check('final event contextId', final.contextId, is.oneOf([contextId, undefined]));
+});
+
+verifies('4.2/stream-errors-before-start', 'params without message: -32602 before the stream', async (c) => {
+  const run = await runStream(c, 'message/stream', { sessionId: 's' });
+  checkEarlyError(c, run, ERROR_CODES.INVALID_PARAMS);
+});
+
+verifies(
+  '4.2/stream-errors-before-start',
+  'a user message with role agent: -32602 before the stream',
+  async (c) => {
+    const params = messageParams([textPart('wrong role')]);
+    (params.message as JsonObject).role = 'agent';
+    checkEarlyError(c, await runStream(c, 'message/stream', params), ERROR_CODES.INVALID_PARAMS);
+  },
+);
+
+verifies('4.2/stream-errors-before-start', 'no credential: a JSON-RPC error before the stream', async (c) => {
+  const bare = c.newClient({ auth: {} });
+  const run = await runStream(c, 'message/stream', messageParams([textPart('no key')]), { client: bare });
+  // The code is C-01's (-32010, graded SHOULD in section 5); here the C-26 form of the refusal counts.
+  checkEarlyError(c, run, is.type('number'));
+});
+
+verifies(
+  '4.2/stream-error-after-start',
+  'a failure after the start is one error event, then close',
+  async (c) => {
+    const run = await runStream(c, 'message/stream', messageParams([textPart('late failure')]));
+    requireEnded(run.t);
+    const errors = run.t.events.filter((ev) => ev.isError).map((ev) => ev.index);
+    if (errors.length === 0) {
+      c.notExercised(
+        'no failure happened after the stream started; the harness has no black-box way to cause one ' +
+          '(task failures are final events with state failed, not JSON-RPC errors)',
+      );
+    }
+    c.check('indexes of error events', errors, [run.t.events.length - 1]);
+    c.check('events after the error event', run.t.afterFinal.length, 0);
+    c.check('stream closed by', run.t.closedBy, 'server');
+  },
+);

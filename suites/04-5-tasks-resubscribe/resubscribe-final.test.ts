@@ -1,0 +1,172 @@
+// 4.5 tasks/resubscribe on a finished task (C-09: its final status with final true, plain JSON or a
+// one-event stream), taskId required (C-14), unknown task -32000, errors before any stream (C-26),
+// and -32004 where the subscription cannot be served (C-41: an agent without streaming).
+import { randomUUID } from 'node:crypto';
+import {
+  directivePart,
+  ERROR_CODES,
+  FINAL_STATES,
+  is,
+  messageParams,
+  requireDirectives,
+  resultOf,
+  sendTask,
+  stateOf,
+  textPart,
+  verifies,
+  waitForTask,
+  type CheckContext,
+  type JsonObject,
+} from '../support/index.ts';
+import {
+  checkEarlyError,
+  eventSummary,
+  LIVE_DELAY_MS,
+  liveParts,
+  requireEnded,
+  resultOfEvent,
+  runStream,
+  type StreamRun,
+} from '../support/streaming-area.ts';
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The result a resubscribe gave for a finished task, in either C-09 form; records a third form. */
+function finalAnswer(c: CheckContext, run: StreamRun): JsonObject | undefined {
+  requireEnded(run.t);
+  if (!run.t.isEventStream) {
+    const json = isObject(run.t.json) ? run.t.json : {};
+    c.require(
+      'answer (C-09)',
+      isObject(json.result) ? 'a result' : (json.error ?? run.t.parseError),
+      'a result',
+    );
+    return json.result as JsonObject;
+  }
+  c.check(
+    'SSE events of a finished task (C-09: exactly one)',
+    eventSummary(run.t),
+    is.where('one event, final true', () => run.t.events.length === 1 && run.t.events[0]?.isFinal === true),
+  );
+  return resultOfEvent(run.t.events[0]);
+}
+
+/** C-09: the task's own final status, with final true, whatever the final state. */
+async function checkFinalStatus(c: CheckContext, taskId: string): Promise<void> {
+  const stored = await waitForTask(c, taskId, (s) => FINAL_STATES.includes(s as string), 2_000);
+  c.require('task state before resubscribing', stateOf(stored), is.oneOf(FINAL_STATES));
+  const result = finalAnswer(c, await runStream(c, 'tasks/resubscribe', { taskId }));
+  c.check('result.id', result?.id, taskId);
+  c.check('result.final', result?.final, true);
+  c.check('result.status', result?.status, stored!.status);
+}
+
+verifies('4.5/resubscribe-final-task-returns-status', 'a completed task: its final status', async (c) => {
+  const { task } = await sendTask(c, [textPart('finished task')]);
+  await checkFinalStatus(c, task.id as string);
+});
+
+verifies('4.5/resubscribe-final-task-returns-status', 'a failed task: its final status', async (c) => {
+  await requireDirectives(c, 'a failed task');
+  const { task } = await sendTask(c, [textPart('failing'), directivePart({ fail: 'scripted failure' })]);
+  c.require('message/send state', stateOf(task), 'failed');
+  await checkFinalStatus(c, task.id as string);
+});
+
+verifies('4.5/resubscribe-final-task-returns-status', 'a canceled task: its final status', async (c) => {
+  await requireDirectives(c, 'a task kept running until canceled');
+  const stream = await c.stream(
+    'message/stream',
+    messageParams(await liveParts(c, { runUntilCanceled: true })),
+  );
+  let taskId: unknown;
+  for await (const ev of stream.events()) {
+    taskId = resultOfEvent(ev)?.id;
+    break;
+  }
+  if (typeof taskId !== 'string') {
+    const t = await stream.close();
+    c.notExercised(`message/stream gave no first event with a task id: ${JSON.stringify(eventSummary(t))}`);
+  }
+  await c.rpc('tasks/cancel', { taskId, reason: 'conformance resubscribe' });
+  await stream.close();
+  await checkFinalStatus(c, taskId as string);
+});
+
+verifies(
+  '4.5/resubscribe-final-task-plain-json',
+  'a finished task is answered as application/json',
+  async (c) => {
+    const { task } = await sendTask(c, [textPart('plain answer')]);
+    const run = await runStream(c, 'tasks/resubscribe', { taskId: task.id });
+    requireEnded(run.t);
+    c.check('Content-Type', run.t.contentType, is.matching(/^application\/json\s*(;|$)/i));
+    c.info(
+      'result.subscribed (2.10)',
+      isObject(run.t.json) ? (run.t.json.result as JsonObject)?.subscribed : undefined,
+    );
+  },
+);
+
+verifies('4.5/resubscribe-task-id-required', 'no taskId: -32602 before any stream', async (c) => {
+  checkEarlyError(
+    c,
+    await runStream(c, 'tasks/resubscribe', { includeHistory: true }),
+    ERROR_CODES.INVALID_PARAMS,
+  );
+});
+
+verifies('4.5/resubscribe-task-id-required', 'a non-string taskId: -32602 before any stream', async (c) => {
+  checkEarlyError(c, await runStream(c, 'tasks/resubscribe', { taskId: 42 }), ERROR_CODES.INVALID_PARAMS);
+});
+
+verifies(
+  '7/task-not-found-code',
+  'tasks/resubscribe of an unknown task: -32000 before any stream',
+  async (c) => {
+    const taskId = `unknown-${randomUUID()}`;
+    const error = checkEarlyError(
+      c,
+      await runStream(c, 'tasks/resubscribe', { taskId }),
+      ERROR_CODES.TASK_NOT_FOUND,
+    );
+    c.info('error.data', error?.data);
+  },
+);
+
+function streamingOff(c: CheckContext): boolean {
+  const caps = (c.card as { capabilities?: { streaming?: unknown } } | null)?.capabilities;
+  return caps?.streaming === false;
+}
+
+verifies(
+  '4.5/resubscribe-subscription-failed',
+  'a running task of an agent without streaming: -32004',
+  async (c) => {
+    if (!streamingOff(c)) {
+      c.notExercised(
+        'the agent streams (capabilities.streaming is not false), so a subscription cannot fail on demand; ' +
+          'C-41 provokes -32004 on an agent with streaming off',
+      );
+    }
+    // C-16: a client-chosen task id lets the harness resubscribe while message/send still blocks.
+    const taskId = randomUUID();
+    const sending = c.rpc('message/send', messageParams(await liveParts(c), { id: taskId }), {
+      timeoutMs: 5_000,
+    });
+    const running = await waitForTask(c, taskId, (s) => s !== undefined, 1_000);
+    if (stateOf(running) === undefined || FINAL_STATES.includes(stateOf(running) as string)) {
+      await sending;
+      c.notExercised(
+        `no running task to resubscribe to (state ${String(stateOf(running))}; ${LIVE_DELAY_MS} ms task)`,
+      );
+    }
+    const run = await runStream(c, 'tasks/resubscribe', { taskId }, { client: c.newClient() });
+    const error = checkEarlyError(c, run, ERROR_CODES.SUBSCRIPTION_FAILED);
+    c.info('error.data', error?.data);
+    c.info('message/send result state', stateOf(resultOf(await sending)));
+  },
+  { concurrent: true },
+);

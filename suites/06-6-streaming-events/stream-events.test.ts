@@ -1,0 +1,39 @@
+// 6.6 Streaming events: the SSE events of tasks/resubscribe follow the message/stream rules of 4.2,
+// and every event of either method carries the request id (rulings C-31, C-13). The live resubscribe
+// stream comes from another client while the original message/stream is still running.
+import { verifies, type CheckContext } from '../support/index.ts';
+import { messageParams, textPart } from '../support/messages.ts';
+import {
+  checkEventIds,
+  checkStreamRules,
+  endedBeforeResubscribe,
+  runStream,
+  startLiveTask,
+  type StreamRun,
+} from '../support/streaming-area.ts';
+
+let liveResubscribe: Promise<StreamRun> | undefined;
+
+/** One live resubscribe stream for the checks of this file. */
+function resubscribeStream(c: CheckContext): Promise<StreamRun> {
+  liveResubscribe ??= (async () => {
+    const live = await startLiveTask(c);
+    const run = await runStream(c, 'tasks/resubscribe', { taskId: live.taskId }, { client: c.newClient() });
+    await live.stream.done;
+    endedBeforeResubscribe(c, run, live);
+    return run;
+  })();
+  return liveResubscribe;
+}
+
+verifies('6.6/stream-events-as-4-2', 'a live tasks/resubscribe stream follows every 4.2 rule', async (c) => {
+  checkStreamRules(c, await resubscribeStream(c));
+});
+
+verifies('6.6/stream-event-id', 'every message/stream event carries the request id', async (c) => {
+  checkEventIds(c, await runStream(c, 'message/stream', messageParams([textPart('ids')])));
+});
+
+verifies('6.6/stream-event-id', 'every live tasks/resubscribe event carries the request id', async (c) => {
+  checkEventIds(c, await resubscribeStream(c));
+});

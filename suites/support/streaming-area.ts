@@ -1,0 +1,281 @@
+// Helpers of the streaming suites (spec 4.2, 4.5, 6.6; C-09, C-10, C-26, C-31): small SSE budgets so a
+// broken target cannot stall the run, the rules of a 4.2 stream as reusable recorded checks, the
+// C-26 reading of an error answered before a stream starts, and a task kept live for resubscribing.
+import { randomUUID } from 'node:crypto';
+import type { SseEvent, StreamTranscript } from '../../harness/io/evidence.ts';
+import type { SseStream } from '../../harness/io/sse-reader.ts';
+import type { StreamOptions, TargetClient } from '../../harness/io/target-client.ts';
+import { validate } from '../../schemas/registry.ts';
+import { is, type CheckContext } from './index.ts';
+import {
+  directivePart,
+  directivesHonoured,
+  FINAL_STATES,
+  messageParams,
+  textPart,
+  type DirectiveFields,
+  type JsonObject,
+} from './messages.ts';
+
+/** Budgets of every stream of the area: a target silent for 3 s is reported, never waited on. */
+export const STREAM_BUDGETS = Object.freeze({ firstEventMs: 3_000, idleMs: 3_000, totalMs: 8_000 });
+
+/** How long a scripted task stays `working`: long enough to resubscribe on loopback, short for the run. */
+export const LIVE_DELAY_MS = 300;
+
+export interface StreamRun {
+  requestId: string;
+  t: StreamTranscript;
+}
+
+export function requestId(): string {
+  return `conf-${randomUUID()}`;
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Opens a streaming request with the area's budgets and waits for its end. */
+export async function runStream(
+  c: CheckContext,
+  method: string,
+  params: unknown,
+  opts: StreamOptions & { client?: TargetClient } = {},
+): Promise<StreamRun> {
+  const id = requestId();
+  const { client, ...rest } = opts;
+  const open = client === undefined ? c.stream.bind(c) : client.stream.bind(client);
+  const s = await open(method, params, { id, ...STREAM_BUDGETS, ...rest });
+  return { requestId: id, t: await s.done };
+}
+
+/** No HTTP answer at all is the harness's problem (`error`), never a finding against the target. */
+export function requireAnswered(t: StreamTranscript): void {
+  if (t.status === undefined) {
+    throw new Error(`no HTTP answer to the streaming request: ${t.error?.message ?? t.closedBy}`);
+  }
+}
+
+/** A stream still open when its budget ran out cannot be judged on its end: harness `error`. */
+export function requireEnded(t: StreamTranscript): void {
+  requireAnswered(t);
+  if (t.budgetExceeded !== undefined && t.finalIndex === null) {
+    throw new Error(
+      `the stream sent no final event within the budget (${t.budgetExceeded}; ` +
+        `first event ${STREAM_BUDGETS.firstEventMs} ms, idle ${STREAM_BUDGETS.idleMs} ms, ` +
+        `total ${STREAM_BUDGETS.totalMs} ms)`,
+    );
+  }
+}
+
+export function resultOfEvent(ev: SseEvent | undefined): JsonObject | undefined {
+  const json = ev?.json;
+  return isObject(json) && isObject(json.result) ? json.result : undefined;
+}
+
+export function eventState(ev: SseEvent | undefined): unknown {
+  const status = resultOfEvent(ev)?.status;
+  return isObject(status) ? status.state : undefined;
+}
+
+/** The states of the events with consecutive repeats folded: [submitted, working, completed]. */
+export function foldedStates(t: StreamTranscript): unknown[] {
+  const out: unknown[] = [];
+  for (const ev of t.events) {
+    const state = eventState(ev);
+    if (out.length === 0 || out[out.length - 1] !== state) out.push(state);
+  }
+  return out;
+}
+
+/** Events as short evidence: index, state, final, and the JSON-RPC id. */
+export function eventSummary(t: StreamTranscript): unknown[] {
+  return t.events.map((ev) => ({
+    index: ev.index,
+    state: eventState(ev),
+    final: resultOfEvent(ev)?.final,
+    id: isObject(ev.json) ? ev.json.id : undefined,
+    error: ev.isError,
+  }));
+}
+
+// ---- the rules of a 4.2 stream, each one recorded check (reused by 4.5 and 6.6) ----
+
+export function checkContentType(c: CheckContext, t: StreamTranscript, p = ''): boolean {
+  return c.check(
+    `${p}Content-Type`,
+    t.contentType,
+    is.where('text/event-stream (parameters allowed)', () => t.isEventStream),
+  );
+}
+
+/** 4.2: every event's data is one JSON-RPC response object (C-31). */
+export function checkDataIsResponse(c: CheckContext, t: StreamTranscript, p = ''): boolean {
+  c.require(
+    `${p}number of SSE events`,
+    t.events.length,
+    is.where('at least one', (n) => (n as number) > 0),
+  );
+  const bad = t.events.flatMap((ev): unknown[] => {
+    if (ev.json === undefined)
+      return [{ index: ev.index, data: ev.data.slice(0, 200), error: ev.parseError }];
+    const v = validate('jsonrpc-response', ev.json);
+    return v.valid ? [] : [{ index: ev.index, schemaErrors: v.errors.slice(0, 5) }];
+  });
+  return c.check(`${p}events whose data is not one JSON-RPC response`, bad, []);
+}
+
+/** 4.2: every result is a task with id, status.state and final (stream-task schema). */
+export function checkEventTasks(c: CheckContext, t: StreamTranscript, p = ''): boolean {
+  const bad = t.events.flatMap((ev) => {
+    if (ev.isError) return [];
+    const v = validate('stream-task', resultOfEvent(ev));
+    return v.valid ? [] : [{ index: ev.index, schemaErrors: v.errors.slice(0, 5) }];
+  });
+  return c.check(`${p}events whose result is not a task with id, status.state and final`, bad, []);
+}
+
+/** 4.2: every event before the last carries final false. */
+export function checkIntermediateNotFinal(c: CheckContext, t: StreamTranscript, p = ''): boolean {
+  const bad = t.events
+    .slice(0, -1)
+    .filter((ev) => resultOfEvent(ev)?.final !== false)
+    .map((ev) => ({ index: ev.index, final: resultOfEvent(ev)?.final, error: ev.isError }));
+  return c.check(`${p}events before the last without final false`, bad, []);
+}
+
+/** 4.2 / C-31: exactly one final event, in a final state, the last event of the stream. */
+export function checkSingleFinal(c: CheckContext, t: StreamTranscript, p = ''): boolean {
+  requireEnded(t);
+  const finals = t.events.filter((ev) => resultOfEvent(ev)?.final === true).map((ev) => ev.index);
+  const last = t.events[t.events.length - 1];
+  const ok = [
+    c.check(`${p}indexes of the events with final true`, finals, [t.events.length - 1]),
+    c.check(`${p}state of the final event`, eventState(last), is.oneOf(FINAL_STATES)),
+    c.check(`${p}events after the final one`, t.afterFinal.length, 0),
+  ];
+  return ok.every(Boolean);
+}
+
+/** 6.6 / C-31: every event's JSON-RPC id equals the request id. */
+export function checkEventIds(c: CheckContext, run: StreamRun, p = ''): boolean {
+  c.require(
+    `${p}number of SSE events`,
+    run.t.events.length,
+    is.where('at least one', (n) => (n as number) > 0),
+  );
+  const ids = run.t.events.map((ev) => (isObject(ev.json) ? ev.json.id : undefined));
+  return c.check(
+    `${p}event ids (request id ${run.requestId})`,
+    ids,
+    is.where(`every id equal to ${JSON.stringify(run.requestId)}`, () =>
+      ids.every((id) => id === run.requestId),
+    ),
+  );
+}
+
+/** Every MUST rule of a 4.2 stream at once (6.6: resubscribe streams follow section 4.2). */
+export function checkStreamRules(c: CheckContext, run: StreamRun, p = ''): void {
+  requireAnswered(run.t);
+  checkContentType(c, run.t, p);
+  checkDataIsResponse(c, run.t, p);
+  checkEventTasks(c, run.t, p);
+  checkIntermediateNotFinal(c, run.t, p);
+  checkSingleFinal(c, run.t, p);
+  checkEventIds(c, run, p);
+}
+
+// ---- C-26: an error before the stream starts ----
+
+export interface EarlyError {
+  /** 'plain JSON', 'one SSE error event', or a description of anything else. */
+  form: string;
+  error: JsonObject | undefined;
+  id: unknown;
+}
+
+/** Reads an answer that should be a JSON-RPC error sent before streaming started (C-26). */
+export function earlyError(t: StreamTranscript): EarlyError {
+  requireAnswered(t);
+  if (!t.isEventStream) {
+    const json = isObject(t.json) ? t.json : undefined;
+    const error = isObject(json?.error) ? json.error : undefined;
+    return {
+      form: error === undefined ? `${t.contentType ?? 'no'} body without error` : 'plain JSON',
+      error,
+      id: json?.id,
+    };
+  }
+  const only = t.events.length === 1 ? t.events[0] : undefined;
+  if (only?.isError === true && isObject(only.json) && isObject(only.json.error)) {
+    return { form: 'one SSE error event', error: only.json.error, id: only.json.id };
+  }
+  return {
+    form: `SSE stream of ${t.events.length} event(s): ${JSON.stringify(eventSummary(t))}`,
+    error: undefined,
+    id: undefined,
+  };
+}
+
+/** Records the C-26 form and the error code (a value or matcher) of an answer refused before the start. */
+export function checkEarlyError(c: CheckContext, run: StreamRun, code: unknown): JsonObject | undefined {
+  const early = earlyError(run.t);
+  c.check('answer form (C-26)', early.form, is.oneOf(['plain JSON', 'one SSE error event']));
+  c.check('error.code', early.error?.code, code);
+  c.check('id', early.id, run.requestId);
+  return early.error;
+}
+
+// ---- tasks to resubscribe to ----
+
+export interface LiveTask {
+  stream: SseStream;
+  taskId: string;
+  /** Whether the task is scripted to stay working (the directive contract is honoured). */
+  scripted: boolean;
+}
+
+/** The parts of a task that stays `working` for LIVE_DELAY_MS when directives are honoured. */
+export async function liveParts(c: CheckContext, extra: DirectiveFields = {}): Promise<JsonObject[]> {
+  if (!(await directivesHonoured(c))) return [textPart('conformance live task')];
+  return [
+    textPart('conformance live task'),
+    directivePart({ delayMs: LIVE_DELAY_MS, progressSteps: 2, ...extra }),
+  ];
+}
+
+/**
+ * Starts a message/stream task and returns once it reported `state` (default: any first event).
+ * Black-box: without the directive contract the task is a plain one, which a slow agent keeps live.
+ */
+export async function startLiveTask(c: CheckContext, state?: string): Promise<LiveTask> {
+  const scripted = await directivesHonoured(c);
+  const stream = await c.stream('message/stream', messageParams(await liveParts(c)), {
+    id: requestId(),
+    ...STREAM_BUDGETS,
+  });
+  for await (const ev of stream.events()) {
+    const taskId = resultOfEvent(ev)?.id;
+    if (typeof taskId !== 'string') break;
+    if (state === undefined || eventState(ev) === state) return { stream, taskId, scripted };
+    if (ev.isFinal) break;
+  }
+  const t = await stream.close();
+  return c.notExercised(
+    `could not start a live task with message/stream (wanted state ${state ?? 'any'}): ` +
+      `events ${JSON.stringify(eventSummary(t))}, content type ${t.contentType ?? 'none'}`,
+  );
+}
+
+/** The resubscribe answered the final status at once: the task ended first, nothing live was tested. */
+export function endedBeforeResubscribe(c: CheckContext, run: StreamRun, live: LiveTask): void {
+  if (run.t.isEventStream || !isObject(run.t.json) || !isObject(run.t.json.result)) return;
+  if (run.t.json.result.final !== true) return;
+  c.notExercised(
+    live.scripted
+      ? 'the scripted task had already ended when the resubscribe arrived'
+      : 'the task ended before the resubscribe arrived; an agent honouring the directive contract ' +
+          '(docs/directives.md) lets the harness keep it running',
+  );
+}
