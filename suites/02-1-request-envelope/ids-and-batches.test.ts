@@ -23,12 +23,13 @@ function sendEnvelope(taskId: string, extra: Record<string, unknown> = {}): Reco
 }
 
 /** JSON-RPC error -32600 with id null, as a single response object on HTTP 200 (C-11, C-12, C-13). */
-function expectInvalidRequestNullId(c: CheckContext, ex: AnsweredExchange): void {
-  c.check('type of the response body', typeOf(ex.response.json), 'object');
-  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-  c.check('id', responseOf(ex)?.id, null);
-  c.check('result', responseOf(ex)?.result, is.absent());
-  c.check('HTTP status', ex.response.status, 200);
+function expectInvalidRequestNullId(c: CheckContext, ex: AnsweredExchange, label = ''): void {
+  const at = label === '' ? '' : `${label}: `;
+  c.check(`${at}type of the response body`, typeOf(ex.response.json), 'object');
+  c.check(`${at}error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+  c.check(`${at}id`, responseOf(ex)?.id, null);
+  c.check(`${at}result`, responseOf(ex)?.result, is.absent());
+  c.check(`${at}HTTP status`, ex.response.status, 200);
 }
 
 /** The task the refused request named must not exist (-32000 task not found). */
@@ -69,11 +70,15 @@ const REFUSED_IDS: ReadonlyArray<[string, unknown]> = [
   ['a fractional number', 1.5],
 ];
 
-for (const [label, id] of REFUSED_IDS) {
-  verifies('2.1/id-types', `an id that is ${label} gets -32600 with id null`, async (c) => {
-    expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { id }));
-  });
-}
+verifies(
+  '2.1/id-types',
+  'null, boolean, object, array and fractional ids get -32600 with id null',
+  async (c) => {
+    for (const [label, id] of REFUSED_IDS) {
+      expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { id }), `id ${label}`);
+    }
+  },
+);
 
 verifies('2.1/id-types', 'a message/send with an object id creates no task', async (c) => {
   const taskId = randomUUID();
@@ -95,41 +100,33 @@ verifies(
   },
 );
 
-verifies('2.1/batch-not-supported', 'an empty batch [] gets one -32600 with id null', async (c) => {
-  expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { rawBody: '[]' }));
-});
-
 verifies(
   '2.1/batch-not-supported',
-  'a two-element batch gets a single error object, not an array',
+  'empty and two-element batches get one -32600 object with id null',
   async (c) => {
+    expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { rawBody: '[]' }), 'empty batch []');
     const call = { jsonrpc: '2.0', method: CARD };
     const body = JSON.stringify([
       { ...call, id: 'b1' },
       { ...call, id: 'b2' },
     ]);
-    expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { rawBody: body }));
+    expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { rawBody: body }), 'two-element batch');
   },
 );
 
 verifies(
   '2.2/id-null-when-unreadable',
-  'an invalid request with an array id is answered with id null',
+  'invalid requests with no readable id are answered with id null',
   async (c) => {
-    const ex = await c.rpc(CARD, undefined, { id: ['unreadable'] });
-    c.require('type of the response body', typeOf(ex.response.json), 'object');
-    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-    c.check('id', responseOf(ex)?.id, null);
-  },
-);
-
-verifies(
-  '2.2/id-null-when-unreadable',
-  'a body that is a JSON string is answered with id null',
-  async (c) => {
-    const ex = await c.rpc(CARD, undefined, { rawBody: '"jsonrpc 2.0"' });
-    c.require('type of the response body', typeOf(ex.response.json), 'object');
-    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-    c.check('id', responseOf(ex)?.id, null);
+    const cases: Array<[string, Promise<AnsweredExchange>]> = [
+      ['an array id', c.rpc(CARD, undefined, { id: ['unreadable'] })],
+      ['a body that is a JSON string', c.rpc(CARD, undefined, { rawBody: '"jsonrpc 2.0"' })],
+    ];
+    for (const [label, pending] of cases) {
+      const ex = await pending;
+      c.check(`${label}: type of the response body`, typeOf(ex.response.json), 'object');
+      c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+      c.check(`${label}: id`, responseOf(ex)?.id, null);
+    }
   },
 );

@@ -2,17 +2,18 @@
 // every generated request that breaks one rule gets a well-formed JSON-RPC error with the ruled
 // code and id, never a success, never a hang; at SHOULD level also HTTP 200 and the exact data.field.
 import fc from 'fast-check';
+import { cardClaims } from '../../harness/capabilities.ts';
 import type { TargetClient } from '../../harness/io/target-client.ts';
 import { validate } from '../../schemas/registry.ts';
 import { resultOf, textPart, messageParams, verifies, type CheckContext } from '../support/index.ts';
-import { answerOf, cardFlag, isObject, servedMethods } from '../support/resources-area.ts';
-import { buildBody } from './malformed-body.ts';
+import { acceptedMimeType, answerOf, isObject, servedMethods } from '../support/resources-area.ts';
+import { buildBody, type BodyContext } from './malformed-body.ts';
 import { arbMalformedEnvelope, arbMalformedParams, type MalformedCase } from './malformed.ts';
 
 interface Judge {
   client: TargetClient;
   timeoutMs: number;
-  taskId: string;
+  body: BodyContext;
 }
 
 // Long enough for any sane target on a malformed request; short enough that a hang is a finding.
@@ -25,7 +26,8 @@ async function judgeFor(c: CheckContext): Promise<Judge> {
   c.require('seed task id', typeof task?.id, 'string');
   // Bodies are capped in the evidence: a counterexample's request is rebuilt from its case anyway.
   const client = c.newClient({ recordBodyChars: 2_048 });
-  return { client, timeoutMs: Math.min(c.config.timeoutMs, HANG_MS), taskId: task!.id as string };
+  const body = { taskId: task!.id as string, mimeType: acceptedMimeType(c) };
+  return { client, timeoutMs: Math.min(c.config.timeoutMs, HANG_MS), body };
 }
 
 function methodOf(k: MalformedCase): unknown {
@@ -41,7 +43,7 @@ function idProblem(k: MalformedCase, sent: unknown, got: unknown): string | unde
 
 /** Problems of one answer; `strict` adds the SHOULD-level rules (HTTP 200, data.field, full schema). */
 async function problemsOf(j: Judge, k: MalformedCase, strict: boolean): Promise<string[]> {
-  const { text, id } = buildBody(k, j.taskId);
+  const { text, id } = buildBody(k, j.body);
   const ex = await j.client.rpc('', undefined, { rawBody: text, timeoutMs: j.timeoutMs });
   if (ex.response === undefined) return [`no answer (${ex.error?.kind}): ${ex.error?.message}`];
   const res = answerOf({ ...ex, response: ex.response });
@@ -96,7 +98,7 @@ verifies(
     const served = servedMethods(c);
     const j = await judgeFor(c);
     const arb = fc
-      .oneof(arbMalformedEnvelope(served), arbMalformedParams(served, cardFlag(c, 'fileUpload') !== false))
+      .oneof(arbMalformedEnvelope(served), arbMalformedParams(served, cardClaims(c.card, 'fileUpload')))
       .filter((k) => k.level === 'MUST');
     await c.property(
       'malformed request (MUST rules) -> JSON-RPC error, ruled code and id',
@@ -126,7 +128,7 @@ verifies(
   async (c) => {
     const served = servedMethods(c);
     const j = await judgeFor(c);
-    const arb = arbMalformedParams(served, cardFlag(c, 'fileUpload') !== false);
+    const arb = arbMalformedParams(served, cardClaims(c.card, 'fileUpload'));
     await c.property(
       'malformed params -> HTTP 200, -32602 with data.details and data.field',
       arb,

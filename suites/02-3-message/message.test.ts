@@ -38,11 +38,11 @@ verifies('2.3/role-required', 'a message without role gets -32602 with details',
   expectInvalidParams(c, await send(c, message({}, 'role')), 'message.role', false);
 });
 
-for (const role of ['agent', 'system', 'User']) {
-  verifies('2.3/role-user', `a message with role "${role}" gets -32602 naming message.role`, async (c) => {
-    expectInvalidParams(c, await send(c, message({ role })), 'message.role', true);
-  });
-}
+verifies('2.3/role-user', 'roles "agent", "system" and "User" get -32602 naming message.role', async (c) => {
+  for (const role of ['agent', 'system', 'User']) {
+    expectInvalidParams(c, await send(c, message({ role })), 'message.role', true, `role "${role}"`);
+  }
+});
 
 verifies('2.3/message-id-required', 'a message without messageId gets -32602 with details', async (c) => {
   expectInvalidParams(c, await send(c, message({}, 'messageId')), 'message.messageId', false);
@@ -56,15 +56,15 @@ const NOT_V4: ReadonlyArray<[string, string]> = [
   ['the empty string', ''],
 ];
 
-for (const [label, messageId] of NOT_V4) {
-  verifies(
-    '2.3/message-id-uuid-v4',
-    `a messageId that is ${label} gets -32602 naming message.messageId`,
-    async (c) => {
-      expectInvalidParams(c, await send(c, message({ messageId })), 'message.messageId', true);
-    },
-  );
-}
+verifies(
+  '2.3/message-id-uuid-v4',
+  'messageIds that are not UUID v4 get -32602 naming message.messageId',
+  async (c) => {
+    for (const [label, messageId] of NOT_V4) {
+      expectInvalidParams(c, await send(c, message({ messageId })), 'message.messageId', true, label);
+    }
+  },
+);
 
 verifies('2.3/parts-required', 'a message without parts gets -32602 with details', async (c) => {
   expectInvalidParams(c, await send(c, message({}, 'parts')), 'message.parts', false);
@@ -76,15 +76,15 @@ const NOT_PARTS: ReadonlyArray<[string, unknown]> = [
   ['a string', 'hello'],
 ];
 
-for (const [label, parts] of NOT_PARTS) {
-  verifies(
-    '2.3/parts-non-empty-array',
-    `parts given as ${label} get -32602 naming message.parts`,
-    async (c) => {
-      expectInvalidParams(c, await send(c, message({ parts })), 'message.parts', true);
-    },
-  );
-}
+verifies(
+  '2.3/parts-non-empty-array',
+  'parts that are empty or not an array get -32602 naming message.parts',
+  async (c) => {
+    for (const [label, parts] of NOT_PARTS) {
+      expectInvalidParams(c, await send(c, message({ parts })), 'message.parts', true, `parts ${label}`);
+    }
+  },
+);
 
 /** The agent's messages of a plain send and a plain stream (when served). */
 const replies = sharedSample('message/send result and message/stream events', async (c) => {

@@ -15,6 +15,7 @@ import {
   type JsonObject,
 } from '../support/index.ts';
 import {
+  acceptedMimeType,
   expectInvalidParams,
   isObject,
   servedMethods,
@@ -27,16 +28,8 @@ async function sendParts(c: CheckContext, parts: unknown[]) {
   return c.rpc('message/send', { message: { role: 'user', messageId: randomUUID(), parts } });
 }
 
-/** A MIME type the card says it accepts (C-22), so only the field under test can be refused. */
-function acceptedType(c: CheckContext): string {
-  const upload = isObject(c.card?.capabilities) ? c.card.capabilities.fileUpload : undefined;
-  const types = isObject(upload) && Array.isArray(upload.supportedTypes) ? upload.supportedTypes : [];
-  const exact = types.find((t): t is string => typeof t === 'string' && !t.includes('*'));
-  return exact ?? 'text/plain';
-}
-
 function file(c: CheckContext, omit?: string, bytes = 'aGVsbG8='): JsonObject {
-  const f: JsonObject = { name: 'hello.txt', mimeType: acceptedType(c), bytes };
+  const f: JsonObject = { name: 'hello.txt', mimeType: acceptedMimeType(c), bytes };
   if (omit !== undefined) delete f[omit];
   return f;
 }
@@ -45,12 +38,16 @@ verifies('2.4/part-type-required', 'a part without type gets -32602 with details
   expectInvalidParams(c, await sendParts(c, [{ text: 'no type' }]), 'message.parts[0].type', false);
 });
 
-for (const type of ['image', 'data', 'TEXT']) {
-  verifies('2.4/part-type', `a part of type "${type}" gets -32602 naming its type field`, async (c) => {
-    const ex = await sendParts(c, [textPart('first part is fine'), { type, text: 'x' }]);
-    expectInvalidParams(c, ex, 'message.parts[1].type', true);
-  });
-}
+verifies(
+  '2.4/part-type',
+  'parts of type "image", "data" or "TEXT" get -32602 naming their type field',
+  async (c) => {
+    for (const type of ['image', 'data', 'TEXT']) {
+      const ex = await sendParts(c, [textPart('first part is fine'), { type, text: 'x' }]);
+      expectInvalidParams(c, ex, 'message.parts[1].type', true, `type "${type}"`);
+    }
+  },
+);
 
 verifies('2.4/text-part-needs-text', 'a text part without text gets -32602 with details', async (c) => {
   expectInvalidParams(c, await sendParts(c, [{ type: 'text' }]), 'message.parts[0].text', false);
@@ -111,19 +108,22 @@ const BAD_BYTES: ReadonlyArray<[string, string]> = [
   ['URL-safe Base64 characters', 'aGVs_-8='],
 ];
 
-for (const [label, bytes] of BAD_BYTES) {
-  verifies(
-    '2.5/file-bytes-base64-no-prefix',
-    `bytes with ${label} get -32602 naming the bytes field`,
-    async (c) => {
-      const ex = await sendParts(c, [
-        textPart('a file follows'),
-        { type: 'file', file: file(c, undefined, bytes) },
-      ]);
-      expectInvalidParams(c, ex, 'message.parts[1].file.bytes', true);
-    },
-  );
-}
+verifies(
+  '2.5/file-bytes-base64-no-prefix',
+  'bytes with a data: prefix or outside Base64 get -32602 on bytes',
+  async (c) => {
+    for (const [label, bytes] of BAD_BYTES) {
+      const parts = [textPart('a file follows'), { type: 'file', file: file(c, undefined, bytes) }];
+      expectInvalidParams(
+        c,
+        await sendParts(c, parts),
+        'message.parts[1].file.bytes',
+        true,
+        `bytes with ${label}`,
+      );
+    }
+  },
+);
 
 verifies('2.5/file-bytes-base64-no-prefix', 'plain Base64 bytes without a prefix are accepted', async (c) => {
   const ex = await sendParts(c, [{ type: 'file', file: file(c) }]);

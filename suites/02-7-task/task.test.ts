@@ -96,6 +96,8 @@ verifies(
   async (c) => {
     const r = await results(c);
     c.check('message/send result: type of final', typeOf(r.send.final), 'boolean');
+    // The message/send response is the last one for its task: final true (2.7, 4.1).
+    c.check('message/send result: final', r.send.final, true);
     if (r.streamed === undefined) c.info('message/stream not served: stream events not checked');
     (r.streamed ?? []).forEach((e, i, all) => {
       c.check(`message/stream event ${i + 1}: final`, e.final, i === all.length - 1);

@@ -8,6 +8,7 @@ import {
   responseOf,
   typeOf,
   verifies,
+  type AnsweredExchange,
   type CheckContext,
 } from '../support/index.ts';
 import { isObject } from '../support/resources-area.ts';
@@ -30,19 +31,19 @@ function otherVersionPath(c: CheckContext, version: string): string {
   return `/api/${version}/a2a/${encodeURIComponent(c.target.agentId)}`;
 }
 
-for (const version of ['v2', 'v0', 'v1.1']) {
-  verifies(
-    '9/other-versions-404',
-    `a valid call under /api/${version}/ gets HTTP 404 and -32600`,
-    async (c) => {
+verifies(
+  '9/other-versions-404',
+  'valid calls under /api/v2/, /api/v0/ and /api/v1.1/ get HTTP 404 and -32600',
+  async (c) => {
+    for (const version of ['v2', 'v0', 'v1.1']) {
       const ex = await c.rpc(CARD, undefined, { path: otherVersionPath(c, version) });
-      c.check('HTTP status', ex.response.status, 404);
-      c.check('type of the response body', typeOf(ex.response.json), 'object');
-      c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-      c.check('result', responseOf(ex)?.result, is.absent());
-    },
-  );
-}
+      c.check(`/api/${version}/: HTTP status`, ex.response.status, 404);
+      c.check(`/api/${version}/: type of the response body`, typeOf(ex.response.json), 'object');
+      c.check(`/api/${version}/: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+      c.check(`/api/${version}/: result`, responseOf(ex)?.result, is.absent());
+    }
+  },
+);
 
 const NOT_TWO: ReadonlyArray<[string, unknown]> = [
   ['"1.0"', '1.0'],
@@ -53,19 +54,19 @@ const NOT_TWO: ReadonlyArray<[string, unknown]> = [
   ['null', null],
 ];
 
-for (const [label, jsonrpc] of NOT_TWO) {
-  verifies('9/jsonrpc-exact-version', `jsonrpc ${label} gets -32600`, async (c) => {
-    const ex = await c.rpc(CARD, undefined, { envelope: { jsonrpc } });
-    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-    c.check('result', responseOf(ex)?.result, is.absent());
-  });
-}
-
-verifies('9/jsonrpc-exact-version', 'jsonrpc written as the JSON number 2.0 gets -32600', async (c) => {
-  const body = `{"jsonrpc":2.0,"id":"v9-number","method":"${CARD}"}`;
-  const ex = await c.rpc(CARD, undefined, { rawBody: body });
-  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-  c.check('result', responseOf(ex)?.result, is.absent());
+verifies('9/jsonrpc-exact-version', 'jsonrpc values other than the string "2.0" get -32600', async (c) => {
+  const cases: Array<[string, () => Promise<AnsweredExchange>]> = NOT_TWO.map(([label, jsonrpc]) => [
+    `jsonrpc ${label}`,
+    () => c.rpc(CARD, undefined, { envelope: { jsonrpc } }),
+  ]);
+  // JSON.stringify writes 2.0 as 2: the literal number 2.0 needs a raw body.
+  const raw = `{"jsonrpc":2.0,"id":"v9-number","method":"${CARD}"}`;
+  cases.push(['jsonrpc written as the JSON number 2.0', () => c.rpc(CARD, undefined, { rawBody: raw })]);
+  for (const [label, send] of cases) {
+    const ex = await send();
+    c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+    c.check(`${label}: result`, responseOf(ex)?.result, is.absent());
+  }
 });
 
 verifies(

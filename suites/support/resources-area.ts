@@ -38,10 +38,12 @@ export function servedMethods(c: CheckContext): readonly string[] {
   return Array.isArray(listed) ? listed.filter((m): m is string => typeof m === 'string') : METHODS;
 }
 
-export function cardFlag(c: CheckContext, name: string): boolean | undefined {
-  const caps = c.card?.capabilities;
-  const value = isObject(caps) ? caps[name] : undefined;
-  return typeof value === 'boolean' ? value : undefined;
+/** A MIME type the card says the agent accepts (C-22), so only the field under test can be refused. */
+export function acceptedMimeType(c: CheckContext): string {
+  const upload = isObject(c.card?.capabilities) ? c.card.capabilities.fileUpload : undefined;
+  const types = isObject(upload) && Array.isArray(upload.supportedTypes) ? upload.supportedTypes : [];
+  const exact = types.find((t): t is string => typeof t === 'string' && !t.includes('*'));
+  return exact ?? 'text/plain';
 }
 
 /** The first `data:` event of an SSE body, parsed; C-26 lets an error travel as one SSE event. */
@@ -77,14 +79,17 @@ export function expectInvalidParams(
   ex: AnsweredExchange,
   field: string,
   strict: boolean,
+  label = '',
 ): void {
+  const at = label === '' ? '' : `${label}: `;
   const error = answerError(ex);
   const data = isObject(error?.data) ? error.data : undefined;
-  c.check('error.code', error?.code, ERROR_CODES.INVALID_PARAMS);
-  c.check('error.data.details', data?.details, is.nonEmptyString());
-  if (strict) c.check('error.data.field', data?.field, field);
-  else if (data?.field !== field)
-    c.info(`error.data.field is ${JSON.stringify(data?.field)}, C-14 rules "${field}"`);
+  c.check(`${at}error.code`, error?.code, ERROR_CODES.INVALID_PARAMS);
+  c.check(`${at}error.data.details`, data?.details, is.nonEmptyString());
+  if (strict) c.check(`${at}error.data.field`, data?.field, field);
+  else if (data?.field !== field) {
+    c.info(`${at}error.data.field is ${JSON.stringify(data?.field)}, C-14 rules "${field}"`);
+  }
 }
 
 /** Records a schema validation of `value` as an assertion; the schema errors are the actual. */
