@@ -3,6 +3,7 @@
 // reads A2A_TARGET, A2A_AGENT_ID, A2A_API_KEY / A2A_BEARER, or certifies the bundled reference server.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export default defineConfig({
   test: {
@@ -16,5 +17,18 @@ export default defineConfig({
     // Above the default check budget (30 s or 3x --timeout-ms) so verifies() reports overruns itself.
     testTimeout: 95_000,
     hookTimeout: 30_000,
+    // Files in path order (section order, stable from run to run), suites/99-rate-limit/ last whatever
+    // its name: tripping the rate limit (C-04) blocks the agent for up to 60 s.
+    sequence: {
+      sequencer: class PathOrderSequencer extends BaseSequencer {
+        override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+          const last = (f: TestSpecification) =>
+            /[\\/]suites[\\/]99-rate-limit[\\/]/.test(f.moduleId) ? 1 : 0;
+          return [...files].sort(
+            (a, b) => last(a) - last(b) || (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0),
+          );
+        }
+      },
+    },
   },
 });

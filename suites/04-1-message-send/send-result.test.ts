@@ -1,6 +1,8 @@
 // Spec 4.1 (message/send): the result is a Task with id, status, contextId and final true, in a
 // state other than submitted, with the reply in status.message (role agent); C-25 for a send ended
-// by the system timeout (C-05, read from the card extension limits.systemTimeoutMs).
+// by the system timeout (C-05, read from the card extension limits.systemTimeoutMs); properties over
+// any valid message (2.3-2.5).
+import fc from 'fast-check';
 import {
   directivePart,
   FINAL_STATES,
@@ -18,7 +20,14 @@ import {
   type CheckContext,
   type JsonObject,
 } from '../support/index.ts';
-import { checkSchema, memoised, requireCardLimit, timed } from '../support/messaging-area.ts';
+import {
+  arbMessageParts,
+  checkSchema,
+  memoised,
+  requireCardLimit,
+  sendsValidTask,
+  timed,
+} from '../support/messaging-area.ts';
 
 const SEND_STATES = ['completed', 'working', 'failed', 'canceled'];
 // Longest system timeout the check waits for: it overlaps the file's other checks (concurrent).
@@ -75,6 +84,34 @@ verifies(
     c.check('status.reason', statusOf(task)?.reason, 'system timeout');
     c.check('final', task.final, true);
     c.info(`message/send answered after ${ms} ms (limits.systemTimeoutMs ${timeoutMs})`);
+  },
+  { concurrent: true },
+);
+
+// Any valid message yields a valid Task; the two properties run beside the timeout check above and the checks below (concurrent),
+// each waiting on one request at a time, with the run's --runs and --seed.
+verifies(
+  '4.1/send-result-final-true',
+  'any valid message yields a send-result with final true',
+  async (c) => {
+    await c.property('every generated message/send result', arbMessageParts(c), (parts) =>
+      sendsValidTask(c, parts),
+    );
+  },
+  { concurrent: true },
+);
+
+// Another arbitrary than above (an optional sessionId, 2.6), so the two checks do not replay one case list.
+verifies(
+  '4.1/send-result-states',
+  'any valid message, with or without sessionId, yields a Task in a send state',
+  async (c) => {
+    const sessionId = fc.option(fc.string({ minLength: 1, maxLength: 40 }), { nil: undefined });
+    await c.property(
+      'every generated message/send result',
+      fc.tuple(arbMessageParts(c), sessionId),
+      ([parts, id]) => sendsValidTask(c, parts, id === undefined ? {} : { sessionId: id }),
+    );
   },
   { concurrent: true },
 );

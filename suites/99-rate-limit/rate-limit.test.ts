@@ -1,0 +1,118 @@
+// Spec 8 (limits.requestsPerMinute), ruled by C-04: requests sent quickly until one is refused (or
+// limit + 20 were sent) get HTTP 429, Retry-After and -32012 {limit, retryAfterSeconds}. Last suite
+// of the run (suites/vitest.config.ts): the agent stays blocked for up to 60 s afterwards.
+import {
+  ERROR_CODES,
+  errorOf,
+  is,
+  responseOf,
+  verifies,
+  type AnsweredExchange,
+  type CheckContext,
+} from '../support/index.ts';
+import { errorData, memoised, requireCardLimit, timed } from '../support/messaging-area.ts';
+
+// C-04's request budget for this check: a larger limit cannot be reached in a run's time.
+const MAX_EXERCISED_LIMIT = 6_000;
+const BEYOND_LIMIT = 20;
+// Requests in flight at once: enough to outpace a loopback server, few enough not to exhaust sockets.
+const PARALLEL = 32;
+const WINDOW_MS = 60_000;
+
+interface Burst {
+  limit: number;
+  sent: number;
+  served: number;
+  other: unknown[];
+  ms: number;
+  refused?: AnsweredExchange;
+}
+
+function isRefusal(ex: AnsweredExchange): boolean {
+  return ex.response.status === 429 || errorOf(ex)?.code === ERROR_CODES.RATE_LIMITED;
+}
+
+async function send(c: CheckContext, limit: number): Promise<Omit<Burst, 'ms'>> {
+  // Only the last exchanges are kept as evidence: thousands of identical card requests say nothing.
+  const client = c.newClient({ maxExchanges: 20, recordBodyChars: 4096 });
+  const seen: Omit<Burst, 'ms'> = { limit, sent: 0, served: 0, other: [] };
+  const worker = async (): Promise<void> => {
+    while (seen.refused === undefined && seen.sent < limit + BEYOND_LIMIT && !c.signal.aborted) {
+      seen.sent += 1;
+      const ex = await client.rpc('agent/authenticatedExtendedCard', { includeCapabilities: false });
+      if (ex.response === undefined) seen.other.push(ex.error?.message);
+      else if (isRefusal(ex as AnsweredExchange)) seen.refused ??= ex as AnsweredExchange;
+      else if (responseOf(ex as AnsweredExchange)?.result !== undefined) seen.served += 1;
+      else seen.other.push(ex.response.status);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  return seen;
+}
+
+/** The burst, once for the three checks of this file. */
+const burst = memoised(async (c): Promise<Burst> => {
+  const limit = requireCardLimit(c, 'requestsPerMinute');
+  if (limit > MAX_EXERCISED_LIMIT) {
+    c.notExercised(`limits.requestsPerMinute ${limit} is above the ${MAX_EXERCISED_LIMIT} requests sent`);
+  }
+  const { value, ms } = await timed(() => send(c, limit));
+  return { ...value, ms };
+});
+
+function requireRefusal(c: CheckContext, b: Burst): AnsweredExchange {
+  if (b.refused === undefined) {
+    c.notExercised(`no request was refused among ${b.sent} sent (limits.requestsPerMinute ${b.limit})`);
+  }
+  return b.refused;
+}
+
+verifies('8/rate-limit-enforced', 'requests beyond requestsPerMinute within 60 s are refused', async (c) => {
+  const b = await burst(c);
+  c.info(`${b.sent} requests in ${b.ms} ms: ${b.served} served, ${b.other.length} other answers`, b.other);
+  c.check(
+    'a request refused (HTTP 429 or -32012)',
+    b.refused === undefined ? `none of ${b.sent}` : 'refused',
+    'refused',
+  );
+  // Earlier suites' requests share the window, so fewer than the limit may be served; never more.
+  if (b.ms < WINDOW_MS)
+    c.check(
+      'requests served in the burst',
+      b.served,
+      is.where(`at most ${b.limit}`, (n) => (n as number) <= b.limit),
+    );
+});
+
+verifies(
+  '8/rate-limit-error-code',
+  'the refusal is HTTP 429 with -32012 and data.limit, retryAfterSeconds',
+  async (c) => {
+    const b = await burst(c);
+    const ex = requireRefusal(c, b);
+    c.check('HTTP status', ex.response.status, 429);
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.RATE_LIMITED);
+    c.check('error.data.limit', errorData(ex)?.limit, b.limit);
+    const seconds = errorData(ex)?.retryAfterSeconds;
+    c.check(
+      'error.data.retryAfterSeconds',
+      seconds,
+      is.where('a positive integer', (v) => Number.isInteger(v) && (v as number) > 0),
+    );
+    const header = ex.response.headers['retry-after'];
+    if (typeof header === 'string')
+      c.check('error.data.retryAfterSeconds equals Retry-After', seconds, Number(header));
+  },
+);
+
+verifies('8/rate-limit-retry-after', 'the refusal carries Retry-After in whole seconds', async (c) => {
+  const ex = requireRefusal(c, await burst(c));
+  const header = ex.response.headers['retry-after'];
+  c.check('Retry-After', header, is.matching(/^\d+$/));
+  // C-04: at least 1, and never beyond the 60 s window.
+  c.check(
+    'Retry-After seconds',
+    Number(header),
+    is.where('between 1 and 60', (v) => (v as number) >= 1 && (v as number) <= 60),
+  );
+});
