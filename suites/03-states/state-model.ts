@@ -116,7 +116,8 @@ export class Observer {
   async verify(): Promise<void> {
     for (const task of this.tasks) {
       for (const { via, stream } of task.streams) {
-        const states = (await stream.done).events.map(eventState);
+        // An error event (C-26) ends a stream without a state; only task events are steps.
+        const states = (await stream.done).events.filter((e) => !e.isError).map(eventState);
         const bad = illegalStep(states);
         if (bad !== null) throw new StateViolation(task, `${via} carried an illegal step ${bad}`);
         const last = states.at(-1);

@@ -1,16 +1,17 @@
 // Spec 3 (rule 3, rows "submitted -> working" and "submitted -> canceled"): a new task starts in
 // submitted, a task queued behind limits.concurrentTasks stays there until dequeued (C-21), and a
-// queued task can be cancelled (C-34) and then never runs.
+// queued task can be cancelled (C-34) and then never runs. One queue scenario serves three checks.
 import {
+  awaitState,
   cancelTask,
   eventState,
   fillSlots,
   openTask,
+  type LiveTask,
   scriptParts,
   sleep,
   streamingClaimed,
   streamStates,
-  awaitState,
 } from '../support/lifecycle-area.ts';
 import {
   getTask,
@@ -20,7 +21,64 @@ import {
   statusOf,
   textPart,
   verifies,
+  type CheckContext,
+  type JsonObject,
 } from '../support/index.ts';
+
+const QUEUED_REASON = 'conformance: cancel while queued';
+
+interface QueueScenario {
+  /** tasks/get states of the two queued tasks while every slot is held. */
+  queuedStates: unknown[];
+  /** Cancel of the first queued task, then its tasks/get once the slots freed, and its stream. */
+  cancelResult: JsonObject | undefined;
+  canceledLater: JsonObject | undefined;
+  canceledStream?: unknown[];
+  /** The second queued task once one slot freed, and its stream. */
+  dequeuedState: unknown;
+  dequeuedStream?: unknown[];
+}
+
+let scenario: Promise<QueueScenario> | undefined;
+
+async function runScenario(c: CheckContext): Promise<QueueScenario> {
+  await requireDirectives(c, 'holding every slot with running tasks');
+  const fill = await fillSlots(c);
+  let first: LiveTask, second: LiveTask;
+  let queuedStates: unknown[], cancelResult: JsonObject | undefined, dequeuedState: unknown;
+  try {
+    first = await openTask(c, [textPart('queued, then canceled')]);
+    second = await openTask(c, scriptParts('queued, then dequeued', { runUntilCanceled: true }));
+    // Long enough for a dequeue that should not happen to show up in tasks/get.
+    await sleep(50);
+    queuedStates = [stateOf(await getTask(c, first.taskId)), stateOf(await getTask(c, second.taskId))];
+    cancelResult = resultOf(await cancelTask(c, first.taskId, QUEUED_REASON));
+    await cancelTask(c, fill.holders[0]!.taskId);
+    // The freed slot goes to the second task: the canceled first one must not take it.
+    dequeuedState = stateOf(await awaitState(c, second.taskId, (s) => s !== 'submitted', 2_000));
+    await cancelTask(c, second.taskId);
+  } finally {
+    await fill.release();
+  }
+  await sleep(50);
+  const s: QueueScenario = {
+    queuedStates,
+    cancelResult,
+    canceledLater: await getTask(c, first.taskId),
+    dequeuedState,
+  };
+  if (first.stream !== undefined) s.canceledStream = await streamStates(first.stream);
+  if (second.stream !== undefined) s.dequeuedStream = await streamStates(second.stream);
+  return s;
+}
+
+function queueScenario(c: CheckContext): Promise<QueueScenario> {
+  if (scenario === undefined) {
+    scenario = runScenario(c);
+    scenario.catch(() => (scenario = undefined));
+  }
+  return scenario;
+}
 
 verifies('3/new-task-submitted', 'the first message/stream event of a new task is submitted', async (c) => {
   if (!streamingClaimed(c)) c.notExercised('the card says streaming is absent');
@@ -29,73 +87,42 @@ verifies('3/new-task-submitted', 'the first message/stream event of a new task i
   c.check('state of the first event', eventState(transcript.events[0]!), 'submitted');
 });
 
-verifies('3/new-task-submitted', 'a task queued behind limits.concurrentTasks reads submitted', async (c) => {
-  await requireDirectives(c, 'holding every slot with running tasks');
-  const fill = await fillSlots(c);
-  try {
-    const queued = await openTask(c, [textPart('queued')]);
-    // Long enough for a dequeue that should not happen to show up in tasks/get.
-    await sleep(60);
-    c.check('tasks/get state of the queued task', stateOf(await getTask(c, queued.taskId)), 'submitted');
-    await cancelTask(c, queued.taskId);
-  } finally {
-    await fill.release();
-  }
-});
+verifies(
+  '3/new-task-submitted',
+  'tasks queued behind limits.concurrentTasks read submitted',
+  async (c) => {
+    const s = await queueScenario(c);
+    c.check('tasks/get states of the two queued tasks', s.queuedStates, ['submitted', 'submitted']);
+  },
+  { concurrent: true },
+);
 
 verifies(
   '3/submitted-to-working-on-dequeue',
   'a queued task starts working when a slot frees, not before',
   async (c) => {
-    await requireDirectives(c, 'holding every slot with running tasks');
-    const fill = await fillSlots(c);
-    try {
-      const queued = await openTask(c, scriptParts('queued', { runUntilCanceled: true }));
-      await sleep(60);
-      c.check('state while every slot is held', stateOf(await getTask(c, queued.taskId)), 'submitted');
-      await cancelTask(c, fill.holders[0]!.taskId);
-      const after = await awaitState(c, queued.taskId, (s) => s !== 'submitted', 2_000);
-      c.check('state once a slot freed', stateOf(after), 'working');
-      await cancelTask(c, queued.taskId);
-      if (queued.stream !== undefined) {
-        c.check('stream states of the queued task', await streamStates(queued.stream), [
-          'submitted',
-          'working',
-          'canceled',
-        ]);
-      }
-    } finally {
-      await fill.release();
+    const s = await queueScenario(c);
+    c.check('state while every slot is held', s.queuedStates[1], 'submitted');
+    c.check('state once a slot freed', s.dequeuedState, 'working');
+    if (s.dequeuedStream !== undefined) {
+      c.check('stream states of the dequeued task', s.dequeuedStream, ['submitted', 'working', 'canceled']);
     }
   },
+  { concurrent: true },
 );
 
 verifies(
   '3/cancel-from-submitted',
   'cancel of a queued task succeeds, and the task never starts working',
   async (c) => {
-    await requireDirectives(c, 'holding every slot with running tasks');
-    const fill = await fillSlots(c);
-    let taskId = '';
-    let states: unknown[] | undefined;
-    try {
-      const queued = await openTask(c, [textPart('queued, then canceled')]);
-      taskId = queued.taskId;
-      await sleep(30);
-      c.require('state before the cancel', stateOf(await getTask(c, taskId)), 'submitted');
-      const ex = await cancelTask(c, taskId, 'conformance: cancel while queued');
-      const result = resultOf(ex);
-      c.check('cancel result.canceled', result?.canceled, true);
-      c.check('cancel result.status.state', stateOf(result), 'canceled');
-      if (queued.stream !== undefined) states = await streamStates(queued.stream);
-    } finally {
-      await fill.release();
-    }
-    // Slots are free now: a task wrongly left in the queue would start here.
-    await sleep(60);
-    const task = await getTask(c, taskId);
-    c.check('tasks/get state after the slots freed', stateOf(task), 'canceled');
-    c.check('tasks/get status.reason', statusOf(task)?.reason, 'conformance: cancel while queued');
-    if (states !== undefined) c.check('stream states', states, ['submitted', 'canceled']);
+    const s = await queueScenario(c);
+    c.require('state before the cancel', s.queuedStates[0], 'submitted');
+    c.check('cancel result.canceled', s.cancelResult?.canceled, true);
+    c.check('cancel result.status.state', stateOf(s.cancelResult), 'canceled');
+    // Read after every slot freed: a task wrongly left in the queue would have started by then.
+    c.check('tasks/get state after the slots freed', stateOf(s.canceledLater), 'canceled');
+    c.check('tasks/get status.reason', statusOf(s.canceledLater)?.reason, QUEUED_REASON);
+    if (s.canceledStream !== undefined) c.check('stream states', s.canceledStream, ['submitted', 'canceled']);
   },
+  { concurrent: true },
 );
