@@ -16,6 +16,9 @@ import {
   type SetOutcome,
 } from '../support/webhooks-area.ts';
 
+// Each check works on its own tasks (task-level scopes): they run side by side.
+const together = { concurrent: true };
+
 const HOOK = 'https://webhook.a2a-conformance.invalid/results';
 const EVENTS = ['task.completed', 'task.failed'];
 const ALL_FIVE = is.where(`the five events ${JSON.stringify(WEBHOOK_EVENTS)}, any order`, (a) => {
@@ -67,35 +70,55 @@ function storedConfig(c: CheckContext, get: Record<string, unknown>): Record<str
   return get.config as Record<string, unknown>;
 }
 
-verifies('2.12/set-configured', 'a stored configuration answers configured: true', async (c) => {
-  const { set } = requirePair(c, await withSecret(c));
-  c.check('result.configured', set.configured, true);
-  const schema = validate('push-config-set-result', set);
-  c.check('set result against schema push-config-set-result', schema.valid ? [] : schema.errors, []);
-});
+verifies(
+  '2.12/set-configured',
+  'a stored configuration answers configured: true',
+  async (c) => {
+    const { set } = requirePair(c, await withSecret(c));
+    c.check('result.configured', set.configured, true);
+    const schema = validate('push-config-set-result', set);
+    c.check('set result against schema push-config-set-result', schema.valid ? [] : schema.errors, []);
+  },
+  together,
+);
 
-verifies('2.12/set-config-id', 'the set result carries a string configId', async (c) => {
-  const { set } = requirePair(c, await withSecret(c));
-  c.check('result.configId', set.configId, is.nonEmptyString());
-});
+verifies(
+  '2.12/set-config-id',
+  'the set result carries a string configId',
+  async (c) => {
+    const { set } = requirePair(c, await withSecret(c));
+    c.check('result.configId', set.configId, is.nonEmptyString());
+  },
+  together,
+);
 
-verifies('2.12/set-url', 'the set result url equals the configured url', async (c) => {
-  const { set } = requirePair(c, await withSecret(c));
-  c.check('result.url', set.url, HOOK);
-});
+verifies(
+  '2.12/set-url',
+  'the set result url equals the configured url',
+  async (c) => {
+    const { set } = requirePair(c, await withSecret(c));
+    c.check('result.url', set.url, HOOK);
+  },
+  together,
+);
 
-verifies('2.12/set-events', 'the set result lists the subscribed events', async (c) => {
-  const { set } = requirePair(c, await withSecret(c));
-  c.check(
-    'result.events (events given)',
-    set.events,
-    is.where(`${JSON.stringify(EVENTS)} in any order`, (a) => {
-      return Array.isArray(a) && a.length === EVENTS.length && EVENTS.every((e) => a.includes(e));
-    }),
-  );
-  const { set: all } = requirePair(c, await bare(c));
-  c.check('result.events (no events given: all five, C-17)', all.events, ALL_FIVE);
-});
+verifies(
+  '2.12/set-events',
+  'the set result lists the subscribed events',
+  async (c) => {
+    const { set } = requirePair(c, await withSecret(c));
+    c.check(
+      'result.events (events given)',
+      set.events,
+      is.where(`${JSON.stringify(EVENTS)} in any order`, (a) => {
+        return Array.isArray(a) && a.length === EVENTS.length && EVENTS.every((e) => a.includes(e));
+      }),
+    );
+    const { set: all } = requirePair(c, await bare(c));
+    c.check('result.events (no events given: all five, C-17)', all.events, ALL_FIVE);
+  },
+  together,
+);
 
 verifies(
   '2.13/get-unconfigured',
@@ -108,28 +131,44 @@ verifies(
     c.check('result.configId', result.configId, null);
     c.check('result.active', result.active, false);
   },
+  together,
 );
 
-verifies('2.13/get-config-url', 'get returns the configured url', async (c) => {
-  const { get } = requirePair(c, await withSecret(c));
-  c.check('result.config.url', storedConfig(c, get).url, HOOK);
-});
+verifies(
+  '2.13/get-config-url',
+  'get returns the configured url',
+  async (c) => {
+    const { get } = requirePair(c, await withSecret(c));
+    c.check('result.config.url', storedConfig(c, get).url, HOOK);
+  },
+  together,
+);
 
-verifies('2.13/get-config-events', 'get returns the subscribed events', async (c) => {
-  const { get } = requirePair(c, await withSecret(c));
-  const events = storedConfig(c, get).events;
-  c.check('result.config.events', events, is.type('array'));
-  c.check(
-    'result.config.events are the subscribed names',
-    [...(Array.isArray(events) ? events : [])].sort(),
-    [...EVENTS].sort(),
-  );
-});
+verifies(
+  '2.13/get-config-events',
+  'get returns the subscribed events',
+  async (c) => {
+    const { get } = requirePair(c, await withSecret(c));
+    const events = storedConfig(c, get).events;
+    c.check('result.config.events', events, is.type('array'));
+    c.check(
+      'result.config.events are the subscribed names',
+      [...(Array.isArray(events) ? events : [])].sort(),
+      [...EVENTS].sort(),
+    );
+  },
+  together,
+);
 
-verifies('2.13/get-config-retry-policy', 'get returns config.retryPolicy as an object', async (c) => {
-  const { get } = requirePair(c, await withSecret(c));
-  c.check('result.config.retryPolicy', storedConfig(c, get).retryPolicy, is.type('object'));
-});
+verifies(
+  '2.13/get-config-retry-policy',
+  'get returns config.retryPolicy as an object',
+  async (c) => {
+    const { get } = requirePair(c, await withSecret(c));
+    c.check('result.config.retryPolicy', storedConfig(c, get).retryPolicy, is.type('object'));
+  },
+  together,
+);
 
 verifies(
   '2.13/get-effective-values',
@@ -144,33 +183,54 @@ verifies(
     const expected = { ...DEFAULT_POLICY, maxRetries: 5 };
     c.check('result.config.retryPolicy (maxRetries 5 given)', got.retryPolicy, expected);
   },
+  together,
 );
 
-verifies('2.13/get-config-created-at', 'get returns config.createdAt as an RFC 3339 timestamp', async (c) => {
-  const { get } = requirePair(c, await withSecret(c));
-  c.check('result.config.createdAt', storedConfig(c, get).createdAt, isoTimestamp);
-});
+verifies(
+  '2.13/get-config-created-at',
+  'get returns config.createdAt as an RFC 3339 timestamp',
+  async (c) => {
+    const { get } = requirePair(c, await withSecret(c));
+    c.check('result.config.createdAt', storedConfig(c, get).createdAt, isoTimestamp);
+  },
+  together,
+);
 
-verifies('2.13/get-last-used-null-before-delivery', 'lastUsed is null before any delivery', async (c) => {
-  const { get } = requirePair(c, await withSecret(c));
-  c.check(
-    'result.config.lastUsed (task finished before the set: nothing delivered)',
-    storedConfig(c, get).lastUsed,
-    null,
-  );
-});
+verifies(
+  '2.13/get-last-used-null-before-delivery',
+  'lastUsed is null before any delivery',
+  async (c) => {
+    const { get } = requirePair(c, await withSecret(c));
+    c.check(
+      'result.config.lastUsed (task finished before the set: nothing delivered)',
+      storedConfig(c, get).lastUsed,
+      null,
+    );
+  },
+  together,
+);
 
-verifies('2.13/get-config-id', 'get returns the configId of the set', async (c) => {
-  const { set, get } = requirePair(c, await withSecret(c));
-  c.check('get result.configId', get.configId, set.configId);
-});
+verifies(
+  '2.13/get-config-id',
+  'get returns the configId of the set',
+  async (c) => {
+    const { set, get } = requirePair(c, await withSecret(c));
+    c.check('get result.configId', get.configId, set.configId);
+  },
+  together,
+);
 
-verifies('2.13/get-active', 'get of a configured scope answers active: true', async (c) => {
-  const { get } = requirePair(c, await withSecret(c));
-  c.check('result.active', get.active, true);
-  const schema = validate('push-config-get-result', get);
-  c.check('get result against schema push-config-get-result', schema.valid ? [] : schema.errors, []);
-});
+verifies(
+  '2.13/get-active',
+  'get of a configured scope answers active: true',
+  async (c) => {
+    const { get } = requirePair(c, await withSecret(c));
+    c.check('result.active', get.active, true);
+    const schema = validate('push-config-get-result', get);
+    c.check('get result against schema push-config-get-result', schema.valid ? [] : schema.errors, []);
+  },
+  together,
+);
 
 /** Every object key at any depth, as dotted paths. */
 function keyPaths(value: unknown, at = 'result'): string[] {
@@ -179,17 +239,22 @@ function keyPaths(value: unknown, at = 'result'): string[] {
   return Object.entries(value).flatMap(([k, v]) => [`${at}.${k}`, ...keyPaths(v, `${at}.${k}`)]);
 }
 
-verifies('2.13/get-omits-secret-headers', 'get never returns the secret or the headers', async (c) => {
-  const pair = await withSecret(c);
-  const { get } = requirePair(c, pair);
-  const leaked = keyPaths(get).filter((p) => /\.(secret|headers)$/i.test(p));
-  c.check('fields named secret or headers, at any depth', leaked, []);
-  // The client redacts the configured secret and header value wherever they appear in a response.
-  const response = pair.get!.ex.response;
-  c.check(
-    'occurrences of the secret or header value in the get response (redactions)',
-    response.redactions,
-    0,
-  );
-  c.check('get response body has no [redacted] marker', response.body.includes('[redacted]'), false);
-});
+verifies(
+  '2.13/get-omits-secret-headers',
+  'get never returns the secret or the headers',
+  async (c) => {
+    const pair = await withSecret(c);
+    const { get } = requirePair(c, pair);
+    const leaked = keyPaths(get).filter((p) => /\.(secret|headers)$/i.test(p));
+    c.check('fields named secret or headers, at any depth', leaked, []);
+    // The client redacts the configured secret and header value wherever they appear in a response.
+    const response = pair.get!.ex.response;
+    c.check(
+      'occurrences of the secret or header value in the get response (redactions)',
+      response.redactions,
+      0,
+    );
+    c.check('get response body has no [redacted] marker', response.body.includes('[redacted]'), false);
+  },
+  together,
+);

@@ -13,10 +13,12 @@ import {
   type CheckContext,
 } from '../support/index.ts';
 import {
+  finishedTaskId,
   getConfig,
   INVALID_PARAMS,
   isObject,
   refusal,
+  requireResult,
   setConfig,
   sharedSample,
   type Matcher,
@@ -36,79 +38,123 @@ async function taskScope(c: CheckContext): Promise<string> {
   return taskId!;
 }
 
-/** Sends one invalid configuration and records code and field against C-14's -32602 {details, field}. */
-async function expectRefused(
-  c: CheckContext,
-  label: string,
-  config: unknown,
-  field: string | Matcher,
-): Promise<void> {
-  const { ex } = await setConfig(c, config, await taskScope(c));
-  const { code, field: actual } = refusal(ex);
-  c.check(`${label}: error.code`, code, INVALID_PARAMS);
-  c.check(`${label}: error.data.field`, actual, field);
+type Case = readonly [label: string, config: unknown, field: string | Matcher];
+
+/** Sends invalid configurations at once, then records code and field against C-14's -32602 {details, field}. */
+async function expectRefused(c: CheckContext, cases: readonly Case[]): Promise<void> {
+  const taskId = await taskScope(c);
+  const answers = await Promise.all(cases.map(([, config]) => setConfig(c, config, taskId)));
+  cases.forEach(([label, , field], i) => {
+    const { code, field: actual } = refusal(answers[i]!.ex);
+    c.check(`${label}: error.code`, code, INVALID_PARAMS);
+    c.check(`${label}: error.data.field`, actual, field);
+  });
 }
 
-verifies('2.11/url-required', 'a config without url gets -32602 naming config.url', async (c) => {
-  await expectRefused(c, 'config {}', {}, 'config.url');
-  await expectRefused(c, 'config with events only', { events: ['task.completed'] }, 'config.url');
-});
+// Every check here is a handful of independent requests: they run side by side.
+const together = { concurrent: true };
 
-verifies('2.11/url-absolute-http', 'relative, non-URL and non-http(s) urls get -32602', async (c) => {
-  for (const url of ['not a url', '/hooks/relative', 'ftp://example.com/hook', 'mailto:hook@example.com'])
-    await expectRefused(c, `url ${JSON.stringify(url)}`, { url }, 'config.url');
-});
+verifies(
+  '2.11/url-required',
+  'a config without url gets -32602 naming config.url',
+  (c) =>
+    expectRefused(c, [
+      ['config {}', {}, 'config.url'],
+      ['config with events only', { events: ['task.completed'] }, 'config.url'],
+    ]),
+  together,
+);
 
-verifies('2.11/headers-string-map', 'headers that are not a string map get -32602', async (c) => {
-  const name = 'X-Conformance-Count';
-  // C-19 names config.headers for this rule; the header's own path is as precise, so both are accepted.
-  const either = is.oneOf(['config.headers', `config.headers.${name}`]);
-  await expectRefused(c, 'a number value', { url: HOOK, headers: { [name]: 1 } }, either);
-  await expectRefused(c, 'a null value', { url: HOOK, headers: { [name]: null } }, either);
-  await expectRefused(c, 'headers as a string', { url: HOOK, headers: `${name}: 1` }, 'config.headers');
-  await expectRefused(c, 'headers as an array', { url: HOOK, headers: [name] }, 'config.headers');
-});
+verifies(
+  '2.11/url-absolute-http',
+  'relative, non-URL and non-http(s) urls get -32602',
+  (c) =>
+    expectRefused(
+      c,
+      ['not a url', '/hooks/relative', 'ftp://example.com/hook', 'mailto:hook@example.com'].map(
+        (url) => [`url ${JSON.stringify(url)}`, { url }, 'config.url'] as const,
+      ),
+    ),
+  together,
+);
 
-verifies('2.11/headers-reserved-rejected', 'service headers cannot be configured', async (c) => {
-  const reserved = [
-    'Content-Type',
-    'content-length',
-    'Host',
-    'User-Agent',
-    'X-Webhook-Signature',
-    'x-webhook-delivery',
-    'X-WEBHOOK-EVENT',
-  ];
-  for (const name of reserved) {
-    const config = { url: HOOK, headers: { [name]: 'conformance' } };
-    await expectRefused(c, `header ${name}`, config, `config.headers.${name}`);
-  }
-});
+const COUNT = 'X-Conformance-Count';
+// C-19 names config.headers for this rule; the header's own path is as precise, so both are accepted.
+const EITHER = is.oneOf(['config.headers', `config.headers.${COUNT}`]);
 
-verifies('2.11/events-allowed-names', 'unknown event names and an empty list get -32602', async (c) => {
-  await expectRefused(c, 'events ["task.done"]', { url: HOOK, events: ['task.done'] }, 'config.events[0]');
-  const mixed = ['task.completed', 'TASK.FAILED'];
-  await expectRefused(c, `events ${JSON.stringify(mixed)}`, { url: HOOK, events: mixed }, 'config.events[1]');
-  await expectRefused(c, 'events []', { url: HOOK, events: [] }, 'config.events');
-});
+verifies(
+  '2.11/headers-string-map',
+  'headers that are not a string map get -32602',
+  (c) =>
+    expectRefused(c, [
+      ['a number value', { url: HOOK, headers: { [COUNT]: 1 } }, EITHER],
+      ['a null value', { url: HOOK, headers: { [COUNT]: null } }, EITHER],
+      ['headers as a string', { url: HOOK, headers: `${COUNT}: 1` }, 'config.headers'],
+      ['headers as an array', { url: HOOK, headers: [COUNT] }, 'config.headers'],
+    ]),
+  together,
+);
 
-verifies('2.11/events-allowed-names', 'duplicate event names are listed once', async (c) => {
-  const taskId = await taskScope(c);
-  const events = ['task.completed', 'task.failed', 'task.completed'];
-  const set = await setConfig(c, { url: HOOK, events }, taskId);
-  c.require(
-    'set with duplicates succeeded',
-    set.result === undefined ? errorOf(set.ex) : 'a result',
-    'a result',
-  );
-  const once = is.where('["task.completed", "task.failed"] in any order, each once (C-18)', (a) => {
-    return Array.isArray(a) && a.length === 2 && a.includes('task.completed') && a.includes('task.failed');
-  });
-  c.check('set result.events', set.result?.events, once);
-  const got = await getConfig(c, taskId);
-  const config = got.result?.config;
-  c.check('get result.config.events', isObject(config) ? config.events : config, once);
-});
+const RESERVED = [
+  'Content-Type',
+  'content-length',
+  'Host',
+  'User-Agent',
+  'X-Webhook-Signature',
+  'x-webhook-delivery',
+  'X-WEBHOOK-EVENT',
+];
+
+verifies(
+  '2.11/headers-reserved-rejected',
+  'service headers cannot be configured',
+  (c) =>
+    expectRefused(
+      c,
+      RESERVED.map(
+        (name) =>
+          [
+            `header ${name}`,
+            { url: HOOK, headers: { [name]: 'conformance' } },
+            `config.headers.${name}`,
+          ] as const,
+      ),
+    ),
+  together,
+);
+
+verifies(
+  '2.11/events-allowed-names',
+  'unknown event names and an empty list get -32602',
+  (c) =>
+    expectRefused(c, [
+      ['events ["task.done"]', { url: HOOK, events: ['task.done'] }, 'config.events[0]'],
+      [
+        'events ["task.completed", "TASK.FAILED"]',
+        { url: HOOK, events: ['task.completed', 'TASK.FAILED'] },
+        'config.events[1]',
+      ],
+      ['events []', { url: HOOK, events: [] }, 'config.events'],
+    ]),
+  together,
+);
+
+verifies(
+  '2.11/events-allowed-names',
+  'duplicate event names are listed once',
+  async (c) => {
+    const taskId = await finishedTaskId(c);
+    const events = ['task.completed', 'task.failed', 'task.completed'];
+    const set = requireResult(c, 'set with duplicates', await setConfig(c, { url: HOOK, events }, taskId));
+    const once = is.where('["task.completed", "task.failed"] in any order, each once (C-18)', (a) => {
+      return Array.isArray(a) && a.length === 2 && a.includes('task.completed') && a.includes('task.failed');
+    });
+    c.check('set result.events', set.events, once);
+    const config = (await getConfig(c, taskId)).result?.config;
+    c.check('get result.config.events', isObject(config) ? config.events : config, once);
+  },
+  together,
+);
 
 const OUT_OF_RANGE: ReadonlyArray<[string, unknown]> = [
   ['maxRetries', -1],
@@ -122,44 +168,63 @@ const OUT_OF_RANGE: ReadonlyArray<[string, unknown]> = [
   ['initialDelay', 3601],
 ];
 
-verifies('2.11/retry-policy-bounds', 'retryPolicy values outside the C-19 ranges get -32602', async (c) => {
-  for (const [key, value] of OUT_OF_RANGE) {
-    const config = { url: HOOK, retryPolicy: { [key]: value } };
-    await expectRefused(
+verifies(
+  '2.11/retry-policy-bounds',
+  'retryPolicy values outside the C-19 ranges get -32602',
+  (c) =>
+    expectRefused(
       c,
-      `retryPolicy.${key} ${JSON.stringify(value)}`,
-      config,
-      `config.retryPolicy.${key}`,
-    );
-  }
-});
+      OUT_OF_RANGE.map(
+        ([key, value]) =>
+          [
+            `retryPolicy.${key} ${JSON.stringify(value)}`,
+            { url: HOOK, retryPolicy: { [key]: value } },
+            `config.retryPolicy.${key}`,
+          ] as const,
+      ),
+    ),
+  together,
+);
 
-verifies('2.11/retry-policy-bounds', 'retryPolicy values at the C-19 bounds are accepted', async (c) => {
-  const taskId = await taskScope(c);
-  const bounds = [
-    { maxRetries: 0, backoffMultiplier: 1, initialDelay: 3600 },
-    { maxRetries: 10, backoffMultiplier: 10, initialDelay: 0.5 },
-  ];
-  for (const retryPolicy of bounds) {
-    const { ex, result } = await setConfig(c, { url: HOOK, retryPolicy }, taskId);
-    c.check(
-      `set with retryPolicy ${JSON.stringify(retryPolicy)}`,
-      result === undefined ? refusal(ex) : 'a result',
-      'a result',
-    );
-  }
-});
+verifies(
+  '2.11/retry-policy-bounds',
+  'retryPolicy values at the C-19 bounds are accepted',
+  async (c) => {
+    const taskId = await finishedTaskId(c);
+    const bounds = [
+      { maxRetries: 0, backoffMultiplier: 1, initialDelay: 3600 },
+      { maxRetries: 10, backoffMultiplier: 10, initialDelay: 0.5 },
+    ];
+    for (const retryPolicy of bounds) {
+      const { ex, result } = await setConfig(c, { url: HOOK, retryPolicy }, taskId);
+      const label = `set with retryPolicy ${JSON.stringify(retryPolicy)}`;
+      c.check(label, result === undefined ? refusal(ex) : 'a result', 'a result');
+    }
+  },
+  together,
+);
 
-verifies('2.11/secret-non-empty', 'an empty or non-string secret gets -32602', async (c) => {
-  await expectRefused(c, 'secret ""', { url: HOOK, secret: '' }, 'config.secret');
-  await expectRefused(c, 'secret 42', { url: HOOK, secret: 42 }, 'config.secret');
-});
+verifies(
+  '2.11/secret-non-empty',
+  'an empty or non-string secret gets -32602',
+  (c) =>
+    expectRefused(c, [
+      ['secret ""', { url: HOOK, secret: '' }, 'config.secret'],
+      ['secret 42', { url: HOOK, secret: 42 }, 'config.secret'],
+    ]),
+  together,
+);
 
-verifies('2.11/task-scoped-unknown-task', 'a set for an unknown taskId gets -32000', async (c) => {
-  const taskId = randomUUID();
-  const { ex, result } = await setConfig(c, { url: HOOK }, taskId);
-  c.check('result', result, is.absent());
-  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.TASK_NOT_FOUND);
-  const data = errorOf(ex)?.data;
-  c.check('error.data.taskId', isObject(data) ? data.taskId : data, taskId);
-});
+verifies(
+  '2.11/task-scoped-unknown-task',
+  'a set for an unknown taskId gets -32000',
+  async (c) => {
+    const taskId = randomUUID();
+    const { ex, result } = await setConfig(c, { url: HOOK }, taskId);
+    c.check('result', result, is.absent());
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.TASK_NOT_FOUND);
+    const data = errorOf(ex)?.data;
+    c.check('error.data.taskId', isObject(data) ? data.taskId : data, taskId);
+  },
+  together,
+);

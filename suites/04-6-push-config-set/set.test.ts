@@ -18,6 +18,9 @@ import {
   summary,
 } from '../support/webhooks-area.ts';
 
+// Each check works on its own tasks (task-level scopes): they run side by side.
+const together = { concurrent: true };
+
 const HOOK = 'https://webhook.a2a-conformance.invalid/set';
 
 async function expectConfigRefused(c: CheckContext, label: string, params: unknown): Promise<void> {
@@ -26,16 +29,26 @@ async function expectConfigRefused(c: CheckContext, label: string, params: unkno
   c.check(`${label}: error.data.field`, field, 'config');
 }
 
-verifies('4.6/set-config-required', 'a set without config gets -32602 naming config', async (c) => {
-  await expectConfigRefused(c, 'params {}', {});
-  await expectConfigRefused(c, 'params with taskId only', { taskId: await finishedTaskId(c) });
-});
+verifies(
+  '4.6/set-config-required',
+  'a set without config gets -32602 naming config',
+  async (c) => {
+    await expectConfigRefused(c, 'params {}', {});
+    await expectConfigRefused(c, 'params with taskId only', { taskId: await finishedTaskId(c) });
+  },
+  together,
+);
 
-verifies('4.6/set-config-object', 'a config that is not an object gets -32602', async (c) => {
-  const taskId = await finishedTaskId(c);
-  for (const config of [HOOK, [HOOK], 42, null, true])
-    await expectConfigRefused(c, `config ${JSON.stringify(config)}`, { taskId, config });
-});
+verifies(
+  '4.6/set-config-object',
+  'a config that is not an object gets -32602',
+  async (c) => {
+    const taskId = await finishedTaskId(c);
+    for (const config of [HOOK, [HOOK], 42, null, true])
+      await expectConfigRefused(c, `config ${JSON.stringify(config)}`, { taskId, config });
+  },
+  together,
+);
 
 verifies(
   '4.6/set-replaces-scope',
@@ -55,6 +68,7 @@ verifies(
     c.check('get result.config.url', isObject(config) ? config.url : config, `${HOOK}/second`);
     c.check('get result.config.events', isObject(config) ? config.events : config, ['task.failed']);
   },
+  together,
 );
 
 verifies(
@@ -68,6 +82,7 @@ verifies(
     await requireSet(c, { url: old.url, events: ['task.completed'] }, task.taskId);
     await requireSet(c, { url: fresh.url, events: ['task.completed'] }, task.taskId);
     await coveredInTime(c, task);
+    await task.finish();
     const got = await hooks.receiver.waitForResult({ token: fresh.token }, { timeoutMs: DELIVERY_WAIT_MS });
     await sleep(100); // a stray copy to the replaced url would arrive as fast as the real one
     c.check(
@@ -77,5 +92,5 @@ verifies(
     );
     c.check('deliveries to the replaced url', summary(hooks.receiver.deliveries({ token: old.token })), []);
   },
-  { concurrent: true },
+  together,
 );

@@ -5,20 +5,28 @@
 import { verifies } from '../support/index.ts';
 import { finishedTaskId, getConfig, isObject, requireResult, requireSet } from '../support/webhooks-area.ts';
 
+// Each check works on its own tasks (task-level scopes): they run side by side.
+const together = { concurrent: true };
+
 const HOOK = 'https://webhook.a2a-conformance.invalid/get';
 
-verifies('4.7/get-reflects-set', 'get returns the stored url, events and configId, active', async (c) => {
-  const taskId = await finishedTaskId(c);
-  const events = ['task.completed', 'task.canceled'];
-  const configId = await requireSet(c, { url: HOOK, events }, taskId);
-  const result = requireResult(c, 'get result', await getConfig(c, taskId));
-  const config = isObject(result.config) ? result.config : {};
-  c.check('result.config.url', config.url, HOOK);
-  const got = Array.isArray(config.events) ? [...(config.events as string[])].sort() : config.events;
-  c.check('result.config.events (sorted)', got, [...events].sort());
-  c.check('result.configId', result.configId, configId);
-  c.check('result.active', result.active, true);
-});
+verifies(
+  '4.7/get-reflects-set',
+  'get returns the stored url, events and configId, active',
+  async (c) => {
+    const taskId = await finishedTaskId(c);
+    const events = ['task.completed', 'task.canceled'];
+    const configId = await requireSet(c, { url: HOOK, events }, taskId);
+    const result = requireResult(c, 'get result', await getConfig(c, taskId));
+    const config = isObject(result.config) ? result.config : {};
+    c.check('result.config.url', config.url, HOOK);
+    const got = Array.isArray(config.events) ? [...(config.events as string[])].sort() : config.events;
+    c.check('result.config.events (sorted)', got, [...events].sort());
+    c.check('result.configId', result.configId, configId);
+    c.check('result.active', result.active, true);
+  },
+  together,
+);
 
 verifies(
   '4.7/get-returns-scope',
@@ -32,4 +40,5 @@ verifies(
     c.check('result.configId', result.configId, null);
     c.check('result.active', result.active, false);
   },
+  together,
 );

@@ -11,7 +11,6 @@ import {
   scheduledDelayMs,
   coveredInTime,
   DELIVERY_WAIT_MS,
-  EARLY_MS,
   headerOf,
   ofTask,
   payloadOf,
@@ -58,6 +57,7 @@ async function scriptedRun(
   const config = { url, events: COMPLETED, ...(opts.secret === undefined ? {} : { secret: opts.secret }) };
   const { policy } = await setWithPolicy(c, task.taskId, config, opts.policy);
   await coveredInTime(c, task);
+  await task.finish();
   const failedAfterMs = opts.script[0]?.delayMs ?? 0;
   const deliveries = await awaitAttempts(hooks, token, policy, opts.count, {
     failedAfterMs,
@@ -74,6 +74,7 @@ const failing = (n: number): ScriptedResponse[] => Array.from({ length: n }, () 
 // The receiver answers after 5.6 s: a sender that waits longer sees a 200 and never retries.
 const SLOW_MS = 5_600;
 const SENDER_TIMEOUT_MS = 5_000;
+const ARRIVAL_LAG_MS = 250;
 
 verifies(
   '6.5/receiver-timeout-5s',
@@ -83,9 +84,11 @@ verifies(
     const run = await scriptedRun(c, { label: 'slow', policy, script: [{ delayMs: SLOW_MS }], count: 2 });
     c.require('attempts (the first unanswered within 5 s)', summary(run.deliveries), count(2));
     // Arrival to arrival: the sender must have waited 5 s (spec 6.5), then about initialDelay more.
-    // The retry delay itself is graded by 6.5/retry-backoff; here only the timeout is.
+    // The retry delay itself is graded by 6.5/retry-backoff; here only the timeout is. When the sender
+    // gave up is not observable, and an arrival is stamped late when the harness worker is busy (up
+    // to ~200 ms at a file's start, measured): hence ARRIVAL_LAG_MS below 5 s rather than 50 ms.
     const gap = Math.round(run.deliveries[1]!.receivedAtMs - run.deliveries[0]!.receivedAtMs);
-    const lo = SENDER_TIMEOUT_MS - EARLY_MS;
+    const lo = SENDER_TIMEOUT_MS - ARRIVAL_LAG_MS;
     const hi = SENDER_TIMEOUT_MS + scheduledDelayMs(run.policy, 1) + LATE_MS;
     c.check(
       'ms from the unanswered attempt to its retry',
@@ -301,6 +304,7 @@ verifies(
     const other = await startRunningTask(c);
     await requireSet(c, { url }, task.taskId);
     await coveredInTime(c, task);
+    await Promise.all([task.finish(), other.finish()]);
     await hooks.receiver.waitFor({ token, event: 'task.completed' }, { timeoutMs: DELIVERY_WAIT_MS });
     await other.ended;
     await sleep(100); // a delivery of the other task would follow its completion within milliseconds

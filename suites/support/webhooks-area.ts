@@ -21,6 +21,7 @@ import {
   sendTask,
   stateOf,
   textPart,
+  waitForTask,
   type DirectiveFields,
   type JsonObject,
 } from './messages.ts';
@@ -38,9 +39,6 @@ export const DEFAULT_POLICY = Object.freeze({ maxRetries: 3, backoffMultiplier: 
 /** C-20 tolerance of a measured retry delay: [scheduled - 50 ms, scheduled + 1000 ms]. */
 export const EARLY_MS = 50;
 export const LATE_MS = 1000;
-
-/** How long a directive task works before completing: long enough to set its configuration first. */
-export const RUN_MS = 250;
 
 /** Deliveries on loopback arrive within milliseconds; this bounds a wait for one that never comes. */
 export const DELIVERY_WAIT_MS = 5_000;
@@ -124,30 +122,52 @@ export async function finishedTaskId(c: CheckContext): Promise<string> {
 
 export interface RunningTask {
   taskId: string;
-  /** True when the directive contract drives the task, so it is known to run for its delay. */
+  /** True when the directive contract drives the task, so it runs until finish() is called. */
   scripted: boolean;
   /** Resolves when the stream (or the message/send call) carrying the task has ended. */
   ended: Promise<unknown>;
+  /** Lets a scripted task reach its outcome now; an unscripted one finishes on its own. */
+  finish(): Promise<void>;
 }
 
 /**
+ * The default directive: work until a cancel arrives, then complete instead of stopping
+ * (docs/directives.md: finishOnCancel). The task thus completes only after its configuration was
+ * set, however slow the set was.
+ */
+export const UNTIL_FINISHED: DirectiveFields = { runUntilCanceled: true, finishOnCancel: true };
+
+/**
  * Starts a task that is still running when the caller sets its task-level configuration (C-17: only
- * events after the set reach it). With the directive contract the task works for `directive.delayMs`;
- * otherwise a plain message races the set, and coveredInTime() tells whether the race was won.
+ * events after the set reach it). With the directive contract the task runs until finish(); otherwise
+ * a plain message races the set, and coveredInTime() tells whether the race was won.
  */
 export async function startRunningTask(
   c: CheckContext,
-  directive: DirectiveFields = { delayMs: RUN_MS },
+  directive: DirectiveFields = UNTIL_FINISHED,
 ): Promise<RunningTask> {
   const scripted = await directivesHonoured(c);
   const parts = [textPart('webhook conformance'), ...(scripted ? [directivePart(directive)] : [])];
   const caps = isObject(c.card?.capabilities) ? c.card.capabilities : undefined;
-  if (caps?.streaming === false) return sendWithTaskId(c, parts, scripted);
+  const started = caps?.streaming === false ? await sendWithTaskId(c, parts) : await streamTask(c, parts);
+  const finish = async (): Promise<void> => {
+    if (!scripted) return;
+    // A task still queued would be canceled rather than finished: wait until it runs (C-21).
+    await waitForTask(c, started.taskId, (state) => state !== 'submitted');
+    await c.rpc('tasks/cancel', { taskId: started.taskId, reason: 'finish (finishOnCancel)' });
+  };
+  return { ...started, scripted, finish };
+}
+
+async function streamTask(
+  c: CheckContext,
+  parts: readonly JsonObject[],
+): Promise<{ taskId: string; ended: Promise<unknown> }> {
   const stream = await c.stream('message/stream', messageParams(parts), { closeOnFinal: true });
   for await (const ev of stream.events()) {
     const result = isObject(ev.json) && isObject(ev.json.result) ? ev.json.result : undefined;
     c.require('first message/stream event result.id', result?.id, is.nonEmptyString());
-    return { taskId: result!.id as string, scripted, ended: stream.done };
+    return { taskId: result!.id as string, ended: stream.done };
   }
   return c.fail('message/stream ended without an event naming the task', {
     expected: 'an SSE event whose result is the task',
@@ -159,12 +179,11 @@ export async function startRunningTask(
 async function sendWithTaskId(
   c: CheckContext,
   parts: readonly JsonObject[],
-  scripted: boolean,
-): Promise<RunningTask> {
+): Promise<{ taskId: string; ended: Promise<unknown> }> {
   const taskId = randomUUID();
   const ended = c.client.rpc('message/send', messageParams(parts, { id: taskId }));
   for (let i = 0; i < 50; i += 1) {
-    if ((await getTask(c, taskId)) !== undefined) return { taskId, scripted, ended };
+    if ((await getTask(c, taskId)) !== undefined) return { taskId, ended };
     await sleep(20);
   }
   return c.notExercised('without streaming, the task id must be client-chosen (C-16); the target ignored it');
@@ -174,11 +193,11 @@ async function sendWithTaskId(
  * For an unscripted task: ends the check as not-exercised when the task had already finished before
  * its configuration was stored (both times from the target's clock), since no event could follow.
  */
-export async function coveredInTime(c: CheckContext, task: RunningTask): Promise<void> {
+export async function coveredInTime(c: CheckContext, task: RunningTask, agentLevel = false): Promise<void> {
   if (task.scripted) return;
   const current = await getTask(c, task.taskId);
   if (!FINAL_STATES.includes(stateOf(current) as string)) return;
-  const stored = (await getConfig(c, task.taskId)).result?.config;
+  const stored = (await getConfig(c, agentLevel ? undefined : task.taskId)).result?.config;
   const finishedAt = Date.parse(String(current?.updatedAt));
   const createdAt = Date.parse(String(isObject(stored) ? stored.createdAt : undefined));
   if (!(finishedAt < createdAt)) return;

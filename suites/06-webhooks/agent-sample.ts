@@ -1,0 +1,212 @@
+// Samples of the agent-level webhook checks (spec 6.1-6.4; rulings C-17, C-20): a plain task delivered
+// to an agent-level configuration with a secret and a configured header (black-box: no directive), and
+// the failed and canceled outcomes. Each is made once per file and records nothing itself.
+import { randomBytes } from 'node:crypto';
+import type { CheckWebhooks } from '../../harness/index.ts';
+import {
+  directivePart,
+  directivesHonoured,
+  errorOf,
+  is,
+  messageParams,
+  resultOf,
+  textPart,
+  type CheckContext,
+} from '../support/index.ts';
+import {
+  DELIVERY_WAIT_MS,
+  eventOf,
+  ofTask,
+  payloadOf,
+  refusal,
+  setConfig,
+  sharedSample,
+  sleep,
+  startRunningTask,
+  type Delivery,
+} from '../support/webhooks-area.ts';
+
+/** After the last expected event: time for a duplicate or a stray event to show up on loopback. */
+export const SETTLE_MS = 50;
+
+export interface Captured {
+  taskId?: string;
+  /** The deliveries of this task to the sample's url, in arrival order. */
+  deliveries: Delivery[];
+  /** Why the sample is incomplete. */
+  problem?: string;
+}
+
+export interface AgentSample extends Captured {
+  token: string;
+  url: string;
+  secret: string;
+  header: readonly [string, string];
+  contextId?: unknown;
+}
+
+/** Waits for `lastEvent` of one task at one url, then briefly for stragglers. */
+export async function captureTask(
+  hooks: CheckWebhooks,
+  token: string,
+  taskId: string,
+  lastEvent: string,
+): Promise<Delivery[]> {
+  const last = (d: Delivery): boolean =>
+    d.token === token && payloadOf(d)?.taskId === taskId && eventOf(d) === lastEvent;
+  await hooks.receiver.waitFor(last, { timeoutMs: DELIVERY_WAIT_MS });
+  await sleep(SETTLE_MS);
+  return ofTask(hooks.receiver.deliveries({ token }), taskId);
+}
+
+/** Sets an agent-level configuration on a fresh url; `problem` says why it was refused. */
+export async function agentLevelUrl(
+  c: CheckContext,
+  label: string,
+  config: Record<string, unknown> = {},
+): Promise<{ hooks: CheckWebhooks; token: string; url: string; configId?: string; problem?: string }> {
+  const hooks = await c.webhooks();
+  const { token, url } = hooks.newUrl(label);
+  const set = await setConfig(c, { url, ...config });
+  const configId = set.result?.configId;
+  if (typeof configId === 'string') return { hooks, token, url, configId };
+  return { hooks, token, url, problem: `agent-level set refused: ${JSON.stringify(refusal(set.ex))}` };
+}
+
+export interface AgentConfig {
+  hooks: CheckWebhooks;
+  token: string;
+  url: string;
+  secret: string;
+  header: readonly [string, string];
+  configId?: string;
+  problem?: string;
+}
+
+/**
+ * The file's one agent-level configuration (all events, default retries, a secret and a header),
+ * under which every sample and concurrent check of agent-scope.test.ts runs; each reads its own task.
+ */
+export const agentConfig = sharedSample('the agent-level configuration', async (c): Promise<AgentConfig> => {
+  const secret = randomBytes(24).toString('base64url');
+  const header = ['X-Conformance-Probe', randomBytes(12).toString('hex')] as const;
+  const at = await agentLevelUrl(c, 'agent-level', { secret, headers: { [header[0]]: header[1] } });
+  return { ...at, secret, header };
+});
+
+export const agentSample = sharedSample(
+  'a plain task delivered to the agent-level configuration',
+  async (c) => {
+    const at = await agentConfig(c);
+    const sample: AgentSample = {
+      token: at.token,
+      url: at.url,
+      secret: at.secret,
+      header: at.header,
+      deliveries: [],
+    };
+    if (at.problem !== undefined) return { ...sample, problem: at.problem };
+    const ex = await c.rpc('message/send', messageParams([textPart('webhook sample')]));
+    const task = resultOf(ex);
+    if (typeof task?.id !== 'string') return { ...sample, problem: 'message/send answered no task id' };
+    const deliveries = await captureTask(at.hooks, at.token, task.id, 'task.completed');
+    return { ...sample, taskId: task.id, contextId: task.contextId, deliveries };
+  },
+);
+
+/** The sample, or the check ends: failed when the target broke it, with the reason. */
+export function requireSample<T extends Captured>(
+  c: CheckContext,
+  s: T,
+  what: string,
+): T & { taskId: string } {
+  c.require(`${what}: sample complete`, s.problem, is.absent());
+  c.require(
+    `${what}: deliveries received`,
+    s.deliveries.length,
+    is.where('at least one', (n) => Number(n) > 0),
+  );
+  return s as T & { taskId: string };
+}
+
+export interface OutcomeSample {
+  scripted: boolean;
+  problem?: string;
+  failed?: Captured & { message: string };
+  canceled?: Captured & { reason: string; raced: boolean };
+}
+
+async function failedTask(
+  c: CheckContext,
+  hooks: CheckWebhooks,
+  token: string,
+): Promise<OutcomeSample['failed']> {
+  const message = 'conformance failure';
+  const ex = await c.rpc('message/send', messageParams([textPart('fail'), directivePart({ fail: message })]));
+  const id = resultOf(ex)?.id;
+  if (typeof id !== 'string') return { message, deliveries: [], problem: 'message/send answered no task id' };
+  return { taskId: id, message, deliveries: await captureTask(hooks, token, id, 'task.failed') };
+}
+
+/** With directives a task that runs until canceled; without, a plain task raced by the cancel. */
+async function canceledTask(
+  c: CheckContext,
+  hooks: CheckWebhooks,
+  token: string,
+): Promise<OutcomeSample['canceled']> {
+  const reason = 'conformance cancel';
+  const task = await startRunningTask(c, { runUntilCanceled: true });
+  const ex = await c.rpc('tasks/cancel', { taskId: task.taskId, reason });
+  const base = { taskId: task.taskId, reason, raced: !task.scripted };
+  if (resultOf(ex) === undefined) {
+    const problem = `tasks/cancel did not cancel the task: ${JSON.stringify(errorOf(ex) ?? ex.response.body)}`;
+    return { ...base, deliveries: [], problem };
+  }
+  return { ...base, deliveries: await captureTask(hooks, token, task.taskId, 'task.canceled') };
+}
+
+export const outcomeSample = sharedSample(
+  'failed and canceled tasks under the agent-level configuration',
+  async (c) => {
+    const at = await agentConfig(c);
+    const scripted = await directivesHonoured(c);
+    if (at.problem !== undefined) return { scripted, problem: at.problem };
+    const [failed, canceled] = await Promise.all([
+      scripted ? failedTask(c, at.hooks, at.token) : undefined,
+      canceledTask(c, at.hooks, at.token),
+    ]);
+    const sample: OutcomeSample = { scripted };
+    if (failed !== undefined) sample.failed = failed;
+    if (canceled !== undefined) sample.canceled = canceled;
+    return sample;
+  },
+);
+
+/** The canceled capture; a lost black-box race is not-exercised, any other gap a failure. */
+export function requireCanceled(
+  c: CheckContext,
+  s: OutcomeSample,
+): Captured & { taskId: string; reason: string } {
+  c.require('outcome sample complete', s.problem, is.absent());
+  const canceled = s.canceled!;
+  if (canceled.raced && canceled.problem !== undefined) {
+    c.notExercised(
+      `a black-box cancel race was lost (${canceled.problem}); a running task needs the directive contract`,
+    );
+  }
+  return requireSample(c, canceled, 'canceled task');
+}
+
+/** The failed capture; needs the directive contract (nothing else makes a task fail on demand). */
+export function requireFailed(
+  c: CheckContext,
+  s: OutcomeSample,
+): Captured & { taskId: string; message: string } {
+  c.require('outcome sample complete', s.problem, is.absent());
+  if (!s.scripted) {
+    c.notExercised(
+      'a failing task needs the a2a:directive contract (docs/directives.md), which the target does not honour',
+    );
+  }
+  return requireSample(c, s.failed!, 'failed task');
+}

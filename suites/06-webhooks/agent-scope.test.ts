@@ -1,0 +1,188 @@
+// Spec 6, 6.1-6.4, 2.11 and 4.7 with ruling C-17: every check that sets an agent-level configuration,
+// in one file so that their order is fixed. First the one that needs no configuration at all, then the
+// black-box samples (a plain task) and the scope rules; last the events filter, whose narrow
+// configuration (task.completed only, no retries) is what stays set on the agent after this file.
+import { sendTask, textPart, verifies, type CheckContext } from '../support/index.ts';
+import {
+  coveredInTime,
+  eventOf,
+  finishedTaskId,
+  getConfig,
+  isObject,
+  isoTimestamp,
+  ofTask,
+  payloadOf,
+  requireResult,
+  requireSet,
+  sleep,
+  startRunningTask,
+  summary,
+} from '../support/webhooks-area.ts';
+import {
+  agentConfig,
+  agentLevelUrl,
+  agentSample,
+  captureTask,
+  requireSample,
+  SETTLE_MS,
+} from './agent-sample.ts';
+import { registerEventChecks } from './event-checks.ts';
+import { registerRequestChecks } from './request-checks.ts';
+
+// A delivery on loopback follows its transition within milliseconds; this is the wait for one that
+// must never come.
+const QUIET_MS = 200;
+
+verifies('6/no-delivery-without-config', 'a task no configuration covers is delivered nowhere', async (c) => {
+  const agent = requireResult(c, 'agent-level get', await getConfig(c));
+  if (agent.config !== null) {
+    const url = isObject(agent.config) ? agent.config.url : agent.config;
+    c.notExercised(
+      `an agent-level configuration (url ${String(url)}) was set before this file, so every task is covered`,
+    );
+  }
+  // A task-level configuration of another task gives a target that mixes scopes somewhere to send to.
+  const hooks = await c.webhooks();
+  await requireSet(c, { url: hooks.newUrl('other-task').url }, await finishedTaskId(c));
+  const { task } = await sendTask(c, [textPart('a task no configuration covers')]);
+  await sleep(QUIET_MS);
+  const got = hooks.receiver.deliveries((d) => payloadOf(d)?.taskId === task.id);
+  c.check('deliveries of the uncovered task, to any url of this file', summary(got), []);
+});
+
+/** The file's agent-level configuration; the check ends if the target refused it. */
+async function requireAgentConfig(c: CheckContext) {
+  const at = await agentConfig(c);
+  c.require('agent-level set succeeded', at.problem, undefined);
+  return at as typeof at & { configId: string };
+}
+
+// Second, before any other check sets it: the agent-level configuration is set while this task runs.
+verifies(
+  '2.11/agent-scoped-config',
+  'a task running before an agent-level set gets its later events',
+  async (c) => {
+    const task = await startRunningTask(c);
+    const at = await requireAgentConfig(c);
+    await coveredInTime(c, task, true);
+    await task.finish();
+    const got = await captureTask(at.hooks, at.token, task.taskId, 'task.completed');
+    c.check(
+      'task.completed of the task started before the set',
+      got.map(eventOf).includes('task.completed'),
+      true,
+    );
+  },
+);
+
+// Under the one agent-level configuration, the checks below only read their own tasks' deliveries.
+const together = { concurrent: true };
+
+registerRequestChecks(together);
+registerEventChecks(together);
+
+verifies(
+  '2.11/agent-scoped-config',
+  'a task created after an agent-level set gets its events',
+  async (c) => {
+    const s = requireSample(c, await agentSample(c), 'agent-level sample');
+    const events = s.deliveries.map(eventOf);
+    c.check('task.submitted of the new task delivered', events.includes('task.submitted'), true);
+    c.check('task.completed of the new task delivered', events.includes('task.completed'), true);
+  },
+  together,
+);
+
+verifies(
+  '2.13/get-config-last-used',
+  'after a delivery, lastUsed is the RFC 3339 time of it',
+  async (c) => {
+    const s = requireSample(c, await agentSample(c), 'agent-level sample');
+    const result = requireResult(c, 'agent-level get', await getConfig(c));
+    const config = isObject(result.config) ? result.config : {};
+    c.check('result.config.lastUsed', config.lastUsed, isoTimestamp);
+    const after = Date.parse(String(config.lastUsed)) >= Date.parse(String(config.createdAt));
+    c.check('config.lastUsed is not before config.createdAt', after, true);
+    const last = s.deliveries.at(-1)!;
+    c.info('lastUsed minus the arrival of the sample task last delivery, ms (two clocks)', {
+      differenceMs: Date.parse(String(config.lastUsed)) - Date.parse(last.timestamp),
+    });
+  },
+  together,
+);
+
+verifies(
+  '4.7/get-agent-scope',
+  'get without taskId returns the agent-level configuration',
+  async (c) => {
+    const at = await requireAgentConfig(c);
+    const result = requireResult(c, 'get result', await getConfig(c));
+    const config = isObject(result.config) ? result.config : {};
+    c.check('result.configId', result.configId, at.configId);
+    c.check('result.config.url', config.url, at.url);
+    c.check('result.active', result.active, true);
+  },
+  together,
+);
+
+verifies(
+  '4.7/get-returns-scope',
+  'get with a taskId never falls back to the agent level',
+  async (c) => {
+    await requireAgentConfig(c);
+    const result = requireResult(c, 'get result', await getConfig(c, await finishedTaskId(c)));
+    c.check('result.config', result.config, null);
+    c.check('result.configId', result.configId, null);
+    c.check('result.active', result.active, false);
+  },
+  together,
+);
+
+verifies(
+  '6/task-level-replaces-agent-level',
+  'after a task-level set, its task is delivered there only',
+  async (c) => {
+    const agent = await requireAgentConfig(c);
+    const task = await startRunningTask(c);
+    const own = (await c.webhooks()).newUrl('task-scope');
+    await requireSet(c, { url: own.url }, task.taskId);
+    await coveredInTime(c, task);
+    await task.finish();
+    const atTask = await captureTask(agent.hooks, own.token, task.taskId, 'task.completed');
+    const atAgent = ofTask(agent.hooks.receiver.deliveries({ token: agent.token }), task.taskId);
+    c.check('task.completed at the task-level url', atTask.map(eventOf).includes('task.completed'), true);
+    c.check('task.completed at the agent-level url', atAgent.map(eventOf).includes('task.completed'), false);
+    const names = [...atAgent, ...atTask].map(eventOf);
+    const twice = names.filter((n, i) => names.indexOf(n) !== i);
+    c.check('events delivered more than once across both urls', twice, []);
+  },
+  together,
+);
+
+/** Delivers one plain task to a new agent-level configuration of `events`; returns its events. */
+async function filtered(
+  c: CheckContext,
+  events: string[],
+  last: string,
+  extra: Record<string, unknown> = {},
+) {
+  const at = await agentLevelUrl(c, 'filter', { events, ...extra });
+  c.require('agent-level set succeeded', at.problem, undefined);
+  const { task } = await sendTask(c, [textPart('events filter')]);
+  await at.hooks.receiver.waitFor({ token: at.token, event: last }, { timeoutMs: 5_000 });
+  await sleep(SETTLE_MS); // events after `last` would arrive within this
+  return ofTask(at.hooks.receiver.deliveries({ token: at.token }), String(task.id)).map(eventOf);
+}
+
+// Sequential again: each sets its own agent-level configuration, replacing the file's.
+verifies('6.1/events-filter', 'a configuration of task.submitted gets no other event', async (c) => {
+  c.check('events delivered', await filtered(c, ['task.submitted'], 'task.submitted'), ['task.submitted']);
+});
+
+verifies('6.1/events-filter', 'a configuration of task.completed gets no other event', async (c) => {
+  // Last in the file: no retries, so later files' tasks cost the agent one attempt each at most.
+  const extra = { retryPolicy: { maxRetries: 0 } };
+  c.check('events delivered', await filtered(c, ['task.completed'], 'task.completed', extra), [
+    'task.completed',
+  ]);
+});

@@ -1,0 +1,215 @@
+// Spec 6.1 (task events and their data) and 2.11 (events default to all five), rulings C-20, C-39,
+// C-43 and C-45, on the agent-level samples of agent-sample.ts. Registered by agent-scope.test.ts so
+// that they run in its fixed order with the other checks that set an agent-level configuration.
+import { validate } from '../../schemas/registry.ts';
+import { is, requireDirectives, verifies, type CheckContext } from '../support/index.ts';
+import type { VerifiesOptions } from '../../harness/index.ts';
+import {
+  dataOf,
+  eventOf,
+  isObject,
+  isoTimestamp,
+  nonNegativeNumber,
+  payloadOf,
+  summary,
+  type Delivery,
+} from '../support/webhooks-area.ts';
+import { agentSample, outcomeSample, requireCanceled, requireFailed, requireSample } from './agent-sample.ts';
+
+const ORDER = ['task.submitted', 'task.working', 'task.completed'];
+
+/** The one delivery of `event` (its first attempt), or the check ends. */
+function requireEvent(c: CheckContext, ds: readonly Delivery[], event: string): Record<string, unknown> {
+  const d = ds.find((x) => eventOf(x) === event);
+  c.require(`a ${event} delivery of the task`, d === undefined ? summary(ds) : event, event);
+  const schema = validate('webhook-payload', payloadOf(d!));
+  c.check(`${event} payload against schema webhook-payload`, schema.valid ? [] : schema.errors, []);
+  c.require(`${event} payload data`, dataOf(d!), is.type('object'));
+  return dataOf(d!)!;
+}
+
+function path(obj: unknown, ...keys: string[]): unknown {
+  return keys.reduce<unknown>((at, k) => (isObject(at) ? at[k] : undefined), obj);
+}
+
+export function registerEventChecks(opts: VerifiesOptions = {}): void {
+  verifies(
+    '6.1/http-post-to-url',
+    'each notification is an HTTP POST to the configured url',
+    async (c) => {
+      const s = requireSample(c, await agentSample(c), 'agent-level sample');
+      const hookPath = `/hooks/${encodeURIComponent(s.token)}`;
+      const seen = s.deliveries.map(
+        (d) => `${d.method} ${d.path.endsWith(hookPath) ? 'configured url' : d.path}`,
+      );
+      c.check(
+        'method and target of each delivery',
+        seen,
+        seen.map(() => 'POST configured url'),
+      );
+    },
+    opts,
+  );
+
+  verifies(
+    '6.1/submitted-data',
+    'task.submitted data: taskId, submittedAt, estimatedDuration',
+    async (c) => {
+      const s = requireSample(c, await agentSample(c), 'agent-level sample');
+      const data = requireEvent(c, s.deliveries, 'task.submitted');
+      c.check('data.taskId', data.taskId, s.taskId);
+      c.check('data.submittedAt', data.submittedAt, isoTimestamp);
+      c.check('data.estimatedDuration', data.estimatedDuration, nonNegativeNumber);
+    },
+    opts,
+  );
+
+  verifies(
+    '6.1/working-data',
+    'task.working data, when sent: taskId, startedAt, progress',
+    async (c) => {
+      const s = requireSample(c, await agentSample(c), 'agent-level sample');
+      if (!s.deliveries.some((d) => eventOf(d) === 'task.working'))
+        c.notExercised('the agent sent no task.working event (optional per agent, spec 3)');
+      const data = requireEvent(c, s.deliveries, 'task.working');
+      c.check('data.taskId', data.taskId, s.taskId);
+      c.check('data.startedAt', data.startedAt, isoTimestamp);
+      c.check('data.progress', data.progress, is.type('object'));
+    },
+    opts,
+  );
+
+  verifies(
+    '6.1/completed-data',
+    'task.completed data: taskId, status.message, contextId, duration, completedAt',
+    async (c) => {
+      const s = requireSample(c, await agentSample(c), 'agent-level sample');
+      const data = requireEvent(c, s.deliveries, 'task.completed');
+      c.check('data.taskId', data.taskId, s.taskId);
+      c.check(
+        'data.status.message',
+        path(data, 'status', 'message'),
+        is.objectContaining({ role: 'agent', parts: is.type('array') }),
+      );
+      c.check(
+        'data.contextId (the message/send result contextId)',
+        data.contextId,
+        s.contextId ?? is.nonEmptyString(),
+      );
+      c.check('data.duration', data.duration, nonNegativeNumber);
+      c.check('data.completedAt', data.completedAt, isoTimestamp);
+    },
+    opts,
+  );
+
+  verifies(
+    '6.1/failed-data',
+    'task.failed data: taskId, status.error, duration, failedAt',
+    async (c) => {
+      const failed = requireFailed(c, await outcomeSample(c));
+      const data = requireEvent(c, failed.deliveries, 'task.failed');
+      c.check('data.taskId', data.taskId, failed.taskId);
+      c.check(
+        'data.status.error',
+        path(data, 'status', 'error'),
+        is.objectContaining({ message: is.type('string') }),
+      );
+      c.check('data.duration', data.duration, nonNegativeNumber);
+      c.check('data.failedAt', data.failedAt, isoTimestamp);
+    },
+    opts,
+  );
+
+  verifies(
+    '6.1/canceled-data',
+    'task.canceled data: taskId, reason, canceledAt',
+    async (c) => {
+      const canceled = requireCanceled(c, await outcomeSample(c));
+      const data = requireEvent(c, canceled.deliveries, 'task.canceled');
+      c.check('data.taskId', data.taskId, canceled.taskId);
+      c.check('data.reason (the reason given to tasks/cancel)', data.reason, canceled.reason);
+      c.check('data.canceledAt', data.canceledAt, isoTimestamp);
+    },
+    opts,
+  );
+
+  verifies(
+    '6.1/data-timestamps-iso8601',
+    'every event timestamp in data is RFC 3339',
+    async (c) => {
+      const s = requireSample(c, await agentSample(c), 'agent-level sample');
+      const outcomes = await outcomeSample(c);
+      const all = [
+        ...s.deliveries,
+        ...(outcomes.failed?.deliveries ?? []),
+        ...(outcomes.canceled?.deliveries ?? []),
+      ];
+      const keys = ['submittedAt', 'startedAt', 'completedAt', 'failedAt', 'canceledAt'];
+      for (const d of all) {
+        for (const key of keys) {
+          const value = dataOf(d)?.[key];
+          if (value !== undefined) c.check(`${String(eventOf(d))} data.${key}`, value, isoTimestamp);
+        }
+      }
+    },
+    opts,
+  );
+
+  verifies(
+    '6.1/durations-milliseconds',
+    'duration and estimatedDuration are non-negative numbers',
+    async (c) => {
+      const s = requireSample(c, await agentSample(c), 'agent-level sample');
+      const failed = (await outcomeSample(c)).failed?.deliveries ?? [];
+      const submitted = requireEvent(c, s.deliveries, 'task.submitted');
+      c.check('task.submitted data.estimatedDuration', submitted.estimatedDuration, nonNegativeNumber);
+      c.check(
+        'task.completed data.duration',
+        requireEvent(c, s.deliveries, 'task.completed').duration,
+        nonNegativeNumber,
+      );
+      const failure = failed.find((d) => eventOf(d) === 'task.failed');
+      if (failure) c.check('task.failed data.duration', dataOf(failure)?.duration, nonNegativeNumber);
+    },
+    opts,
+  );
+
+  verifies(
+    '6.1/transition-order',
+    'the events of one task arrive in transition order, once each',
+    async (c) => {
+      const s = requireSample(c, await agentSample(c), 'agent-level sample');
+      const events = s.deliveries.map(eventOf);
+      const expected = ORDER.filter((e) => e !== 'task.working' || events.includes(e));
+      c.check('events of the task in arrival order (task.working optional)', events, expected);
+    },
+    opts,
+  );
+
+  verifies(
+    '2.11/events-default-all',
+    'without events: submitted and completed of a plain task',
+    async (c) => {
+      const s = requireSample(c, await agentSample(c), 'agent-level sample');
+      const events = s.deliveries.map(eventOf);
+      c.check('task.submitted delivered', events.includes('task.submitted'), true);
+      c.check('task.completed delivered', events.includes('task.completed'), true);
+      c.info('task.working delivered (optional per agent, spec 3)', events.includes('task.working'));
+    },
+    opts,
+  );
+
+  verifies(
+    '2.11/events-default-all',
+    'without events: task.failed and task.canceled too',
+    async (c) => {
+      await requireDirectives(c, 'a task that fails');
+      const s = await outcomeSample(c);
+      const failed = requireFailed(c, s);
+      c.check('task.failed delivered', failed.deliveries.map(eventOf).includes('task.failed'), true);
+      const canceled = requireCanceled(c, s);
+      c.check('task.canceled delivered', canceled.deliveries.map(eventOf).includes('task.canceled'), true);
+    },
+    opts,
+  );
+}
