@@ -114,7 +114,7 @@ verifies(
   },
 );
 
-verifies('4/unknown-agent-rejected', 'message/send to an unknown agent_id creates nothing', async (c) => {
+verifies('4/unknown-agent-rejected', 'message/send to an unknown agent_id gets an error, no task', async (c) => {
   const ex = await c.rpc('message/send', messageParams([textPart('to nobody')]), {
     agentId: unknownId('conformance-no-such-agent'),
   });

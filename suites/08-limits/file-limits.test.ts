@@ -1,6 +1,7 @@
 // Spec 8 and 2.14 (capabilities.fileUpload), ruled by C-22 and C-46: a file of exactly maxFileSize
 // decoded bytes is accepted and one byte more is refused (-32602, field, limit, actual); a type outside
 // supportedTypes is refused naming its mimeType; with uploads off, any file part is refused.
+// The checks run concurrently: the two large requests overlap.
 import {
   ERROR_CODES,
   errorOf,
@@ -57,22 +58,32 @@ const atLimit = memoised(async (c) => {
   return { max, ex: await c.rpc('message/send', messageParams(parts), { timeoutMs: 30_000 }) };
 });
 
-verifies('8/max-file-size', 'a file of exactly maxFileSize bytes is accepted', async (c) => {
-  const { ex } = await atLimit(c);
-  c.check('error', errorOf(ex), is.absent());
-  checkSchema(c, 'send-result', resultOf(ex), 'message/send result');
-});
+verifies(
+  '8/max-file-size',
+  'a file of exactly maxFileSize bytes is accepted',
+  async (c) => {
+    const { ex } = await atLimit(c);
+    c.check('error', errorOf(ex), is.absent());
+    checkSchema(c, 'send-result', resultOf(ex), 'message/send result');
+  },
+  { concurrent: true },
+);
 
-verifies('8/max-file-size', 'one byte over maxFileSize: -32602 with field, limit and actual', async (c) => {
-  const max = requireMaxFileSize(c);
-  const parts = [textPart('a file one byte too big'), fileOfSize(max + 1, 'over-limit.bin', anyType(c))];
-  const ex = await c.rpc('message/send', messageParams(parts), { timeoutMs: 30_000 });
-  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-  c.check('error.data.field', errorData(ex)?.field, 'message.parts[1].file.bytes');
-  c.check('error.data.limit', errorData(ex)?.limit, max);
-  c.check('error.data.actual', errorData(ex)?.actual, max + 1);
-  c.check('result', resultOf(ex), is.absent());
-});
+verifies(
+  '8/max-file-size',
+  'one byte over maxFileSize: -32602 with field, limit and actual',
+  async (c) => {
+    const max = requireMaxFileSize(c);
+    const parts = [textPart('a file one byte too big'), fileOfSize(max + 1, 'over-limit.bin', anyType(c))];
+    const ex = await c.rpc('message/send', messageParams(parts), { timeoutMs: 30_000 });
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+    c.check('error.data.field', errorData(ex)?.field, 'message.parts[1].file.bytes');
+    c.check('error.data.limit', errorData(ex)?.limit, max);
+    c.check('error.data.actual', errorData(ex)?.actual, max + 1);
+    c.check('result', resultOf(ex), is.absent());
+  },
+  { concurrent: true },
+);
 
 verifies(
   '8/file-size-guidance',
@@ -86,6 +97,7 @@ verifies(
         : `maxFileSize ${max} is within the 5 MB guidance`,
     );
   },
+  { concurrent: true },
 );
 
 function unsupportedType(c: CheckContext): string {
@@ -97,23 +109,36 @@ function unsupportedType(c: CheckContext): string {
   return type;
 }
 
-verifies('8/file-supported-types', 'a type outside supportedTypes: -32602 naming its mimeType', async (c) => {
-  const type = unsupportedType(c);
-  const parts = [textPart('an unsupported type'), filePart('odd.bin', type, 'hello')];
-  const ex = await c.rpc('message/send', messageParams(parts));
-  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-  c.check('error.data.field', errorData(ex)?.field, 'message.parts[1].file.mimeType');
-  c.check('result', resultOf(ex), is.absent());
-});
+verifies(
+  '8/file-supported-types',
+  'a type outside supportedTypes: -32602 naming its mimeType',
+  async (c) => {
+    const type = unsupportedType(c);
+    const parts = [textPart('an unsupported type'), filePart('odd.bin', type, 'hello')];
+    const ex = await c.rpc('message/send', messageParams(parts));
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+    c.check('error.data.field', errorData(ex)?.field, 'message.parts[1].file.mimeType');
+    c.check('result', resultOf(ex), is.absent());
+  },
+  { concurrent: true },
+);
 
-verifies('8/file-supported-types', 'every type in supportedTypes is accepted', async (c) => {
-  const types = [...new Set(fileUploadOf(c).supportedTypes.map(concreteType))];
-  if (types.length === 0) c.notExercised('the agent card lists no supportedTypes');
-  const files = types.map((t, i) => filePart(`typed-${i}.bin`, t, `content ${i}`));
-  const ex = await c.rpc('message/send', messageParams([textPart('one file per supported type'), ...files]));
-  c.check('error', errorOf(ex), is.absent());
-  checkSchema(c, 'send-result', resultOf(ex), 'message/send result');
-});
+verifies(
+  '8/file-supported-types',
+  'every type in supportedTypes is accepted',
+  async (c) => {
+    const types = [...new Set(fileUploadOf(c).supportedTypes.map(concreteType))];
+    if (types.length === 0) c.notExercised('the agent card lists no supportedTypes');
+    const files = types.map((t, i) => filePart(`typed-${i}.bin`, t, `content ${i}`));
+    const ex = await c.rpc(
+      'message/send',
+      messageParams([textPart('one file per supported type'), ...files]),
+    );
+    c.check('error', errorOf(ex), is.absent());
+    checkSchema(c, 'send-result', resultOf(ex), 'message/send result');
+  },
+  { concurrent: true },
+);
 
 verifies(
   '8/file-upload-unsupported',
@@ -131,4 +156,5 @@ verifies(
     c.check('error.data.field', errorData(ex)?.field, 'message.parts[1]');
     c.check('result', resultOf(ex), is.absent());
   },
+  { concurrent: true },
 );

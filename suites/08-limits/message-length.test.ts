@@ -1,6 +1,7 @@
 // Spec 8 and 2.14: the card reports its per-agent limits (C-46); limits.maxMessageLength counts the
 // code points of all text parts of a message (C-22: over it, -32602 with field, limit and actual);
-// the reference's request body bound (C-42, INFO: HTTP 413 with -32600).
+// the reference's request body bound (C-42, INFO: HTTP 413 with -32600). The checks run
+// concurrently: the large requests overlap.
 import {
   ERROR_CODES,
   errorOf,
@@ -38,6 +39,7 @@ verifies(
       c.check(`limits.${name}`, limits[name], positive);
     }
   },
+  { concurrent: true },
 );
 
 verifies(
@@ -54,6 +56,7 @@ verifies(
     c.check('error.data.actual', errorData(ex)?.actual, limit + 1);
     c.check('result', resultOf(ex), is.absent());
   },
+  { concurrent: true },
 );
 
 verifies(
@@ -67,6 +70,7 @@ verifies(
     c.check('error', errorOf(ex), is.absent());
     checkSchema(c, 'send-result', resultOf(ex), 'message/send result');
   },
+  { concurrent: true },
 );
 
 verifies(
@@ -93,4 +97,5 @@ verifies(
       return;
     }
   },
+  { concurrent: true },
 );
