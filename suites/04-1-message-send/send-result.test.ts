@@ -36,12 +36,9 @@ const MAX_TIMEOUT_WAIT_MS = 10_000;
 /** One plain message per file: the field checks below only read its result. */
 const sample = memoised((c) => c.rpc('message/send', messageParams([textPart('hello, conformance')])));
 
-/** A task the agent fails on purpose (docs/directives.md `fail`). */
+/** A task the agent fails on purpose (docs/directives.md `fail`); short, for agents with a small maxMessageLength. */
 const failedSample = memoised((c) =>
-  c.rpc(
-    'message/send',
-    messageParams([textPart('please fail'), directivePart({ fail: 'scripted failure' })]),
-  ),
+  c.rpc('message/send', messageParams([textPart('f'), directivePart({ fail: 'scripted' })])),
 );
 
 function requireTask(c: CheckContext, ex: AnsweredExchange): JsonObject {
@@ -72,10 +69,7 @@ verifies(
       );
     }
     await requireDirectives(c, 'a task that keeps working until the system timeout');
-    const params = messageParams([
-      textPart('work until the timeout'),
-      directivePart({ runUntilCanceled: true }),
-    ]);
+    const params = messageParams([textPart('t'), directivePart({ runUntilCanceled: true })]);
     const { value: ex, ms } = await timed(() =>
       c.rpc('message/send', params, { timeoutMs: timeoutMs + 10_000 }),
     );
@@ -170,10 +164,7 @@ verifies(
   'a task working 200 ms with progress is answered once completed',
   async (c) => {
     await requireDirectives(c, 'a task that works for a while');
-    const params = messageParams([
-      textPart('take your time'),
-      directivePart({ delayMs: 200, progressSteps: 2 }),
-    ]);
+    const params = messageParams([textPart('d'), directivePart({ delayMs: 200, progressSteps: 2 })]);
     const { value: ex, ms } = await timed(() => c.rpc('message/send', params));
     const task = requireTask(c, ex);
     c.check('status.state', stateOf(task), 'completed');
