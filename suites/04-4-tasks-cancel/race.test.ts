@@ -41,13 +41,14 @@ type CancelAnswer =
 
 interface RaceOutcome {
   race: number;
+  taskId: string;
   directive?: DirectiveFields;
   cancel: CancelAnswer;
   /** Stream states (repeats collapsed), when the target streams. */
   streamed?: unknown[];
   /** tasks/get state once the task ended. */
   finalState: unknown;
-  /** tasks/get state read again 50 ms later. */
+  /** tasks/get state read again after every race ended. */
   laterState: unknown;
 }
 
@@ -85,9 +86,7 @@ async function race(c: CheckContext, i: number, directive?: DirectiveFields): Pr
     : { kind: 'error', code: errorOf(ex)?.code, currentState: errorData(ex)?.currentState };
   const streamed = task.stream === undefined ? undefined : await streamStates(task.stream);
   const finalState = stateOf(await awaitState(c, task.taskId, isFinalState, 2_000));
-  await sleep(50);
-  const laterState = stateOf(await getTask(c, task.taskId));
-  const outcome: RaceOutcome = { race: i, cancel, finalState, laterState };
+  const outcome: RaceOutcome = { race: i, taskId: task.taskId, cancel, finalState, laterState: undefined };
   if (directive !== undefined) outcome.directive = directive;
   if (streamed !== undefined) outcome.streamed = streamed;
   return outcome;
@@ -106,6 +105,9 @@ verifies(
         directives ? { delayMs: JITTER_MS[i % JITTER_MS.length]!, finishOnCancel: i % 3 === 2 } : undefined;
       outcomes.push(...(await Promise.all(ids.map((i) => race(c, i, directive(i))))));
     }
+    // A late agent result applied after the race would show in this second read.
+    await sleep(50);
+    await Promise.all(outcomes.map(async (o) => (o.laterState = stateOf(await getTask(c, o.taskId)))));
     for (const o of outcomes) {
       c.check(
         `race #${o.race}`,
