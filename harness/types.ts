@@ -112,6 +112,16 @@ export interface HarnessError {
 
 export interface BaselineDiff {
   file: string;
+  /** `report`: an earlier report.json; `expected-failures`: `{"expectedFailures": [ids]}`. */
+  format: 'report' | 'expected-failures';
+  /** Requirement ids the baseline expects to fail (fail or warn in a report baseline). */
+  expectedFailures: string[];
+  /** Gating failures the baseline does not expect: they fail the run (exit 1). */
+  newFailures: { id: string; verdict: Verdict }[];
+  /** Expected failures that now pass: they fail the run too, until the baseline drops them. */
+  nowPassing: string[];
+  /** Expected failures that still fail: excused. */
+  stillFailing: string[];
   /** Requirements whose verdict got worse (e.g. pass -> fail) since the baseline. */
   regressions: { id: string; before: Verdict; after: Verdict }[];
   improvements: { id: string; before: Verdict; after: Verdict }[];

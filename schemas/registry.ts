@@ -1,6 +1,6 @@
-// The single Ajv (JSON Schema 2020-12) instance holding every wire schema of schemas/*.schema.json,
-// each added and compiled once at module load: the reference server validates requests on its hot
-// path and the harness validates responses, events and webhooks with it (spec sections 2, 6, 7).
+// The single Ajv (JSON Schema 2020-12) instance holding every schema of schemas/*.schema.json, each
+// added and compiled once at module load (report.json's on first use): the reference server validates
+// requests on its hot path and the harness validates responses, events and webhooks with it (spec 2, 6, 7).
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -44,9 +44,17 @@ export const SCHEMA_NAMES = [
   'agent-extended-card',
   'webhook-headers',
   'webhook-payload',
+  'report',
 ] as const;
 
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
+
+/**
+ * Added and compiled on first use, not at load: report.json's schema (reporters/) is for tools that
+ * read reports and costs about half a second to compile, which every suite worker and the reference
+ * server would otherwise pay without ever using it.
+ */
+const ON_DEMAND: ReadonlySet<SchemaName> = new Set<SchemaName>(['report']);
 
 export interface ValidationIssue {
   /** Dotted path of the offending value, e.g. `message.parts[0].file.bytes`; '' for the root. */
@@ -70,27 +78,35 @@ export function loadSchema(name: SchemaName): AnySchemaObject {
   return JSON.parse(readFileSync(schemaFileUrl(name), 'utf8')) as AnySchemaObject;
 }
 
-function buildValidators(): ReadonlyMap<SchemaName, ValidateFunction> {
-  // discriminator: Part, JsonRpcRequest and WebhookPayload select their branch by a tag property,
-  // so a bad text part reports `text` missing instead of every branch's failures.
-  // allowUnionTypes: ids are `string | integer` (C-13); every other strict check stays on.
-  const ajv = new Ajv2020({ strict: true, allErrors: true, discriminator: true, allowUnionTypes: true });
-  addFormatsModule.default(ajv);
-  for (const name of SCHEMA_NAMES) ajv.addSchema(loadSchema(name));
+function buildValidators(ajv: Ajv2020): Map<SchemaName, ValidateFunction> {
+  const atLoad = SCHEMA_NAMES.filter((name) => !ON_DEMAND.has(name));
+  for (const name of atLoad) ajv.addSchema(loadSchema(name));
   const validators = new Map<SchemaName, ValidateFunction>();
-  for (const name of SCHEMA_NAMES) {
-    const validator = ajv.getSchema(schemaId(name));
-    if (validator === undefined) throw new Error(`schema ${name} did not compile`);
-    validators.set(name, validator);
-  }
+  for (const name of atLoad) validators.set(name, compiled(ajv, name));
   return validators;
 }
 
-const VALIDATORS = buildValidators();
+function compiled(ajv: Ajv2020, name: SchemaName): ValidateFunction {
+  const validator = ajv.getSchema(schemaId(name));
+  if (validator === undefined) throw new Error(`schema ${name} did not compile`);
+  return validator;
+}
+
+// discriminator: Part, JsonRpcRequest and WebhookPayload select their branch by a tag property,
+// so a bad text part reports `text` missing instead of every branch's failures.
+// allowUnionTypes: ids are `string | integer` (C-13); every other strict check stays on.
+const AJV = new Ajv2020({ strict: true, allErrors: true, discriminator: true, allowUnionTypes: true });
+addFormatsModule.default(AJV);
+const VALIDATORS = buildValidators(AJV);
 
 /** The compiled Ajv validator of one schema (shared; do not hold on to its `errors` array). */
 export function getValidator(name: SchemaName): ValidateFunction {
-  const validator = VALIDATORS.get(name);
+  let validator = VALIDATORS.get(name);
+  if (validator === undefined && ON_DEMAND.has(name)) {
+    AJV.addSchema(loadSchema(name));
+    validator = compiled(AJV, name);
+    VALIDATORS.set(name, validator);
+  }
   if (validator === undefined) throw new Error(`unknown schema name: ${String(name)}`);
   return validator;
 }

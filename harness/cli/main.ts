@@ -8,5 +8,6 @@ const code = await main(process.argv, {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   env: process.env,
+  isTTY: process.stdout.isTTY === true,
 });
 if (code !== KEEP_RUNNING) process.exit(code);

@@ -11,6 +11,8 @@ export interface CliIo {
   out: (text: string) => void;
   err: (text: string) => void;
   env: NodeJS.ProcessEnv;
+  /** stdout is a terminal: the console reporter colours its output (unless NO_COLOR is set). */
+  isTTY?: boolean;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -29,7 +31,10 @@ function addRunCommand(program: Command, io: CliIo, setCode: (code: number) => v
       '--bearer <token>',
       'token sent as Authorization: Bearer (env A2A_BEARER); given with --api-key, used only to check that both header forms are accepted',
     )
-    .option('--out <dir>', 'directory for report.json (env A2A_OUT; default ./reports)')
+    .option(
+      '--out <dir>',
+      'directory for report.json, junit.xml, report.html, summary.md and badge.svg (env A2A_OUT; default ./reports)',
+    )
     .addOption(
       new Option('--level <level>', 'requirements to run and grade (env A2A_LEVEL; default all)').choices([
         'must',
@@ -58,8 +63,15 @@ function addRunCommand(program: Command, io: CliIo, setCode: (code: number) => v
     .option('--budget-ms <n>', 'budget of the whole run in ms (env A2A_BUDGET_MS; default 600000)')
     .option('--seed <n>', 'fast-check seed (env A2A_SEED; default random, recorded in the report)')
     .option('--runs <n>', 'fast-check runs per property (env A2A_RUNS; default 50)')
-    .option('--baseline <file>', 'earlier report.json to compare verdicts with (env A2A_BASELINE)')
+    .option(
+      '--baseline <file>',
+      'expected failures: an earlier report.json or {"expectedFailures": [ids]}; a new failure or a listed one that now passes exits 1 (env A2A_BASELINE)',
+    )
     .option('--config <file>', 'JSON file with any of the options above (camelCase keys)')
+    .addOption(
+      new Option('--quiet', 'print only the findings, the verdict and the exit line').conflicts('verbose'),
+    )
+    .option('--verbose', 'print every check as it ends, and every finding in full')
     .action(async (flags: Record<string, unknown>) => setCode(await runCommand(flags, io)));
 }
 

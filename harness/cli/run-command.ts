@@ -1,9 +1,11 @@
 // `a2a-conformance run`: merges flags, A2A_* variables and the --config file (in that precedence),
-// runs the conformance suites and prints progress and a compact summary.
+// runs the conformance suites with the console reporter (live progress, then the summary; --quiet,
+// --verbose) and writes the report files into --out.
+import { ConsoleReporter } from '../../reporters/console/console-reporter.ts';
+import { useColour } from '../../reporters/console/ansi.ts';
 import { readConfigFile, readEnv, resolveOptions, type RawOptions } from '../options.ts';
 import { runResolved } from '../runner/run-conformance.ts';
 import type { CliIo } from './program.ts';
-import { formatSummary } from './summary.ts';
 
 const FLAG_KEYS = [
   'target',
@@ -33,7 +35,19 @@ export function flagLayer(flags: Record<string, unknown>): RawOptions {
 export async function runCommand(flags: Record<string, unknown>, io: CliIo): Promise<number> {
   const file = typeof flags.config === 'string' ? readConfigFile(flags.config) : {};
   const opts = resolveOptions({ flag: flagLayer(flags), env: readEnv(io.env), file });
-  const result = await runResolved(opts, [], (line) => io.out(`${line}\n`));
-  io.out(`${formatSummary(result)}\n`);
+  const reporter = new ConsoleReporter({
+    write: io.out,
+    mode: flags.quiet === true ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
+    colour: useColour(io.isTTY === true, io.env),
+    // The bundled target's own credential is redacted by the runner; these are the user's.
+    secrets: [opts.apiKey, opts.bearer].filter((s): s is string => s !== undefined),
+  });
+  const result = await runResolved(
+    opts,
+    [],
+    (line) => reporter.line(line),
+    (event) => reporter.progress(event),
+  );
+  reporter.summary(result);
   return result.exitCode;
 }

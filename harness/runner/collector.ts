@@ -2,7 +2,7 @@
 // each CheckResult in the test's `task.meta.a2a`; this reporter reads it back and prints progress.
 import { relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
-import type { CheckResult, HarnessError } from '../types.ts';
+import type { CheckResult, CheckStatus, HarnessError } from '../types.ts';
 
 export interface CollectedTest {
   /** The test's own name: `<requirement id> <title>`. */
@@ -13,6 +13,13 @@ export interface CollectedTest {
   /** vitest's own errors for the test (a check that ended without a result). */
   errors: string[];
 }
+
+/** Live progress for the console reporter: each finished check, then each finished suite file. */
+export type ProgressEvent =
+  | { kind: 'check'; file: string; check: CheckResult }
+  | { kind: 'file'; file: string; statuses: CheckStatus[]; suiteErrors: number };
+
+export type ProgressListener = (event: ProgressEvent) => void;
 
 export interface CheckMeta {
   a2a?: CheckResult;
@@ -35,6 +42,8 @@ export class Collector implements Reporter {
   constructor(
     private readonly root: string,
     private readonly log: (line: string) => void,
+    /** When given, receives structured progress instead of the per-file log line. */
+    private readonly progress?: ProgressListener,
   ) {}
 
   onInit(vitest: Vitest): void {
@@ -65,6 +74,7 @@ export class Collector implements Reporter {
     };
     if (meta.a2a) test.result = meta.a2a;
     this.tests.push(test);
+    if (meta.a2a) this.progress?.({ kind: 'check', file: test.file, check: meta.a2a });
   }
 
   onTestModuleEnd(testModule: TestModule): void {
@@ -72,10 +82,13 @@ export class Collector implements Reporter {
     for (const e of testModule.errors()) {
       this.harnessErrors.push({ message: `suite failed to load or run: ${e.message}`, file, stack: e.stack });
     }
-    const marks = this.tests
-      .filter((t) => t.file === file && t.result)
-      .map((t) => MARK[t.result!.status] ?? '?')
-      .join('');
+    const results = this.tests.filter((t) => t.file === file && t.result).map((t) => t.result!);
+    if (this.progress !== undefined) {
+      const statuses = results.map((r) => r.status);
+      this.progress({ kind: 'file', file, statuses, suiteErrors: testModule.errors().length });
+      return;
+    }
+    const marks = results.map((r) => MARK[r.status] ?? '?').join('');
     if (marks !== '' || testModule.errors().length > 0) {
       this.log(`  ${file} ${marks}${testModule.errors().length > 0 ? ' (suite error)' : ''}`);
     }

@@ -1,16 +1,20 @@
-// runConformance(): probe the target, run the selected suites, fold verdicts per requirement, write
-// report.json and hand the RunResult to the reporters. A run that cannot be done exits 2, never passes.
+// runConformance(): probe the target, run the selected suites, fold verdicts per requirement, apply
+// the baseline, hand the RunResult to the reporters and write the report files (reporters/) into
+// `out`. A run that cannot be done exits 2, never passes.
 import { readFileSync } from 'node:fs';
+import { writeReports } from '../../reporters/index.ts';
 import { REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
 import type { Requirement } from '../../requirements/types.ts';
 import { ConfigError, resolveOptions, type RawOptions, type ResolvedRunOptions } from '../options.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
+import { redact } from '../io/evidence.ts';
 import type { HarnessError, RecordedOptions, RequirementResult, RunResult } from '../types.ts';
 import { decideExit, summarize } from '../verdict.ts';
 import { assembleRequirements } from './assemble.ts';
+import { decideExitWithBaseline, diffBaseline, loadBaseline, type Baseline } from './baseline.ts';
 import { startBundledTarget, type BundledTarget } from './bundled-target.ts';
+import type { ProgressListener } from './collector.ts';
 import { probeTarget, type ProbeOutcome } from './probe.ts';
-import { diffBaseline, loadBaseline, writeReport } from './report-file.ts';
 import { runSuites } from './run-suites.ts';
 
 export type RunReporter = (result: RunResult) => void | Promise<void>;
@@ -20,7 +24,7 @@ export interface RunOptions extends RawOptions {
   agentId?: string;
   apiKey?: string;
   bearer?: string;
-  /** Directory for report.json (default ./reports); null writes no file. */
+  /** Directory for the report files (default ./reports); null writes none. */
   out?: string | null;
   level?: 'must' | 'should' | 'all';
   only?: string | string[];
@@ -37,6 +41,8 @@ export interface RunOptions extends RawOptions {
   reporters?: RunReporter[];
   /** Progress lines; silent by default. */
   log?: (line: string) => void;
+  /** Structured progress (each check, each suite file); replaces the per-file log lines. */
+  progress?: ProgressListener;
 }
 
 export const TOOL = Object.freeze({
@@ -65,14 +71,15 @@ export function selectForRun(opts: Pick<ResolvedRunOptions, 'only' | 'level'>): 
 
 /** Programmatic entry: options are taken as given (no environment, no config file). */
 export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
-  const { reporters = [], log = () => undefined, ...raw } = options;
-  return runResolved(resolveOptions({ flag: raw, env: {}, file: {} }), reporters, log);
+  const { reporters = [], log = () => undefined, progress, ...raw } = options;
+  return runResolved(resolveOptions({ flag: raw, env: {}, file: {} }), reporters, log, progress);
 }
 
 export async function runResolved(
   opts: ResolvedRunOptions,
   reporters: RunReporter[],
   log: (line: string) => void,
+  progress?: ProgressListener,
 ): Promise<RunResult> {
   const started = new Date();
   const selected = selectForRun(opts);
@@ -87,15 +94,30 @@ export async function runResolved(
     const probe = await probeTarget(provided);
     provided.card = probe.card;
     const checked =
-      probe.couldNotRun === null ? await runChecks(provided, selected, opts, log) : notRun(selected, probe);
-    result = finish(opts, provided, started, probe, checked);
+      probe.couldNotRun === null
+        ? await runChecks(provided, selected, opts, log, progress)
+        : notRun(selected, probe);
+    result = finish(opts, provided, started, probe, checked, baseline);
   } finally {
     await bundled?.close();
   }
-  if (baseline !== undefined) result.baseline = diffBaseline(opts.baseline!, baseline, result.requirements);
+  // Evidence is redacted where it is recorded; this pass also covers messages and anything else,
+  // so that no reporter and no caller ever holds the run's credentials.
+  result = redact(result, secretsOf(provided));
   await runReporters(result, reporters);
-  if (opts.out !== null) log(`report: ${writeReport(result, opts.out, secretsOf(provided))}`);
+  if (opts.out !== null) saveReports(result, opts.out, log);
   return result;
+}
+
+function saveReports(result: RunResult, out: string, log: (line: string) => void): void {
+  try {
+    const written = writeReports(result, out);
+    log(`reports: ${written.dir} (${written.files.join(', ')})`);
+  } catch (e) {
+    result.harnessErrors.push({ message: `writing the reports failed: ${(e as Error).message}` });
+    result.exitCode = 2;
+    result.exitReason = `run could not be done: writing the reports failed: ${(e as Error).message}`;
+  }
 }
 
 export function providedRun(opts: ResolvedRunOptions, bundled: BundledTarget | undefined): ProvidedRun {
@@ -131,12 +153,14 @@ async function runChecks(
   selected: Requirement[],
   opts: ResolvedRunOptions,
   log: (line: string) => void,
+  progress: ProgressListener | undefined,
 ): Promise<Checked> {
   const suites = await runSuites(
     provided,
     selected.map((r) => r.id),
     opts.budgetMs,
     log,
+    progress,
   );
   const reproduce = { ...provided, authKind: authKindOf(provided.auth) };
   const input = { selected, tests: suites.tests, card: provided.card, reproduce };
@@ -193,8 +217,14 @@ function finish(
   started: Date,
   probe: ProbeOutcome,
   checked: Checked,
+  baseline: Baseline | undefined,
 ): RunResult {
   const finished = new Date();
+  const diff = baseline === undefined ? undefined : diffBaseline(baseline, checked.requirements, opts.level);
+  const exit =
+    diff === undefined
+      ? decideExit(checked.requirements, opts.level, checked.couldNotRun)
+      : decideExitWithBaseline(checked.requirements, opts.level, checked.couldNotRun, diff);
   return {
     tool: { ...TOOL },
     target: {
@@ -212,7 +242,8 @@ function finish(
     requirements: checked.requirements,
     summary: summarize(checked.requirements),
     harnessErrors: checked.harnessErrors,
-    ...decideExit(checked.requirements, opts.level, checked.couldNotRun),
+    ...(diff === undefined ? {} : { baseline: diff }),
+    ...exit,
   };
 }
 

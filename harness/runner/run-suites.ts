@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import type { ProvidedRun } from '../provided.ts';
 import type { HarnessError } from '../types.ts';
-import { Collector, type CollectedTest } from './collector.ts';
+import { Collector, type CollectedTest, type ProgressListener } from './collector.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SUITES_CONFIG = fileURLToPath(new URL('../../suites/vitest.config.ts', import.meta.url));
@@ -76,8 +76,9 @@ export async function runSuites(
   ids: readonly string[],
   budgetMs: number,
   log: (line: string) => void,
+  progress?: ProgressListener,
 ): Promise<SuitesOutcome> {
-  const collector = new Collector(PROJECT_ROOT, log);
+  const collector = new Collector(PROJECT_ROOT, log, progress);
   let interrupted: string | undefined;
   const exitCode = process.exitCode;
   try {

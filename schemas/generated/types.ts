@@ -79,6 +79,32 @@ export type JsonRpcResponse = JsonRpcSuccessResponse | JsonRpcErrorResponse;
  */
 export type Timestamp = string;
 /**
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "level".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportLevel".
+ */
+export type ReportLevel = 'MUST' | 'SHOULD' | 'MAY' | 'INFO';
+/**
+ * The verdict of one requirement: fail (MUST), warn (SHOULD) and info (MAY, INFO) are a failed check graded by level; error is a harness failure, never a pass.
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "verdict".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportVerdict".
+ */
+export type ReportVerdict = 'pass' | 'fail' | 'warn' | 'info' | 'not-applicable' | 'not-exercised' | 'error';
+/**
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "checkStatus".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportCheckStatus".
+ */
+export type ReportCheckStatus = 'pass' | 'fail' | 'not-applicable' | 'not-exercised' | 'error';
+/**
  * Spec 6.1/6.3: the JSON body of a webhook request. The event name selects the shape of data. Durations are milliseconds (C-43).
  */
 export type WebhookPayload =
@@ -108,6 +134,7 @@ export interface SchemaTypes {
   'push-config-get-result': PushConfigGetResult;
   'push-config-set-params': PushConfigSetParams;
   'push-config-set-result': PushConfigSetResult;
+  report: ConformanceReport;
   'resubscribe-result': ResubscribeResult;
   'send-result': SendResult;
   'stream-event': StreamEvent;
@@ -704,6 +731,476 @@ export interface PushConfigSetResult {
   configId: string;
   url: string;
   events: WebhookEvent[];
+  [k: string]: unknown;
+}
+/**
+ * report.json written by `a2a-conformance run --out DIR`: the whole run result (harness/types.ts RunResult) plus its compliance. Secrets are redacted. Objects are open: later versions may add fields.
+ */
+export interface ConformanceReport {
+  $schema?: 'https://a2a-conformance.dev/schemas/report.schema.json';
+  tool: {
+    name: string;
+    version: string;
+    [k: string]: unknown;
+  };
+  target: {
+    baseUrl: string;
+    agentId: string;
+    authKind: 'api-key' | 'bearer' | 'none';
+    bundled: boolean;
+    [k: string]: unknown;
+  };
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  options: ReportOptions;
+  /**
+   * The extended card the probe fetched, or null.
+   */
+  card: {
+    [k: string]: unknown;
+  } | null;
+  reachability: ReportReachability;
+  requirements: ReportRequirement[];
+  summary: ReportSummary;
+  harnessErrors: ReportHarnessError[];
+  baseline?: ReportBaseline;
+  exitCode: 0 | 1 | 2;
+  exitReason: string;
+  compliance: ReportCompliance;
+  [k: string]: unknown;
+}
+/**
+ * The run's options; a credential is only ever recorded as [redacted].
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "options".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportOptions".
+ */
+export interface ReportOptions {
+  level: 'must' | 'should' | 'all';
+  only: string[];
+  timeoutMs: number;
+  checkTimeoutMs: number;
+  budgetMs: number;
+  seed: number;
+  runs: number;
+  out: string | null;
+  webhookListen: string | null;
+  webhookPublicUrl: string | null;
+  baseline: string | null;
+  apiKey?: '[redacted]';
+  bearer?: '[redacted]';
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "reachability".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportReachability".
+ */
+export interface ReportReachability {
+  reachable: boolean;
+  authenticated: boolean;
+  status?: number;
+  message: string;
+  durationMs: number;
+  [k: string]: unknown;
+}
+/**
+ * One ledger requirement with its verdict and checks.
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "requirement".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportRequirement".
+ */
+export interface ReportRequirement {
+  id: string;
+  section: string;
+  level: ReportLevel;
+  behaviour: string;
+  rulings: string[];
+  verdict: ReportVerdict;
+  message?: string;
+  checks: ReportCheck[];
+  [k: string]: unknown;
+}
+/**
+ * One check (one verifies() call) with expected, actual and its wire evidence.
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "check".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportCheck".
+ */
+export interface ReportCheck {
+  requirementId: string;
+  title: string;
+  status: ReportCheckStatus;
+  /**
+   * Of the first failed assertion; absent on pass.
+   */
+  expected?: {
+    [k: string]: unknown;
+  };
+  actual?: unknown;
+  message: string;
+  assertions: ReportAssertion[];
+  notes: string[];
+  evidence: ReportEvidence;
+  durationMs: number;
+  reproduce: {
+    command: string;
+    curl?: string;
+    [k: string]: unknown;
+  };
+  file?: string;
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "assertion".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportAssertion".
+ */
+export interface ReportAssertion {
+  label: string;
+  expected?: unknown;
+  /**
+   * Absent when the actual value was undefined (e.g. a missing field).
+   */
+  actual?: {
+    [k: string]: unknown;
+  };
+  pass: boolean;
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "evidence".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportEvidence".
+ */
+export interface ReportEvidence {
+  exchanges: ReportExchange[];
+  streams: ReportStreamTranscript[];
+  deliveries: ReportDelivery[];
+  [k: string]: unknown;
+}
+/**
+ * One HTTP exchange with the target.
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "exchange".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportExchange".
+ */
+export interface ReportExchange {
+  id: string;
+  kind: 'http' | 'stream';
+  request: ReportRecordedRequest;
+  response?: ReportRecordedResponse;
+  timings: {
+    startedAt: string;
+    headersMs?: number;
+    totalMs: number;
+    [k: string]: unknown;
+  };
+  error?: ReportIoError;
+  transcript?: ReportStreamTranscript;
+  [k: string]: unknown;
+}
+/**
+ * The request as sent; secrets redacted.
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "request".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportRecordedRequest".
+ */
+export interface ReportRecordedRequest {
+  method: string;
+  url: string;
+  headers: {
+    [k: string]: string;
+  };
+  body?: string;
+  json?: unknown;
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "response".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportRecordedResponse".
+ */
+export interface ReportRecordedResponse {
+  status: number;
+  headers: {
+    [k: string]: string | string[];
+  };
+  body: string;
+  bodyBytes: number;
+  truncated: boolean;
+  invalidUtf8: boolean;
+  json?: unknown;
+  parseError?: string;
+  redactions: number;
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "ioError".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportIoError".
+ */
+export interface ReportIoError {
+  kind: 'timeout' | 'connect' | 'reset' | 'body-too-large' | 'other';
+  message: string;
+  code?: string;
+  [k: string]: unknown;
+}
+/**
+ * An SSE stream as received (spec 4.2, C-31).
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "streamTranscript".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportStreamTranscript".
+ */
+export interface ReportStreamTranscript {
+  exchangeId: string;
+  status?: number;
+  headers: {
+    [k: string]: string | string[];
+  };
+  contentType?: string;
+  isEventStream: boolean;
+  headersMs?: number;
+  events: ReportSseEvent[];
+  comments: {
+    atMs: number;
+    text: string;
+    [k: string]: unknown;
+  }[];
+  finalIndex: number | null;
+  afterFinal: ReportSseEvent[];
+  afterFinalBytes: number;
+  afterFinalText: string;
+  closedByServer: boolean;
+  closedBy: 'server' | 'client' | 'budget' | 'error';
+  closedAtMs?: number;
+  budgetExceeded?: 'first-event' | 'idle' | 'total' | 'bytes';
+  error?: ReportIoError;
+  json?: unknown;
+  parseError?: string;
+  raw: string;
+  rawTruncated: boolean;
+  redactions: number;
+  bytes: number;
+  invalidUtf8: boolean;
+  lineEndings: ('lf' | 'crlf' | 'cr')[];
+  parserErrors: string[];
+  incompleteTail: string;
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "sseEvent".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportSseEvent".
+ */
+export interface ReportSseEvent {
+  index: number;
+  atMs: number;
+  data: string;
+  event?: string;
+  id?: string;
+  hasEventField: boolean;
+  hasIdField: boolean;
+  dataLines: number;
+  multiLineData: boolean;
+  otherFields: string[];
+  json?: unknown;
+  parseError?: string;
+  isFinal: boolean;
+  isError: boolean;
+  [k: string]: unknown;
+}
+/**
+ * A webhook delivery received by the capture receiver (spec 6); times in monotonic ms.
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "delivery".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportDelivery".
+ */
+export interface ReportDelivery {
+  seq: number;
+  token?: string;
+  receivedAtMs: number;
+  bodyCompleteAtMs: number;
+  timestamp: string;
+  method: string;
+  path: string;
+  headers: {
+    [k: string]: string | string[];
+  };
+  text: string;
+  bodyBytes: number;
+  bodyTruncated: boolean;
+  json?: unknown;
+  parseError?: string;
+  remoteAddress?: string;
+  response: {
+    status?: number;
+    delayMs?: number;
+    reset?: boolean;
+    hang?: boolean;
+    atMs?: number;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "summary".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportSummary".
+ */
+export interface ReportSummary {
+  total: number;
+  byVerdict: ReportVerdictCounts;
+  byLevel: {
+    MUST: ReportVerdictCounts;
+    SHOULD: ReportVerdictCounts;
+    MAY: ReportVerdictCounts;
+    INFO: ReportVerdictCounts;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "verdictCounts".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportVerdictCounts".
+ */
+export interface ReportVerdictCounts {
+  pass: number;
+  fail: number;
+  warn: number;
+  info: number;
+  'not-applicable': number;
+  'not-exercised': number;
+  error: number;
+  [k: string]: unknown;
+}
+/**
+ * A failure of the harness itself, never a verdict on the target.
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "harnessError".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportHarnessError".
+ */
+export interface ReportHarnessError {
+  message: string;
+  file?: string;
+  stack?: string;
+  [k: string]: unknown;
+}
+/**
+ * --baseline outcome: new failures and expected failures that now pass both fail the run.
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "baseline".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportBaseline".
+ */
+export interface ReportBaseline {
+  file: string;
+  format: 'report' | 'expected-failures';
+  expectedFailures: string[];
+  newFailures: {
+    id: string;
+    verdict: ReportVerdict;
+    [k: string]: unknown;
+  }[];
+  nowPassing: string[];
+  stillFailing: string[];
+  regressions: {
+    id: string;
+    before: ReportVerdict;
+    after: ReportVerdict;
+    [k: string]: unknown;
+  }[];
+  improvements: {
+    id: string;
+    before: ReportVerdict;
+    after: ReportVerdict;
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
+}
+/**
+ * Compliance level and score (README, Reports): passes / MUST and SHOULD requirements run, minus not-applicable; not-exercised and error count against the target.
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "compliance".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportCompliance".
+ */
+export interface ReportCompliance {
+  level: 'fully-compliant' | 'must-compliant' | 'not-compliant';
+  label: string;
+  score: number | null;
+  passed: number;
+  counted: number;
+  byLevel: {
+    MUST: ReportLevelTally;
+    SHOULD: ReportLevelTally;
+    [k: string]: unknown;
+  };
+  partial: boolean;
+  reasons: string[];
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "levelTally".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportLevelTally".
+ */
+export interface ReportLevelTally {
+  run: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  notExercised: number;
+  notApplicable: number;
+  counted: number;
   [k: string]: unknown;
 }
 /**

@@ -1,0 +1,129 @@
+// The console's closing summary of a RunResult: a table by section and by level, each failure,
+// warning and error with expected vs actual and its reproduce command, the baseline outcome, the
+// compliance verdict (reporters/score.ts) and the exit line.
+import type { Level } from '../../requirements/types.ts';
+import type { RequirementResult, RunResult, Verdict, VerdictCounts } from '../../harness/types.ts';
+import { VERDICTS } from '../../harness/types.ts';
+import { complianceOf, verdictLine } from '../score.ts';
+import { decidingChecks, findingOf, firstFinding, groupBySection } from '../sections.ts';
+import type { Palette } from './ansi.ts';
+
+export type ConsoleMode = 'quiet' | 'normal' | 'verbose';
+
+const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY', 'INFO'];
+const SHORT: Record<Verdict, string> = {
+  pass: 'pass',
+  fail: 'fail',
+  warn: 'warn',
+  info: 'info',
+  'not-applicable': 'n/a',
+  'not-exercised': 'n/e',
+  error: 'error',
+};
+const NAME_WIDTH = 44;
+const MAX_FINDINGS = 50;
+
+function fit(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+}
+
+function countsRow(name: string, counts: VerdictCounts, p: Palette): string {
+  const cells = VERDICTS.map((v) => {
+    const text = String(counts[v]).padStart(6);
+    return counts[v] > 0 ? p.verdict(v, text) : p.style('grey', text);
+  });
+  return `  ${fit(name, NAME_WIDTH)}${cells.join('')}`;
+}
+
+export function summaryTable(result: RunResult, p: Palette): string[] {
+  const header = `  ${fit('section', NAME_WIDTH)}${VERDICTS.map((v) => SHORT[v].padStart(6)).join('')}`;
+  const lines = [p.style('bold', 'Summary by section'), p.style('grey', header)];
+  for (const g of groupBySection(result.requirements)) lines.push(countsRow(g.name, g.counts, p));
+  lines.push(countsRow('all sections', result.summary.byVerdict, p));
+  lines.push(p.style('bold', 'By level'));
+  for (const level of LEVELS) {
+    const counts = result.summary.byLevel[level];
+    if (VERDICTS.some((v) => counts[v] > 0)) lines.push(countsRow(level, counts, p));
+  }
+  return lines;
+}
+
+function findingLines(r: RequirementResult, p: Palette, mode: ConsoleMode, expected: boolean): string[] {
+  const tag = p.verdict(r.verdict, r.verdict.toUpperCase().padEnd(5));
+  const note = expected ? p.style('grey', ' (expected failure, baseline)') : '';
+  const lines = [`${tag} ${p.style('bold', r.id)} (${r.level})${note}  ${r.behaviour}`];
+  const checks = decidingChecks(r);
+  for (const check of mode === 'verbose' ? checks : checks.slice(0, 3)) {
+    const f = findingOf(check);
+    lines.push(`      check: ${f.title}`);
+    if (f.expected !== undefined) {
+      lines.push(
+        `        expected: ${p.style('green', f.expected)}`,
+        `        actual:   ${p.style('red', f.actual ?? '')}`,
+      );
+    }
+    if (f.message !== '' && (f.expected === undefined || mode === 'verbose'))
+      lines.push(`        ${f.message}`);
+    lines.push(`        reproduce: ${f.reproduce}`);
+    if (mode === 'verbose' && f.curl !== undefined) lines.push(`        curl: ${f.curl.slice(0, 2_000)}`);
+  }
+  if (checks.length === 0 && r.message !== undefined) lines.push(`      ${r.message}`);
+  return lines;
+}
+
+const LISTED: Record<ConsoleMode, readonly Verdict[]> = {
+  quiet: ['fail', 'error'],
+  normal: ['fail', 'error', 'warn'],
+  verbose: ['fail', 'error', 'warn', 'info', 'not-exercised'],
+};
+
+export function findings(result: RunResult, p: Palette, mode: ConsoleMode): string[] {
+  // When the probe failed every requirement carries the same message: the exit line says it once.
+  const probed = result.reachability.reachable && result.reachability.authenticated;
+  if (!probed) return [];
+  const order = LISTED[mode];
+  const listed = result.requirements
+    .filter((r) => order.includes(r.verdict))
+    .sort((a, b) => order.indexOf(a.verdict) - order.indexOf(b.verdict));
+  if (listed.length === 0) return [];
+  const expected = new Set(result.baseline?.stillFailing ?? []);
+  const max = mode === 'verbose' ? Infinity : MAX_FINDINGS;
+  if (mode === 'quiet') {
+    return listed
+      .slice(0, 20)
+      .map((r) => `${p.verdict(r.verdict, r.verdict.toUpperCase())} ${r.id}  ${firstFinding(r)}`);
+  }
+  const lines = [p.style('bold', `Findings (${listed.length})`)];
+  for (const r of listed.slice(0, max)) lines.push(...findingLines(r, p, mode, expected.has(r.id)));
+  if (listed.length > max) lines.push(`... and ${listed.length - max} more in report.html`);
+  return lines;
+}
+
+function baselineLines(result: RunResult, p: Palette): string[] {
+  const b = result.baseline;
+  if (b === undefined) return [];
+  const lines = [
+    `baseline ${b.file}: ${b.expectedFailures.length} expected failure(s), ${b.stillFailing.length} still fail, ${b.nowPassing.length} now pass, ${b.newFailures.length} new failure(s)`,
+  ];
+  for (const f of b.newFailures) lines.push(`  ${p.verdict('fail', 'NEW')} ${f.id}: ${f.verdict}`);
+  for (const id of b.nowPassing)
+    lines.push(`  ${p.verdict('fail', 'STALE')} ${id} passes now: remove it from the baseline`);
+  return lines;
+}
+
+export function formatRunSummary(result: RunResult, p: Palette, mode: ConsoleMode): string {
+  const c = complianceOf(result);
+  const verdict = p.style('bold', p.verdict(c.level === 'not-compliant' ? 'fail' : 'pass', verdictLine(c)));
+  const exit = `exit ${result.exitCode}: ${result.exitReason} (${(result.durationMs / 1000).toFixed(1)} s)`;
+  if (mode === 'quiet') return [...findings(result, p, mode), verdict, exit].join('\n');
+  const lines = [
+    `target: ${result.target.baseUrl} agent ${result.target.agentId} (${result.reachability.message})`,
+    ...summaryTable(result, p),
+    ...findings(result, p, mode),
+  ];
+  for (const e of result.harnessErrors.slice(0, mode === 'verbose' ? Infinity : 10)) {
+    lines.push(`${p.verdict('error', 'HARNESS')} ${e.file ? `${e.file}: ` : ''}${e.message.split('\n')[0]}`);
+  }
+  lines.push(...baselineLines(result, p), verdict, exit);
+  return lines.join('\n');
+}

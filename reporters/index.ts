@@ -1,0 +1,51 @@
+// The reporters: every format is written from the same RunResult. writeReports() puts report.json,
+// junit.xml, report.html, summary.md and badge.svg in one directory; the console reporter lives in
+// reporters/console/. Compliance level and score come from reporters/score.ts.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { redact } from '../harness/io/evidence.ts';
+import type { RunResult } from '../harness/types.ts';
+import { renderBadge } from './badge.ts';
+import { renderHtml } from './html/html-report.ts';
+import { renderJsonReport } from './json-report.ts';
+import { renderJunit } from './junit.ts';
+import { renderMarkdown } from './markdown.ts';
+
+export { complianceOf, computeCompliance, verdictLine, formatScore, type Compliance } from './score.ts';
+export { renderJsonReport, reportDocument, REPORT_SCHEMA_ID, type ReportDocument } from './json-report.ts';
+export { renderJunit } from './junit.ts';
+export { renderHtml } from './html/html-report.ts';
+export { renderMarkdown } from './markdown.ts';
+export { renderBadge } from './badge.ts';
+export { ConsoleReporter, type ConsoleOptions } from './console/console-reporter.ts';
+
+/** File name -> renderer, in the order they are written. */
+export const REPORT_FILES: Readonly<Record<string, (result: RunResult) => string>> = Object.freeze({
+  'report.json': renderJsonReport,
+  'junit.xml': renderJunit,
+  'report.html': renderHtml,
+  'summary.md': (result: RunResult) => renderMarkdown(result),
+  'badge.svg': renderBadge,
+});
+
+export interface WrittenReports {
+  dir: string;
+  files: string[];
+}
+
+/**
+ * Writes every report file into `outDir` (created if needed). `secrets` are redacted once more from
+ * the whole result first; the runner has already done so, other callers may not have.
+ */
+export function writeReports(
+  result: RunResult,
+  outDir: string,
+  secrets: readonly string[] = [],
+): WrittenReports {
+  const clean = redact(result, secrets);
+  const dir = resolve(outDir);
+  mkdirSync(dir, { recursive: true });
+  const files = Object.keys(REPORT_FILES);
+  for (const name of files) writeFileSync(join(dir, name), REPORT_FILES[name]!(clean));
+  return { dir, files };
+}

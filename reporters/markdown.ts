@@ -1,0 +1,107 @@
+// summary.md: a compact Markdown summary for pull-request comments and CI step summaries
+// ($GITHUB_STEP_SUMMARY): the verdict line, counts by level, and the requirements that need
+// attention with links into report.html by anchor.
+import type { Level } from '../requirements/types.ts';
+import type { RequirementResult, RunResult, Verdict } from '../harness/types.ts';
+import { VERDICTS } from '../harness/types.ts';
+import { complianceOf, formatScore, type Compliance } from './score.ts';
+import { anchorOf, ATTENTION, firstFinding } from './sections.ts';
+
+const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY', 'INFO'];
+const MAX_LISTED = 50;
+const MAX_FINDING = 180;
+
+export interface MarkdownOptions {
+  /** Where report.html is, relative to summary.md or absolute (default `report.html`). */
+  htmlHref?: string;
+}
+
+const ICON: Record<Compliance['level'], string> = {
+  'fully-compliant': '✅',
+  'must-compliant': '☑️',
+  'not-compliant': '❌',
+};
+
+/** One table cell: no line breaks, pipes escaped, long text cut. */
+export function cell(text: string, max = MAX_FINDING): string {
+  const flat = text.replace(/\s*[\r\n]+\s*/g, ' ').replace(/\|/g, '\\|');
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+function code(text: string): string {
+  return `\`${text.replace(/`/g, "'")}\``;
+}
+
+function countsTable(result: RunResult): string[] {
+  const head = `| Level | ${VERDICTS.join(' | ')} |`;
+  const rule = `|---|${VERDICTS.map(() => '---:').join('|')}|`;
+  const rows = LEVELS.filter((l) => VERDICTS.some((v) => result.summary.byLevel[l][v] > 0)).map(
+    (l) => `| ${l} | ${VERDICTS.map((v) => result.summary.byLevel[l][v]).join(' | ')} |`,
+  );
+  const total = `| **all** | ${VERDICTS.map((v) => `**${result.summary.byVerdict[v]}**`).join(' | ')} |`;
+  return [head, rule, ...rows, total];
+}
+
+function attentionRows(result: RunResult, href: string): string[] {
+  const order = (v: Verdict): number => ATTENTION.indexOf(v);
+  const listed = result.requirements
+    .filter((r) => ATTENTION.includes(r.verdict))
+    .sort((a, b) => order(a.verdict) - order(b.verdict));
+  if (listed.length === 0) return [];
+  const expected = new Set(result.baseline?.stillFailing ?? []);
+  const row = (r: RequirementResult): string => {
+    const mark = expected.has(r.id) ? ' (expected, baseline)' : '';
+    const link = `[${r.id}](${href}#${anchorOf(r.id)})`;
+    return `| ${r.verdict.toUpperCase()}${mark} | ${r.level} | ${link} | ${cell(firstFinding(r))} |`;
+  };
+  const lines = [
+    '',
+    `### Requirements that need attention (${listed.length})`,
+    '',
+    '| Verdict | Level | Requirement | Finding |',
+    '|---|---|---|---|',
+    ...listed.slice(0, MAX_LISTED).map(row),
+  ];
+  if (listed.length > MAX_LISTED)
+    lines.push('', `…and ${listed.length - MAX_LISTED} more in [the HTML report](${href}).`);
+  return lines;
+}
+
+function baselineLines(result: RunResult): string[] {
+  const b = result.baseline;
+  if (b === undefined) return [];
+  const lines = ['', `### Baseline ${code(b.file)}`, ''];
+  lines.push(
+    `${b.expectedFailures.length} expected failure(s): ${b.stillFailing.length} still fail, ${b.nowPassing.length} now pass; ${b.newFailures.length} new failure(s).`,
+  );
+  for (const f of b.newFailures) lines.push(`- new failure: ${code(f.id)} (${f.verdict})`);
+  for (const id of b.nowPassing) lines.push(`- now passes, remove it from the baseline: ${code(id)}`);
+  return lines;
+}
+
+export function renderMarkdown(result: RunResult, options: MarkdownOptions = {}): string {
+  const href = options.htmlHref ?? 'report.html';
+  const c = complianceOf(result);
+  const partial = c.partial ? ' (partial run: `--only`)' : '';
+  const lines = [
+    `## ${ICON[c.level]} A2A conformance: ${c.label}, score ${formatScore(c.score)}${partial}`,
+    '',
+    `${code(`${result.tool.name} ${result.tool.version}`)} · agent ${code(result.target.agentId)} at ${code(result.target.baseUrl)} · ${result.summary.total} requirement(s) · ${(result.durationMs / 1000).toFixed(1)} s · exit ${result.exitCode}: ${cell(result.exitReason, 300)}`,
+    '',
+    `Score: ${c.passed} of ${c.counted} MUST and SHOULD requirements pass (not-exercised and error count against it).`,
+  ];
+  if (c.reasons.length > 0) lines.push('', ...c.reasons.map((r) => `- ${r}`));
+  lines.push('', ...countsTable(result));
+  lines.push(...attentionRows(result, href));
+  if (result.harnessErrors.length > 0) {
+    lines.push('', `### Harness errors (${result.harnessErrors.length})`, '');
+    for (const e of result.harnessErrors.slice(0, 10)) lines.push(`- ${cell(e.message, 300)}`);
+  }
+  lines.push(...baselineLines(result));
+  lines.push(
+    '',
+    `Full report: [report.html](${href}) · machine-readable: \`report.json\`, \`junit.xml\``,
+    '',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,93 @@
+// Groups a run's requirements by spec section (in spec order, titled from the spec's headings) and
+// picks each requirement's findings: the shared reading of a RunResult for every reporter.
+import { SECTIONS } from '../requirements/index.ts';
+import { describeValue } from '../harness/check/recorder.ts';
+import type { CheckResult, RequirementResult, Verdict, VerdictCounts } from '../harness/types.ts';
+import { emptyCounts } from '../harness/verdict.ts';
+
+export interface SectionGroup {
+  section: string;
+  /** `4.2 message/stream`; the bare number when the spec has no heading for it. */
+  name: string;
+  requirements: RequirementResult[];
+  counts: VerdictCounts;
+}
+
+/** Numeric order of dotted section numbers: 2.2 before 2.10. */
+export function compareSections(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? -1) - (pb[i] ?? -1);
+    if (d !== 0 && !Number.isNaN(d)) return d;
+  }
+  return a.localeCompare(b);
+}
+
+export function sectionName(section: string): string {
+  const title = SECTIONS[section];
+  return title === undefined ? section : `${section} ${title}`;
+}
+
+export function groupBySection(requirements: readonly RequirementResult[]): SectionGroup[] {
+  const groups = new Map<string, SectionGroup>();
+  for (const r of requirements) {
+    let g = groups.get(r.section);
+    if (g === undefined) {
+      g = { section: r.section, name: sectionName(r.section), requirements: [], counts: emptyCounts() };
+      groups.set(r.section, g);
+    }
+    g.requirements.push(r);
+    g.counts[r.verdict] += 1;
+  }
+  return [...groups.values()].sort((a, b) => compareSections(a.section, b.section));
+}
+
+/** Verdicts a reader must look at, worst first. */
+export const ATTENTION: readonly Verdict[] = ['fail', 'error', 'warn', 'info'];
+
+export function needsAttention(r: RequirementResult): boolean {
+  return ATTENTION.includes(r.verdict);
+}
+
+/** The checks that decided a fail/warn/info/error verdict. */
+export function decidingChecks(r: RequirementResult): CheckResult[] {
+  if (r.verdict === 'error') return r.checks.filter((c) => c.status === 'error');
+  if (r.verdict === 'fail' || r.verdict === 'warn' || r.verdict === 'info')
+    return r.checks.filter((c) => c.status === 'fail');
+  return [];
+}
+
+export interface Finding {
+  title: string;
+  message: string;
+  expected?: string;
+  actual?: string;
+  reproduce: string;
+  curl?: string;
+}
+
+export function findingOf(check: CheckResult): Finding {
+  const f: Finding = { title: check.title, message: check.message, reproduce: check.reproduce.command };
+  if (check.status === 'fail' && ('expected' in check || 'actual' in check)) {
+    f.expected = describeValue(check.expected);
+    f.actual = describeValue(check.actual);
+  }
+  if (check.reproduce.curl !== undefined) f.curl = check.reproduce.curl;
+  return f;
+}
+
+/** One line: the first deciding check's expected vs actual, or the requirement's own message. */
+export function firstFinding(r: RequirementResult): string {
+  const check = decidingChecks(r)[0];
+  if (check === undefined) return r.message ?? r.checks.find((c) => c.message !== '')?.message ?? '';
+  const f = findingOf(check);
+  return f.expected === undefined
+    ? `${f.title}: ${f.message}`
+    : `${f.title}: expected ${f.expected}, actual ${f.actual}`;
+}
+
+/** The requirement's anchor in report.html (`#req-4.2/stream-final`); ids are kept readable. */
+export function anchorOf(id: string): string {
+  return `req-${id.replace(/[^A-Za-z0-9._/-]/g, '-')}`;
+}
