@@ -28,7 +28,7 @@ import {
 
 // Enough races for both outcomes to occur on a target with jittered short tasks, within ~50 requests.
 const RACES = 12;
-const JITTER_MS = [0, 10, 30, 60];
+const JITTER_MS = [0, 15, 50, 150];
 const LOSING_CODES: readonly unknown[] = [
   ERROR_CODES.TASK_ALREADY_COMPLETED,
   ERROR_CODES.TASK_ALREADY_CANCELED,
