@@ -89,8 +89,8 @@ verifies(
 verifies('4.2/stream-errors-before-start', 'no credential: a JSON-RPC error before the stream', async (c) => {
   const bare = c.newClient({ auth: {} });
   const run = await runStream(c, 'message/stream', messageParams([textPart('no key')]), { client: bare });
-  // The code is C-01's (-32010, graded SHOULD in section 5); here the C-26 form of the refusal counts.
-  checkEarlyError(c, run, is.type('number'));
+  // Code and id are C-01's (-32010 graded SHOULD in section 5); here the C-26 form of the refusal counts.
+  checkEarlyError(c, run, is.type('number'), is.oneOf([run.requestId, null]));
 });
 
 verifies(

@@ -60,6 +60,9 @@ export function requireAnswered(t: StreamTranscript): void {
 /** A stream still open when its budget ran out cannot be judged on its end: harness `error`. */
 export function requireEnded(t: StreamTranscript): void {
   requireAnswered(t);
+  if (t.closedBy === 'error' && t.finalIndex === null) {
+    throw new Error(`the connection failed before a final event: ${t.error?.message ?? 'unknown error'}`);
+  }
   if (t.budgetExceeded !== undefined && t.finalIndex === null) {
     throw new Error(
       `the stream sent no final event within the budget (${t.budgetExceeded}; ` +
@@ -103,6 +106,7 @@ export function eventSummary(t: StreamTranscript): unknown[] {
 // ---- the rules of a 4.2 stream, each one recorded check (reused by 4.5 and 6.6) ----
 
 export function checkContentType(c: CheckContext, t: StreamTranscript, p = ''): boolean {
+  requireAnswered(t);
   return c.check(
     `${p}Content-Type`,
     t.contentType,
@@ -112,6 +116,7 @@ export function checkContentType(c: CheckContext, t: StreamTranscript, p = ''): 
 
 /** 4.2: every event's data is one JSON-RPC response object (C-31). */
 export function checkDataIsResponse(c: CheckContext, t: StreamTranscript, p = ''): boolean {
+  requireAnswered(t);
   c.require(
     `${p}number of SSE events`,
     t.events.length,
@@ -128,6 +133,7 @@ export function checkDataIsResponse(c: CheckContext, t: StreamTranscript, p = ''
 
 /** 4.2: every result is a task with id, status.state and final (stream-task schema). */
 export function checkEventTasks(c: CheckContext, t: StreamTranscript, p = ''): boolean {
+  requireAnswered(t);
   const bad = t.events.flatMap((ev) => {
     if (ev.isError) return [];
     const v = validate('stream-task', resultOfEvent(ev));
@@ -160,6 +166,7 @@ export function checkSingleFinal(c: CheckContext, t: StreamTranscript, p = ''): 
 
 /** 6.6 / C-31: every event's JSON-RPC id equals the request id. */
 export function checkEventIds(c: CheckContext, run: StreamRun, p = ''): boolean {
+  requireAnswered(run.t);
   c.require(
     `${p}number of SSE events`,
     run.t.events.length,
@@ -218,12 +225,20 @@ export function earlyError(t: StreamTranscript): EarlyError {
   };
 }
 
-/** Records the C-26 form and the error code (a value or matcher) of an answer refused before the start. */
-export function checkEarlyError(c: CheckContext, run: StreamRun, code: unknown): JsonObject | undefined {
+/**
+ * Records the C-26 form, the error code (a value or matcher) and the response id of an answer refused
+ * before the stream started. `id` defaults to the request id (2.2).
+ */
+export function checkEarlyError(
+  c: CheckContext,
+  run: StreamRun,
+  code: unknown,
+  id: unknown = run.requestId,
+): JsonObject | undefined {
   const early = earlyError(run.t);
   c.check('answer form (C-26)', early.form, is.oneOf(['plain JSON', 'one SSE error event']));
   c.check('error.code', early.error?.code, code);
-  c.check('id', early.id, run.requestId);
+  c.check('id', early.id, id);
   return early.error;
 }
 
