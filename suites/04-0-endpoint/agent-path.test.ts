@@ -1,6 +1,6 @@
 // Spec 4 (Endpoints): every operation on the one agent path, chosen by `method` alone; an unknown
 // agent_id (C-23), a path that is not an agent path and a wrong HTTP method (C-32) are refused with a
-// JSON-RPC error body and the HTTP status of C-03.
+// JSON-RPC error body and the HTTP status of C-03. Checks are independent and run concurrently.
 import {
   ERROR_CODES,
   errorOf,
@@ -45,36 +45,41 @@ function paramsFor(method: string, taskId: string): unknown {
   }
 }
 
-verifies('4/single-endpoint', 'every method the card lists is served on the agent path', async (c) => {
-  const methods = supportedMethods(c);
-  const { task } = await sendTask(c, [textPart('a task for the other methods')]);
-  const taskId = String(task.id);
-  for (const method of methods) {
-    const id = unknownId('endpoint');
-    if (method === 'message/stream' || method === 'tasks/resubscribe') {
-      const s = await c.stream(method, paramsFor(method, taskId), { id, closeOnFinal: true });
-      const t = await s.done;
-      const first = t.events[0]?.json ?? t.json;
-      c.check(`${method}: answered on ${c.client.agentPath()}`, (first as { id?: unknown })?.id, id);
+verifies(
+  '4/single-endpoint',
+  'every method the card lists is served on the agent path',
+  async (c) => {
+    const methods = supportedMethods(c);
+    const { task } = await sendTask(c, [textPart('a task for the other methods')]);
+    const taskId = String(task.id);
+    for (const method of methods) {
+      const id = unknownId('endpoint');
+      if (method === 'message/stream' || method === 'tasks/resubscribe') {
+        const s = await c.stream(method, paramsFor(method, taskId), { id, closeOnFinal: true });
+        const t = await s.done;
+        const first = t.events[0]?.json ?? t.json;
+        c.check(`${method}: answered on ${c.client.agentPath()}`, (first as { id?: unknown })?.id, id);
+        c.check(
+          `${method}: not -32601`,
+          (first as { error?: { code?: unknown } })?.error?.code,
+          is.where(`not ${ERROR_CODES.METHOD_NOT_FOUND}`, (code) => code !== ERROR_CODES.METHOD_NOT_FOUND),
+        );
+        continue;
+      }
+      const ex = await c.rpc(method, paramsFor(method, taskId), { id });
+      c.check(`${method}: answered on ${c.client.agentPath()}`, responseOf(ex)?.id, id);
       c.check(
-        `${method}: not -32601`,
-        (first as { error?: { code?: unknown } })?.error?.code,
-        is.where(`not ${ERROR_CODES.METHOD_NOT_FOUND}`, (code) => code !== ERROR_CODES.METHOD_NOT_FOUND),
+        `${method}: error.code`,
+        errorOf(ex)?.code,
+        is.where(
+          `absent or not ${ERROR_CODES.METHOD_NOT_FOUND}`,
+          (code) => code !== ERROR_CODES.METHOD_NOT_FOUND,
+        ),
       );
-      continue;
     }
-    const ex = await c.rpc(method, paramsFor(method, taskId), { id });
-    c.check(`${method}: answered on ${c.client.agentPath()}`, responseOf(ex)?.id, id);
-    c.check(
-      `${method}: error.code`,
-      errorOf(ex)?.code,
-      is.where(
-        `absent or not ${ERROR_CODES.METHOD_NOT_FOUND}`,
-        (code) => code !== ERROR_CODES.METHOD_NOT_FOUND,
-      ),
-    );
-  }
-});
+  },
+  { concurrent: true },
+);
 
 verifies(
   '4/method-selects-operation',
@@ -97,6 +102,7 @@ verifies(
       ),
     );
   },
+  { concurrent: true },
 );
 
 /** The body of a refusal: a JSON-RPC error response and never a result (C-03). */
@@ -112,14 +118,20 @@ verifies(
     const ex = await c.rpc(CARD, {}, { agentId: unknownId('conformance-no-such-agent') });
     checkErrorBody(c, ex);
   },
+  { concurrent: true },
 );
 
-verifies('4/unknown-agent-rejected', 'message/send to an unknown agent_id gets an error, no task', async (c) => {
-  const ex = await c.rpc('message/send', messageParams([textPart('to nobody')]), {
-    agentId: unknownId('conformance-no-such-agent'),
-  });
-  checkErrorBody(c, ex);
-});
+verifies(
+  '4/unknown-agent-rejected',
+  'message/send to an unknown agent_id gets an error, no task',
+  async (c) => {
+    const ex = await c.rpc('message/send', messageParams([textPart('to nobody')]), {
+      agentId: unknownId('conformance-no-such-agent'),
+    });
+    checkErrorBody(c, ex);
+  },
+  { concurrent: true },
+);
 
 verifies(
   '4/unknown-agent-404',
@@ -131,14 +143,20 @@ verifies(
     c.check('error.code', errorOf(ex)?.code, ERROR_CODES.AGENT_NOT_FOUND);
     c.check('error.data.agentId', errorData(ex)?.agentId, agentId);
   },
+  { concurrent: true },
 );
 
-verifies('4/unknown-agent-404', 'an unknown agent_id is answered 404 before credentials', async (c) => {
-  const agentId = unknownId('conformance-no-such-agent');
-  const ex = await c.rpc(CARD, {}, { agentId, headers: { 'x-api-key': null, authorization: null } });
-  c.check('HTTP status without credentials', ex.response.status, 404);
-  c.check('error.code without credentials', errorOf(ex)?.code, ERROR_CODES.AGENT_NOT_FOUND);
-});
+verifies(
+  '4/unknown-agent-404',
+  'an unknown agent_id is answered 404 before credentials',
+  async (c) => {
+    const agentId = unknownId('conformance-no-such-agent');
+    const ex = await c.rpc(CARD, {}, { agentId, headers: { 'x-api-key': null, authorization: null } });
+    c.check('HTTP status without credentials', ex.response.status, 404);
+    c.check('error.code without credentials', errorOf(ex)?.code, ERROR_CODES.AGENT_NOT_FOUND);
+  },
+  { concurrent: true },
+);
 
 async function raw(c: CheckContext, method: string, path: string, body?: string): Promise<AnsweredExchange> {
   const ex = await c.client.raw({
@@ -160,14 +178,19 @@ for (const [what, pathOf] of [
   ['a sub-path of the agent path', (c: CheckContext) => `${c.client.agentPath()}/message/send`],
   ['a path outside the API', () => '/api/v1/conformance-no-such-route'],
 ] as const) {
-  verifies('4/unknown-route-404', `POST to ${what} gets 404 and -32600 with data.path`, async (c) => {
-    const path = pathOf(c);
-    const ex = await raw(c, 'POST', path, ENVELOPE);
-    checkErrorBody(c, ex);
-    c.check('HTTP status', ex.response.status, 404);
-    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-    c.check('error.data.path', errorData(ex)?.path, path);
-  });
+  verifies(
+    '4/unknown-route-404',
+    `POST to ${what} gets 404 and -32600 with data.path`,
+    async (c) => {
+      const path = pathOf(c);
+      const ex = await raw(c, 'POST', path, ENVELOPE);
+      checkErrorBody(c, ex);
+      c.check('HTTP status', ex.response.status, 404);
+      c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+      c.check('error.data.path', errorData(ex)?.path, path);
+    },
+    { concurrent: true },
+  );
 }
 
 function allowed(header: unknown): string[] {
@@ -180,11 +203,16 @@ function allowed(header: unknown): string[] {
 }
 
 for (const method of ['GET', 'PUT', 'DELETE']) {
-  verifies('4/wrong-http-method-405', `${method} on the agent path gets 405, Allow and -32600`, async (c) => {
-    const ex = await raw(c, method, c.client.agentPath(), method === 'PUT' ? ENVELOPE : undefined);
-    checkErrorBody(c, ex);
-    c.check('HTTP status', ex.response.status, 405);
-    c.check('Allow methods', allowed(ex.response.headers.allow), ['OPTIONS', 'POST']);
-    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-  });
+  verifies(
+    '4/wrong-http-method-405',
+    `${method} on the agent path gets 405, Allow and -32600`,
+    async (c) => {
+      const ex = await raw(c, method, c.client.agentPath(), method === 'PUT' ? ENVELOPE : undefined);
+      checkErrorBody(c, ex);
+      c.check('HTTP status', ex.response.status, 405);
+      c.check('Allow methods', allowed(ex.response.headers.allow), ['OPTIONS', 'POST']);
+      c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+    },
+    { concurrent: true },
+  );
 }

@@ -1,6 +1,6 @@
 // Spec 4 (Endpoints): the request's Content-Type (C-28: application/json with parameters allowed,
 // otherwise 415 with -32600), the Accept header of streaming and plain methods (C-27) and the
-// required body (an empty one is a parse error, C-02).
+// required body (an empty one is a parse error, C-02). Checks are independent and run concurrently.
 import {
   ERROR_CODES,
   errorOf,
@@ -33,46 +33,66 @@ for (const [what, contentType] of [
   ['text/plain', 'text/plain'],
   ['no Content-Type', null],
 ] as const) {
-  verifies('4/content-type-json', `a request with ${what} gets 415 and -32600`, async (c) => {
-    const ex = await c.rpc(CARD, {}, { headers: { 'content-type': contentType } });
-    c.check('type of response.error', typeOf(responseOf(ex)?.error), 'object');
-    c.check('HTTP status', ex.response.status, 415);
-    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-    c.check('response.result', responseOf(ex)?.result, is.absent());
-  });
+  verifies(
+    '4/content-type-json',
+    `a request with ${what} gets 415 and -32600`,
+    async (c) => {
+      const ex = await c.rpc(CARD, {}, { headers: { 'content-type': contentType } });
+      c.check('type of response.error', typeOf(responseOf(ex)?.error), 'object');
+      c.check('HTTP status', ex.response.status, 415);
+      c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+      c.check('response.result', responseOf(ex)?.result, is.absent());
+    },
+    { concurrent: true },
+  );
 }
 
 for (const contentType of ['application/json; charset=utf-8', 'application/json;charset=UTF-8']) {
-  verifies('4/content-type-parameters-accepted', `Content-Type "${contentType}" is served`, async (c) => {
-    const ex = await c.rpc('message/send', messageParams([textPart('charset')]), {
-      headers: { 'content-type': contentType },
-    });
-    c.check('error', responseOf(ex)?.error, is.absent());
-    checkSchema(c, 'send-result', resultOf(ex), 'message/send result');
-  });
+  verifies(
+    '4/content-type-parameters-accepted',
+    `Content-Type "${contentType}" is served`,
+    async (c) => {
+      const ex = await c.rpc('message/send', messageParams([textPart('charset')]), {
+        headers: { 'content-type': contentType },
+      });
+      c.check('error', responseOf(ex)?.error, is.absent());
+      checkSchema(c, 'send-result', resultOf(ex), 'message/send result');
+    },
+    { concurrent: true },
+  );
 }
 
-verifies('4/empty-body-rejected', 'an empty body gets -32700 with id null', async (c) => {
-  const ex: AnsweredExchange = await c.rpc(CARD, undefined, { rawBody: '' });
-  c.check('type of response.error', typeOf(responseOf(ex)?.error), 'object');
-  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.PARSE_ERROR);
-  c.check('id', responseOf(ex)?.id, null);
-});
+verifies(
+  '4/empty-body-rejected',
+  'an empty body gets -32700 with id null',
+  async (c) => {
+    const ex: AnsweredExchange = await c.rpc(CARD, undefined, { rawBody: '' });
+    c.check('type of response.error', typeOf(responseOf(ex)?.error), 'object');
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.PARSE_ERROR);
+    c.check('id', responseOf(ex)?.id, null);
+  },
+  { concurrent: true },
+);
 
-verifies('4/accept-header-streaming', 'message/stream without Accept still answers SSE', async (c) => {
-  if (!streamingClaimed(c)) c.notApplicable('the agent card says capabilities.streaming is false');
-  const s = await c.stream('message/stream', messageParams([textPart('no accept')]), {
-    headers: { accept: null },
-    closeOnFinal: true,
-  });
-  const t = await s.done;
-  c.check(
-    'response media type',
-    t.isEventStream ? 'text/event-stream' : mediaTypeOf({ response: t }),
-    'text/event-stream',
-  );
-  c.check('a final event arrived', t.finalIndex, is.type('number'));
-});
+verifies(
+  '4/accept-header-streaming',
+  'message/stream without Accept still answers SSE',
+  async (c) => {
+    if (!streamingClaimed(c)) c.notApplicable('the agent card says capabilities.streaming is false');
+    const s = await c.stream('message/stream', messageParams([textPart('no accept')]), {
+      headers: { accept: null },
+      closeOnFinal: true,
+    });
+    const t = await s.done;
+    c.check(
+      'response media type',
+      t.isEventStream ? 'text/event-stream' : mediaTypeOf({ response: t }),
+      'text/event-stream',
+    );
+    c.check('a final event arrived', t.finalIndex, is.type('number'));
+  },
+  { concurrent: true },
+);
 
 verifies(
   '4/accept-header-streaming',
@@ -84,15 +104,21 @@ verifies(
     c.check('response media type', mediaTypeOf(ex), 'application/json');
     checkSchema(c, 'send-result', resultOf(ex), 'message/send result');
   },
+  { concurrent: true },
 );
 
-verifies('4/accept-header-streaming', 'tasks/get with Accept text/event-stream answers JSON', async (c) => {
-  const sent = await c.rpc('message/send', messageParams([textPart('get with sse accept')]));
-  const ex = await c.rpc(
-    'tasks/get',
-    { taskId: resultOf(sent)?.id },
-    { headers: { accept: 'text/event-stream' } },
-  );
-  c.check('response media type', mediaTypeOf(ex), 'application/json');
-  checkSchema(c, 'tasks-get-result', resultOf(ex), 'tasks/get result');
-});
+verifies(
+  '4/accept-header-streaming',
+  'tasks/get with Accept text/event-stream answers JSON',
+  async (c) => {
+    const sent = await c.rpc('message/send', messageParams([textPart('get with sse accept')]));
+    const ex = await c.rpc(
+      'tasks/get',
+      { taskId: resultOf(sent)?.id },
+      { headers: { accept: 'text/event-stream' } },
+    );
+    c.check('response media type', mediaTypeOf(ex), 'application/json');
+    checkSchema(c, 'tasks-get-result', resultOf(ex), 'tasks/get result');
+  },
+  { concurrent: true },
+);

@@ -1,6 +1,7 @@
 // Spec 4.1 and 7 (-32602 whose error.data.details names a missing required field of 2.3-2.6), and
 // C-14's invalid values (non-UUID v4 messageId, role other than user, empty parts, unknown part type,
 // Base64 with a data: prefix), each answered with -32602 and data.field naming the refused field.
+// Checks are independent (one request each) and run concurrently.
 import { randomUUID } from 'node:crypto';
 import {
   ERROR_CODES,
@@ -87,24 +88,34 @@ function leafOf(field: string): string {
     .replace(/\[\d+\]$/, '');
 }
 
-verifies('4.1/missing-required-field-32602', 'params without message: -32602 naming it', async (c) => {
-  const ex = await c.rpc('message/send', {});
-  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-  c.check('error.data.details', errorData(ex)?.details, 'a string naming "message"', namesField('message'));
-  c.check('result', resultOf(ex), is.absent());
-});
+verifies(
+  '4.1/missing-required-field-32602',
+  'params without message: -32602 naming it',
+  async (c) => {
+    const ex = await c.rpc('message/send', {});
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+    c.check('error.data.details', errorData(ex)?.details, 'a string naming "message"', namesField('message'));
+    c.check('result', resultOf(ex), is.absent());
+  },
+  { concurrent: true },
+);
 
 for (const fieldCase of MISSING) {
   const { what, field } = fieldCase;
-  verifies('4.1/missing-required-field-32602', `a message without ${what}: -32602 naming it`, async (c) => {
-    const ex = await c.rpc('message/send', brokenParams(c, fieldCase));
-    const leaf = leafOf(field);
-    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-    c.check('error.data.details', errorData(ex)?.details, `a string naming "${leaf}"`, namesField(leaf));
-    c.check('result', resultOf(ex), is.absent());
-    // C-14 grades data.field as SHOULD: noted here, checked by the invalid-value checks below.
-    c.info(`error.data.field (C-14 expects ${field})`, errorData(ex)?.field);
-  });
+  verifies(
+    '4.1/missing-required-field-32602',
+    `a message without ${what}: -32602 naming it`,
+    async (c) => {
+      const ex = await c.rpc('message/send', brokenParams(c, fieldCase));
+      const leaf = leafOf(field);
+      c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+      c.check('error.data.details', errorData(ex)?.details, `a string naming "${leaf}"`, namesField(leaf));
+      c.check('result', resultOf(ex), is.absent());
+      // C-14 grades data.field as SHOULD: noted here, checked by the invalid-value checks below.
+      c.info(`error.data.field (C-14 expects ${field})`, errorData(ex)?.field);
+    },
+    { concurrent: true },
+  );
 }
 
 const INVALID: ReadonlyArray<FieldCase & { id: string }> = [
@@ -151,11 +162,16 @@ const INVALID: ReadonlyArray<FieldCase & { id: string }> = [
 
 for (const fieldCase of INVALID) {
   const { id, what, field } = fieldCase;
-  verifies(id, `a message with ${what}: -32602 with data.field ${field}`, async (c) => {
-    const ex = await c.rpc('message/send', brokenParams(c, fieldCase));
-    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-    c.check('error.data.field', errorData(ex)?.field, field);
-    c.check('error.data.details', errorData(ex)?.details, is.nonEmptyString());
-    c.check('result', resultOf(ex), is.absent());
-  });
+  verifies(
+    id,
+    `a message with ${what}: -32602 with data.field ${field}`,
+    async (c) => {
+      const ex = await c.rpc('message/send', brokenParams(c, fieldCase));
+      c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+      c.check('error.data.field', errorData(ex)?.field, field);
+      c.check('error.data.details', errorData(ex)?.details, is.nonEmptyString());
+      c.check('result', resultOf(ex), is.absent());
+    },
+    { concurrent: true },
+  );
 }

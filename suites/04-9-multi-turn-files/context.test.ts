@@ -1,6 +1,7 @@
 // Spec 4.9 (multi-turn) and 2.6: contextId returned, distinct per conversation and kept over several
 // turns; the conversation context (the `turn` directive, docs/directives.md) never leaks between
-// contexts; an unknown contextId (C-15, INFO) and a sessionId (2.6) on message/send.
+// contexts; an unknown contextId (C-15, INFO) and a sessionId (2.6) on message/send. Each check
+// opens its own conversations, so the checks run concurrently.
 import {
   directivePart,
   ERROR_CODES,
@@ -34,68 +35,103 @@ function contextOf(c: CheckContext, task: JsonObject, label: string): string {
   return task.contextId as string;
 }
 
-verifies('4.9/context-id-returned', 'the first message of a conversation returns a contextId', async (c) => {
-  const task = await turn(c, 'first message');
-  c.check('result.contextId', task.contextId, is.nonEmptyString());
-});
+verifies(
+  '4.9/context-id-returned',
+  'the first message of a conversation returns a contextId',
+  async (c) => {
+    const task = await turn(c, 'first message');
+    c.check('result.contextId', task.contextId, is.nonEmptyString());
+  },
+  { concurrent: true },
+);
 
-verifies('4.9/context-id-distinct', 'two messages without contextId get different contextIds', async (c) => {
-  const first = contextOf(c, await turn(c, 'conversation one'), 'first contextId');
-  const second = contextOf(c, await turn(c, 'conversation two'), 'second contextId');
-  c.check(
-    'second contextId',
-    second,
-    is.where(`other than ${JSON.stringify(first)}`, (v) => v !== first),
-  );
-});
+verifies(
+  '4.9/context-id-distinct',
+  'two messages without contextId get different contextIds',
+  async (c) => {
+    const first = contextOf(c, await turn(c, 'conversation one'), 'first contextId');
+    const second = contextOf(c, await turn(c, 'conversation two'), 'second contextId');
+    c.check(
+      'second contextId',
+      second,
+      is.where(`other than ${JSON.stringify(first)}`, (v) => v !== first),
+    );
+  },
+  { concurrent: true },
+);
 
-verifies('4.9/context-id-continues', 'four turns sent with the returned contextId keep it', async (c) => {
-  const first = await turn(c, 'turn one');
-  const contextId = contextOf(c, first, 'turn 1 contextId');
-  const taskIds = new Set([first.id]);
-  for (const n of [2, 3, 4]) {
-    const task = await turn(c, `turn ${n}`, contextId);
-    c.check(`turn ${n} contextId`, task.contextId, contextId);
-    taskIds.add(task.id);
-  }
-  c.check('distinct task ids over the four turns', taskIds.size, 4);
-});
+verifies(
+  '4.9/context-id-continues',
+  'four turns sent with the returned contextId keep it',
+  async (c) => {
+    const first = await turn(c, 'turn one');
+    const contextId = contextOf(c, first, 'turn 1 contextId');
+    const taskIds = new Set([first.id]);
+    for (const n of [2, 3, 4]) {
+      const task = await turn(c, `turn ${n}`, contextId);
+      c.check(`turn ${n} contextId`, task.contextId, contextId);
+      taskIds.add(task.id);
+    }
+    c.check('distinct task ids over the four turns', taskIds.size, 4);
+  },
+  { concurrent: true },
+);
 
-verifies('4.9/context-kept', 'the third turn is answered with the two earlier turns', async (c) => {
-  await requireDirectives(c, 'reading the conversation the agent keeps');
-  const contextId = contextOf(c, await turn(c, 'hello', undefined, true), 'turn 1 contextId');
-  await turn(c, 'how are you', contextId, true);
-  const facts = replyFacts(replyText(await turn(c, 'and now?', contextId, true)));
-  c.check('turn line', facts.turn, 3);
-  c.check('history line', facts.history, ['hello', 'how are you']);
-});
+verifies(
+  '4.9/context-kept',
+  'the third turn is answered with the two earlier turns',
+  async (c) => {
+    await requireDirectives(c, 'reading the conversation the agent keeps');
+    const contextId = contextOf(c, await turn(c, 'hello', undefined, true), 'turn 1 contextId');
+    await turn(c, 'how are you', contextId, true);
+    const facts = replyFacts(replyText(await turn(c, 'and now?', contextId, true)));
+    c.check('turn line', facts.turn, 3);
+    c.check('history line', facts.history, ['hello', 'how are you']);
+  },
+  { concurrent: true },
+);
 
-verifies('4.9/context-kept', 'two interleaved conversations never see each other', async (c) => {
-  await requireDirectives(c, 'reading the conversation the agent keeps');
-  const a = contextOf(c, await turn(c, 'alpha one', undefined, true), 'conversation A contextId');
-  const b = contextOf(c, await turn(c, 'beta one', undefined, true), 'conversation B contextId');
-  const a2 = replyFacts(replyText(await turn(c, 'alpha two', a, true)));
-  const b2 = replyFacts(replyText(await turn(c, 'beta two', b, true)));
-  const fresh = replyFacts(replyText(await turn(c, 'gamma one', undefined, true)));
-  c.check('A turn 2: turn line', a2.turn, 2);
-  c.check('A turn 2: history line', a2.history, ['alpha one']);
-  c.check('B turn 2: turn line', b2.turn, 2);
-  c.check('B turn 2: history line', b2.history, ['beta one']);
-  c.check('a new conversation: turn line', fresh.turn, 1);
-  c.check('a new conversation: history line', fresh.history, []);
-});
+verifies(
+  '4.9/context-kept',
+  'two interleaved conversations never see each other',
+  async (c) => {
+    await requireDirectives(c, 'reading the conversation the agent keeps');
+    const a = contextOf(c, await turn(c, 'alpha one', undefined, true), 'conversation A contextId');
+    const b = contextOf(c, await turn(c, 'beta one', undefined, true), 'conversation B contextId');
+    const a2 = replyFacts(replyText(await turn(c, 'alpha two', a, true)));
+    const b2 = replyFacts(replyText(await turn(c, 'beta two', b, true)));
+    const fresh = replyFacts(replyText(await turn(c, 'gamma one', undefined, true)));
+    c.check('A turn 2: turn line', a2.turn, 2);
+    c.check('A turn 2: history line', a2.history, ['alpha one']);
+    c.check('B turn 2: turn line', b2.turn, 2);
+    c.check('B turn 2: history line', b2.history, ['beta one']);
+    c.check('a new conversation: turn line', fresh.turn, 1);
+    c.check('a new conversation: history line', fresh.history, []);
+  },
+  { concurrent: true },
+);
 
-verifies('2.6/unknown-context-id', 'a contextId the agent never returned gets -32602 (C-15)', async (c) => {
-  const ex = await sendText(c, 'continue what?', { contextId: unknownId('conformance-unknown-context') });
-  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-  c.check('error.data.field', errorData(ex)?.field, 'contextId');
-  c.check('result', resultOf(ex), is.absent());
-});
+verifies(
+  '2.6/unknown-context-id',
+  'a contextId the agent never returned gets -32602 (C-15)',
+  async (c) => {
+    const ex = await sendText(c, 'continue what?', { contextId: unknownId('conformance-unknown-context') });
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+    c.check('error.data.field', errorData(ex)?.field, 'contextId');
+    c.check('result', resultOf(ex), is.absent());
+  },
+  { concurrent: true },
+);
 
-verifies('2.6/session-id-accepted', 'messages carrying a sessionId are accepted', async (c) => {
-  const sessionId = unknownId('conformance-session');
-  const first = await sendText(c, 'in a session', { sessionId });
-  checkSchema(c, 'send-result', resultOf(first), 'first message/send result');
-  const second = await sendText(c, 'same session, another message', { sessionId });
-  checkSchema(c, 'send-result', resultOf(second), 'second message/send result');
-});
+verifies(
+  '2.6/session-id-accepted',
+  'messages carrying a sessionId are accepted',
+  async (c) => {
+    const sessionId = unknownId('conformance-session');
+    const first = await sendText(c, 'in a session', { sessionId });
+    checkSchema(c, 'send-result', resultOf(first), 'first message/send result');
+    const second = await sendText(c, 'same session, another message', { sessionId });
+    checkSchema(c, 'send-result', resultOf(second), 'second message/send result');
+  },
+  { concurrent: true },
+);
