@@ -98,6 +98,24 @@ export function checkSchema(c: CheckContext, label: string, name: SchemaName, va
   return c.check(`${label} conforms to schema ${name}`, result.valid ? 'valid' : result.errors, 'valid');
 }
 
+/** Fields of results the spec lists (2.7 Task, 2.9, 2.10, 2.14 card); others are extras (C-36). */
+const LISTED_FIELDS = [
+  'id',
+  'status',
+  'contextId',
+  'final',
+  'createdAt',
+  'updatedAt',
+  'canceled',
+  'subscribed',
+];
+
+/** Notes the fields a result carries beyond the spec's tables: tolerated, reported (C-36). */
+export function reportExtras(c: CheckContext, label: string, value: unknown, listed = LISTED_FIELDS): void {
+  const extra = isObject(value) ? Object.keys(value).filter((k) => !listed.includes(k)) : [];
+  if (extra.length > 0) c.info(`${label} carries fields the spec does not list (tolerated, C-36)`, extra);
+}
+
 /** RFC 3339 date-time with a time zone (C-39), and a real calendar date. */
 export function isRfc3339(value: unknown): boolean {
   if (typeof value !== 'string') return false;
