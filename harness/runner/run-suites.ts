@@ -4,9 +4,11 @@ import { fileURLToPath } from 'node:url';
 import type { ProvidedRun } from '../provided.ts';
 import type { HarnessError } from '../types.ts';
 import { Collector, type CollectedTest, type ProgressListener } from './collector.ts';
+import { suiteFilesFor } from './suite-files.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SUITES_CONFIG = fileURLToPath(new URL('../../suites/vitest.config.ts', import.meta.url));
+const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
 
 export interface SuitesOutcome {
   tests: CollectedTest[];
@@ -81,10 +83,13 @@ export async function runSuites(
   const collector = new Collector(PROJECT_ROOT, log, progress);
   let interrupted: string | undefined;
   const exitCode = process.exitCode;
+  const files = suiteFilesFor(PROJECT_ROOT, SUITES_DIR, ids);
+  // No suite file spells a selected id: nothing to run, every selected requirement is not-exercised.
+  if (files?.length === 0) return { tests: [], harnessErrors: [] };
   try {
     // Loaded on demand: vitest/node is the heaviest import of the CLI (seconds under tsx).
     const { startVitest } = await import('vitest/node');
-    const run = startVitest('test', [], vitestOptions(provided, ids, collector));
+    const run = startVitest('test', files ?? [], vitestOptions(provided, ids, collector));
     await budgeted(run, budgetMs, collector, () => {
       interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished`;
     });
