@@ -1,7 +1,8 @@
 // Spec 6, 6.1-6.4, 2.11 and 4.7 with ruling C-17: every check that sets an agent-level configuration,
-// in one file so that their order is fixed. First the one that needs no configuration at all, then the
-// black-box samples (a plain task) and the scope rules; last the events filter, whose narrow
-// configuration (task.completed only, no retries) is what stays set on the agent after this file.
+// in one file so that their order is fixed: one check of a task started before the set, then the
+// black-box samples (a plain task) and the scope rules side by side; last the events filter, whose
+// narrow configuration (task.completed only, no retries) is what stays set after this file.
+// (6/no-delivery-without-config, which needs no agent-level configuration, is in 02-11-webhook-config/.)
 import { sendTask, textPart, verifies, type CheckContext } from '../support/index.ts';
 import {
   coveredInTime,
@@ -11,12 +12,10 @@ import {
   isObject,
   isoTimestamp,
   ofTask,
-  payloadOf,
   requireResult,
   requireSet,
   sleep,
   startRunningTask,
-  summary,
 } from '../support/webhooks-area.ts';
 import {
   agentConfig,
@@ -28,27 +27,6 @@ import {
 } from './agent-sample.ts';
 import { registerEventChecks } from './event-checks.ts';
 import { registerRequestChecks } from './request-checks.ts';
-
-// A delivery on loopback follows its transition within milliseconds; this is the wait for one that
-// must never come.
-const QUIET_MS = 200;
-
-verifies('6/no-delivery-without-config', 'a task no configuration covers is delivered nowhere', async (c) => {
-  const agent = requireResult(c, 'agent-level get', await getConfig(c));
-  if (agent.config !== null) {
-    const url = isObject(agent.config) ? agent.config.url : agent.config;
-    c.notExercised(
-      `an agent-level configuration (url ${String(url)}) was set before this file, so every task is covered`,
-    );
-  }
-  // A task-level configuration of another task gives a target that mixes scopes somewhere to send to.
-  const hooks = await c.webhooks();
-  await requireSet(c, { url: hooks.newUrl('other-task').url }, await finishedTaskId(c));
-  const { task } = await sendTask(c, [textPart('a task no configuration covers')]);
-  await sleep(QUIET_MS);
-  const got = hooks.receiver.deliveries((d) => payloadOf(d)?.taskId === task.id);
-  c.check('deliveries of the uncovered task, to any url of this file', summary(got), []);
-});
 
 /** The file's agent-level configuration; the check ends if the target refused it. */
 async function requireAgentConfig(c: CheckContext) {

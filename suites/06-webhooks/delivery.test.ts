@@ -1,10 +1,8 @@
 // Spec 6.5 (delivery and retries), 2.11 (retryPolicy defaults, task scope) and the per-attempt fields
 // of 6.2-6.4, with rulings C-17 and C-20. Task-level configurations on running tasks, one capture url
 // per check; every check waits on a retry schedule or a timeout, so all run concurrently.
-import { randomBytes } from 'node:crypto';
-import { is, verifies, type CheckContext } from '../support/index.ts';
+import { is, verifies } from '../support/index.ts';
 import {
-  awaitAttempts,
   checkGaps,
   count,
   LATE_MS,
@@ -16,59 +14,14 @@ import {
   payloadOf,
   requireSet,
   retryGaps,
-  setWithPolicy,
-  sharedSample,
   sleep,
   startRunningTask,
   summary,
   verifySignature,
-  type Delivery,
-  type RetryPolicy,
 } from '../support/webhooks-area.ts';
-import type { ScriptedResponse } from '../../harness/io/webhook-receiver.ts';
+import { attemptsOf, failing, retries, scriptedRun } from './scripted-run.ts';
 
 const concurrent = { concurrent: true };
-const COMPLETED = ['task.completed'];
-
-interface Run {
-  token: string;
-  taskId: string;
-  policy: Required<RetryPolicy>;
-  deliveries: Delivery[];
-  secret?: string;
-}
-
-/** One task.completed event to a fresh url answered as `script`, collected until `count` attempts. */
-async function scriptedRun(
-  c: CheckContext,
-  opts: {
-    label: string;
-    policy: RetryPolicy;
-    script: ScriptedResponse[];
-    count: number;
-    secret?: string;
-    settle?: boolean;
-  },
-): Promise<Run> {
-  const hooks = await c.webhooks();
-  const { token, url } = hooks.newUrl(opts.label);
-  hooks.receiver.script(token, opts.script);
-  const task = await startRunningTask(c);
-  const config = { url, events: COMPLETED, ...(opts.secret === undefined ? {} : { secret: opts.secret }) };
-  const { policy } = await setWithPolicy(c, task.taskId, config, opts.policy);
-  await coveredInTime(c, task);
-  await task.finish();
-  const failedAfterMs = opts.script[0]?.delayMs ?? 0;
-  const deliveries = await awaitAttempts(hooks, token, policy, opts.count, {
-    failedAfterMs,
-    settle: opts.settle === true,
-  });
-  const run: Run = { token, taskId: task.taskId, policy, deliveries };
-  if (opts.secret !== undefined) run.secret = opts.secret;
-  return run;
-}
-
-const failing = (n: number): ScriptedResponse[] => Array.from({ length: n }, () => ({ status: 500 }));
 
 // First in the file: vitest runs at most a few concurrent checks at once, and this one is the longest.
 // The receiver answers after 5.6 s: a sender that waits longer sees a 200 and never retries.
@@ -98,21 +51,6 @@ verifies(
   },
   { concurrent: true, timeoutMs: 30_000 },
 );
-
-// Three attempts, all answered 500: initialDelay 0.1 s, multiplier 2, two retries (C-20 within 1 s).
-const retries = sharedSample('three failing attempts of one event', (c) =>
-  scriptedRun(c, {
-    label: 'retries',
-    policy: { initialDelay: 0.1, backoffMultiplier: 2, maxRetries: 2 },
-    script: failing(4),
-    count: 3,
-    secret: randomBytes(18).toString('base64url'),
-  }),
-);
-
-function attemptsOf(ds: readonly Delivery[]): unknown[] {
-  return ds.map((d) => (payloadOf(d)?.delivery as { attempt?: unknown } | undefined)?.attempt);
-}
 
 verifies(
   '6.5/retry-count',

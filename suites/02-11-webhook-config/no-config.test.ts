@@ -1,0 +1,35 @@
+// Spec 6 with ruling C-17: a task that no configuration covers is delivered nowhere. It needs an agent
+// with no agent-level configuration, which no set can undo, so it lives here: the suites run in path
+// order and this file comes before every one that sets an agent-level configuration (06-webhooks/).
+import { sendTask, textPart, verifies } from '../support/index.ts';
+import {
+  finishedTaskId,
+  getConfig,
+  isObject,
+  payloadOf,
+  requireResult,
+  requireSet,
+  sleep,
+  summary,
+} from '../support/webhooks-area.ts';
+
+// A delivery on loopback follows its transition within milliseconds; this is the wait for one that
+// must never come.
+const QUIET_MS = 200;
+
+verifies('6/no-delivery-without-config', 'a task no configuration covers is delivered nowhere', async (c) => {
+  const agent = requireResult(c, 'agent-level get', await getConfig(c));
+  if (agent.config !== null) {
+    const url = isObject(agent.config) ? agent.config.url : agent.config;
+    c.notExercised(
+      `an agent-level configuration (url ${String(url)}) was set before this check, so every task is covered`,
+    );
+  }
+  // A task-level configuration of another task gives a target that mixes scopes somewhere to send to.
+  const hooks = await c.webhooks();
+  await requireSet(c, { url: hooks.newUrl('other-task').url }, await finishedTaskId(c));
+  const { task } = await sendTask(c, [textPart('a task no configuration covers')]);
+  await sleep(QUIET_MS);
+  const got = hooks.receiver.deliveries((d) => payloadOf(d)?.taskId === task.id);
+  c.check('deliveries of the uncovered task, to any url of this file', summary(got), []);
+});

@@ -1,0 +1,73 @@
+// One webhook event under a scripted receiver (spec 6.5, ruling C-20): a running task, a task-level
+// configuration of task.completed with a small retry policy, and the attempts collected; plus the
+// file's shared sample of three failing attempts. Used by delivery.test.ts.
+import { randomBytes } from 'node:crypto';
+import type { ScriptedResponse } from '../../harness/io/webhook-receiver.ts';
+import type { CheckContext } from '../support/index.ts';
+import {
+  awaitAttempts,
+  coveredInTime,
+  payloadOf,
+  setWithPolicy,
+  sharedSample,
+  startRunningTask,
+  type Delivery,
+  type RetryPolicy,
+} from '../support/webhooks-area.ts';
+
+const COMPLETED = ['task.completed'];
+
+export interface Run {
+  token: string;
+  taskId: string;
+  policy: Required<RetryPolicy>;
+  deliveries: Delivery[];
+  secret?: string;
+}
+
+/** One task.completed event to a fresh url answered as `script`, collected until `count` attempts. */
+export async function scriptedRun(
+  c: CheckContext,
+  opts: {
+    label: string;
+    policy: RetryPolicy;
+    script: ScriptedResponse[];
+    count: number;
+    secret?: string;
+    settle?: boolean;
+  },
+): Promise<Run> {
+  const hooks = await c.webhooks();
+  const { token, url } = hooks.newUrl(opts.label);
+  hooks.receiver.script(token, opts.script);
+  const task = await startRunningTask(c);
+  const config = { url, events: COMPLETED, ...(opts.secret === undefined ? {} : { secret: opts.secret }) };
+  const { policy } = await setWithPolicy(c, task.taskId, config, opts.policy);
+  await coveredInTime(c, task);
+  await task.finish();
+  const failedAfterMs = opts.script[0]?.delayMs ?? 0;
+  const deliveries = await awaitAttempts(hooks, token, policy, opts.count, {
+    failedAfterMs,
+    settle: opts.settle === true,
+  });
+  const run: Run = { token, taskId: task.taskId, policy, deliveries };
+  if (opts.secret !== undefined) run.secret = opts.secret;
+  return run;
+}
+
+export const failing = (n: number): ScriptedResponse[] => Array.from({ length: n }, () => ({ status: 500 }));
+
+// Three attempts, all answered 500: initialDelay 0.1 s, multiplier 2, two retries (C-20 within 1 s).
+export const retries = sharedSample('three failing attempts of one event', (c) =>
+  scriptedRun(c, {
+    label: 'retries',
+    policy: { initialDelay: 0.1, backoffMultiplier: 2, maxRetries: 2 },
+    script: failing(4),
+    count: 3,
+    secret: randomBytes(18).toString('base64url'),
+  }),
+);
+
+export function attemptsOf(ds: readonly Delivery[]): unknown[] {
+  return ds.map((d) => (payloadOf(d)?.delivery as { attempt?: unknown } | undefined)?.attempt);
+}
