@@ -67,6 +67,27 @@ function attentionRows(result: RunResult, href: string): string[] {
   return lines;
 }
 
+/** Not exercised MUST and SHOULD requirements count against the score: listed, folded away. */
+function notExercisedLines(result: RunResult, href: string): string[] {
+  const listed = result.requirements.filter(
+    (r) => r.verdict === 'not-exercised' && (r.level === 'MUST' || r.level === 'SHOULD'),
+  );
+  if (listed.length === 0) return [];
+  const items = listed
+    .slice(0, MAX_LISTED)
+    .map((r) => `- [${r.id}](${href}#${anchorOf(r.id)}) (${r.level}): ${cell(r.message ?? '', 120)}`);
+  const more = listed.length > MAX_LISTED ? [`- …and ${listed.length - MAX_LISTED} more`] : [];
+  return [
+    '',
+    `<details><summary>${listed.length} MUST/SHOULD requirement(s) not exercised (they count against the score)</summary>`,
+    '',
+    ...items,
+    ...more,
+    '',
+    '</details>',
+  ];
+}
+
 function baselineLines(result: RunResult): string[] {
   const b = result.baseline;
   if (b === undefined) return [];
@@ -93,6 +114,7 @@ export function renderMarkdown(result: RunResult, options: MarkdownOptions = {})
   if (c.reasons.length > 0) lines.push('', ...c.reasons.map((r) => `- ${r}`));
   lines.push('', ...countsTable(result));
   lines.push(...attentionRows(result, href));
+  lines.push(...notExercisedLines(result, href));
   if (result.harnessErrors.length > 0) {
     lines.push('', `### Harness errors (${result.harnessErrors.length})`, '');
     for (const e of result.harnessErrors.slice(0, 10)) lines.push(`- ${cell(e.message, 300)}`);

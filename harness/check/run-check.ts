@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { Requirement } from '../../requirements/types.ts';
 import { absentCapabilities } from '../capabilities.ts';
 import { deliveryEvidence, redact, type Exchange, type StreamTranscript } from '../io/evidence.ts';
+import { rememberedWebhookSecrets } from '../io/request-spec.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
 import type { CheckEvidence, CheckResult } from '../types.ts';
@@ -66,9 +67,14 @@ export async function runCheck(spec: CheckSpec, run: ProvidedRun): Promise<Check
     outcome =
       thrown instanceof BudgetSpent ? { status: 'error', message: thrown.message } : recorder.finish(thrown);
   }
-  const deliveries = hooks.deliveries().map((d) => deliveryEvidence(d, secretsOf(run)));
+  const deliveries = hooks.deliveries().map((d) => deliveryEvidence(d, runSecrets(run)));
   const evidence = collectEvidence(pool.exchanges(), deliveries);
   return buildResult(spec, run, outcome, recorder, evidence, performance.now() - t0);
+}
+
+/** The run's credentials plus every webhook secret and header value configured in this worker. */
+function runSecrets(run: ProvidedRun): string[] {
+  return [...secretsOf(run), ...rememberedWebhookSecrets()];
 }
 
 /** Stream transcripts move out of their exchanges so the report holds each once. */
@@ -109,5 +115,5 @@ function buildResult(
   if (curl !== undefined) result.reproduce.curl = curl;
   if (spec.file !== undefined) result.file = spec.file;
   // The io layer redacts what it records; this pass also covers values a check copied into notes.
-  return redact(result, secretsOf(run));
+  return redact(result, runSecrets(run));
 }

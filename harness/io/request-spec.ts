@@ -92,6 +92,19 @@ function isObject(v: unknown): v is Record<string, unknown> {
 // Explicitly configured secrets are always redacted, whatever their length.
 const MIN_LEARNED_SECRET = 4;
 
+// Every webhook secret and header value configured in this process (one suite file per worker), so
+// that a check reusing a configuration another check made (a shared sample) still redacts them from
+// its deliveries and assertions, where its own client never saw them.
+const CONFIGURED_SECRETS = new Set<string>();
+
+export function rememberWebhookSecrets(secrets: readonly string[]): void {
+  for (const s of secrets) CONFIGURED_SECRETS.add(s);
+}
+
+export function rememberedWebhookSecrets(): string[] {
+  return [...CONFIGURED_SECRETS];
+}
+
 /** Webhook secret and header values in pushNotificationConfig/set params (spec 2.11). */
 export function webhookSecretsIn(params: unknown): string[] {
   if (!isObject(params) || !isObject(params.config)) return [];

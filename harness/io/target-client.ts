@@ -13,6 +13,7 @@ import {
   joinUrl,
   mergeHeaders,
   recordRequest,
+  rememberWebhookSecrets,
   webhookSecretsIn,
   type EnvelopeOptions,
   type HeaderOverrides,
@@ -178,7 +179,11 @@ class Client implements TargetClient {
   }
 
   private rpcSpec(method: string, params: unknown, opts: RpcOptions, accept: string): RequestSpec {
-    if (method === PUSH_CONFIG_SET) this.addSecrets(...webhookSecretsIn(params));
+    if (method === PUSH_CONFIG_SET) {
+      const found = webhookSecretsIn(params);
+      this.addSecrets(...found);
+      rememberWebhookSecrets(found);
+    }
     const base = { 'content-type': 'application/json', accept, ...credentialHeaders(this.opts.auth) };
     const spec: RequestSpec = {
       url: joinUrl(this.baseUrl, opts.path ?? this.agentPath(opts.agentId)),

@@ -1,0 +1,134 @@
+// One `run --out DIR` end to end (the CLI in process) against a reference server with known
+// credentials, restricted with --only to a few requirements of two webhook sections (their checks
+// configure webhook secrets and headers): all six report files are written, report.json conforms to schemas/report.schema.json,
+// junit.xml parses, and neither a credential nor a webhook secret or header value appears anywhere.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../harness/cli/program.ts';
+import { startReferenceServer } from '../../reference-server/index.ts';
+import { validate } from '../../schemas/registry.ts';
+
+const API_KEY = `e2e-key-${randomBytes(12).toString('hex')}`;
+const BEARER = `e2e-bearer-${randomBytes(12).toString('hex')}`;
+const FILES = ['badge.svg', 'junit.xml', 'report.html', 'report.json', 'summary.md'];
+// Checks of one suite file (suites/06-webhooks/agent-scope.test.ts) that configure a secret and a header.
+const ONLY = [
+  '6.2/configured-headers-sent',
+  '6.2/signature-header',
+  '6.2/user-agent',
+  '6.4/signature-sha256-prefix',
+];
+
+/** A secret as it may appear on the wire: raw, escaped inside JSON, percent-encoded, base64. */
+function forms(secret: string): string[] {
+  return [
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret),
+    Buffer.from(secret).toString('base64'),
+  ];
+}
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe('run --out DIR against the reference server (--only four 6.2 and 6.4 requirements)', () => {
+  const out = mkdtempSync(join(tmpdir(), 'a2a-e2e-'));
+  let server: Awaited<ReturnType<typeof startReferenceServer>>;
+  let ran: Ran;
+  let report: Record<string, unknown> & { requirements: { id: string; checks: unknown[] }[] };
+
+  beforeAll(async () => {
+    server = await startReferenceServer({
+      allowPrivateWebhookTargets: true,
+      agents: [{ id: 'e2e-agent', apiKeys: [API_KEY], bearerTokens: [BEARER] }],
+    });
+    let stdout = '';
+    let stderr = '';
+    const io = { out: (t: string) => void (stdout += t), err: (t: string) => void (stderr += t), env: {} };
+    const argv = ['run', '--target', server.baseUrl, '--agent-id', 'e2e-agent', '--api-key', API_KEY];
+    argv.push('--bearer', BEARER, '--only', ONLY.join(','), '--out', out, '--seed', '7', '--runs', '3');
+    const code = await main(['node', 'a2a-conformance', ...argv], io);
+    ran = { code, stdout, stderr };
+    report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('passes the selected sections, printing progress and the summary', () => {
+    expect(ran.stderr).toBe('');
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(ran.stdout).toMatch(/\[ +\d+\.\ds\] 6\.2 6\.4 +suites\/06-webhooks\/agent-scope\.test\.ts \.+/);
+    expect(ran.stdout).toContain('Summary by section');
+    expect(ran.stdout).toMatch(/partial run \(--only\)\nexit 0: /);
+  });
+
+  it('writes all six outputs into --out', () => {
+    expect(readdirSync(out).sort()).toEqual(FILES);
+    expect(ran.stdout).toContain(
+      `reports: ${out} (report.json, junit.xml, report.html, summary.md, badge.svg)`,
+    );
+  });
+
+  it('writes a report.json that conforms to schemas/report.schema.json (and the schema can refuse)', () => {
+    expect(validate('report', report)).toEqual({ valid: true });
+    expect(report.requirements.map((r) => r.id).sort()).toEqual([...ONLY].sort());
+    const broken = structuredClone(report) as typeof report & { options: { apiKey: string } };
+    (broken.requirements[0] as unknown as { verdict: string }).verdict = 'maybe';
+    broken.options.apiKey = API_KEY;
+    const result = validate('report', broken);
+    expect(result.valid).toBe(false);
+    const paths = result.valid ? [] : result.errors.map((e) => e.path);
+    expect(paths).toEqual(expect.arrayContaining(['requirements[0].verdict', 'options.apiKey']));
+  });
+
+  it('writes a junit.xml that parses, one testsuite per section and one testcase per requirement', () => {
+    const xml = readFileSync(join(out, 'junit.xml'), 'utf8');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      isArray: (n) => n === 'testsuite' || n === 'testcase',
+    }).parse(xml);
+    const suites = doc.testsuites.testsuite as { name: string; testcase: unknown[] }[];
+    expect(suites.map((s) => s.name)).toEqual(['6.2 Webhook request headers', '6.4 Signature']);
+    expect(suites.reduce((n, s) => n + s.testcase.length, 0)).toBe(report.requirements.length);
+  });
+
+  it('configured webhook secrets and headers during the run, and recorded each only as [redacted]', () => {
+    const configs: { secret?: unknown; headers?: Record<string, unknown> }[] = [];
+    JSON.stringify(report, (key, value) => {
+      if (key === 'config' && value !== null && typeof value === 'object' && 'url' in value)
+        configs.push(value);
+      return value;
+    });
+    const secrets = configs.filter((c) => c.secret !== undefined).map((c) => c.secret);
+    const headers = configs.flatMap((c) => Object.values(c.headers ?? {}));
+    expect(secrets.length).toBeGreaterThan(0);
+    expect(headers.length).toBeGreaterThan(0);
+    expect(new Set([...secrets, ...headers])).toEqual(new Set(['[redacted]']));
+  });
+
+  it('leaks no credential into any output file or the console', () => {
+    const outputs = [...FILES.map((f) => readFileSync(join(out, f), 'utf8')), ran.stdout, ran.stderr];
+    for (const secret of [API_KEY, BEARER].flatMap(forms)) {
+      for (const text of outputs) expect(text.includes(secret), secret).toBe(false);
+    }
+  });
+
+  it('leaks no configured webhook header value: a delivery shows it as [redacted]', () => {
+    const text = readFileSync(join(out, 'report.json'), 'utf8');
+    const probe = [...text.matchAll(/"x-conformance-probe": "([^"]*)"/g)].map((m) => m[1]);
+    expect(probe.length).toBeGreaterThan(0);
+    expect(new Set(probe)).toEqual(new Set(['[redacted]']));
+  });
+});
