@@ -3,13 +3,13 @@
 // reporters/console/. Compliance level and score come from reporters/score.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { redact } from '../harness/io/evidence.ts';
 import type { RunResult } from '../harness/types.ts';
 import { renderBadge } from './badge.ts';
 import { renderHtml } from './html/html-report.ts';
 import { renderJsonReport } from './json-report.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
+import { redactResult } from './redaction.ts';
 
 export { complianceOf, computeCompliance, verdictLine, formatScore, type Compliance } from './score.ts';
 export { renderJsonReport, reportDocument, REPORT_SCHEMA_ID, type ReportDocument } from './json-report.ts';
@@ -18,6 +18,7 @@ export { renderHtml } from './html/html-report.ts';
 export { renderMarkdown } from './markdown.ts';
 export { renderBadge } from './badge.ts';
 export { ConsoleReporter, type ConsoleOptions } from './console/console-reporter.ts';
+export { redactResult, MIN_SECRET_LENGTH } from './redaction.ts';
 
 /** File name -> renderer, in the order they are written. */
 export const REPORT_FILES: Readonly<Record<string, (result: RunResult) => string>> = Object.freeze({
@@ -42,7 +43,7 @@ export function writeReports(
   outDir: string,
   secrets: readonly string[] = [],
 ): WrittenReports {
-  const clean = redact(result, secrets);
+  const clean = redactResult(result, secrets);
   const dir = resolve(outDir);
   mkdirSync(dir, { recursive: true });
   const files = Object.keys(REPORT_FILES);

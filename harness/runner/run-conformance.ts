@@ -2,12 +2,11 @@
 // the baseline, hand the RunResult to the reporters and write the report files (reporters/) into
 // `out`. A run that cannot be done exits 2, never passes.
 import { readFileSync } from 'node:fs';
-import { writeReports } from '../../reporters/index.ts';
+import { redactResult } from '../../reporters/redaction.ts';
 import { REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
 import type { Requirement } from '../../requirements/types.ts';
 import { ConfigError, resolveOptions, type RawOptions, type ResolvedRunOptions } from '../options.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
-import { redact } from '../io/evidence.ts';
 import type { HarnessError, RecordedOptions, RequirementResult, RunResult } from '../types.ts';
 import { decideExit, summarize } from '../verdict.ts';
 import { assembleRequirements } from './assemble.ts';
@@ -103,14 +102,17 @@ export async function runResolved(
   }
   // Evidence is redacted where it is recorded; this pass also covers messages and anything else,
   // so that no reporter and no caller ever holds the run's credentials.
-  result = redact(result, secretsOf(provided));
+  result = redactResult(result, secretsOf(provided));
   await runReporters(result, reporters);
-  if (opts.out !== null) saveReports(result, opts.out, log);
+  if (opts.out !== null) await saveReports(result, opts.out, log);
   return result;
 }
 
-function saveReports(result: RunResult, out: string, log: (line: string) => void): void {
+async function saveReports(result: RunResult, out: string, log: (line: string) => void): Promise<void> {
   try {
+    // Loaded on demand: the suites import this module through harness/index.ts, and no worker
+    // needs the reporters.
+    const { writeReports } = await import('../../reporters/index.ts');
     const written = writeReports(result, out);
     log(`reports: ${written.dir} (${written.files.join(', ')})`);
   } catch (e) {

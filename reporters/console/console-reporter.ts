@@ -1,9 +1,9 @@
 // The console reporter of `run`: live progress while the suites run (each suite file with its spec
 // sections, marks per check, running counts and elapsed time; each check in verbose mode), then the
 // closing summary (console-summary.ts). Quiet mode prints only the findings and the verdict.
-import { redactText } from '../../harness/io/evidence.ts';
 import type { ProgressEvent } from '../../harness/runner/collector.ts';
 import type { CheckResult, CheckStatus, RunResult } from '../../harness/types.ts';
+import { redactLine } from '../redaction.ts';
 import { palette, type Palette } from './ansi.ts';
 import { formatRunSummary, type ConsoleMode } from './console-summary.ts';
 
@@ -93,7 +93,7 @@ export class ConsoleReporter {
   }
 
   private emit(text: string): void {
-    const clean = redactText(text, this.options.secrets ?? []).text;
+    const clean = redactLine(text, this.options.secrets ?? []);
     this.options.write(`${clean}\n`);
   }
 }

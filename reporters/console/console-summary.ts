@@ -35,10 +35,17 @@ function countsRow(name: string, counts: VerdictCounts, p: Palette): string {
   return `  ${fit(name, NAME_WIDTH)}${cells.join('')}`;
 }
 
+function probed(result: RunResult): boolean {
+  return result.reachability.reachable && result.reachability.authenticated;
+}
+
 export function summaryTable(result: RunResult, p: Palette): string[] {
   const header = `  ${fit('section', NAME_WIDTH)}${VERDICTS.map((v) => SHORT[v].padStart(6)).join('')}`;
   const lines = [p.style('bold', 'Summary by section'), p.style('grey', header)];
-  for (const g of groupBySection(result.requirements)) lines.push(countsRow(g.name, g.counts, p));
+  // A run that could not be done has every requirement in error: one line per section says nothing.
+  if (probed(result)) {
+    for (const g of groupBySection(result.requirements)) lines.push(countsRow(g.name, g.counts, p));
+  }
   lines.push(countsRow('all sections', result.summary.byVerdict, p));
   lines.push(p.style('bold', 'By level'));
   for (const level of LEVELS) {
@@ -79,8 +86,7 @@ const LISTED: Record<ConsoleMode, readonly Verdict[]> = {
 
 export function findings(result: RunResult, p: Palette, mode: ConsoleMode): string[] {
   // When the probe failed every requirement carries the same message: the exit line says it once.
-  const probed = result.reachability.reachable && result.reachability.authenticated;
-  if (!probed) return [];
+  if (!probed(result)) return [];
   const order = LISTED[mode];
   const listed = result.requirements
     .filter((r) => order.includes(r.verdict))
