@@ -1,10 +1,13 @@
 // The reporters: every format is written from the same RunResult. writeReports() puts report.json,
-// junit.xml, report.html, summary.md and badge.svg in one directory; the console reporter lives in
-// reporters/console/. Compliance level and score come from reporters/score.ts.
+// junit.xml, report.html, summary.md, badge.svg and console.txt (the console summary, verbose, plain)
+// in one directory; the live console reporter lives in reporters/console/. Compliance level and score
+// come from reporters/score.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunResult } from '../harness/types.ts';
 import { renderBadge } from './badge.ts';
+import { palette } from './console/ansi.ts';
+import { formatRunSummary } from './console/console-summary.ts';
 import { renderHtml } from './html/html-report.ts';
 import { renderJsonReport } from './json-report.ts';
 import { renderJunit } from './junit.ts';
@@ -27,6 +30,7 @@ export const REPORT_FILES: Readonly<Record<string, (result: RunResult) => string
   'report.html': renderHtml,
   'summary.md': (result: RunResult) => renderMarkdown(result),
   'badge.svg': renderBadge,
+  'console.txt': (result: RunResult) => `${formatRunSummary(result, palette(false), 'verbose')}\n`,
 });
 
 export interface WrittenReports {

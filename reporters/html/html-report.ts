@@ -1,5 +1,5 @@
 // report.html: one self-contained page that opens offline (no network, no external asset): inline
-// CSS and script (page.css, page.js), the data of html-data.ts embedded as JSON, and a Content
+// CSS and script (page.css, page-evidence.js, page.js), the data of html-data.ts embedded as JSON, and a Content
 // Security Policy that forbids every fetch, so that target-written evidence can never load anything.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,11 @@ import { escapeXml } from '../xml.ts';
 import { htmlData, type HtmlData } from './html-data.ts';
 
 const CSS = readFileSync(new URL('./page.css', import.meta.url), 'utf8');
-const SCRIPT = readFileSync(new URL('./page.js', import.meta.url), 'utf8');
+// Each file runs in a function of its own so their top-level names cannot collide; page-evidence.js
+// hands its helpers to page.js through globalThis.a2aReport.
+const SCRIPT = ['page-evidence.js', 'page.js']
+  .map((file) => `(() => {\n${readFileSync(new URL(`./${file}`, import.meta.url), 'utf8')}})();\n`)
+  .join('');
 
 /**
  * JSON inside <script>: `<` is escaped so that no `</script>` or `<!--` in the evidence can end

@@ -52,7 +52,7 @@ describe('console flags', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^not compliant, score 0% /);
     expect(lines[1]).toMatch(/^exit 2: run could not be done: target unreachable/);
-    for (const f of ['report.json', 'junit.xml', 'report.html', 'summary.md', 'badge.svg']) {
+    for (const f of ['report.json', 'junit.xml', 'report.html', 'summary.md', 'badge.svg', 'console.txt']) {
       expect(existsSync(join(out, f)), f).toBe(true);
     }
   });

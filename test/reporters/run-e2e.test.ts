@@ -14,7 +14,7 @@ import { validate } from '../../schemas/registry.ts';
 
 const API_KEY = `e2e-key-${randomBytes(12).toString('hex')}`;
 const BEARER = `e2e-bearer-${randomBytes(12).toString('hex')}`;
-const FILES = ['badge.svg', 'junit.xml', 'report.html', 'report.json', 'summary.md'];
+const FILES = ['badge.svg', 'console.txt', 'junit.xml', 'report.html', 'report.json', 'summary.md'];
 // Checks of one suite file (suites/06-webhooks/agent-scope.test.ts) that configure a secret and a header.
 const ONLY = [
   '6.2/configured-headers-sent',
@@ -75,7 +75,7 @@ describe('run --out DIR against the reference server (--only four 6.2 and 6.4 re
   it('writes all six outputs into --out', () => {
     expect(readdirSync(out).sort()).toEqual(FILES);
     expect(ran.stdout).toContain(
-      `reports: ${out} (report.json, junit.xml, report.html, summary.md, badge.svg)`,
+      `reports: ${out} (report.json, junit.xml, report.html, summary.md, badge.svg, console.txt)`,
     );
   });
 
