@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { htmlData } from '../../reporters/html/html-data.ts';
 import { embedJson, renderHtml } from '../../reporters/html/html-report.ts';
 import { anchorOf } from '../../reporters/sections.ts';
-import { fixtureRun } from './fixtures.ts';
+import { check, exchange, fixtureRun, requirement } from './fixtures.ts';
 
 const EVIL = '</script><script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">';
 
@@ -42,6 +43,33 @@ describe('report.html as a file', () => {
     const block = html.slice(html.indexOf('<script type="application/json"'), html.lastIndexOf('<script>'));
     expect(block.match(/<\/script>/g)).toHaveLength(1);
     expect(block).not.toContain('<img');
+  });
+});
+
+describe('report.html data', () => {
+  it('trims evidence for the page and says where the rest is, keeping more for failed checks', () => {
+    const big = exchange('ex-1', { text: 'x'.repeat(100_000) }, {});
+    const exchanges = Array.from({ length: 40 }, () => big);
+    const evidence = { exchanges, streams: [], deliveries: [] };
+    const id = '2.1/jsonrpc-required';
+    const run = fixtureRun([
+      requirement(id, 'fail', [check(id, 'pass', { evidence }), check(id, 'fail', { evidence })]),
+    ]);
+    const [passed, failed] = htmlData(run).requirements[0]!.checks;
+    expect(passed!.exchanges).toHaveLength(6);
+    expect(passed!.omittedExchanges).toBe(34);
+    expect(passed!.exchanges[0]!.request.length).toBeLessThan(1_600);
+    expect(failed!.exchanges).toHaveLength(30);
+    expect(failed!.exchanges[0]!.request.length).toBeLessThan(8_100);
+    expect(failed!.exchanges[0]!.request).toMatch(/… \[\d+ more characters in report.json\]$/);
+  });
+
+  it('carries the spec text and the text of each cited ruling', () => {
+    const data = htmlData(fixtureRun());
+    const r = data.requirements.find((q) => q.id === '2.2/response-id-equals-request-id')!;
+    expect(r.spec?.text).toContain('Equals the request `id`');
+    expect(r.rulings).toEqual(['C-13']);
+    expect(data.rulings['C-13']?.title).toBe('Id types');
   });
 });
 
