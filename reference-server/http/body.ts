@@ -45,3 +45,28 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
     req.on('close', onAbort);
   });
 }
+
+/** How much of a refused upload is read and discarded, and for how long, before the socket is cut. */
+export const DRAIN_LIMITS = Object.freeze({ bytes: 256 * 1024 * 1024, ms: 10_000 });
+
+/**
+ * Reads and discards the rest of a refused upload (C-42) so the client, still sending, receives the
+ * 413 instead of a reset (EPIPE). Bounded in bytes and time so a slow or endless upload cannot hold
+ * the connection: past either bound the socket is destroyed.
+ */
+export function drainRequest(req: IncomingMessage): void {
+  let drained = 0;
+  const cut = (): void => {
+    clearTimeout(timer);
+    req.socket.destroy();
+  };
+  const timer = setTimeout(cut, DRAIN_LIMITS.ms);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMITS.bytes) cut();
+  });
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
+}

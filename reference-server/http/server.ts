@@ -10,7 +10,7 @@ import { dispatch } from '../rpc/dispatch.ts';
 import { errorResponse, rpcError, type RpcErrorObject, type RpcId } from '../rpc/errors.ts';
 import type { WebhookService } from '../webhooks/index.ts';
 import { authenticate, WWW_AUTHENTICATE } from './auth.ts';
-import { isJsonContentType, readBody } from './body.ts';
+import { drainRequest, isJsonContentType, readBody } from './body.ts';
 import { corsHeaders, CORS_ALLOW_METHODS, preflightHeaders } from './cors.ts';
 import { sendJson } from './respond.ts';
 
@@ -52,6 +52,7 @@ async function rejectWithId(
 
 /** A body that could not be read: 413 (C-42), -32700 for invalid UTF-8, nothing for an aborted upload. */
 function rejectBody(
+  req: IncomingMessage,
   res: ServerResponse,
   reason: 'too-large' | 'aborted' | 'invalid-utf8',
   limit: number,
@@ -60,8 +61,9 @@ function rejectBody(
   if (reason === 'aborted') return void res.destroy();
   if (reason === 'too-large') {
     const error = rpcError('INVALID_REQUEST', { details: `the request body exceeds ${limit} bytes`, limit });
-    // Closing the connection stops the upload instead of reading the rest of it.
-    return sendJson(res, 413, errorResponse(null, error), { ...cors, Connection: 'close' });
+    sendJson(res, 413, errorResponse(null, error), cors);
+    // The rest of the upload is read (bounded) so the client gets the 413 rather than EPIPE.
+    return drainRequest(req);
   }
   const error = rpcError('PARSE_ERROR', { details: 'the request body is not valid UTF-8' });
   sendJson(res, 200, errorResponse(null, error), cors);
@@ -133,7 +135,7 @@ async function handleAuthenticated(
   const body = await readBody(req, maxBodyBytes(runtime.config));
   if (!body.ok) {
     record(false);
-    return rejectBody(res, body.reason, maxBodyBytes(runtime.config), cors);
+    return rejectBody(req, res, body.reason, maxBodyBytes(runtime.config), cors);
   }
   const envelope = readEnvelope(body.text);
   if (!envelope.ok) {

@@ -95,6 +95,21 @@ describe('8 body size limit (C-42)', () => {
     });
   });
 
+  it('reads and discards a refused upload so a client sending it whole gets the 413, not a reset', async () => {
+    const h = await startServer({ agents });
+    // Tens of megabytes: far more than socket buffers absorb, so an unread upload would be cut.
+    const body = JSON.stringify({ ...card, params: { pad: 'x'.repeat(limit * 10) } });
+    for (let i = 0; i < 3; i += 1) {
+      const response = await fetch(h.url(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+        body,
+      });
+      expect(response.status).toBe(413);
+      await response.arrayBuffer();
+    }
+  });
+
   it('refuses a chunked oversized body with 413 while it streams in', async () => {
     const h = await startServer({ agents });
     const { hostname, port } = new URL(h.server.baseUrl);
