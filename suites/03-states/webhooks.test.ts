@@ -1,0 +1,211 @@
+// Spec 3 (the webhook column of the transition table and rule 3) with rulings C-17, C-20, C-21: each
+// transition delivers its task.* event. Task-level configurations (C-17: they replace the agent-level
+// one for their task) wherever the task exists first; task.submitted needs an agent-level one.
+import type { CheckWebhooks } from '../../harness/index.ts';
+import { cancelTask, fillSlots, openTask, scriptParts, type LiveTask } from '../support/lifecycle-area.ts';
+import {
+  directivesHonoured,
+  errorOf,
+  is,
+  messageParams,
+  requireDirectives,
+  resultOf,
+  textPart,
+  verifies,
+  type CheckContext,
+  type DirectiveFields,
+} from '../support/index.ts';
+import {
+  dataOf,
+  DELIVERY_WAIT_MS,
+  eventOf,
+  isObject,
+  ofTask,
+  payloadOf,
+  requireSet,
+  sharedSample,
+  sleep,
+  startRunningTask,
+  summary,
+  coveredInTime,
+  type Delivery,
+} from '../support/webhooks-area.ts';
+
+/** Time for a duplicate or a stray event to arrive on loopback after the awaited one. */
+const SETTLE_MS = 50;
+const together = { concurrent: true };
+
+/** The deliveries of one task to one url once `lastEvent` arrived (or the wait ran out). */
+async function captured(hooks: CheckWebhooks, token: string, taskId: string, lastEvent: string) {
+  const last = (d: Delivery): boolean =>
+    d.token === token && payloadOf(d)?.taskId === taskId && eventOf(d) === lastEvent;
+  await hooks.receiver.waitFor(last, { timeoutMs: DELIVERY_WAIT_MS });
+  await sleep(SETTLE_MS);
+  return ofTask(hooks.receiver.deliveries({ token }), taskId);
+}
+
+/** A fresh url of this check, set as the task-level configuration of `taskId` (all events). */
+async function taskLevelUrl(c: CheckContext, taskId: string, label: string) {
+  const hooks = await c.webhooks();
+  const { token, url } = hooks.newUrl(label);
+  await requireSet(c, { url }, taskId);
+  return { hooks, token };
+}
+
+/** Exactly one delivery of `event` for the task; its data names the task; `expect` checks the rest. */
+function checkEvent(
+  c: CheckContext,
+  ds: readonly Delivery[],
+  event: string,
+  expect: Record<string, unknown> = {},
+): void {
+  c.info('deliveries of the task, in arrival order', summary(ds));
+  const hits = ds.filter((d) => eventOf(d) === event);
+  c.check(`${event} deliveries of the task`, hits.length, 1);
+  if (hits.length === 0) return;
+  const data = dataOf(hits[0]!);
+  c.check(`${event} data.taskId`, data?.taskId, payloadOf(hits[0]!)?.taskId);
+  for (const [path, value] of Object.entries(expect)) {
+    const actual = path.split('.').reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), data);
+    c.check(`${event} data.${path}`, actual, value);
+  }
+}
+
+// ---- a queued task: canceled while submitted, and one dequeued once the slots free (C-21) --------
+
+const CANCEL_QUEUED = 'conformance: cancel while submitted';
+
+interface QueueSample {
+  canceled: { taskId: string; cancel: unknown; deliveries: Delivery[] };
+  dequeued: { taskId: string; deliveries: Delivery[] };
+}
+
+async function queueScenario(c: CheckContext): Promise<QueueSample> {
+  const slots = await fillSlots(c);
+  const queued: LiveTask[] = [];
+  try {
+    queued.push(await openTask(c, scriptParts('queued, to be canceled')));
+    queued.push(await openTask(c, scriptParts('queued, to be dequeued')));
+    const [a, b] = await Promise.all(queued.map((t, i) => taskLevelUrl(c, t.taskId, `queued-${i}`)));
+    const cancel = await cancelTask(c, queued[0]!.taskId, CANCEL_QUEUED);
+    const canceled = await captured(a!.hooks, a!.token, queued[0]!.taskId, 'task.canceled');
+    await slots.release();
+    const dequeued = await captured(b!.hooks, b!.token, queued[1]!.taskId, 'task.completed');
+    return {
+      canceled: {
+        taskId: queued[0]!.taskId,
+        cancel: resultOf(cancel) ?? errorOf(cancel),
+        deliveries: canceled,
+      },
+      dequeued: { taskId: queued[1]!.taskId, deliveries: dequeued },
+    };
+  } finally {
+    await slots.release();
+    await Promise.allSettled(queued.map((t) => t.stream?.close()));
+  }
+}
+
+const queueSample = sharedSample('two tasks queued behind every slot', queueScenario);
+
+verifies('3/cancel-from-submitted-webhook', 'canceling a queued task delivers task.canceled', async (c) => {
+  await requireDirectives(c, 'holding a task in submitted (every slot filled)');
+  const { canceled } = await queueSample(c);
+  c.require(
+    'tasks/cancel of the submitted task succeeded',
+    canceled.cancel,
+    is.objectContaining({ canceled: true }),
+  );
+  checkEvent(c, canceled.deliveries, 'task.canceled', { reason: CANCEL_QUEUED });
+  const events = canceled.deliveries.map(eventOf);
+  c.check('no task.working for a task canceled before it ran', events.includes('task.working'), false);
+});
+
+verifies('3/working-webhook-optional', 'a dequeued task may announce task.working', async (c) => {
+  await requireDirectives(c, 'holding a task in submitted (every slot filled)');
+  const { dequeued } = await queueSample(c);
+  const events = dequeued.deliveries.map(eventOf);
+  c.require('task.completed of the dequeued task delivered', events.includes('task.completed'), true);
+  const working = events.indexOf('task.working');
+  c.info('task.working delivered (optional per agent)', working !== -1);
+  if (working === -1) return;
+  c.check('at most one task.working', events.filter((e) => e === 'task.working').length, 1);
+  c.check('task.working precedes task.completed', working < events.indexOf('task.completed'), true);
+  c.check('task.working data.taskId', dataOf(dequeued.deliveries[working]!)?.taskId, dequeued.taskId);
+});
+
+// ---- running tasks given a task-level configuration ---------------------------------------------
+
+/** A task running when its task-level configuration is set; `finish` drives it to its outcome. */
+async function runWithConfig(c: CheckContext, label: string, directive?: DirectiveFields) {
+  const task = await startRunningTask(c, directive);
+  const at = await taskLevelUrl(c, task.taskId, label);
+  await coveredInTime(c, task);
+  return { task, ...at };
+}
+
+verifies(
+  '3/completed-webhook',
+  'completing a task delivers task.completed',
+  async (c) => {
+    const { task, hooks, token } = await runWithConfig(c, 'completed');
+    await task.finish();
+    checkEvent(c, await captured(hooks, token, task.taskId, 'task.completed'), 'task.completed', {
+      'status.state': 'completed',
+    });
+  },
+  together,
+);
+
+verifies(
+  '3/failed-webhook',
+  'a failing task delivers task.failed',
+  async (c) => {
+    await requireDirectives(c, 'a failing task (fail)');
+    // finishOnCancel: the task fails the moment finish() cancels it, long before delayMs.
+    const directive = { delayMs: 1_500, fail: 'conformance failure', finishOnCancel: true };
+    const { task, hooks, token } = await runWithConfig(c, 'failed', directive);
+    await task.finish();
+    checkEvent(c, await captured(hooks, token, task.taskId, 'task.failed'), 'task.failed', {
+      'status.state': 'failed',
+      'status.error.message': 'conformance failure',
+    });
+  },
+  together,
+);
+
+verifies(
+  '3/cancel-from-working-webhook',
+  'canceling a working task delivers task.canceled',
+  async (c) => {
+    const { task, hooks, token } = await runWithConfig(c, 'canceled', { runUntilCanceled: true });
+    const reason = 'conformance: cancel while working';
+    const ex = await cancelTask(c, task.taskId, reason);
+    if (resultOf(ex) === undefined && !(await directivesHonoured(c))) {
+      c.notExercised('the plain task ended before the cancel reached it (no directive contract to hold it)');
+    }
+    c.require(
+      'tasks/cancel of the working task succeeded',
+      resultOf(ex),
+      is.objectContaining({ canceled: true }),
+    );
+    checkEvent(c, await captured(hooks, token, task.taskId, 'task.canceled'), 'task.canceled', { reason });
+  },
+  together,
+);
+
+// Replaces the agent-level configuration an earlier file left (C-17) with one as narrow: task.submitted.
+verifies(
+  '3/task-submitted-announced',
+  'a new task is announced with task.submitted',
+  async (c) => {
+    const hooks = await c.webhooks();
+    const { token, url } = hooks.newUrl('agent-level submitted');
+    await requireSet(c, { url, events: ['task.submitted'] });
+    const ex = await c.rpc('message/send', messageParams([textPart('announce me')]));
+    const taskId = resultOf(ex)?.id;
+    c.require('message/send result.id', taskId, is.nonEmptyString());
+    const ds = await captured(hooks, token, taskId as string, 'task.submitted');
+    checkEvent(c, ds, 'task.submitted');
+  },
+  together,
+);
