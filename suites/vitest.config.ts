@@ -14,6 +14,12 @@ export default defineConfig({
     // One target at a time: its rate limit (C-04) and concurrency limit (C-21) are per agent, and a
     // fixed --webhook-listen port can only be bound by one file at once.
     fileParallelism: false,
+    // One worker keeps its module graph across files: the schemas, the ledger and the harness load
+    // once per run instead of once per file (most of a run's time otherwise). Suite files keep their
+    // state in their own modules, so sharing the graph does not mix them.
+    isolate: false,
+    // Waiting checks (retry schedules, timeouts) marked concurrent overlap within a file.
+    maxConcurrency: 20,
     // Above the default check budget (30 s or 3x --timeout-ms) so verifies() reports overruns itself.
     testTimeout: 95_000,
     hookTimeout: 30_000,
