@@ -62,7 +62,7 @@ function addRunCommand(program: Command, io: CliIo, setCode: (code: number) => v
     )
     .option('--budget-ms <n>', 'budget of the whole run in ms (env A2A_BUDGET_MS; default 600000)')
     .option('--seed <n>', 'fast-check seed (env A2A_SEED; default random, recorded in the report)')
-    .option('--runs <n>', 'fast-check runs per property (env A2A_RUNS; default 50)')
+    .option('--runs <n>', 'fast-check runs per property (env A2A_RUNS; default 400)')
     .option(
       '--baseline <file>',
       'expected failures: an earlier report.json or {"expectedFailures": [ids]}; a new failure or a listed one that now passes exits 1 (env A2A_BASELINE)',

@@ -24,7 +24,7 @@ describe('resolveOptions precedence', () => {
       level: 'all',
       only: [],
       timeoutMs: 10_000,
-      runs: 50,
+      runs: 400,
       budgetMs: 600_000,
     });
     expect(o.webhookListen).toEqual({ host: '127.0.0.1', port: 0 });
