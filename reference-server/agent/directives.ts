@@ -15,11 +15,25 @@ export interface Directive {
   finishOnCancel: boolean;
   echoFiles: boolean;
   turn: boolean;
+  /** false: tasks/resubscribe on the live task answers -32004 (spec 4.5, 7: no streaming). */
+  streamable: boolean;
+  /** message/stream sends -32603 after its first event and closes; the task fails internal_error (C-26). */
+  streamError: boolean;
+  /** The call is answered -32603 before any task is created (an unexpected agent fault). */
+  internalError: boolean;
 }
 
 export const DIRECTIVE_LIMITS = Object.freeze({ maxDelayMs: 3_600_000, maxProgressSteps: 100 });
 
-const BOOLEAN_FIELDS = ['runUntilCanceled', 'finishOnCancel', 'echoFiles', 'turn'] as const;
+const BOOLEAN_FIELDS = [
+  'runUntilCanceled',
+  'finishOnCancel',
+  'echoFiles',
+  'turn',
+  'streamable',
+  'streamError',
+  'internalError',
+] as const;
 const FIELDS: readonly string[] = ['delayMs', 'progressSteps', 'fail', ...BOOLEAN_FIELDS];
 
 /** The behaviour of a message without a directive part: echo at once. */
@@ -30,6 +44,9 @@ export const NO_DIRECTIVE: Readonly<Directive> = Object.freeze({
   finishOnCancel: false,
   echoFiles: false,
   turn: false,
+  streamable: true,
+  streamError: false,
+  internalError: false,
 });
 
 export type DirectiveParse =
@@ -70,6 +87,10 @@ export function parseDirectiveObject(raw: unknown): Directive | string {
     if (typeof fields.fail !== 'string' || fields.fail.length === 0) return 'fail must be a non-empty string';
     if (directive.runUntilCanceled) return 'fail and runUntilCanceled cannot be combined';
     directive.fail = fields.fail;
+  }
+  // The stream error decides the outcome (failed, internal_error): no other outcome may compete.
+  if (directive.streamError && (directive.fail !== undefined || directive.runUntilCanceled)) {
+    return 'streamError cannot be combined with fail or runUntilCanceled';
   }
   return directive;
 }

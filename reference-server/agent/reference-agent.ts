@@ -6,6 +6,19 @@ import type { Message, TaskProgress } from '../types.ts';
 import { parseDirectives, type Directive } from './directives.ts';
 import { agentMessage, replyText } from './reply.ts';
 
+/** status.error.message of a task failed by the streamError directive. */
+export const STREAM_ERROR_MESSAGE = 'the agent failed after the stream started (streamError directive)';
+
+/**
+ * directives.md `internalError`: the details of the -32603 answered before any task exists, or
+ * undefined when the message asks for no such fault (invalid directives fail the task instead).
+ */
+export function directedInternalError(message: Message): string | undefined {
+  const parsed = parseDirectives(message.parts);
+  if (!parsed.ok || !parsed.directive.internalError) return undefined;
+  return 'the agent failed unexpectedly before creating a task (internalError directive)';
+}
+
 export interface JobContext {
   signal: AbortSignal;
   progress(progress: TaskProgress): void;
@@ -16,6 +29,10 @@ export interface AgentJob {
   estimatedDurationMs?: number;
   /** The progress the task shows as soon as it enters `working` (C-24: progress present while working). */
   initialProgress: TaskProgress;
+  /** directives.md `streamable`: false makes tasks/resubscribe of the live task fail (-32004). */
+  streamable: boolean;
+  /** directives.md `streamError`: message/stream fails after its first event. */
+  streamError: boolean;
   run(context: JobContext): Promise<Message>;
 }
 
@@ -70,7 +87,7 @@ export function planJob(input: JobInput): AgentJob {
   const initialProgress = { current: 0, total: 1, message: 'step 0 of 1' };
   if (!parsed.ok) {
     const failure = new AgentFailure('invalid_directive', parsed.message);
-    return { initialProgress, run: () => Promise.reject(failure) };
+    return { initialProgress, streamable: true, streamError: false, run: () => Promise.reject(failure) };
   }
   const { directive, contentTexts } = parsed;
   if (directive.progressSteps > 0) {
@@ -79,6 +96,8 @@ export function planJob(input: JobInput): AgentJob {
   }
   const job: AgentJob = {
     initialProgress,
+    streamable: directive.streamable,
+    streamError: directive.streamError,
     async run(context) {
       try {
         await work(directive, context);
@@ -87,6 +106,7 @@ export function planJob(input: JobInput): AgentJob {
         if (!(isAbortError(error) && directive.finishOnCancel)) throw error;
       }
       if (directive.fail !== undefined) throw new AgentFailure('agent_error', directive.fail);
+      if (directive.streamError) throw new AgentFailure('internal_error', STREAM_ERROR_MESSAGE);
       const content = contentTexts.join('\n');
       return agentMessage(replyText({ ...input, directive, content, parts: input.message.parts }));
     },

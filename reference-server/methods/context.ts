@@ -1,9 +1,11 @@
 // What every method handler receives and returns (spec 4), plus the task views and task lookup
 // shared by the task methods (spec 2.7, 2.10; C-35, C-44).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { directedInternalError } from '../agent/reference-agent.ts';
 import type { AgentRuntime } from '../agents/runtime.ts';
 import { fail, rpcError, type RpcId } from '../rpc/errors.ts';
 import type { TaskRecord } from '../tasks/task-store.ts';
+import type { Message } from '../types.ts';
 import type { WebhookService } from '../webhooks/index.ts';
 
 export interface MethodContext {
@@ -42,4 +44,10 @@ export function findTask(runtime: AgentRuntime, taskId: string): TaskRecord {
   const task = runtime.engine.store.get(taskId);
   if (task === undefined) fail(rpcError('TASK_NOT_FOUND', { taskId, suggestion: TASK_NOT_FOUND_SUGGESTION }));
   return task;
+}
+
+/** directives.md `internalError`: -32603 {details} (HTTP 200, C-03) before any task is created. */
+export function assertNoDirectedFault(message: Message): void {
+  const details = directedInternalError(message);
+  if (details !== undefined) fail(rpcError('INTERNAL_ERROR', { details }));
 }

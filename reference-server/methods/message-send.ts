@@ -2,10 +2,11 @@
 // the result is the task with `final: true` and the reply in status.message.
 import { readMessageParams } from '../rpc/message-params.ts';
 import { paramsObject } from '../rpc/params.ts';
-import { taskView, type MethodHandler } from './context.ts';
+import { assertNoDirectedFault, taskView, type MethodHandler } from './context.ts';
 
 export const messageSend: MethodHandler = async ({ runtime, params }) => {
   const input = readMessageParams(paramsObject(params, true), runtime.config, runtime.engine.store);
+  assertNoDirectedFault(input.message);
   const task = runtime.engine.create(input);
   const final = await runtime.engine.waitForFinal(task);
   return { result: { ...taskView(final), final: true } };

@@ -3,19 +3,29 @@
 import { readMessageParams } from '../rpc/message-params.ts';
 import { paramsObject } from '../rpc/params.ts';
 import { assertStreamCapacity, streamTask } from '../sse/task-stream.ts';
-import type { MethodHandler } from './context.ts';
+import { rpcError } from '../rpc/errors.ts';
+import { assertNoDirectedFault, type MethodHandler } from './context.ts';
 
 export const messageStream: MethodHandler = (context) => {
   const { runtime } = context;
   const input = readMessageParams(paramsObject(context.params, true), runtime.config, runtime.engine.store);
+  assertNoDirectedFault(input.message);
   assertStreamCapacity(runtime);
   const task = runtime.engine.create(input);
   // The history from creation on: `submitted` first, even if the task was dequeued at once.
-  streamTask(context, task, [...task.history], (streamed, status, final) => ({
-    id: streamed.id,
-    contextId: streamed.contextId,
-    status,
-    final,
-  }));
+  // directives.md `streamError`: only that first event, then the error event (C-26).
+  const replay = task.job.streamError ? task.history.slice(0, 1) : [...task.history];
+  const failAfterReplay = task.job.streamError
+    ? rpcError('INTERNAL_ERROR', {
+        details: 'the agent failed after the stream started (streamError directive)',
+      })
+    : undefined;
+  streamTask(
+    context,
+    task,
+    replay,
+    (streamed, status, final) => ({ id: streamed.id, contextId: streamed.contextId, status, final }),
+    failAfterReplay,
+  );
   return { streamed: true };
 };

@@ -33,6 +33,10 @@ export const tasksResubscribe: MethodHandler = (context) => {
   if (!runtime.config.capabilities.streaming) {
     fail(rpcError('SUBSCRIPTION_FAILED', { taskId, reason: 'this agent does not support streaming' }));
   }
+  if (!task.job.streamable) {
+    // directives.md `streamable: false` (spec 7: the task may not support streaming).
+    fail(rpcError('SUBSCRIPTION_FAILED', { taskId, reason: 'this task does not support streaming' }));
+  }
   assertStreamCapacity(runtime);
   streamTask(context, task, replayOf(task, includeHistory), (streamed, status, final) =>
     resubscribeResult(streamed, status, true, final),

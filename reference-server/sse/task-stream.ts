@@ -2,7 +2,7 @@
 // requested earlier statuses, then follows the task live and closes after the final event.
 import type { AgentRuntime } from '../agents/runtime.ts';
 import type { MethodContext } from '../methods/context.ts';
-import { errorResponse, fail, rpcError, successResponse } from '../rpc/errors.ts';
+import { errorResponse, fail, rpcError, successResponse, type RpcErrorObject } from '../rpc/errors.ts';
 import type { TaskRecord } from '../tasks/task-store.ts';
 import { isFinal } from '../tasks/transitions.ts';
 import type { TaskStatus } from '../types.ts';
@@ -20,13 +20,15 @@ export function assertStreamCapacity(runtime: AgentRuntime): void {
 
 /**
  * Opens the SSE response, sends `replay` (earlier statuses, final false) and then every live status
- * until the final one. A status that is final ends the stream right after it is sent.
+ * until the final one. A status that is final ends the stream right after it is sent. With
+ * `failAfterReplay` the replay is followed by that error event and the end of the stream (C-26).
  */
 export function streamTask(
   context: MethodContext,
   task: TaskRecord,
   replay: readonly TaskStatus[],
   toResult: EventResult,
+  failAfterReplay?: RpcErrorObject,
 ): void {
   const { runtime, res } = context;
   const stream = new SseStream(res, runtime.config.keepAliveMs);
@@ -48,6 +50,11 @@ export function streamTask(
   };
   for (const status of replay) if (send(status)) return;
   if (stream.closed) return;
+  if (failAfterReplay !== undefined) {
+    stream.send(errorResponse(context.id, failAfterReplay));
+    stream.end();
+    return;
+  }
   // Subscribing in the same tick as the replay leaves no gap in which a status could be missed.
   const unsubscribe = runtime.engine.subscribe(task.id, (update) => void send(update.status));
   stream.onClose(unsubscribe);
