@@ -4,7 +4,7 @@
 import { hostname } from 'node:os';
 import type { BaselineDiff, RequirementResult, RunResult } from '../harness/types.ts';
 import { complianceOf, verdictLine } from './score.ts';
-import { decidingChecks, findingOf, groupBySection, type SectionGroup } from './sections.ts';
+import { decidingChecks, findingOf, firstFinding, groupBySection, type SectionGroup } from './sections.ts';
 import { attrs, escapeXml } from './xml.ts';
 
 // A failure body quotes expected/actual and a curl line; huge request bodies are cut here.
@@ -65,7 +65,7 @@ export function outcomeOf(r: RequirementResult, baseline?: BaselineDiff): Outcom
     case 'info':
       return { kind: 'pass', note: `INFO (${r.level})\n${findingsText(r)}` };
     default:
-      return { kind: 'skipped', message: `${r.verdict}: ${r.message ?? headline(r)}` };
+      return { kind: 'skipped', message: `${r.verdict}: ${firstFinding(r)}` };
   }
 }
 

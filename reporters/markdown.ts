@@ -75,7 +75,7 @@ function notExercisedLines(result: RunResult, href: string): string[] {
   if (listed.length === 0) return [];
   const items = listed
     .slice(0, MAX_LISTED)
-    .map((r) => `- [${r.id}](${href}#${anchorOf(r.id)}) (${r.level}): ${cell(r.message ?? '', 120)}`);
+    .map((r) => `- [${r.id}](${href}#${anchorOf(r.id)}) (${r.level}): ${cell(firstFinding(r), 120)}`);
   const more = listed.length > MAX_LISTED ? [`- …and ${listed.length - MAX_LISTED} more`] : [];
   return [
     '',

@@ -80,7 +80,8 @@ export function findingOf(check: CheckResult): Finding {
 /** One line: the first deciding check's expected vs actual, or the requirement's own message. */
 export function firstFinding(r: RequirementResult): string {
   const check = decidingChecks(r)[0];
-  if (check === undefined) return r.message ?? r.checks.find((c) => c.message !== '')?.message ?? '';
+  if (check === undefined)
+    return r.message ?? r.checks.find((c) => c.status !== 'pass' && c.message !== '')?.message ?? '';
   const f = findingOf(check);
   return f.expected === undefined
     ? `${f.title}: ${f.message}`

@@ -74,7 +74,7 @@ function findingLines(r: RequirementResult, p: Palette, mode: ConsoleMode, expec
     lines.push(`        reproduce: ${f.reproduce}`);
     if (mode === 'verbose' && f.curl !== undefined) lines.push(`        curl: ${f.curl.slice(0, 2_000)}`);
   }
-  if (checks.length === 0 && r.message !== undefined) lines.push(`      ${r.message}`);
+  if (checks.length === 0) lines.push(`      ${firstFinding(r)}`);
   return lines;
 }
 

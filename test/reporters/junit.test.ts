@@ -107,6 +107,15 @@ describe('junit.xml', () => {
     expect(all.get('1/json-rpc-over-http')!.skipped?.message).toBe('not-exercised: no check registered');
   });
 
+  it('gives a not-exercised requirement the reason its check recorded', () => {
+    const id = '1/json-rpc-over-http';
+    const r = requirement(id, 'not-exercised', [
+      check(id, 'not-exercised', { message: 'the agent ignores a2a:directive' }),
+    ]);
+    const c = cases(parse(renderJunit(fixtureRun([r])))).get(id)!;
+    expect(c.skipped?.message).toBe('not-exercised: the agent ignores a2a:directive');
+  });
+
   it('keeps warn and info passing, with a system-out note', () => {
     const all = cases(doc);
     const warn = all.get('2.1/id-required')!;
