@@ -93,20 +93,37 @@ verifies('4.2/stream-errors-before-start', 'no credential: a JSON-RPC error befo
   checkEarlyError(c, run, is.type('number'), is.oneOf([run.requestId, null]));
 });
 
+/** With the directive contract: `streamError` (docs/directives.md) fails the agent after `submitted`. */
+async function lateFailureParts(c: CheckContext): Promise<JsonObject[]> {
+  const text = textPart('late failure');
+  if (!(await directivesHonoured(c))) return [text];
+  return [text, { type: 'text', text: `a2a:directive ${JSON.stringify({ streamError: true })}` }];
+}
+
 verifies(
   '4.2/stream-error-after-start',
   'a failure after the start is one error event, then close',
   async (c) => {
-    const run = await runStream(c, 'message/stream', messageParams([textPart('late failure')]));
+    const run = await runStream(c, 'message/stream', messageParams(await lateFailureParts(c)));
     requireEnded(run.t);
     const errors = run.t.events.filter((ev) => ev.isError).map((ev) => ev.index);
-    if (errors.length === 0) {
+    if (errors.length === 0 && !(await directivesHonoured(c))) {
       c.notExercised(
-        'no failure happened after the stream started; the harness has no black-box way to cause one ' +
-          '(task failures are final events with state failed, not JSON-RPC errors)',
+        'no failure happened after the stream started; without the a2a:directive contract (streamError) ' +
+          'the harness has no black-box way to cause one (task failures are final events, not errors)',
       );
     }
+    c.info('events', eventSummary(run.t));
+    const last = run.t.events.at(-1);
     c.check('indexes of error events', errors, [run.t.events.length - 1]);
+    c.check(
+      'events before the error event (the stream had started)',
+      errors[0],
+      is.where('>= 1', (n) => Number(n) >= 1),
+    );
+    const error = (last?.json as { error?: { code?: unknown } } | undefined)?.error;
+    c.check('error event error.code', error?.code, ERROR_CODES.INTERNAL_ERROR);
+    c.check('error event id', (last?.json as { id?: unknown } | undefined)?.id, run.requestId);
     c.check('events after the error event', run.t.afterFinal.length, 0);
     c.check('stream closed by', run.t.closedBy, 'server');
   },

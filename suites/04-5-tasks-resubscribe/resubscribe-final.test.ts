@@ -1,6 +1,7 @@
 // 4.5 tasks/resubscribe on a finished task (C-09: its final status with final true, plain JSON or a
 // one-event stream), taskId required (C-14), unknown task -32000, errors before any stream (C-26),
-// and -32004 where the subscription cannot be served (C-41: an agent without streaming).
+// and -32004 where the subscription cannot be served (C-41: an agent without streaming; on a
+// streaming agent, a task the a2a:directive marks `streamable: false`).
 import { randomUUID } from 'node:crypto';
 import {
   directivePart,
@@ -146,21 +147,27 @@ function streamingOff(c: CheckContext): boolean {
   return caps?.streaming === false;
 }
 
+/**
+ * The parts of a task whose subscription must fail: on an agent without streaming any live task
+ * (C-41); on a streaming agent one the directive marks `streamable: false` (docs/directives.md),
+ * held working until the check cancels it.
+ */
+async function unstreamableParts(c: CheckContext): Promise<{ parts: JsonObject[]; held: boolean }> {
+  if (streamingOff(c)) return { parts: await liveParts(c), held: false };
+  await requireDirectives(c, 'a live task that does not support streaming on a streaming agent');
+  const fields = { streamable: false, runUntilCanceled: true };
+  const directive = { type: 'text', text: `a2a:directive ${JSON.stringify(fields)}` };
+  return { parts: [textPart('conformance unstreamable task'), directive], held: true };
+}
+
 verifies(
   '4.5/resubscribe-subscription-failed',
-  'a running task of an agent without streaming: -32004',
+  'a live task that cannot be streamed: -32004',
   async (c) => {
-    if (!streamingOff(c)) {
-      c.notExercised(
-        'the agent streams (capabilities.streaming is not false), so a subscription cannot fail on demand; ' +
-          'C-41 provokes -32004 on an agent with streaming off',
-      );
-    }
+    const { parts, held } = await unstreamableParts(c);
     // C-16: a client-chosen task id lets the harness resubscribe while message/send still blocks.
     const taskId = randomUUID();
-    const sending = c.rpc('message/send', messageParams(await liveParts(c), { id: taskId }), {
-      timeoutMs: 5_000,
-    });
+    const sending = c.rpc('message/send', messageParams(parts, { id: taskId }), { timeoutMs: 5_000 });
     const running = await waitForTask(c, taskId, (s) => s !== undefined, 1_000);
     if (stateOf(running) === undefined || FINAL_STATES.includes(stateOf(running) as string)) {
       await sending;
@@ -169,6 +176,7 @@ verifies(
       );
     }
     const run = await runStream(c, 'tasks/resubscribe', { taskId }, { client: c.newClient() });
+    if (held) await c.rpc('tasks/cancel', { taskId, reason: 'conformance: resubscribe checked' });
     const error = checkEarlyError(c, run, ERROR_CODES.SUBSCRIPTION_FAILED);
     c.info('error.data', error?.data);
     c.info('message/send result state', stateOf(resultOf(await sending)));

@@ -1,6 +1,6 @@
 // Spec 7 codes and their data: -32602 with data.details (MUST) and data.field (SHOULD, C-14) on every
 // method, -32000 with taskId and suggestion, -32003 with taskId and currentState (C-08), -32004 with
-// taskId and reason (C-41), -32603 (not provokable from outside).
+// taskId and reason (C-41), -32603 (an unexpected fault, provoked by the a2a:directive internalError).
 import { randomUUID } from 'node:crypto';
 import { answer, answerError, isObject, listedMethods, startLiveTask } from '../support/access-area.ts';
 import {
@@ -161,7 +161,26 @@ verifies(
 );
 
 verifies('7/internal-error-code', 'an unexpected server failure gets a well-formed -32603', async (c) => {
-  c.notExercised(
-    'an unexpected failure inside the target cannot be provoked from outside without knowing a defect; no documented request (nor the a2a:directive contract) triggers -32603',
+  await requireDirectives(c, 'provoking an unexpected agent failure (internalError)');
+  // docs/directives.md `internalError`: the agent faults before creating the task it was asked for.
+  const taskId = randomUUID();
+  const fault = { type: 'text', text: `a2a:directive ${JSON.stringify({ internalError: true })}` };
+  const ex = await c.rpc('message/send', messageParams([textPart('fault'), fault], { id: taskId }));
+  const body = ex.response.json;
+  const sent = (ex.request.json as { id?: unknown } | undefined)?.id;
+  c.check('HTTP status (C-03)', ex.response.status, 200);
+  c.check('jsonrpc', isObject(body) ? body.jsonrpc : body, '2.0');
+  c.check('id', isObject(body) ? body.id : undefined, sent);
+  c.check('result absent', isObject(body) && 'result' in body, false);
+  const error = errorOf(ex);
+  c.check('error.code', error?.code, C.INTERNAL_ERROR);
+  c.check('error.message', error?.message, is.nonEmptyString());
+  c.check(
+    'error.data, when present, is an object (C-40)',
+    error?.data,
+    is.where('absent or an object', (d) => d === undefined || isObject(d)),
   );
+  c.info('error.data', error?.data);
+  const get = await c.rpc('tasks/get', { taskId });
+  c.check('tasks/get of the client task id: nothing was created', errorOf(get)?.code, C.TASK_NOT_FOUND);
 });
