@@ -15,6 +15,12 @@ export interface DirectiveFields {
   finishOnCancel?: boolean;
   echoFiles?: boolean;
   turn?: boolean;
+  /** Fault fields (docs/directives.md): the task refuses resubscription while live. */
+  streamable?: boolean;
+  /** The task fails after its first event; the stream carries a JSON-RPC error event. */
+  streamError?: boolean;
+  /** message/send and message/stream answer -32603 and create no task. */
+  internalError?: boolean;
 }
 
 export const FINAL_STATES: readonly string[] = ['completed', 'failed', 'canceled'];
