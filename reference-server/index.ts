@@ -7,6 +7,7 @@ import { Checker, ConfigError } from './agents/config-check.ts';
 import { checkServerOptions } from './agents/config-file.ts';
 import { resolveAgentConfigs } from './agents/config.ts';
 import { createAgentRuntime, type AgentRuntime } from './agents/runtime.ts';
+import { httpServerOptions, HTTP_LIMITS, installClientErrorHandler } from './http/limits.ts';
 import { createRequestHandler } from './http/server.ts';
 import type { AgentConfigInput, ReferenceServer, ReferenceServerOptions } from './types.ts';
 import { WEBHOOK_USER_AGENT } from './version.ts';
@@ -64,7 +65,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   });
   const runtimes = new Map(agents.map((agent) => [agent.id, createAgentRuntime(agent, webhooks)]));
   const handler = createRequestHandler({ runtimes, corsOrigins: options.corsOrigins ?? ['*'], webhooks });
-  const server = createServer(handler);
+  const timeouts = {
+    headersTimeoutMs: options.headersTimeoutMs ?? HTTP_LIMITS.headersTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs ?? HTTP_LIMITS.requestTimeoutMs,
+  };
+  const server = createServer(httpServerOptions(timeouts), handler);
+  installClientErrorHandler(server, timeouts);
   const host = options.host ?? '127.0.0.1';
   let address: AddressInfo;
   try {
@@ -79,6 +85,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   return {
     baseUrl: `http://${hostPart}:${address.port}`,
     agents,
+    deliveryLog: () => webhooks.deliveryLog(),
     close() {
       closing ??= closeServer(server, runtimes.values()).then(() => webhooks.close());
       return closing;

@@ -1,6 +1,7 @@
 // Shared types of the reference server: the wire objects it produces (spec sections 2.3-2.10) and
 // the resolved per-agent configuration (spec 2.14, CLARIFICATIONS C-04, C-05, C-42, C-44).
 import type { MethodName, TaskState } from '../schemas/error-codes.ts';
+import type { DeliveryRecord } from './webhooks/types.ts';
 
 export interface TextPart {
   type: 'text';
@@ -97,11 +98,17 @@ export interface ReferenceServerOptions {
   corsOrigins?: string[];
   /** C-19: let webhooks target private, loopback and link-local addresses. */
   allowPrivateWebhookTargets?: boolean;
+  /** C-47: the header section must arrive within this many ms (default 10000). */
+  headersTimeoutMs?: number;
+  /** C-47: the whole request, body included, must arrive within this many ms (default 60000). */
+  requestTimeoutMs?: number;
 }
 
 export interface ReferenceServer {
   /** `http://host:port`, no trailing slash and no `/api/v1` path. */
   baseUrl: string;
   agents: AgentConfig[];
+  /** The most recent webhook deliveries (C-20), oldest first, with every attempt; diagnostics only. */
+  deliveryLog(): DeliveryRecord[];
   close(): Promise<void>;
 }

@@ -1,11 +1,20 @@
 // The JSON config file of the reference server (`serve --config FILE`): the same fields as
 // startReferenceServer's options, validated with one readable line per problem.
 import { readFileSync } from 'node:fs';
+import { HTTP_LIMITS } from '../http/limits.ts';
 import type { ReferenceServerOptions } from '../types.ts';
 import { Checker, ConfigError } from './config-check.ts';
 import { resolveAgentConfigs } from './config.ts';
 
-const SERVER_KEYS = ['host', 'port', 'corsOrigins', 'allowPrivateWebhookTargets', 'agents'] as const;
+const SERVER_KEYS = [
+  'host',
+  'port',
+  'corsOrigins',
+  'allowPrivateWebhookTargets',
+  'headersTimeoutMs',
+  'requestTimeoutMs',
+  'agents',
+] as const;
 
 /** Validates the server-level fields of an options object (agents are checked by resolveAgentConfigs). */
 export function checkServerOptions(raw: unknown, check: Checker): ReferenceServerOptions {
@@ -21,7 +30,23 @@ export function checkServerOptions(raw: unknown, check: Checker): ReferenceServe
       options.allowPrivateWebhookTargets = raw.allowPrivateWebhookTargets;
     }
   }
+  checkTimeouts(raw, check, options);
   return options;
+}
+
+/** C-47: slow-client timeouts; node refuses a header timeout longer than the request timeout. */
+function checkTimeouts(raw: Record<string, unknown>, check: Checker, options: ReferenceServerOptions): void {
+  const { headersTimeoutMs, requestTimeoutMs } = raw;
+  if (headersTimeoutMs !== undefined && check.integer('headersTimeoutMs', headersTimeoutMs, 100, 600_000)) {
+    options.headersTimeoutMs = headersTimeoutMs;
+  }
+  if (requestTimeoutMs !== undefined && check.integer('requestTimeoutMs', requestTimeoutMs, 100, 3_600_000)) {
+    options.requestTimeoutMs = requestTimeoutMs;
+  }
+  const headers = options.headersTimeoutMs ?? HTTP_LIMITS.headersTimeoutMs;
+  const request = options.requestTimeoutMs ?? HTTP_LIMITS.requestTimeoutMs;
+  if (headers > request)
+    check.fail('headersTimeoutMs', `must not exceed requestTimeoutMs (${request})`, headers);
 }
 
 /** Parses a config file's text; `source` names the file in error messages. */

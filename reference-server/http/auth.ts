@@ -1,5 +1,6 @@
 // Credential check of one agent (spec 5, C-01, C-37): `x-api-key` or `Authorization: Bearer`
-// (scheme case-insensitive); both must be valid when both are sent; constant-time comparison.
+// (scheme case-insensitive); both must be valid when both are sent; constant-time comparison; a
+// credential header repeated in several field lines is invalid (C-48).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AgentConfig } from '../types.ts';
@@ -23,14 +24,25 @@ function matchesAny(candidate: string, accepted: readonly string[]): boolean {
   return matched;
 }
 
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
+type HeaderLines = Readonly<Record<string, string | string[] | undefined>>;
+
+const REPEATED = Symbol('repeated');
+
+/** The value of a header sent once; REPEATED when it came in more than one field line. */
+function single(value: string | string[] | undefined): string | undefined | typeof REPEATED {
+  if (!Array.isArray(value)) return value;
+  return value.length > 1 ? REPEATED : value[0];
 }
 
-export function authenticate(agent: AgentConfig, headers: IncomingHttpHeaders): AuthResult {
+/**
+ * `headers` should be `req.headersDistinct`: node keeps only the first of repeated `Authorization`
+ * lines in `req.headers`, while a proxy may act on another; a repeated credential is refused (C-48).
+ */
+export function authenticate(agent: AgentConfig, headers: HeaderLines | IncomingHttpHeaders): AuthResult {
   const apiKey = single(headers['x-api-key']);
   const authorization = single(headers.authorization);
   if (apiKey === undefined && authorization === undefined) return { ok: false, reason: 'missing' };
+  if (apiKey === REPEATED || authorization === REPEATED) return { ok: false, reason: 'invalid' };
   if (apiKey !== undefined && !matchesAny(apiKey, agent.apiKeys)) return { ok: false, reason: 'invalid' };
   if (authorization !== undefined) {
     // Any other scheme, or a malformed value, is an invalid credential (C-01).

@@ -1,4 +1,4 @@
-// The HTTP front of the service (spec 4, 5; C-01, C-03, C-04, C-23, C-28, C-32, C-33, C-38, C-42):
+// The HTTP front of the service (spec 4, 5; C-01, C-03, C-04, C-23, C-28, C-32, C-33, C-38, C-42, C-47):
 // routes `POST /api/v1/a2a/{agent_id}`, answers preflights, checks the agent, credentials, rate
 // limit, Content-Type and body size in that order, then hands the JSON-RPC request to the dispatcher.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -12,6 +12,7 @@ import type { WebhookService } from '../webhooks/index.ts';
 import { authenticate, WWW_AUTHENTICATE } from './auth.ts';
 import { drainRequest, isJsonContentType, readBody } from './body.ts';
 import { corsHeaders, CORS_ALLOW_METHODS, preflightHeaders } from './cors.ts';
+import { HTTP_LIMITS, urlTooLong } from './limits.ts';
 import { sendJson } from './respond.ts';
 
 export interface ServerState {
@@ -82,6 +83,14 @@ export function createRequestHandler(
 
 async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const cors = corsHeaders(req.headers.origin, state.corsOrigins);
+  if (urlTooLong(req.url)) {
+    const limit = HTTP_LIMITS.maxUrlBytes;
+    const error = rpcError('INVALID_REQUEST', {
+      details: `the request target exceeds ${limit} bytes`,
+      limit,
+    });
+    return sendJson(res, 414, errorResponse(null, error), cors);
+  }
   const path = pathOf(req.url);
   const match = AGENT_PATH.exec(path);
   if (match === null) {
@@ -102,7 +111,7 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   if (runtime === undefined) {
     return sendJson(res, 404, errorResponse(null, rpcError('AGENT_NOT_FOUND', { agentId })), cors);
   }
-  const auth = authenticate(runtime.config, req.headers);
+  const auth = authenticate(runtime.config, req.headersDistinct);
   if (!auth.ok) {
     const error = rpcError('UNAUTHORIZED', { reason: auth.reason });
     return rejectWithId(req, res, 401, error, { ...cors, 'WWW-Authenticate': WWW_AUTHENTICATE });
