@@ -14,6 +14,7 @@ import { WEBHOOK_USER_AGENT } from './version.ts';
 import { createWebhookService } from './webhooks/index.ts';
 
 export type * from './types.ts';
+export type { AttemptRecord, DeliveryRecord, DeliveryStatus } from './webhooks/types.ts';
 export { AGENT_DEFAULTS, DEFAULT_SUPPORTED_TYPES, maxBodyBytes } from './agents/config.ts';
 export { ConfigError } from './agents/config-check.ts';
 export { loadConfigFile, parseConfigText } from './agents/config-file.ts';
