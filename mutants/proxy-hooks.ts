@@ -1,0 +1,68 @@
+// The hooks a variant gives the mutant proxy (mutants/proxy.ts): each one rewrites one thing on the
+// wire between the harness and an unmodified reference server (requests, JSON-RPC answers, SSE).
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+
+/** One incoming request as the proxy read it (the body is buffered; requests are small). */
+export interface ProxyCall {
+  httpMethod: string;
+  /** request target, e.g. `/api/v1/a2a/reference-agent` */
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** the parsed body, `undefined` when it is not JSON */
+  json: unknown;
+  /** JSON-RPC `method`, `id` and `params` when the body is a request object */
+  method?: string;
+  id?: unknown;
+  params?: Record<string, unknown>;
+}
+
+/** Response head: the status and the headers, names lower-cased, repeated headers as arrays. */
+export interface ResponseHead {
+  status: number;
+  headers: Record<string, string | string[]>;
+}
+
+export interface JsonContext {
+  call: ProxyCall;
+  status: number;
+}
+
+export interface SseContext {
+  call: ProxyCall;
+  /** 0-based index of this data event in the stream (pings not counted) */
+  index: number;
+}
+
+/**
+ * A JSON hook gets a parsed response body it may mutate in place. Returning `undefined` sends the
+ * (mutated) body; returning a string sends that text as the body instead.
+ */
+export type JsonHook = (body: any, ctx: JsonContext) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** An SSE event hook: same contract as a JSON hook, a string replaces the whole frame ('' drops it). */
+export type SseEventHook = (payload: any, ctx: SseContext) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export interface SseEnd {
+  /** raw text written after the upstream stream ended */
+  append?: string;
+  /** keep the client's stream open (until the client or the proxy closes) instead of ending it */
+  holdOpen?: boolean;
+}
+
+export interface ProxyHooks {
+  /** Answer directly instead of forwarding: write to `res` and return true; false forwards. */
+  answer?(call: ProxyCall, res: ServerResponse): boolean | Promise<boolean>;
+  /** Rewrite the parsed request before forwarding; return the new JSON value, or undefined to keep the bytes. */
+  request?(call: ProxyCall): unknown;
+  /** Rewrite JSON response bodies, per JSON-RPC method; `'*'` applies to every JSON body. */
+  json?: Record<string, JsonHook>;
+  /** Rewrite the status and headers of any response (JSON or SSE). */
+  head?(head: ResponseHead, call: ProxyCall): void;
+  /** Rewrite each SSE data event (its parsed JSON). */
+  sseEvent?: SseEventHook;
+  /** Rewrite each raw SSE frame (text with its closing blank line, `: ping` frames included). */
+  sseFrame?(frame: string, ctx: SseContext): string;
+  /** What happens when the upstream stream ends. */
+  sseEnd?(ctx: SseContext): SseEnd | void;
+}

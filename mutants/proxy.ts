@@ -1,0 +1,279 @@
+// The mutant proxy: an unmodified reference server started in-process on port 0, fronted by a
+// node:http proxy on 127.0.0.1:0 whose hooks (proxy-hooks.ts) rewrite requests, JSON-RPC answers,
+// SSE frames and headers. SSE responses are streamed frame by frame, never buffered whole.
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  httpServerOptions,
+  HTTP_LIMITS,
+  installClientErrorHandler,
+} from '../reference-server/http/limits.ts';
+import { generateApiKey, startReferenceServer } from '../reference-server/index.ts';
+import type { AgentConfigInput, ReferenceServer, ReferenceServerOptions } from '../reference-server/index.ts';
+import type { ProxyCall, ProxyHooks, ResponseHead, SseContext } from './proxy-hooks.ts';
+import type { MutantTarget } from './types.ts';
+
+export type * from './proxy-hooks.ts';
+
+export const MUTANT_AGENT_ID = 'reference-agent';
+
+/**
+ * The agent of `npm run certify` (harness/runner/bundled-target.ts): a 2 s system timeout and 200 ms
+ * keep-alives so the timeout and ping checks are exercised within a short run.
+ */
+export function certificationAgent(
+  id: string,
+  key: string,
+  overrides: Partial<AgentConfigInput> = {},
+): AgentConfigInput {
+  return {
+    id,
+    name: 'Reference agent',
+    description: 'The a2a-conformance reference agent (docs/directives.md)',
+    apiKeys: [key],
+    bearerTokens: [key],
+    limits: { requestsPerMinute: 6000, concurrentTasks: 4, maxMessageLength: 100_000 },
+    systemTimeoutMs: 2000,
+    keepAliveMs: 200,
+    ...overrides,
+  };
+}
+
+export interface MutantOptions {
+  /** fields merged over the certification agent */
+  agent?: Partial<AgentConfigInput>;
+  /** server options (agents excluded); webhooks may reach loopback unless told otherwise (C-19) */
+  server?: Omit<ReferenceServerOptions, 'agents' | 'host' | 'port'>;
+  extraArgs?: string[];
+}
+
+export interface Proxy {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+function parseCall(req: IncomingMessage, body: Buffer): ProxyCall {
+  const call: ProxyCall = {
+    httpMethod: req.method ?? 'GET',
+    url: req.url ?? '/',
+    headers: req.headers,
+    body,
+    json: undefined,
+  };
+  try {
+    call.json = JSON.parse(body.toString('utf8'));
+  } catch {
+    return call;
+  }
+  if (call.json !== null && typeof call.json === 'object' && !Array.isArray(call.json)) {
+    const o = call.json as Record<string, unknown>;
+    if (typeof o.method === 'string') call.method = o.method;
+    call.id = o.id;
+    if (o.params !== null && typeof o.params === 'object' && !Array.isArray(o.params)) {
+      call.params = o.params as Record<string, unknown>;
+    }
+  }
+  return call;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** Raw request headers for the upstream, minus the body framing when the body was rewritten. */
+function forwardHeaders(req: IncomingMessage, newLength: number | undefined): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] as string;
+    const lower = name.toLowerCase();
+    if (newLength !== undefined && (lower === 'content-length' || lower === 'transfer-encoding')) continue;
+    out.push(name, req.rawHeaders[i + 1] as string);
+  }
+  if (newLength !== undefined) out.push('Content-Length', String(newLength));
+  return out;
+}
+
+function responseHead(up: IncomingMessage): ResponseHead {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(up.headers)) {
+    // node recomputes the framing of the response it writes
+    if (value === undefined || name === 'content-length' || name === 'transfer-encoding') continue;
+    headers[name] = value;
+  }
+  return { status: up.statusCode ?? 502, headers };
+}
+
+/** Runs a JSON or SSE hook: the (mutated) value re-serialized, or the raw text the hook returned. */
+function applyHook(
+  hook: (v: unknown, ctx: never) => unknown,
+  value: unknown,
+  ctx: unknown,
+): { raw: string } | { json: string } {
+  const out = hook(value, ctx as never);
+  return typeof out === 'string' ? { raw: out } : { json: JSON.stringify(value) };
+}
+
+async function relayJson(
+  up: IncomingMessage,
+  res: ServerResponse,
+  call: ProxyCall,
+  hooks: ProxyHooks,
+): Promise<void> {
+  const head = responseHead(up);
+  hooks.head?.(head, call);
+  const raw = await readBody(up);
+  let body: Buffer | string = raw;
+  const hook = (call.method !== undefined ? hooks.json?.[call.method] : undefined) ?? hooks.json?.['*'];
+  if (hook !== undefined && raw.length > 0) {
+    try {
+      const out = applyHook(hook, JSON.parse(raw.toString('utf8')), { call, status: head.status });
+      body = 'raw' in out ? out.raw : out.json;
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+    }
+  }
+  res.writeHead(head.status, { ...head.headers, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function relaySse(
+  up: IncomingMessage,
+  res: ServerResponse,
+  call: ProxyCall,
+  hooks: ProxyHooks,
+  held: Set<ServerResponse>,
+): void {
+  const head = responseHead(up);
+  hooks.head?.(head, call);
+  res.writeHead(head.status, head.headers);
+  res.flushHeaders();
+  const ctx: SseContext = { call, index: 0 };
+  let pending = '';
+  const emit = (frame: string): void => {
+    let text = frame;
+    const data = /^data: ?(.*)\n\n$/s.exec(frame);
+    if (data !== null && hooks.sseEvent !== undefined) {
+      try {
+        const out = applyHook(hooks.sseEvent, JSON.parse(data[1] as string), ctx);
+        text = 'raw' in out ? out.raw : `data: ${out.json}\n\n`;
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error;
+      }
+    }
+    if (hooks.sseFrame !== undefined) text = hooks.sseFrame(text, ctx);
+    if (data !== null) ctx.index += 1;
+    if (text !== '' && !res.destroyed) res.write(text);
+  };
+  up.setEncoding('utf8');
+  up.on('data', (chunk: string) => {
+    pending += chunk;
+    let cut = pending.indexOf('\n\n');
+    while (cut !== -1) {
+      emit(pending.slice(0, cut + 2));
+      pending = pending.slice(cut + 2);
+      cut = pending.indexOf('\n\n');
+    }
+  });
+  up.on('end', () => {
+    if (pending !== '' && !res.destroyed) res.write(pending);
+    const end = hooks.sseEnd?.(ctx) ?? {};
+    if (end.append !== undefined && !res.destroyed) res.write(end.append);
+    if (end.holdOpen === true) {
+      held.add(res);
+      res.on('close', () => held.delete(res));
+    } else res.end();
+  });
+  res.on('close', () => up.destroy());
+}
+
+/** A proxy in front of `upstream` (a base URL) applying `hooks`. */
+export async function startProxy(upstream: string, hooks: ProxyHooks = {}): Promise<Proxy> {
+  const target = new URL(upstream);
+  const held = new Set<ServerResponse>();
+  const timeouts = {
+    headersTimeoutMs: HTTP_LIMITS.headersTimeoutMs,
+    requestTimeoutMs: HTTP_LIMITS.requestTimeoutMs,
+  };
+  const server = createServer(httpServerOptions(timeouts), (req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  installClientErrorHandler(server, timeouts);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const call = parseCall(req, await readBody(req));
+    if (hooks.answer !== undefined && (await hooks.answer(call, res))) return;
+    const rewritten = hooks.request?.(call);
+    const body = rewritten === undefined ? call.body : Buffer.from(JSON.stringify(rewritten));
+    const up = httpRequest({
+      host: target.hostname,
+      port: target.port,
+      method: call.httpMethod,
+      path: call.url,
+      headers: forwardHeaders(req, rewritten === undefined ? undefined : body.length),
+    });
+    up.on('response', (upRes) => {
+      const type = String(upRes.headers['content-type'] ?? '');
+      if (type.startsWith('text/event-stream')) relaySse(upRes, res, call, hooks, held);
+      else relayJson(upRes, res, call, hooks).catch(() => res.destroy());
+    });
+    up.on('error', () => res.destroy());
+    res.on('close', () => {
+      if (!res.writableFinished) up.destroy();
+    });
+    up.end(body);
+  }
+
+  const address = await new Promise<AddressInfo>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server.address() as AddressInfo));
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const res of held) res.end();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+/** An unmodified reference server (certification agent) and a proxy applying `hooks` in front of it. */
+export async function startMutant(
+  hooks: ProxyHooks = {},
+  options: MutantOptions = {},
+): Promise<MutantTarget> {
+  const apiKey = generateApiKey();
+  const server: ReferenceServer = await startReferenceServer({
+    allowPrivateWebhookTargets: true,
+    ...options.server,
+    host: '127.0.0.1',
+    port: 0,
+    agents: [certificationAgent(MUTANT_AGENT_ID, apiKey, options.agent)],
+  });
+  let proxy: Proxy;
+  try {
+    proxy = await startProxy(server.baseUrl, hooks);
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  return {
+    baseUrl: proxy.baseUrl,
+    agentId: MUTANT_AGENT_ID,
+    apiKey,
+    ...(options.extraArgs ? { extraArgs: options.extraArgs } : {}),
+    async close() {
+      await proxy.close();
+      await server.close();
+    },
+  };
+}

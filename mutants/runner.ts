@@ -1,0 +1,231 @@
+// Runs the harness CLI (a child process) against each variant and reads the verdict of the broken
+// requirement from report.json; a control run certifies the same proxy with no mutation.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { hasRequirement } from '../requirements/index.ts';
+import { expectedVerdict, idSlug } from './define.ts';
+import { startMutant } from './proxy.ts';
+import type { Area, MutantTarget, Variant } from './types.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const VARIANTS_DIR = join(ROOT, 'mutants', 'variants');
+/** A run that hangs past this is killed and counted as not caught. */
+const RUN_TIMEOUT_MS = 120_000;
+/** A fixed seed so a variant caught once is caught on every run. */
+const SEED = '20240601';
+
+export interface VariantResult {
+  name: string;
+  breaks: string;
+  area: Area;
+  expect: 'fail' | 'warn';
+  /** verdict of `breaks` in the run's report.json (undefined when the run produced none) */
+  verdict: string | undefined;
+  caught: boolean;
+  exitCode: number | null;
+  durationMs: number;
+  /** why the run did not yield a verdict, when it did not */
+  problem?: string;
+}
+
+export interface ControlResult {
+  only: string[];
+  verdicts: Record<string, string>;
+  /** requirements whose verdict was not pass (or not-applicable) through the faithful proxy */
+  unfaithful: string[];
+  exitCode: number | null;
+  durationMs: number;
+  problem?: string;
+}
+
+/** Every variant of mutants/variants/*.ts (each file default-exports Variant[]), checked for consistency. */
+export async function loadVariants(dir = VARIANTS_DIR): Promise<Variant[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.ts')).sort();
+  const variants: Variant[] = [];
+  for (const file of files) {
+    const mod = (await import(pathToFileURL(join(dir, file)).href)) as { default?: unknown };
+    if (!Array.isArray(mod.default)) throw new Error(`${file} must default-export Variant[]`);
+    variants.push(...(mod.default as Variant[]));
+  }
+  const problems = variants.flatMap(variantProblems);
+  const names = variants.map((v) => v.name);
+  for (const name of new Set(names)) {
+    if (names.indexOf(name) !== names.lastIndexOf(name)) problems.push(`${name}: name used twice`);
+  }
+  if (problems.length > 0) throw new Error(`invalid variants:\n${problems.join('\n')}`);
+  return variants;
+}
+
+export function variantProblems(v: Variant): string[] {
+  if (!hasRequirement(v.breaks)) return [`${v.name}: ${v.breaks} is not a ledger id`];
+  const problems: string[] = [];
+  if (!v.name.startsWith(idSlug(v.breaks)))
+    problems.push(`${v.name}: name must start with ${idSlug(v.breaks)}`);
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*(--[a-z0-9]+(-[a-z0-9]+)*)*$/.test(v.name))
+    problems.push(`${v.name}: not kebab-case`);
+  try {
+    if (expectedVerdict(v.breaks) !== v.expect)
+      problems.push(`${v.name}: expect ${v.expect} disagrees with the ledger`);
+  } catch (error) {
+    problems.push(`${v.name}: ${(error as Error).message}`);
+  }
+  return problems;
+}
+
+interface HarnessRun {
+  exitCode: number | null;
+  verdicts: Record<string, string>;
+  problem?: string;
+}
+
+/** One `run` of the harness CLI against `target`, scoped to `only`; the verdict of every requirement run. */
+export async function runHarness(target: MutantTarget, only: readonly string[]): Promise<HarnessRun> {
+  const out = await mkdtemp(join(tmpdir(), 'a2a-mutant-'));
+  const args = ['--import', 'tsx', join(ROOT, 'harness/cli/main.ts'), 'run', '--target', target.baseUrl];
+  args.push(
+    '--agent-id',
+    target.agentId,
+    '--api-key',
+    target.apiKey,
+    '--out',
+    out,
+    '--quiet',
+    '--seed',
+    SEED,
+  );
+  for (const glob of only) args.push('--only', glob);
+  args.push(...(target.extraArgs ?? []));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(A2A_|VITEST)/.test(k)));
+  try {
+    const ran = await new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        args,
+        { cwd: ROOT, env: { ...env, NO_COLOR: '1' }, timeout: RUN_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+          resolve({ code, stdout, stderr });
+        },
+      );
+    });
+    let report: { requirements?: Array<{ id: string; verdict: string }> };
+    try {
+      report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as typeof report;
+    } catch {
+      const tail = `${ran.stdout}\n${ran.stderr}`.trim().split('\n').slice(-5).join(' | ');
+      return { exitCode: ran.code, verdicts: {}, problem: `no report.json (exit ${ran.code}): ${tail}` };
+    }
+    const verdicts = Object.fromEntries((report.requirements ?? []).map((r) => [r.id, r.verdict]));
+    return { exitCode: ran.code, verdicts };
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+export async function runVariant(v: Variant): Promise<VariantResult> {
+  const started = Date.now();
+  const base = { name: v.name, breaks: v.breaks, area: v.area, expect: v.expect };
+  let target: MutantTarget;
+  try {
+    target = await v.start();
+  } catch (error) {
+    const problem = `start failed: ${(error as Error).message}`;
+    return {
+      ...base,
+      verdict: undefined,
+      caught: false,
+      exitCode: null,
+      durationMs: Date.now() - started,
+      problem,
+    };
+  }
+  try {
+    const run = await runHarness(target, v.only ?? [v.breaks]);
+    const verdict = run.verdicts[v.breaks];
+    return {
+      ...base,
+      verdict,
+      caught: verdict === v.expect,
+      exitCode: run.exitCode,
+      durationMs: Date.now() - started,
+      ...(run.problem !== undefined ? { problem: run.problem } : {}),
+    };
+  } finally {
+    await target.close();
+  }
+}
+
+/** The union of the variants' --only scopes, run through the proxy with no hook: every verdict must pass. */
+export async function runControl(variants: readonly Variant[]): Promise<ControlResult> {
+  const started = Date.now();
+  const only = [...new Set(variants.flatMap((v) => v.only ?? [v.breaks]))].sort();
+  const target = await startMutant();
+  try {
+    const run = await runHarness(target, only);
+    const ok = new Set(['pass', 'not-applicable']);
+    const unfaithful = Object.entries(run.verdicts)
+      .filter(([, verdict]) => !ok.has(verdict))
+      .map(([id, verdict]) => `${id}: ${verdict}`);
+    for (const v of variants) {
+      if (run.verdicts[v.breaks] !== 'pass' && !unfaithful.some((u) => u.startsWith(`${v.breaks}:`))) {
+        unfaithful.push(`${v.breaks}: ${run.verdicts[v.breaks] ?? 'not run'}`);
+      }
+    }
+    return {
+      only,
+      verdicts: run.verdicts,
+      unfaithful,
+      exitCode: run.exitCode,
+      durationMs: Date.now() - started,
+      ...(run.problem !== undefined ? { problem: run.problem } : {}),
+    };
+  } finally {
+    await target.close();
+  }
+}
+
+/** Runs `jobs` with at most `limit` in flight; results keep the order of `jobs`. */
+export async function pool<T>(jobs: ReadonlyArray<() => Promise<T>>, limit: number): Promise<T[]> {
+  const results = new Array<T>(jobs.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await (jobs[i] as () => Promise<T>)();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, jobs.length)) }, worker));
+  return results;
+}
+
+export interface MutationRun {
+  results: VariantResult[];
+  control: ControlResult;
+  durationMs: number;
+}
+
+/** The control and every variant, `concurrency` harness runs at a time (the control goes first). */
+export async function runMutants(
+  variants: readonly Variant[],
+  { concurrency = 3, onResult }: { concurrency?: number; onResult?: (r: VariantResult) => void } = {},
+): Promise<MutationRun> {
+  const started = Date.now();
+  let control: ControlResult | undefined;
+  const jobs: Array<() => Promise<VariantResult | undefined>> = [
+    async () => {
+      control = await runControl(variants);
+      return undefined;
+    },
+    ...variants.map((v) => async () => {
+      const r = await runVariant(v);
+      onResult?.(r);
+      return r;
+    }),
+  ];
+  const all = await pool(jobs, concurrency);
+  const results = all.filter((r): r is VariantResult => r !== undefined);
+  return { results, control: control as ControlResult, durationMs: Date.now() - started };
+}

@@ -1,0 +1,41 @@
+// Deliberately broken servers ("mutants"): each variant wraps an unmodified reference server and
+// breaks exactly one requirement of the ledger, so the harness can be shown to catch it.
+
+export type Area =
+  | 'envelope'
+  | 'errors'
+  | 'tasks'
+  | 'streaming'
+  | 'resubscribe'
+  | 'cancel'
+  | 'states'
+  | 'multi-turn'
+  | 'files'
+  | 'webhooks'
+  | 'card'
+  | 'auth'
+  | 'cors'
+  | 'limits';
+
+export interface MutantTarget {
+  baseUrl: string;
+  agentId: string;
+  apiKey: string;
+  /** extra CLI args for the run, e.g. --webhook-* */
+  extraArgs?: string[];
+  close(): Promise<void>;
+}
+
+export interface Variant {
+  /** unique kebab name starting with the requirement id with '/' and '.' replaced by '-', e.g. '7-method-not-found-code--answers-32600' */
+  name: string;
+  /** the ledger requirement id this variant breaks */
+  breaks: string;
+  /** 'fail' for a MUST requirement, 'warn' for a SHOULD one (derive/verify from the ledger in the test) */
+  expect: 'fail' | 'warn';
+  area: Area;
+  description: string;
+  /** --only patterns for the harness run; default [breaks] */
+  only?: string[];
+  start(): Promise<MutantTarget>;
+}
