@@ -18,9 +18,8 @@ export interface Target {
 export const PROFILE_DIR = fileURLToPath(new URL('../results/profiles/', import.meta.url));
 
 export function profileFlags(on: boolean, tag: string): string[] {
-  return on
-    ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', `${tag}-${Date.now()}.cpuprofile`]
-    : [];
+  // No --cpu-prof-name: each thread (tsx runs a loader thread) writes its own CPU.*.cpuprofile.
+  return on ? ['--cpu-prof', '--cpu-prof-dir', `${PROFILE_DIR}${tag}`] : [];
 }
 
 interface ReferenceInfo {

@@ -9,19 +9,21 @@ import { floorTarget, peerTarget, referenceTarget, type Target } from '../lib/ta
 export interface SendRow {
   server: Target['name'];
   rps: number;
+  /** Server CPU time (user + system) per answered request: steadier than req/s on a busy machine. */
+  cpuUsPerRequest: number;
   p50Ms: number;
   p99Ms: number;
   ok: number;
   non2xx: number;
   errors: number;
-  rounds: LoadResult[];
+  rounds: Measured[];
 }
 
 export interface SendResult {
   connections: number;
   durationS: number;
   rows: SendRow[];
-  ratios: { throughputVsFloor: number; throughputVsPeer: number; p99VsFloor: number };
+  ratios: { throughputVsFloor: number; throughputVsPeer: number; p99VsFloor: number; cpuVsFloor: number };
 }
 
 export async function benchSend(settings: BenchSettings, log: (line: string) => void): Promise<SendResult> {
@@ -29,7 +31,7 @@ export async function benchSend(settings: BenchSettings, log: (line: string) => 
   try {
     targets.push(await floorTarget(), await referenceTarget(settings.cpuProf), await peerTarget());
     for (const target of targets) await target.probe();
-    const rounds = new Map<Target['name'], LoadResult[]>(targets.map((t) => [t.name, []]));
+    const rounds = new Map<Target['name'], Measured[]>(targets.map((t) => [t.name, []]));
     for (let round = 1; round <= settings.rounds; round += 1) {
       for (const target of targets) {
         const load = {
@@ -39,7 +41,11 @@ export async function benchSend(settings: BenchSettings, log: (line: string) => 
           connections: settings.connections,
         };
         await runLoad({ ...load, durationS: settings.warmupS });
-        const result = await runLoad({ ...load, durationS: settings.durationS });
+        const before = await target.child.ask<NodeJS.CpuUsage>({ type: 'cpu' });
+        const loaded = await runLoad({ ...load, durationS: settings.durationS });
+        const after = await target.child.ask<NodeJS.CpuUsage>({ type: 'cpu' });
+        const cpuUs = after.user - before.user + (after.system - before.system);
+        const result = { ...loaded, cpuUsPerRequest: cpuUs / Math.max(1, loaded.ok) };
         rounds.get(target.name)?.push(result);
         log(
           `  send round ${round} ${target.name}: ${Math.round(result.rps)} req/s, p99 ${round2(result.p99Ms)} ms`,
@@ -58,6 +64,7 @@ export async function benchSend(settings: BenchSettings, log: (line: string) => 
         throughputVsFloor: ratio(reference.rps, floor.rps),
         throughputVsPeer: ratio(reference.rps, peer.rps),
         p99VsFloor: ratio(reference.p99Ms, floor.p99Ms),
+        cpuVsFloor: ratio(reference.cpuUsPerRequest, floor.cpuUsPerRequest),
       },
     };
   } finally {
@@ -69,10 +76,13 @@ function round2(value: number): number {
   return round(value, 2);
 }
 
-function summarise(server: Target['name'], rounds: LoadResult[]): SendRow {
+type Measured = LoadResult & { cpuUsPerRequest: number };
+
+function summarise(server: Target['name'], rounds: Measured[]): SendRow {
   return {
     server,
     rps: Math.round(median(rounds.map((r) => r.rps))),
+    cpuUsPerRequest: Math.round(median(rounds.map((r) => r.cpuUsPerRequest))),
     p50Ms: round2(median(rounds.map((r) => r.p50Ms))),
     p99Ms: round2(median(rounds.map((r) => r.p99Ms))),
     ok: rounds.reduce((sum, r) => sum + r.ok, 0),

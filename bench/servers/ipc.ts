@@ -1,5 +1,5 @@
 // The child side of bench/lib/child.ts: prints the ready line, answers IPC requests (heap size after
-// a full GC, counters) and exits cleanly on SIGTERM so the parent can stop it by PID.
+// a full GC, CPU time used) and exits cleanly on SIGTERM so the parent can stop it by PID.
 
 export type IpcHandler = (message: Record<string, unknown>) => unknown;
 
@@ -19,7 +19,7 @@ export function serveChild(
   handlers: Record<string, IpcHandler>,
   close: () => Promise<void>,
 ): void {
-  const all: Record<string, IpcHandler> = { heap: () => heapAfterGc(), ...handlers };
+  const all: Record<string, IpcHandler> = { heap: () => heapAfterGc(), cpu: () => process.cpuUsage(), ...handlers };
   process.on('message', (raw: Record<string, unknown>) => {
     const { id, type } = raw;
     void (async () => {

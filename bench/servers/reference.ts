@@ -3,7 +3,8 @@
 // rate limit never caps throughput, and keeps the other limits at their defaults unless the scenario
 // needs more (1,000 concurrent streams need maxStreams and concurrentTasks above 100 and 4).
 import { randomBytes } from 'node:crypto';
-import { startReferenceServer, type AgentConfigInput } from '../../reference-server/index.ts';
+import { pathToFileURL } from 'node:url';
+import type { AgentConfigInput, ReferenceServerOptions } from '../../reference-server/index.ts';
 import { serveChild } from './ipc.ts';
 
 const RATE = { requestsPerMinute: 1_000_000 };
@@ -31,6 +32,11 @@ function agents(profile: string, key: string): AgentConfigInput[] {
 
 const profile = process.argv[2] ?? 'send';
 const key = randomBytes(24).toString('base64url');
+// BENCH_REFERENCE_ENTRY runs another copy of the server (e.g. an older commit) for before/after figures.
+const entry = process.env.BENCH_REFERENCE_ENTRY;
+const { startReferenceServer } = (await import(
+  entry === undefined ? '../../reference-server/index.ts' : pathToFileURL(entry).href
+)) as { startReferenceServer: (options: ReferenceServerOptions) => Promise<{ baseUrl: string; close(): Promise<void> }> };
 const server = await startReferenceServer({
   host: '127.0.0.1',
   port: 0,

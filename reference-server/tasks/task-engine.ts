@@ -180,7 +180,7 @@ export class TaskEngine {
       progress: (progress) => this.progress(task, progress),
     });
     const settled = running.then(
-      (message) => void this.finish(task, { state: 'completed', message }),
+      (message) => void this.finish(task, { state: 'completed', message }, false),
       (error: unknown) => this.onRunError(task, controller, error),
     );
     this.runs.set(task.id, { controller, settled, timer });
@@ -193,22 +193,26 @@ export class TaskEngine {
       error instanceof AgentFailure
         ? { code: error.code, message: error.message }
         : { code: 'internal_error', message: 'the agent stopped with an unexpected error' };
-    this.finish(task, { state: 'failed', error: statusError });
+    this.finish(task, { state: 'failed', error: statusError }, false);
   }
 
   private progress(task: TaskRecord, progress: TaskProgress): void {
     if (updateProgress(task, progress, this.clock())) this.notify(task);
   }
 
-  /** Moves a task to a final state once; later attempts (a late agent result, a lost race) are no-ops. */
-  private finish(task: TaskRecord, status: TaskStatus): boolean {
+  /**
+   * Moves a task to a final state once; later attempts (a late agent result, a lost race) are no-ops.
+   * `agentRunning` false: the agent itself ended, so there is nothing to abort (an abort allocates a
+   * DOMException with its stack, a measurable share of every message/send).
+   */
+  private finish(task: TaskRecord, status: TaskStatus, agentRunning = true): boolean {
     if (this.closed || isFinal(task.status.state)) return false;
     this.change(task, status);
     const run = this.runs.get(task.id);
     if (run !== undefined) {
       this.runs.delete(task.id);
       clearTimeout(run.timer);
-      run.controller.abort();
+      if (agentRunning) run.controller.abort();
       this.queue.release();
     }
     this.store.markFinished(task);
