@@ -55,6 +55,8 @@ export interface ProxyHooks {
   answer?(call: ProxyCall, res: ServerResponse): boolean | Promise<boolean>;
   /** Rewrite the parsed request before forwarding; return the new JSON value, or undefined to keep the bytes. */
   request?(call: ProxyCall): unknown;
+  /** Rewrite the request headers before forwarding (names lower-cased; delete one to drop it). */
+  requestHeaders?(headers: Record<string, string>, call: ProxyCall): void;
   /** Rewrite JSON response bodies, per JSON-RPC method; `'*'` applies to every JSON body. */
   json?: Record<string, JsonHook>;
   /** Rewrite the status and headers of any response (JSON or SSE). */

@@ -45,6 +45,8 @@ export interface MutantOptions {
   /** server options (agents excluded); webhooks may reach loopback unless told otherwise (C-19) */
   server?: Omit<ReferenceServerOptions, 'agents' | 'host' | 'port'>;
   extraArgs?: string[];
+  /** the agent's credential (x-api-key and Bearer); default a fresh random key */
+  apiKey?: string;
 }
 
 export interface Proxy {
@@ -96,6 +98,18 @@ function forwardHeaders(req: IncomingMessage, newLength: number | undefined): st
   }
   if (newLength !== undefined) out.push('Content-Length', String(newLength));
   return out;
+}
+
+/** Applies the `requestHeaders` hook to raw header pairs (names lower-cased, repeated lines joined). */
+function rewriteHeaders(raw: string[], call: ProxyCall, hooks: ProxyHooks): string[] {
+  if (hooks.requestHeaders === undefined) return raw;
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    headers[name] = headers[name] === undefined ? (raw[i + 1] as string) : `${headers[name]}, ${raw[i + 1]}`;
+  }
+  hooks.requestHeaders(headers, call);
+  return Object.entries(headers).flat();
 }
 
 function responseHead(up: IncomingMessage): ResponseHead {
@@ -214,7 +228,11 @@ export async function startProxy(upstream: string, hooks: ProxyHooks = {}): Prom
       port: target.port,
       method: call.httpMethod,
       path: call.url,
-      headers: forwardHeaders(req, rewritten === undefined ? undefined : body.length),
+      headers: rewriteHeaders(
+        forwardHeaders(req, rewritten === undefined ? undefined : body.length),
+        call,
+        hooks,
+      ),
     });
     up.on('response', (upRes) => {
       const type = String(upRes.headers['content-type'] ?? '');
@@ -251,7 +269,7 @@ export async function startMutant(
   hooks: ProxyHooks = {},
   options: MutantOptions = {},
 ): Promise<MutantTarget> {
-  const apiKey = generateApiKey();
+  const apiKey = options.apiKey ?? generateApiKey();
   const server: ReferenceServer = await startReferenceServer({
     allowPrivateWebhookTargets: true,
     ...options.server,
