@@ -1,0 +1,181 @@
+// The hostile cases: a target, how it treats the probe, the CLI options of the run, and what the
+// harness promises about it (exit code, requirements that must not pass). `npm run hostile` runs
+// every case on the whole ledger; the test slice runs each on a small --only scope.
+import type { ProbeMode, TargetName } from './hostile-targets.ts';
+
+export interface HostileCase {
+  /** Row name in the table. */
+  name: string;
+  target: TargetName;
+  probe: ProbeMode;
+  what: string;
+  /** The exit code the harness must give: 2 the run could not be done, 1 a gating requirement failed. */
+  exit: 1 | 2;
+  /** --only scope of the short slice in `npm test`. */
+  only: string[];
+  /** Requirements whose verdict must not be pass (beyond "no pass at all" for exit-2-at-probe cases). */
+  affected: string[];
+  /** The probe fails: every requirement is error, none passes. */
+  probeFails: boolean;
+  /** Part of the short slice in `npm test` (the others share its code paths). */
+  inSlice: boolean;
+}
+
+const ERROR_IDS = ['7/parse-error-code', '7/method-not-found-code', '7/invalid-params-code'];
+
+export const CASES: readonly HostileCase[] = [
+  {
+    name: 'silent',
+    target: 'silent',
+    probe: 'hostile',
+    what: 'accepts the connection, never answers',
+    exit: 2,
+    only: ['7/*'],
+    affected: [],
+    probeFails: true,
+    inSlice: true,
+  },
+  {
+    name: 'trickle',
+    target: 'trickle',
+    probe: 'hostile',
+    what: 'headers, then one byte every 200 ms for ever',
+    exit: 2,
+    only: ['7/*'],
+    affected: [],
+    probeFails: true,
+    inSlice: true,
+  },
+  {
+    name: 'trickle (suites)',
+    target: 'trickle',
+    probe: 'honest',
+    what: 'answers the probe, then trickles every answer',
+    exit: 2,
+    only: ['7/method-not-found-code', '7/parse-error-code'],
+    affected: ['7/method-not-found-code', '7/parse-error-code'],
+    probeFails: false,
+    inSlice: true,
+  },
+  {
+    name: 'endless-sse',
+    target: 'endless-sse',
+    probe: 'honest',
+    what: 'answers the probe, then an SSE stream of working events that never ends',
+    exit: 1,
+    only: ['4.2/stream-single-final-event', '4.2/stream-closed-after-final'],
+    affected: ['4.2/stream-single-final-event', '4.2/stream-closed-after-final'],
+    probeFails: false,
+    inSlice: true,
+  },
+  {
+    name: 'huge-body',
+    target: 'huge-body',
+    probe: 'hostile',
+    what: 'a 100 MB answer to every request',
+    exit: 2,
+    only: ['7/*'],
+    affected: [],
+    probeFails: true,
+    inSlice: true,
+  },
+  {
+    name: 'huge-body (suites)',
+    target: 'huge-body',
+    probe: 'honest',
+    what: 'answers the probe, then 100 MB to every request',
+    exit: 1,
+    only: ERROR_IDS,
+    affected: ERROR_IDS,
+    probeFails: false,
+    inSlice: true,
+  },
+  {
+    name: 'invalid-utf8',
+    target: 'invalid-utf8',
+    probe: 'hostile',
+    what: 'JSON-RPC-shaped answers whose bytes are not UTF-8',
+    exit: 1,
+    only: ERROR_IDS,
+    affected: ERROR_IDS,
+    probeFails: false,
+    inSlice: true,
+  },
+  {
+    name: 'html',
+    target: 'html',
+    probe: 'hostile',
+    what: 'an HTML login page to every request',
+    exit: 1,
+    only: ERROR_IDS,
+    affected: ERROR_IDS,
+    probeFails: false,
+    inSlice: false,
+  },
+  {
+    name: 'wrong-content-type',
+    target: 'wrong-content-type',
+    probe: 'honest',
+    what: 'the reference server with every answer relabelled text/plain',
+    exit: 1,
+    only: ['4/content-type-json', '4.2/stream-content-type-sse'],
+    affected: ['4/content-type-json', '4.2/stream-content-type-sse'],
+    probeFails: false,
+    inSlice: true,
+  },
+  {
+    name: 'reset',
+    target: 'reset',
+    probe: 'hostile',
+    what: 'headers and half a body, then a TCP reset',
+    exit: 2,
+    only: ['7/*'],
+    affected: [],
+    probeFails: true,
+    inSlice: true,
+  },
+  {
+    name: 'reset (suites)',
+    target: 'reset',
+    probe: 'honest',
+    what: 'answers the probe, then resets every answer mid-body',
+    exit: 2,
+    only: ['7/method-not-found-code', '7/parse-error-code'],
+    affected: ['7/method-not-found-code', '7/parse-error-code'],
+    probeFails: false,
+    inSlice: false,
+  },
+  {
+    name: 'redirect-loop',
+    target: 'redirect-loop',
+    probe: 'hostile',
+    what: '307 between two paths, for ever',
+    exit: 2,
+    only: ['7/*'],
+    affected: [],
+    probeFails: true,
+    inSlice: true,
+  },
+  {
+    name: 'redirect-loop (suites)',
+    target: 'redirect-loop',
+    probe: 'honest',
+    what: 'answers the probe, then 307 to every request',
+    exit: 1,
+    only: ERROR_IDS,
+    affected: ERROR_IDS,
+    probeFails: false,
+    inSlice: false,
+  },
+  {
+    name: 'webhook-flood',
+    target: 'webhook-flood',
+    probe: 'honest',
+    what: 'floods the capture receiver with unasked 256 KiB deliveries',
+    exit: 1,
+    only: ['6.1/http-post-to-url', '6.2/delivery-id-per-event'],
+    affected: ['6.2/delivery-id-per-event'],
+    probeFails: false,
+    inSlice: true,
+  },
+];

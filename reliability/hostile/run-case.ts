@@ -1,0 +1,57 @@
+// One hostile case end to end: start its target, run the CLI against it (whole ledger, or the
+// case's --only scope), stop the target, and judge the run against the bounds. Also a small pool
+// that runs cases side by side without oversubscribing the cores.
+import { availableParallelism } from 'node:os';
+import { brokenBounds, budgetArgs, type Budget } from './bounds.ts';
+import type { HostileCase } from './cases.ts';
+import { startHostileTarget } from './hostile-targets.ts';
+import { runCli, type CliRun } from './run-cli.ts';
+
+export interface CaseOutcome {
+  case: HostileCase;
+  run: CliRun;
+  /** What the target did (requests, bytes sent, deliveries posted, ...). */
+  targetStats: Record<string, number>;
+  broken: string[];
+}
+
+export interface CaseOptions {
+  budget: Budget;
+  /** Run only the case's --only scope (the test slice) instead of the whole ledger. */
+  scoped: boolean;
+  extraArgs?: string[];
+}
+
+export async function runCase(c: HostileCase, o: CaseOptions): Promise<CaseOutcome> {
+  const target = await startHostileTarget(c.target, c.probe);
+  try {
+    const args = [...budgetArgs(o.budget), ...(o.extraArgs ?? [])];
+    if (o.scoped) for (const only of c.only) args.push('--only', only);
+    // The kill deadline lies past the promised bound, so a broken bound is measured, not hidden.
+    const killAfterMs = 2 * (o.budget.budgetMs + o.budget.marginMs);
+    const run = await runCli({ target, args, killAfterMs });
+    return { case: c, run, targetStats: target.stats(), broken: brokenBounds(c, run, o.budget) };
+  } finally {
+    await target.close();
+  }
+}
+
+/** Runs `work` over `items`, at most `jobs` at a time, keeping the input order in the results. */
+export async function pool<T, R>(items: readonly T[], jobs: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next;
+      next += 1;
+      results[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, lane));
+  return results;
+}
+
+/** Cases side by side: one per core (each CLI is mostly waiting on its target). */
+export function defaultJobs(): number {
+  return Math.max(1, availableParallelism());
+}
