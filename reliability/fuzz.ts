@@ -18,6 +18,8 @@ export interface FuzzOptions {
   warmup: number;
   /** A request with no answer after this long is a violation (the server hangs). */
   requestTimeoutMs: number;
+  /** Pause before the last heap figure: longer than the fuzz agent's system timeout (3 s). */
+  idleMs: number;
   onProgress?: (done: number) => void;
 }
 
@@ -27,6 +29,7 @@ export const FUZZ_DEFAULTS: FuzzOptions = {
   concurrency: 32,
   warmup: 2_000,
   requestTimeoutMs: 30_000,
+  idleMs: 4000,
 };
 
 export interface FuzzViolation {
@@ -212,7 +215,7 @@ export async function runFuzz(options: Partial<FuzzOptions> = {}): Promise<FuzzR
     const crashedDuring = child.exit() !== undefined;
     const after = crashedDuring ? baseline : (await child.stats()).memory;
     // Tasks told to run until canceled end by the system timeout (3 s); then nothing should be held.
-    if (!crashedDuring) await new Promise((resolve) => setTimeout(resolve, 4000));
+    if (!crashedDuring) await new Promise((resolve) => setTimeout(resolve, opts.idleMs));
     const afterIdle = crashedDuring ? baseline : (await child.stats()).memory;
     const exit = await child.stop();
     return {

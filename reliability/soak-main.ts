@@ -1,0 +1,53 @@
+// `npm run soak [-- --clients N --duration-s S --json FILE]`: the soak run of the reference server
+// (reliability/soak.ts); prints the figures and exits 1 on an error beyond the ruled limits, a lost
+// or stuck task, a lost or duplicated webhook event, a crash, or a heap that kept growing.
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { formatBytes } from './figures.ts';
+import { runSoak, SOAK_DEFAULTS, soakVerdict } from './soak.ts';
+
+const { values } = parseArgs({
+  options: {
+    clients: { type: 'string' },
+    'duration-s': { type: 'string' },
+    json: { type: 'string' },
+  },
+});
+const durationMs = Number(values['duration-s'] ?? SOAK_DEFAULTS.durationMs / 1000) * 1000;
+const report = await runSoak({
+  clients: Number(values.clients ?? SOAK_DEFAULTS.clients),
+  durationMs,
+  onSample: (atMs, memory, requests) =>
+    process.stdout.write(
+      `  ${(atMs / 1000).toFixed(0)} s: ${requests} requests, heap ${formatBytes(memory.heapUsed)}, rss ${formatBytes(memory.rss)}\n`,
+    ),
+});
+if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
+
+const { tasks, webhooks, memory } = report;
+const seconds = report.durationMs / 1000;
+const table = (record: Record<string, number>): string[] =>
+  Object.entries(record)
+    .sort((a, b) => b[1] - a[1])
+    .map(([key, n]) => `  ${key.padEnd(28)} ${n}`);
+const lines = [
+  `soak: ${report.clients} clients for ${seconds} s: ${report.requests} requests (${Math.round(report.requests / seconds)} req/s)`,
+  'operations:',
+  ...table(report.operations),
+  'answers by outcome:',
+  ...table(report.outcomes),
+  `errors beyond the ruled limits: ${Object.values(report.errors).reduce((a, b) => a + b, 0)}`,
+  ...table(report.errors),
+  ...report.errorExamples.map((e) => `    ${e}`),
+  `tasks: ${tasks.created} created, ${tasks.finalSeen} final, ${tasks.stuck.length} not final ${tasks.stuck.join(' ')}`,
+  ...table(tasks.byState),
+  `webhook events: ${webhooks.expectedEvents} expected (task.submitted and the final event of each task), ${webhooks.delivered} delivered, ${webhooks.recordedFailed} recorded failed, ${webhooks.lost.length} lost ${webhooks.lost.join(' ')}`,
+  `  ${webhooks.attemptsReceived} attempts received, ${webhooks.retriedDeliveries} events retried, ${webhooks.duplicates.length} duplicates under another delivery id ${webhooks.duplicates.join(' ')}`,
+  `heap used after GC: start ${formatBytes(memory.start.heapUsed)}, peak sample ${formatBytes(Math.max(0, ...memory.samples.map((s) => s.heapUsed)))}, end ${formatBytes(memory.end.heapUsed)}; rss start ${formatBytes(memory.start.rss)}, end ${formatBytes(memory.end.rss)}`,
+  `server process: ${report.crashed ? 'CRASHED' : 'alive'}`,
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+if (report.crashed) process.stdout.write(`stderr of the server process:\n${report.stderr}\n`);
+const problems = soakVerdict(report);
+process.stdout.write(problems.length === 0 ? 'PASS\n' : `FAIL: ${problems.join('; ')}\n`);
+process.exit(problems.length === 0 ? 0 : 1);
