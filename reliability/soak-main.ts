@@ -1,16 +1,20 @@
-// `npm run soak [-- --clients N --duration-s S --json FILE]`: the soak run of the reference server
-// (reliability/soak.ts); prints the figures and exits 1 on an error beyond the ruled limits, a lost
-// or stuck task, a lost or duplicated webhook event, a crash, or a heap that kept growing.
+// `npm run soak [-- --clients N --duration-s S --json FILE --no-faults]`: the soak run of the reference
+// server (reliability/soak.ts), then webhook delivery against every faulty receiver, the ones that
+// wait out 5 s attempts included (reliability/webhook-faults.ts). Prints the figures and exits 1 on
+// an error beyond the ruled limits, a lost or stuck task, a lost or duplicated webhook event, a
+// crash, or a heap past its bound.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { formatBytes } from './figures.ts';
 import { runSoak, SOAK_DEFAULTS, soakVerdict } from './soak.ts';
+import { runWebhookFaults } from './webhook-faults.ts';
 
 const { values } = parseArgs({
   options: {
     clients: { type: 'string' },
     'duration-s': { type: 'string' },
     json: { type: 'string' },
+    'no-faults': { type: 'boolean' },
   },
 });
 const durationMs = Number(values['duration-s'] ?? SOAK_DEFAULTS.durationMs / 1000) * 1000;
@@ -49,5 +53,22 @@ const lines = [
 process.stdout.write(`${lines.join('\n')}\n`);
 if (report.crashed) process.stdout.write(`stderr of the server process:\n${report.stderr}\n`);
 const problems = soakVerdict(report);
+process.stdout.write(problems.length === 0 ? 'soak PASS\n' : `soak FAIL: ${problems.join('; ')}\n`);
+
+if (values['no-faults'] !== true) {
+  process.stdout.write('webhook delivery against faulty receivers:\n');
+  const faults = await runWebhookFaults({ long: true });
+  for (const s of faults.scenarios) {
+    const statuses = Object.entries(s.byStatus)
+      .map(([status, n]) => `${n} ${status}`)
+      .join(', ');
+    process.stdout.write(
+      `  ${s.name.padEnd(20)} expect ${s.expect.padEnd(9)} ${s.events} events (${statuses}), ${s.attemptsReceived} attempts received, longest ${s.longestMs} ms\n`,
+    );
+    for (const problem of s.problems) process.stdout.write(`    ${problem}\n`);
+    if (s.problems.length > 0) problems.push(`webhook scenario ${s.name}: ${s.problems.length} problems`);
+  }
+  if (faults.crashed) problems.push('the server process crashed under webhook faults');
+}
 process.stdout.write(problems.length === 0 ? 'PASS\n' : `FAIL: ${problems.join('; ')}\n`);
 process.exit(problems.length === 0 ? 0 : 1);
