@@ -15,7 +15,8 @@ interface Info {
 }
 
 const [baselineEntry, ...rest] = process.argv.slice(2);
-if (baselineEntry === undefined) throw new Error('usage: compare-reference.ts <baseline reference-server/index.ts>');
+if (baselineEntry === undefined)
+  throw new Error('usage: compare-reference.ts <baseline reference-server/index.ts>');
 const settings = readSettings(rest);
 const start = (tag: string, entry?: string): Promise<Child<Info>> =>
   startChild<Info>('reference', {
@@ -27,7 +28,9 @@ const copies = [
   { name: 'before', child: await start('before', baselineEntry) },
   { name: 'after', child: await start('after') },
 ];
-const figures = new Map(copies.map((c) => [c.name, [] as { rps: number; p50: number; p99: number; cpu: number }[]]));
+const figures = new Map(
+  copies.map((c) => [c.name, [] as { rps: number; p50: number; p99: number; cpu: number }[]]),
+);
 try {
   for (let r = 1; r <= settings.rounds; r += 1) {
     for (const { name, child } of copies) {
@@ -53,6 +56,12 @@ console.log('| --- | ---: | ---: | ---: | ---: |');
 for (const [name, rounds] of figures) {
   const m = (pick: (f: (typeof rounds)[number]) => number): number => median(rounds.map(pick));
   console.log(
-    `| ${name} | ${Math.round(m((f) => f.rps))} | ${round(m((f) => f.p50), 2)} | ${round(m((f) => f.p99), 2)} | ${Math.round(m((f) => f.cpu))} |`,
+    `| ${name} | ${Math.round(m((f) => f.rps))} | ${round(
+      m((f) => f.p50),
+      2,
+    )} | ${round(
+      m((f) => f.p99),
+      2,
+    )} | ${Math.round(m((f) => f.cpu))} |`,
   );
 }

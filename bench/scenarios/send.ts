@@ -48,7 +48,7 @@ export async function benchSend(settings: BenchSettings, log: (line: string) => 
         const result = { ...loaded, cpuUsPerRequest: cpuUs / Math.max(1, loaded.ok) };
         rounds.get(target.name)?.push(result);
         log(
-          `  send round ${round} ${target.name}: ${Math.round(result.rps)} req/s, p99 ${round2(result.p99Ms)} ms`,
+          `  send round ${round} ${target.name}: ${Math.round(result.rps)} req/s, p99 ${round2(result.p99Ms)} ms, ${Math.round(result.cpuUsPerRequest)} µs CPU/req`,
         );
       }
       // The answers must still be right after the load (no degraded mode hidden behind 200s).

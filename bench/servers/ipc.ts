@@ -19,7 +19,11 @@ export function serveChild(
   handlers: Record<string, IpcHandler>,
   close: () => Promise<void>,
 ): void {
-  const all: Record<string, IpcHandler> = { heap: () => heapAfterGc(), cpu: () => process.cpuUsage(), ...handlers };
+  const all: Record<string, IpcHandler> = {
+    heap: () => heapAfterGc(),
+    cpu: () => process.cpuUsage(),
+    ...handlers,
+  };
   process.on('message', (raw: Record<string, unknown>) => {
     const { id, type } = raw;
     void (async () => {

@@ -36,7 +36,11 @@ const key = randomBytes(24).toString('base64url');
 const entry = process.env.BENCH_REFERENCE_ENTRY;
 const { startReferenceServer } = (await import(
   entry === undefined ? '../../reference-server/index.ts' : pathToFileURL(entry).href
-)) as { startReferenceServer: (options: ReferenceServerOptions) => Promise<{ baseUrl: string; close(): Promise<void> }> };
+)) as {
+  startReferenceServer: (
+    options: ReferenceServerOptions,
+  ) => Promise<{ baseUrl: string; close(): Promise<void> }>;
+};
 const server = await startReferenceServer({
   host: '127.0.0.1',
   port: 0,
