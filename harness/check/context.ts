@@ -30,6 +30,15 @@ export class NoAnswerError extends Error {
   }
 }
 
+/**
+ * An HTTP answer the target finished: headers followed by a deadline, a reset or a dropped
+ * connection are no answer (the harness could not conclude). A body over the cap is an answer, and
+ * its size the finding.
+ */
+export function completeAnswer(ex: Exchange): ex is AnsweredExchange {
+  return ex.response !== undefined && (ex.error === undefined || ex.error.kind === 'body-too-large');
+}
+
 export interface CheckContext {
   readonly requirement: Requirement;
   readonly target: { readonly baseUrl: string; readonly agentId: string; readonly authKind: AuthKind };
@@ -42,7 +51,7 @@ export interface CheckContext {
   readonly client: TargetClient;
   /** Another client (other credentials, agent, budget); its exchanges are evidence too. */
   newClient(overrides?: Partial<TargetClientOptions>): TargetClient;
-  /** client.rpc() that insists on an HTTP answer: none is a harness `error`, never a pass or fail. */
+  /** client.rpc() that insists on a complete HTTP answer: none is a harness `error`, never a pass or fail. */
   rpc(method: string, params?: unknown, opts?: RpcOptions): Promise<AnsweredExchange>;
   stream(method: string, params?: unknown, opts?: StreamOptions): Promise<SseStream>;
   /** The webhook capture receiver, started on first use; deliveries to newUrl() URLs are evidence. */
@@ -115,7 +124,7 @@ export function createCheckContext(
     newClient: (overrides) => pool.create(overrides),
     async rpc(method, params, opts) {
       const ex = await client.rpc(method, params, opts);
-      if (ex.response === undefined) throw new NoAnswerError(ex);
+      if (!completeAnswer(ex)) throw new NoAnswerError(ex);
       return ex as AnsweredExchange;
     },
     stream: (method, params, opts) => client.stream(method, params, opts),

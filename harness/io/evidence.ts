@@ -220,7 +220,10 @@ export function deliveryEvidence(d: Delivery, secrets: readonly string[]): Omit<
 /** Shortens recorded text beyond `cap` characters with a marker saying how much was left out. */
 export function truncateText(text: string, cap: number): { text: string; truncated: boolean } {
   if (text.length <= cap) return { text, truncated: false };
-  return { text: `${text.slice(0, cap)}…[truncated ${text.length - cap} chars]`, truncated: true };
+  // A copy, not a slice: V8 keeps a slice's parent alive, so each record would otherwise hold the
+  // whole body (16 MiB per exchange against a target that answers 100 MB).
+  const kept = Buffer.from(text.slice(0, cap), 'utf16le').toString('utf16le');
+  return { text: `${kept}…[truncated ${text.length - cap} chars]`, truncated: true };
 }
 
 /** Redacts header values, counting the secrets found. */

@@ -18,6 +18,8 @@ export interface WebhookReceiverOptions {
   maxDeliveries?: number;
   /** Body bytes kept per delivery; the rest is read and counted but not stored. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** Body bytes kept across all stored deliveries; the oldest are dropped beyond it. Default 64 MiB. */
+  maxStoredBytes?: number;
 }
 
 export interface ScriptedResponse {
@@ -87,6 +89,11 @@ export function matches(d: Delivery, filter: DeliveryFilter | undefined): boolea
   return true;
 }
 
+/** Memory a stored delivery holds: its kept bytes and their decoded text. */
+function storedSize(d: Delivery): number {
+  return d.body.length + d.text.length;
+}
+
 interface Waiter {
   filter: DeliveryFilter;
   count: number;
@@ -101,6 +108,8 @@ class Receiver implements WebhookReceiver {
   private readonly pending = new Set<NodeJS.Timeout>();
   private readonly maxDeliveries: number;
   private readonly maxBodyBytes: number;
+  private readonly maxStoredBytes: number;
+  private storedBytes = 0;
   private droppedDeliveries = 0;
   private droppedBytes = 0;
   private seq = 0;
@@ -109,6 +118,9 @@ class Receiver implements WebhookReceiver {
   constructor(opts: WebhookReceiverOptions) {
     this.maxDeliveries = opts.maxDeliveries ?? 1000;
     this.maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
+    // Why a total: 1000 deliveries of 1 MiB (plus their decoded text) would be 2 GB in a worker
+    // that a target floods with unasked deliveries.
+    this.maxStoredBytes = opts.maxStoredBytes ?? 64 * 1024 * 1024;
     this.server = createServer((req, res) => void this.handle(req, res));
   }
 
@@ -162,6 +174,7 @@ class Receiver implements WebhookReceiver {
   clear(token?: string): void {
     const keep = token === undefined ? [] : this.store.filter((d) => d.token !== token);
     this.store.splice(0, this.store.length, ...keep);
+    this.storedBytes = keep.reduce((sum, d) => sum + storedSize(d), 0);
   }
 
   async close(): Promise<void> {
@@ -230,8 +243,12 @@ class Receiver implements WebhookReceiver {
 
   private add(d: Delivery): void {
     this.store.push(d);
-    if (this.store.length > this.maxDeliveries) {
-      this.store.shift();
+    this.storedBytes += storedSize(d);
+    while (
+      this.store.length > 1 &&
+      (this.store.length > this.maxDeliveries || this.storedBytes > this.maxStoredBytes)
+    ) {
+      this.storedBytes -= storedSize(this.store.shift()!);
       this.droppedDeliveries += 1;
     }
     for (const w of [...this.waiters]) {

@@ -1,5 +1,6 @@
 // Probes the target before any suite runs: one agent/authenticatedExtendedCard call (spec 4.8).
-// No answer, a refused credential (C-01) or an unknown agent (C-23) means the run cannot be done.
+// No complete answer, a redirect, a refused credential (C-01) or an unknown agent (C-23) means the
+// run cannot be done.
 import { ERROR_CODES } from '../../schemas/error-codes.ts';
 import type { Exchange } from '../io/evidence.ts';
 import { createTargetClient } from '../io/target-client.ts';
@@ -34,6 +35,18 @@ function classify(ex: Exchange): Omit<ProbeOutcome, 'reachability'> & Omit<Reach
     return { reachable: false, authenticated: false, message, card: null, couldNotRun: message };
   }
   const base = { reachable: true, status: res.status };
+  // One complete answer is the least a run needs: a body cut by the deadline, a reset or the body
+  // cap means every later request would spend its whole budget the same way.
+  if (ex.error !== undefined) {
+    const message = `the target's answer to the probe did not complete (HTTP ${res.status}, ${ex.error.kind}): ${ex.error.message}`;
+    return { ...base, authenticated: false, message, card: null, couldNotRun: message };
+  }
+  // The harness never follows redirects (a credential must not travel to another origin).
+  if (res.status >= 300 && res.status < 400) {
+    const location = res.headers.location ?? '(no Location)';
+    const message = `the agent endpoint redirects (HTTP ${res.status} to ${String(location)}); redirects are not followed: check --target`;
+    return { ...base, authenticated: false, message, card: null, couldNotRun: message };
+  }
   const code = errorCode(res.json);
   if (res.status === 401 || res.status === 403 || code === ERROR_CODES.UNAUTHORIZED) {
     const message = `credential refused by the target (HTTP ${res.status}${code === undefined ? '' : `, code ${String(code)}`})`;
