@@ -1,0 +1,95 @@
+// Mutants of the webhook payload (spec 6.1, 6.3; rulings C-20, C-39, C-43): the relay edits one field
+// of every delivery and signs the edited body afresh, so only that field is wrong.
+import type { Variant } from '../types.ts';
+import {
+  deliveryOf,
+  isObject,
+  setPayload,
+  webhookMutant,
+  type JsonObject,
+  type RelayAttempt,
+} from '../webhook-relay.ts';
+
+/** Edits the payload of each delivery with `edit`, re-signing it. */
+function editPayload(edit: (payload: JsonObject, a: RelayAttempt) => void) {
+  return {
+    rewrite(a: RelayAttempt): void {
+      if (a.json === undefined) return;
+      const payload = structuredClone(a.json);
+      edit(payload, a);
+      setPayload(a, payload);
+    },
+  };
+}
+
+/** The events list of each set request (by JSON-RPC id), for the events-filter mutant. */
+const requested = new Map<string, JsonObject[keyof JsonObject]>();
+
+const variants: Variant[] = [
+  webhookMutant({
+    breaks: '6.3/payload-timestamp',
+    slug: 'epoch-milliseconds',
+    description: 'the payload timestamp is a number of milliseconds since the epoch, not an ISO 8601 string',
+    relay: editPayload((p) => {
+      p.timestamp = Date.parse(String(p.timestamp));
+    }),
+  }),
+  webhookMutant({
+    breaks: '6.3/payload-agent-id',
+    slug: 'display-name',
+    description: "the payload agentId carries the agent's display name instead of its id",
+    relay: editPayload((p) => {
+      p.agentId = 'Reference agent';
+    }),
+  }),
+  webhookMutant({
+    breaks: '6.3/payload-delivery-attempt',
+    slug: 'zero-based',
+    description: 'delivery.attempt counts from 0 (0 on the first attempt)',
+    relay: editPayload((p, a) => {
+      if (isObject(p.delivery)) p.delivery.attempt = (deliveryOf(a).attempt ?? 1) - 1;
+    }),
+  }),
+  webhookMutant({
+    breaks: '6.3/payload-delivery-max-attempts',
+    slug: 'equals-max-retries',
+    description: 'delivery.maxAttempts is retryPolicy.maxRetries (the first attempt not counted)',
+    relay: editPayload((p, a) => {
+      if (isObject(p.delivery)) p.delivery.maxAttempts = (deliveryOf(a).maxAttempts ?? 1) - 1;
+    }),
+  }),
+  webhookMutant({
+    breaks: '6.1/completed-data',
+    slug: 'no-context-id',
+    description: 'task.completed data leaves out contextId',
+    relay: editPayload((p) => {
+      if (p.event === 'task.completed' && isObject(p.data)) delete p.data.contextId;
+    }),
+  }),
+  webhookMutant({
+    breaks: '6.1/events-filter',
+    slug: 'filter-ignored',
+    description:
+      'a configuration with an events list is delivered every event (the list is stored and reported, never applied)',
+    hooks: {
+      request(call) {
+        const config = call.params?.config;
+        if (call.method !== 'tasks/pushNotificationConfig/set' || !isObject(config)) return undefined;
+        if (!Array.isArray(config.events)) return undefined;
+        // The list never reaches the server, which therefore delivers all five events; the set
+        // result is given the client's list back.
+        requested.set(String(call.id), config.events);
+        delete config.events;
+        return call.json;
+      },
+      json: {
+        'tasks/pushNotificationConfig/set'(body, ctx) {
+          const events = requested.get(String(ctx.call.id));
+          if (events !== undefined && isObject(body) && isObject(body.result)) body.result.events = events;
+        },
+      },
+    },
+  }),
+];
+
+export default variants;
