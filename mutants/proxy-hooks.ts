@@ -17,6 +17,9 @@ export interface ProxyCall {
   params?: Record<string, unknown>;
 }
 
+/** A JSON-RPC call to the reference server behind the proxy; resolves to the parsed response body. */
+export type UpstreamRpc = (method: string, params: unknown) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
 /** Response head: the status and the headers, names lower-cased, repeated headers as arrays. */
 export interface ResponseHead {
   status: number;
@@ -26,6 +29,8 @@ export interface ResponseHead {
 export interface JsonContext {
   call: ProxyCall;
   status: number;
+  /** the response head, which a JSON hook may change too (the `head` hook runs after it) */
+  head: ResponseHead;
 }
 
 export interface SseContext {
@@ -51,12 +56,15 @@ export interface SseEnd {
 }
 
 export interface ProxyHooks {
-  /** Answer directly instead of forwarding: write to `res` and return true; false forwards. */
-  answer?(call: ProxyCall, res: ServerResponse): boolean | Promise<boolean>;
-  /** Rewrite the parsed request before forwarding; return the new JSON value, or undefined to keep the bytes. */
-  request?(call: ProxyCall): unknown;
+  /**
+   * Answer directly instead of forwarding: write to `res` and return true; false forwards.
+   * `upstream` asks the reference server a JSON-RPC call with the caller's credentials.
+   */
+  answer?(call: ProxyCall, res: ServerResponse, upstream: UpstreamRpc): boolean | Promise<boolean>;
   /** Rewrite the request headers before forwarding (names lower-cased; delete one to drop it). */
   requestHeaders?(headers: Record<string, string>, call: ProxyCall): void;
+  /** Rewrite the parsed request before forwarding; return the new JSON value, or undefined to keep the bytes. */
+  request?(call: ProxyCall): unknown;
   /** Rewrite JSON response bodies, per JSON-RPC method; `'*'` applies to every JSON body. */
   json?: Record<string, JsonHook>;
   /** Rewrite the status and headers of any response (JSON or SSE). */

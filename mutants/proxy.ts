@@ -139,18 +139,18 @@ async function relayJson(
   hooks: ProxyHooks,
 ): Promise<void> {
   const head = responseHead(up);
-  hooks.head?.(head, call);
   const raw = await readBody(up);
   let body: Buffer | string = raw;
   const hook = (call.method !== undefined ? hooks.json?.[call.method] : undefined) ?? hooks.json?.['*'];
   if (hook !== undefined && raw.length > 0) {
     try {
-      const out = applyHook(hook, JSON.parse(raw.toString('utf8')), { call, status: head.status });
+      const out = applyHook(hook, JSON.parse(raw.toString('utf8')), { call, status: head.status, head });
       body = 'raw' in out ? out.raw : out.json;
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
     }
   }
+  hooks.head?.(head, call);
   res.writeHead(head.status, { ...head.headers, 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
@@ -205,6 +205,18 @@ function relaySse(
   res.on('close', () => up.destroy());
 }
 
+/** One JSON-RPC call to the upstream with the credentials of `call`. */
+async function upstreamRpc(target: URL, call: ProxyCall, method: string, params: unknown): Promise<unknown> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  for (const name of ['x-api-key', 'authorization']) {
+    const value = call.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  const body = JSON.stringify({ jsonrpc: '2.0', id: `mutant-${Date.now()}`, method, params });
+  const res = await fetch(new URL(call.url, target), { method: 'POST', headers, body });
+  return res.json();
+}
+
 /** A proxy in front of `upstream` (a base URL) applying `hooks`. */
 export async function startProxy(upstream: string, hooks: ProxyHooks = {}): Promise<Proxy> {
   const target = new URL(upstream);
@@ -220,7 +232,11 @@ export async function startProxy(upstream: string, hooks: ProxyHooks = {}): Prom
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const call = parseCall(req, await readBody(req));
-    if (hooks.answer !== undefined && (await hooks.answer(call, res))) return;
+    if (
+      hooks.answer !== undefined &&
+      (await hooks.answer(call, res, (m, p) => upstreamRpc(target, call, m, p)))
+    )
+      return;
     const rewritten = hooks.request?.(call);
     const body = rewritten === undefined ? call.body : Buffer.from(JSON.stringify(rewritten));
     const up = httpRequest({
@@ -294,4 +310,12 @@ export async function startMutant(
       await server.close();
     },
   };
+}
+
+/** Answers a request directly with a JSON body (for `answer` hooks). */
+export function sendJson(res: ServerResponse, body: unknown, status = 200): true {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+  return true;
 }

@@ -1,0 +1,91 @@
+// Error codes and their `data` (spec 7): each variant changes one member of one kind of JSON-RPC
+// error object the reference server sends.
+import { mutant } from '../define.ts';
+import type { JsonHook } from '../proxy.ts';
+import type { Variant } from '../types.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type ErrorObject = Record<string, any>;
+
+/** A JSON hook applied to error responses with this code only. */
+function onError(code: number, rewrite: (error: ErrorObject) => void): Record<string, JsonHook> {
+  return {
+    '*': (body) => {
+      if (body?.error?.code === code) rewrite(body.error);
+    },
+  };
+}
+
+const variants: Variant[] = [
+  mutant({
+    breaks: '7/method-not-found-code',
+    slug: 'answers-32600',
+    area: 'errors',
+    description: 'an unknown method is answered with -32600 instead of -32601',
+    hooks: { json: onError(-32601, (e) => (e.code = -32600)) },
+  }),
+  mutant({
+    breaks: '7/invalid-params-details',
+    slug: 'no-details',
+    area: 'errors',
+    description: '-32602 errors carry data.field but no data.details',
+    hooks: { json: onError(-32602, (e) => delete e.data?.details) },
+  }),
+  mutant({
+    breaks: '7/invalid-params-field',
+    slug: 'no-field',
+    area: 'errors',
+    description: '-32602 errors carry data.details but no data.field',
+    hooks: { json: onError(-32602, (e) => delete e.data?.field) },
+  }),
+  mutant({
+    breaks: '7/task-not-found-data',
+    slug: 'no-suggestion',
+    area: 'errors',
+    description: '-32000 errors carry data.taskId but no data.suggestion',
+    hooks: { json: onError(-32000, (e) => delete e.data?.suggestion) },
+  }),
+  mutant({
+    breaks: '7/error-code-integer',
+    slug: 'code-as-string',
+    area: 'errors',
+    description: 'the -32601 code is sent as the string "-32601"',
+    hooks: { json: onError(-32601, (e) => (e.code = String(e.code))) },
+  }),
+  mutant({
+    breaks: '7/error-data-object',
+    slug: 'data-as-string',
+    area: 'errors',
+    description: 'the data of -32601 errors is a JSON string instead of an object',
+    hooks: { json: onError(-32601, (e) => (e.data = JSON.stringify(e.data))) },
+  }),
+  mutant({
+    breaks: '7/cancellation-failed-data',
+    slug: 'no-current-state',
+    area: 'errors',
+    description: '-32003 errors carry data.taskId but no data.currentState',
+    hooks: { json: onError(-32003, (e) => delete e.data?.currentState) },
+  }),
+  mutant({
+    breaks: '7/subscription-failed-data',
+    slug: 'no-reason',
+    area: 'errors',
+    description: '-32004 errors carry data.taskId but no data.reason',
+    hooks: { json: onError(-32004, (e) => delete e.data?.reason) },
+  }),
+  mutant({
+    breaks: '7/jsonrpc-errors-http-200',
+    slug: 'invalid-params-http-400',
+    area: 'errors',
+    description: '-32602 errors are sent with HTTP 400',
+    hooks: {
+      json: {
+        '*': (body, { head }) => {
+          if (body?.error?.code === -32602) head.status = 400;
+        },
+      },
+    },
+  }),
+];
+
+export default variants;
