@@ -38,6 +38,7 @@ const lines = [
     .map(([outcome, n]) => `  ${outcome.padEnd(24)} ${n}`),
   `violations: ${report.violationCount}`,
   ...report.violations.slice(0, 20).map((v) => `  #${v.index} ${v.kind}: ${v.reason}\n    ${v.request}`),
+  `requests resent after the server closed an idle connection unread (C-49): ${report.retriedAfterIdleClose}`,
   `server process: ${report.crashed ? 'CRASHED' : 'alive'} (${report.exit})`,
   `heap used after GC: baseline ${formatBytes(baseline.heapUsed)}, right after ${formatBytes(after.heapUsed)}, after 4 s idle ${formatBytes(afterIdle.heapUsed)} (${growth >= 0 ? '+' : ''}${formatBytes(growth)}; tolerance ${formatBytes(HEAP_TOLERANCE_BYTES)})`,
   `rss: baseline ${formatBytes(baseline.rss)}, after idle ${formatBytes(afterIdle.rss)}`,

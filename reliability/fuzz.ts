@@ -50,6 +50,8 @@ export interface FuzzReport {
   byOutcome: Record<string, number>;
   violations: FuzzViolation[];
   violationCount: number;
+  /** Requests resent once because the server closed the idle connection before reading them (C-49). */
+  retriedAfterIdleClose: number;
   crashed: boolean;
   exit: string;
   stderr: string;
@@ -73,7 +75,29 @@ function describe(item: FuzzCase): string {
   return `${item.method} ${item.path.slice(0, 120)} ${JSON.stringify(item.headers).slice(0, 200)} ${JSON.stringify(body.slice(0, 300))}${body.length > 300 ? ` (+${body.length - 300} bytes)` : ''}`;
 }
 
-async function sendHttp(pool: Pool, item: HttpCase, timeoutMs: number): Promise<Verdict> {
+/** Connection errors after which a request was never read by the server (C-49). */
+const UNREAD_CLOSE = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
+
+/**
+ * Sends one case. A reused connection the server closed for idleness before reading the request
+ * (C-49: such a request is not processed) is retried once on a new connection, as RFC 9112
+ * section 9.3.1 lets a client do for a request it knows was not processed; `onRetry` counts them.
+ */
+async function sendHttp(
+  pool: Pool,
+  item: HttpCase,
+  timeoutMs: number,
+  onRetry: () => void,
+): Promise<Verdict> {
+  const first = await sendHttpOnce(pool, item, timeoutMs);
+  if (first.ok || !first.reason.startsWith('connection failed:')) return first;
+  const code = first.reason.split(' ')[2] ?? '';
+  if (!UNREAD_CLOSE.has(code)) return first;
+  onRetry();
+  return sendHttpOnce(pool, item, timeoutMs);
+}
+
+async function sendHttpOnce(pool: Pool, item: HttpCase, timeoutMs: number): Promise<Verdict> {
   const signal = AbortSignal.timeout(timeoutMs);
   let res;
   try {
@@ -165,6 +189,7 @@ async function drive(
   source: Iterator<[number, FuzzCase]>,
   opts: Pick<FuzzOptions, 'concurrency' | 'requestTimeoutMs' | 'onProgress'>,
   record: (index: number, item: FuzzCase, verdict: Verdict) => void,
+  onRetry: () => void = () => undefined,
 ): Promise<void> {
   const pool = new Pool(child.baseUrl, { connections: opts.concurrency, pipelining: 1 });
   let done = 0;
@@ -175,7 +200,7 @@ async function drive(
       const verdict =
         item.via === 'raw'
           ? await sendRaw(child.baseUrl, item, opts.requestTimeoutMs)
-          : await sendHttp(pool, item, opts.requestTimeoutMs);
+          : await sendHttp(pool, item, opts.requestTimeoutMs, onRetry);
       record(index, item, verdict);
       done += 1;
       if (done % 1000 === 0) opts.onProgress?.(done);
@@ -195,13 +220,14 @@ export async function runFuzz(options: Partial<FuzzOptions> = {}): Promise<FuzzR
   const byOutcome: Record<string, number> = {};
   const violations: FuzzViolation[] = [];
   let violationCount = 0;
+  let retriedAfterIdleClose = 0;
   const started = performance.now();
   try {
     // Warm-up: another slice of the same generator (its own seeds), not counted.
     await drive(child, cases(opts.seed + 1_000_000, opts.warmup), opts, () => undefined);
     const baseline = (await child.stats()).memory;
     const t0 = performance.now();
-    await drive(child, cases(opts.seed, opts.requests), opts, (index, item, verdict) => {
+    const record = (index: number, item: FuzzCase, verdict: Verdict): void => {
       byKind[item.kind] = (byKind[item.kind] ?? 0) + 1;
       const outcome = verdict.ok ? verdict.outcome : 'violation';
       byOutcome[outcome] = (byOutcome[outcome] ?? 0) + 1;
@@ -210,7 +236,8 @@ export async function runFuzz(options: Partial<FuzzOptions> = {}): Promise<FuzzR
         if (violations.length < 50)
           violations.push({ index, kind: item.kind, reason: verdict.reason, request: describe(item) });
       }
-    });
+    };
+    await drive(child, cases(opts.seed, opts.requests), opts, record, () => (retriedAfterIdleClose += 1));
     const elapsedMs = Math.round(performance.now() - t0);
     const crashedDuring = child.exit() !== undefined;
     const after = crashedDuring ? baseline : (await child.stats()).memory;
@@ -226,6 +253,7 @@ export async function runFuzz(options: Partial<FuzzOptions> = {}): Promise<FuzzR
       byOutcome,
       violations,
       violationCount,
+      retriedAfterIdleClose,
       crashed: exit.crashed,
       exit: `code ${exit.code} signal ${exit.signal}`,
       stderr: child.stderr(),

@@ -14,6 +14,8 @@ export const HTTP_LIMITS = Object.freeze({
   headersTimeoutMs: 10_000,
   /** Whole request, body included: the default body limit (about 57 MB) at about 1 MB/s. */
   requestTimeoutMs: 60_000,
+  /** C-49: an idle persistent connection is closed this long after its last response. */
+  keepAliveTimeoutMs: 5000,
 });
 
 export interface ConnectionTimeouts {
@@ -27,6 +29,8 @@ export function httpServerOptions(timeouts: ConnectionTimeouts): ServerOptions {
     maxHeaderSize: HTTP_LIMITS.maxHeaderBytes,
     headersTimeout: timeouts.headersTimeoutMs,
     requestTimeout: timeouts.requestTimeoutMs,
+    // Node's own default, stated so the ruling does not move with a runtime release (C-49).
+    keepAliveTimeout: HTTP_LIMITS.keepAliveTimeoutMs,
     // Node checks expiry every 30 s by default, which would let a slow client overstay by that much.
     connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(timeouts.headersTimeoutMs / 4))),
   };
