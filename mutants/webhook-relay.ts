@@ -20,6 +20,8 @@ export interface RelayRoute {
   secret?: string;
   /** Names (lower case) of the configuration's `headers`. */
   headerNames: string[];
+  /** The configuration's retryPolicy with the defaults of spec 2.11 filled in (seconds). */
+  retryPolicy: { maxRetries: number; backoffMultiplier: number; initialDelay: number };
 }
 
 /** One delivery attempt on its way from the server to the receiver; mutations edit it in place. */
@@ -234,9 +236,16 @@ export function relaySetParams(relay: WebhookRelay, params: unknown): void {
   if (!isObject(params) || !isObject(params.config)) return;
   const config = params.config;
   if (typeof config.url !== 'string' || !LOOPBACK_URL.test(config.url)) return;
+  const policy = isObject(config.retryPolicy) ? config.retryPolicy : {};
+  const num = (v: unknown, fallback: number): number => (typeof v === 'number' ? v : fallback);
   const route: RelayRoute = {
     target: config.url,
     headerNames: isObject(config.headers) ? Object.keys(config.headers).map((k) => k.toLowerCase()) : [],
+    retryPolicy: {
+      maxRetries: num(policy.maxRetries, 3),
+      backoffMultiplier: num(policy.backoffMultiplier, 2),
+      initialDelay: num(policy.initialDelay, 1),
+    },
   };
   if (typeof config.secret === 'string' && config.secret !== '') route.secret = config.secret;
   config.url = relay.route(route);

@@ -34,6 +34,20 @@ const variants: Variant[] = [
     },
   }),
   webhookMutant({
+    breaks: '6.5/retry-backoff',
+    slug: 'exponent-off-by-one',
+    description:
+      'retry n waits initialDelay * backoffMultiplier^n instead of ^(n-1): the first retry already waits initialDelay * multiplier',
+    relay: {
+      // The server waited initialDelay * m^(n-1); holding the attempt m^(n-1) * (m - 1) more makes m^n.
+      holdMs(a) {
+        const retry = (deliveryOf(a).attempt ?? 1) - 1;
+        const { initialDelay, backoffMultiplier: m } = a.route.retryPolicy;
+        return retry < 1 ? 0 : initialDelay * 1000 * m ** (retry - 1) * (m - 1);
+      },
+    },
+  }),
+  webhookMutant({
     breaks: '6.5/2xx-acknowledges',
     slug: 'only-200-acknowledges',
     description: 'only HTTP 200 counts as an acknowledgement: a 202 (or any other 2xx) is retried',

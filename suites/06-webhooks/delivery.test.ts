@@ -80,6 +80,21 @@ verifies(
   concurrent,
 );
 
+// With the shared sample's 0.1 s initial delay, a sender that waits initialDelay * multiplier^n (an
+// exponent off by one) stays within C-20's 1 s late tolerance. A 0.5 s delay and a multiplier of 4
+// put the first retry at 0.5 s, and the off-by-one sender's at 2 s, well beyond 0.5 + 1 s.
+verifies(
+  '6.5/retry-backoff',
+  'the first retry waits initialDelay, not initialDelay * multiplier',
+  async (c) => {
+    const policy = { initialDelay: 0.5, backoffMultiplier: 4, maxRetries: 1 };
+    const run = await scriptedRun(c, { label: 'first-retry', policy, script: failing(1), count: 2 });
+    c.require('attempts received', run.deliveries.length, 2);
+    checkGaps(c, retryGaps(run.deliveries), run.policy);
+  },
+  concurrent,
+);
+
 verifies(
   '6.5/delivery-id-stable',
   'every attempt of one event carries the same delivery id',
