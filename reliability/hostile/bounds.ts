@@ -59,7 +59,8 @@ function reportProblems(c: HostileCase, run: CliRun): string[] {
   if (c.probeFails) {
     if (passed.length > 0) problems.push(`probe failed but ${passed.length} requirement(s) pass`);
     const other = report.requirements.filter((r) => r.verdict !== 'error');
-    if (other.length > 0) problems.push(`probe failed but ${other[0]!.id} is ${other[0]!.verdict}, not error`);
+    if (other.length > 0)
+      problems.push(`probe failed but ${other[0]!.id} is ${other[0]!.verdict}, not error`);
   }
   for (const id of c.affected.filter((a) => passed.includes(a))) problems.push(`${id} passes`);
   const counted = report.requirements.filter((r) => ['MUST', 'SHOULD'].includes(r.level));

@@ -65,7 +65,12 @@ export function card(agentId: string): Record<string, unknown> {
       multiTurn: true,
       webhooks: true,
     },
-    limits: { requestsPerMinute: 600, concurrentTasks: 4, maxMessageLength: 100_000, systemTimeoutMs: 300_000 },
+    limits: {
+      requestsPerMinute: 600,
+      concurrentTasks: 4,
+      maxMessageLength: 100_000,
+      systemTimeoutMs: 300_000,
+    },
   };
 }
 

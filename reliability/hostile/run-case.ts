@@ -37,7 +37,11 @@ export async function runCase(c: HostileCase, o: CaseOptions): Promise<CaseOutco
 }
 
 /** Runs `work` over `items`, at most `jobs` at a time, keeping the input order in the results. */
-export async function pool<T, R>(items: readonly T[], jobs: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: readonly T[],
+  jobs: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   const lane = async (): Promise<void> => {

@@ -29,7 +29,16 @@ function row(cells: string[]): string {
 export function printTable(outcomes: CaseOutcome[], budget: Budget, print: (line: string) => void): void {
   print('');
   print(
-    row(['target', 'exit', 'wall (s)', 'CLI peak RSS (MiB)', 'worker peak RSS (MiB)', 'report.json', 'verdicts', 'bounds']),
+    row([
+      'target',
+      'exit',
+      'wall (s)',
+      'CLI peak RSS (MiB)',
+      'worker peak RSS (MiB)',
+      'report.json',
+      'verdicts',
+      'bounds',
+    ]),
   );
   print(row(['---', '---', '---:', '---:', '---:', '---', '---', '---']));
   for (const o of outcomes) {

@@ -3,7 +3,14 @@
 // to that URL, to tokens nobody handed out and to the receiver's root, until the receiver goes away.
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { AGENT_ID, answerCard, isProbe, startFixture, type HostileRequest, type HostileTarget } from './fixture-kit.ts';
+import {
+  AGENT_ID,
+  answerCard,
+  isProbe,
+  startFixture,
+  type HostileRequest,
+  type HostileTarget,
+} from './fixture-kit.ts';
 
 // Why these figures: 256 KiB bodies from 8 parallel senders put hundreds of MiB through the
 // receiver within seconds, enough to show whether it caps what it keeps; the total cap keeps the
@@ -11,6 +18,8 @@ import { AGENT_ID, answerCard, isProbe, startFixture, type HostileRequest, type 
 const DELIVERY_BYTES = 256 * 1024;
 const SENDERS_PER_URL = 8;
 const MAX_DELIVERIES = 40_000;
+const HOLD_DELIVERIES = 200;
+const HOLD_MS = 2000;
 const HOOK_URL = /https?:\/\/[^"\s\\]+\/hooks\/[^"\s\\]+/g;
 
 interface Flood {
@@ -95,10 +104,15 @@ export async function startWebhookFlood(): Promise<HostileTarget> {
     for (let k = 0; k < SENDERS_PER_URL; k += 1) void sender(aims(url), k);
   };
 
-  const answer = (r: HostileRequest): void => {
-    if (isProbe(r)) return answerCard(r, AGENT_ID);
-    for (const url of r.text.match(HOOK_URL) ?? []) startFlood(url);
-    const params = (JSON.parse(r.text || 'null') as { params?: unknown } | null)?.params;
+  const reply = (r: HostileRequest): void => {
+    let params: unknown;
+    try {
+      params = (JSON.parse(r.text || 'null') as { params?: unknown } | null)?.params;
+    } catch {
+      r.res.writeHead(200, { 'content-type': 'application/json' });
+      r.res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
+      return;
+    }
     const result =
       r.method === 'tasks/pushNotificationConfig/set'
         ? params
@@ -112,21 +126,30 @@ export async function startWebhookFlood(): Promise<HostileTarget> {
     r.res.end(JSON.stringify({ jsonrpc: '2.0', id: r.id ?? null, result }));
   };
 
-  return startFixture(
-    (r) => {
-      try {
-        answer(r);
-      } catch {
-        r.res.writeHead(200, { 'content-type': 'application/json' });
-        r.res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
-      }
+  const answer = (r: HostileRequest): void => {
+    if (isProbe(r)) return answerCard(r, AGENT_ID);
+    const urls = r.text.match(HOOK_URL) ?? [];
+    for (const url of urls) startFlood(url);
+    // A call that named a receiver is answered once the flood is under way (or after HOLD_MS), so
+    // the deliveries land while the check that handed out the URL is still listening.
+    if (urls.length > 0) {
+      const until = flood.sent + HOLD_DELIVERIES;
+      const t0 = Date.now();
+      const wait = setInterval(() => {
+        if (flood.sent < until && Date.now() - t0 < HOLD_MS && !closed) return;
+        clearInterval(wait);
+        reply(r);
+      }, 20);
+      return;
+    }
+    reply(r);
+  };
+
+  return startFixture(answer, {
+    stats: () => ({ ...flood }),
+    onClose: () => {
+      closed = true;
+      agent.destroy();
     },
-    {
-      stats: () => ({ ...flood }),
-      onClose: () => {
-        closed = true;
-        agent.destroy();
-      },
-    },
-  );
+  });
 }

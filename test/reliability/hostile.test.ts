@@ -6,8 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Budget } from '../../reliability/hostile/bounds.ts';
 import { CASES } from '../../reliability/hostile/cases.ts';
 import { defaultJobs, pool, runCase, type CaseOutcome } from '../../reliability/hostile/run-case.ts';
+import { printTable } from '../../reliability/hostile/table.ts';
 
-const BUDGET: Budget = { timeoutMs: 800, checkTimeoutMs: 3000, budgetMs: 15_000, marginMs: 45_000 };
+const BUDGET: Budget = { timeoutMs: 800, checkTimeoutMs: 3000, budgetMs: 30_000, marginMs: 45_000 };
 const SLICE = CASES.filter((c) => c.inSlice);
 
 let outcomes: CaseOutcome[] = [];
@@ -16,6 +17,9 @@ beforeAll(async () => {
   outcomes = await pool(SLICE, defaultJobs(), (c) =>
     runCase(c, { budget: BUDGET, scoped: true, extraArgs: ['--runs', '3', '--seed', '1'] }),
   );
+  const lines: string[] = [];
+  printTable(outcomes, BUDGET, (line) => lines.push(line));
+  console.log(lines.join('\n'));
 }, 240_000);
 
 describe('the harness against hostile targets', () => {
@@ -29,7 +33,8 @@ describe('the harness against hostile targets', () => {
     expect(run.report, run.reportError).toBeDefined();
     expect(broken, context).toEqual([]);
     const verdicts = new Map(run.report!.requirements.map((r) => [r.id, r.verdict]));
-    for (const id of o!.case.affected) expect(['fail', 'warn', 'error', 'not-exercised'], id).toContain(verdicts.get(id));
+    for (const id of o!.case.affected)
+      expect(['fail', 'warn', 'error', 'not-exercised'], id).toContain(verdicts.get(id));
     if (o!.case.probeFails) {
       expect(run.report!.reachability.authenticated).toBe(false);
       expect(run.report!.summary.byVerdict.pass).toBe(0);
