@@ -1,6 +1,6 @@
 // A minimal SSE client for the stream scenario (spec 4.2): one POST per stream on its own socket,
 // counts `data:` events, notes the time of the first and of the final one (result.final true).
-import { Agent, request } from 'node:http';
+import { request, type Agent } from 'node:http';
 
 export interface StreamOutcome {
   firstEventMs: number;
