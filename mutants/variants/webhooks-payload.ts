@@ -35,35 +35,11 @@ const variants: Variant[] = [
     }),
   }),
   webhookMutant({
-    breaks: '6.3/payload-agent-id',
-    slug: 'display-name',
-    description: "the payload agentId carries the agent's display name instead of its id",
-    relay: editPayload((p) => {
-      p.agentId = 'Reference agent';
-    }),
-  }),
-  webhookMutant({
     breaks: '6.3/payload-delivery-attempt',
     slug: 'zero-based',
     description: 'delivery.attempt counts from 0 (0 on the first attempt)',
     relay: editPayload((p, a) => {
       if (isObject(p.delivery)) p.delivery.attempt = (deliveryOf(a).attempt ?? 1) - 1;
-    }),
-  }),
-  webhookMutant({
-    breaks: '6.3/payload-delivery-max-attempts',
-    slug: 'equals-max-retries',
-    description: 'delivery.maxAttempts is retryPolicy.maxRetries (the first attempt not counted)',
-    relay: editPayload((p, a) => {
-      if (isObject(p.delivery)) p.delivery.maxAttempts = (deliveryOf(a).maxAttempts ?? 1) - 1;
-    }),
-  }),
-  webhookMutant({
-    breaks: '6.1/completed-data',
-    slug: 'no-context-id',
-    description: 'task.completed data leaves out contextId',
-    relay: editPayload((p) => {
-      if (p.event === 'task.completed' && isObject(p.data)) delete p.data.contextId;
     }),
   }),
   webhookMutant({

@@ -1,9 +1,7 @@
 // Mutants of webhook delivery and retries (spec 2.11 retryPolicy, 6.5; ruling C-20): the relay
 // changes what the server's retry logic sees or what reaches the receiver, one rule at a time.
 import type { Variant } from '../types.ts';
-import { deliveryOf, isObject, webhookMutant } from '../webhook-relay.ts';
-
-const SET = 'tasks/pushNotificationConfig/set';
+import { deliveryOf, webhookMutant } from '../webhook-relay.ts';
 
 const variants: Variant[] = [
   webhookMutant({
@@ -27,14 +25,6 @@ const variants: Variant[] = [
   }),
   webhookMutant({
     breaks: '6.5/retry-backoff',
-    slug: 'retries-late',
-    description: 'every retry starts 1.5 s after its scheduled time (initialDelay * backoffMultiplier^(n-1))',
-    relay: {
-      holdMs: (a) => ((deliveryOf(a).attempt ?? 1) > 1 ? 1500 : 0),
-    },
-  }),
-  webhookMutant({
-    breaks: '6.5/retry-backoff',
     slug: 'exponent-off-by-one',
     description:
       'retry n waits initialDelay * backoffMultiplier^n instead of ^(n-1): the first retry already waits initialDelay * multiplier',
@@ -44,37 +34,6 @@ const variants: Variant[] = [
         const retry = (deliveryOf(a).attempt ?? 1) - 1;
         const { initialDelay, backoffMultiplier: m } = a.route.retryPolicy;
         return retry < 1 ? 0 : initialDelay * 1000 * m ** (retry - 1) * (m - 1);
-      },
-    },
-  }),
-  webhookMutant({
-    breaks: '6.5/2xx-acknowledges',
-    slug: 'only-200-acknowledges',
-    description: 'only HTTP 200 counts as an acknowledgement: a 202 (or any other 2xx) is retried',
-    relay: {
-      answer: (_a, status) => (status >= 200 && status < 300 && status !== 200 ? 500 : status),
-    },
-  }),
-  webhookMutant({
-    breaks: '6.5/receiver-timeout-5s',
-    slug: 'waits-longer',
-    description: 'the sender waits for an answer far longer than 5 s, so a slow receiver is never retried',
-    // The server gives up at 5 s; the relay acknowledges it before that while still waiting on the
-    // receiver, which from the receiver's side is a sender that never times out.
-    relay: { ackAfterMs: 4_500 },
-  }),
-  webhookMutant({
-    breaks: '2.11/max-retries-default',
-    slug: 'default-one-retry',
-    description: 'a configuration without retryPolicy.maxRetries gets 1 retry instead of 3',
-    hooks: {
-      request(call) {
-        const config = call.params?.config;
-        if (call.method !== SET || !isObject(config)) return undefined;
-        const policy = isObject(config.retryPolicy) ? config.retryPolicy : {};
-        if (policy.maxRetries !== undefined) return undefined;
-        config.retryPolicy = { ...policy, maxRetries: 1 };
-        return call.json;
       },
     },
   }),

@@ -37,17 +37,6 @@ const variants: Variant[] = [
       },
     },
   }),
-  webhookMutant({
-    breaks: '6.4/signature-sha256-prefix',
-    slug: 'bare-hex',
-    description: 'X-Webhook-Signature carries the hex HMAC without the sha256= prefix',
-    relay: {
-      rewrite(a) {
-        const sig = a.headers['x-webhook-signature'];
-        if (sig !== undefined) a.headers['x-webhook-signature'] = sig.replace(/^sha256=/, '');
-      },
-    },
-  }),
 ];
 
 export default variants;

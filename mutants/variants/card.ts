@@ -1,0 +1,67 @@
+// Mutants of the extended card (spec 2.14, 4.8; ruling C-30): the proxy edits one field of the card
+// answer, or one param of the card request, of an unmodified reference server.
+import { mutant } from '../define.ts';
+import type { Variant } from '../types.ts';
+
+const CARD = 'agent/authenticatedExtendedCard';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A JSON hook editing the card result (an error answer is left alone). */
+function editCard(edit: (card: Obj) => void) {
+  return {
+    [CARD](body: unknown) {
+      if (isObj(body) && isObj(body.result)) edit(body.result);
+    },
+  };
+}
+
+/** A request hook editing the card params (created when absent). */
+function editParams(edit: (params: Obj) => void) {
+  return (call: { method?: string; json: unknown }): unknown => {
+    if (call.method !== CARD || !isObj(call.json)) return undefined;
+    const params = isObj(call.json.params) ? call.json.params : {};
+    edit(params);
+    call.json.params = params;
+    return call.json;
+  };
+}
+
+const variants: Variant[] = [
+  mutant({
+    breaks: '2.14/card-agent-version',
+    slug: 'missing',
+    area: 'card',
+    description: 'the card leaves out agent.version',
+    hooks: {
+      json: editCard((card) => {
+        if (isObj(card.agent)) delete card.agent.version;
+      }),
+    },
+  }),
+  mutant({
+    breaks: '2.14/metrics-success-rate',
+    slug: 'percent-text',
+    area: 'card',
+    description: 'metrics.successRate is the text "NN%" instead of a number from 0 to 100',
+    hooks: {
+      json: editCard((card) => {
+        if (isObj(card.metrics)) card.metrics.successRate = `${String(card.metrics.successRate)}%`;
+      }),
+    },
+  }),
+  mutant({
+    breaks: '4.8/metrics-absent-by-default',
+    slug: 'always-included',
+    area: 'card',
+    description: 'the card always carries metrics, whatever includeMetrics says',
+    hooks: {
+      request: editParams((params) => {
+        params.includeMetrics = true;
+      }),
+    },
+  }),
+];
+
+export default variants;
