@@ -63,6 +63,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const webhooks = createWebhookService({
     userAgent: WEBHOOK_USER_AGENT,
     allowPrivateTargets: options.allowPrivateWebhookTargets ?? false,
+    ...(options.deliveryLogSize === undefined ? {} : { deliveryLogSize: options.deliveryLogSize }),
   });
   const runtimes = new Map(agents.map((agent) => [agent.id, createAgentRuntime(agent, webhooks)]));
   const handler = createRequestHandler({ runtimes, corsOrigins: options.corsOrigins ?? ['*'], webhooks });

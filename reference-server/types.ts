@@ -102,6 +102,8 @@ export interface ReferenceServerOptions {
   headersTimeoutMs?: number;
   /** C-47: the whole request, body included, must arrive within this many ms (default 60000). */
   requestTimeoutMs?: number;
+  /** Webhook deliveries kept for deliveryLog(), most recent first evicted last (default 1000). */
+  deliveryLogSize?: number;
 }
 
 export interface ReferenceServer {

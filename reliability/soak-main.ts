@@ -35,7 +35,7 @@ const table = (record: Record<string, number>): string[] =>
     .sort((a, b) => b[1] - a[1])
     .map(([key, n]) => `  ${key.padEnd(28)} ${n}`);
 const lines = [
-  `soak: ${report.clients} clients for ${seconds} s: ${report.requests} requests (${Math.round(report.requests / seconds)} req/s)`,
+  `soak: ${report.clients} clients for ${seconds} s: ${report.requests} requests (${Math.round(report.requests / seconds)} req/s), ${report.resent} resent after an idle close (C-49)`,
   'operations:',
   ...table(report.operations),
   'answers by outcome:',
@@ -45,7 +45,10 @@ const lines = [
   ...report.errorExamples.map((e) => `    ${e}`),
   `tasks: ${tasks.created} created, ${tasks.finalSeen} final, ${tasks.stuck.length} not final ${tasks.stuck.join(' ')}`,
   ...table(tasks.byState),
-  `webhook events: ${webhooks.expectedEvents} expected (task.submitted and the final event of each task), ${webhooks.delivered} delivered, ${webhooks.recordedFailed} recorded failed, ${webhooks.lost.length} lost ${webhooks.lost.join(' ')}`,
+  `webhook events: ${webhooks.expectedEvents} expected (task.submitted and the final event of each task), ${webhooks.delivered} delivered, ${webhooks.recordedFailed} recorded failed after their retries, ${webhooks.lostCount} lost ${webhooks.lost.join(' ')}`,
+  `  server delivery log: ${Object.entries(webhooks.logByStatus)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ')}`,
   `  ${webhooks.attemptsReceived} attempts received, ${webhooks.retriedDeliveries} events retried, ${webhooks.duplicates.length} duplicates under another delivery id ${webhooks.duplicates.join(' ')}`,
   `heap used after GC: start ${formatBytes(memory.start.heapUsed)}, peak sample ${formatBytes(Math.max(0, ...memory.samples.map((s) => s.heapUsed)))}, end ${formatBytes(memory.end.heapUsed)}; rss start ${formatBytes(memory.start.rss)}, end ${formatBytes(memory.end.rss)}`,
   `server process: ${report.crashed ? 'CRASHED' : 'alive'}`,

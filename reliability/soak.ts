@@ -23,7 +23,7 @@ export interface SoakOptions {
 export const SOAK_DEFAULTS: SoakOptions = {
   clients: 200,
   durationMs: 60_000,
-  settleMs: 20_000,
+  settleMs: 90_000,
   sampleEveryMs: 10_000,
 };
 
@@ -37,6 +37,10 @@ const FINAL_EVENT: Record<string, string> = {
   failed: 'task.failed',
   canceled: 'task.canceled',
 };
+/** Deliveries kept by the server for the final accounting: more than a 60 s run produces. */
+const SOAK_DELIVERY_LOG_SIZE = 200_000;
+/** Connection errors of a reused connection the server closed before reading the request (C-49). */
+const UNREAD_CLOSE = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
 const RETRY_POLICY = { maxRetries: 3, initialDelay: 0.05, backoffMultiplier: 2 };
 
 export type Operation = 'send' | 'stream' | 'get' | 'cancel' | 'resubscribe' | 'webhook-set';
@@ -54,6 +58,8 @@ export interface SoakReport {
   durationMs: number;
   operations: Record<Operation, number>;
   requests: number;
+  /** Requests resent once after the server closed their reused connection unread (C-49). */
+  resent: number;
   /** Answers by outcome (`<status> <code>`, `200 sse <state>`). */
   outcomes: Record<string, number>;
   /** Answers that break a ruling or the operation's expectation, by reason (first examples kept). */
@@ -64,6 +70,9 @@ export interface SoakReport {
     expectedEvents: number;
     delivered: number;
     recordedFailed: number;
+    /** Delivery outcomes in the server's log, by status. */
+    logByStatus: Record<string, number>;
+    lostCount: number;
     lost: string[];
     /** Same (task, event) received under two delivery ids: a duplicate that is not a retry. */
     duplicates: string[];
@@ -140,6 +149,8 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
       },
     ],
     allowPrivateWebhookTargets: true,
+    // Every delivery of the run stays in the log, so each event is accounted for (its heap is counted).
+    deliveryLogSize: SOAK_DELIVERY_LOG_SIZE,
   });
   const dispatcher = new Agent({ connections: opts.clients * 2 + 10, pipelining: 1 });
   const url = `${child.baseUrl}/api/v1/a2a/${AGENT}`;
@@ -151,6 +162,7 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
   const tasks = new Map<string, string | undefined>();
   const finished: string[] = [];
   let requests = 0;
+  let resent = 0;
   let seq = 0;
 
   const fault = (reason: string, detail: string): void => {
@@ -171,14 +183,26 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
   const body = (method: string, params: unknown): string =>
     JSON.stringify({ jsonrpc: '2.0', id: `s-${(seq += 1)}`, method, params });
 
+  /** One POST; resent once when the server closed the reused connection without reading it (C-49). */
+  async function post(method: string, params: unknown) {
+    requests += 1;
+    const text = body(method, params);
+    try {
+      return await request(url, { dispatcher, method: 'POST', headers, body: text });
+    } catch (error) {
+      if (!UNREAD_CLOSE.has(String((error as { code?: unknown }).code))) throw error;
+      resent += 1;
+      return request(url, { dispatcher, method: 'POST', headers, body: text });
+    }
+  }
+
   /** One JSON call; returns the result, or undefined after recording why not. */
   async function call(
     method: string,
     params: unknown,
     allowed: number[] = [],
   ): Promise<Record<string, unknown> | undefined> {
-    requests += 1;
-    const res = await request(url, { dispatcher, method: 'POST', headers, body: body(method, params) });
+    const res = await post(method, params);
     const text = await res.body.text();
     const type = String(res.headers['content-type'] ?? '').split(';')[0];
     const verdict = checkResponse(res.statusCode, type, text, 'POST', method);
@@ -199,8 +223,7 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
     params: unknown,
     onFirst?: (taskId: string) => Promise<void>,
   ): Promise<void> {
-    requests += 1;
-    const res = await request(url, { dispatcher, method: 'POST', headers, body: body(method, params) });
+    const res = await post(method, params);
     const type = String(res.headers['content-type'] ?? '').split(';')[0];
     let text = '';
     let first = true;
@@ -256,8 +279,9 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
     },
     cancel: () =>
       stream('message/stream', message(directive({ runUntilCanceled: true })), async (taskId) => {
-        // A task queued behind the concurrency cap (C-21) is canceled from `submitted` too.
-        const result = await call('tasks/cancel', { taskId, reason: 'soak' }, []);
+        // A task queued behind the concurrency cap (C-21) is canceled from `submitted` too. -32002:
+        // the system timeout (C-05) canceled it first, when the machine is too slow (C-07).
+        const result = await call('tasks/cancel', { taskId, reason: 'soak' }, [-32002]);
         noteTask(result);
       }),
     resubscribe: () =>
@@ -312,7 +336,7 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
     };
     await Promise.all(Array.from({ length: opts.clients }, client));
     clearInterval(sampler);
-    await settle(child, tasks, receiver.events, opts.settleMs, call);
+    await settle(child, tasks, opts.settleMs, call);
     end = child.exit() === undefined ? (await child.stats()).memory : start;
   } finally {
     await dispatcher.close();
@@ -330,6 +354,8 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
     if (state === undefined) stuck.push(id);
   }
   // Webhooks: task.submitted and the final event of every task, each under one delivery id.
+  const logByStatus: Record<string, number> = {};
+  for (const record of deliveries) logByStatus[record.status] = (logByStatus[record.status] ?? 0) + 1;
   const failedInLog = new Set(
     deliveries
       .filter((d) => d.status === 'failed' || d.status === 'dropped')
@@ -360,6 +386,7 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
     durationMs: opts.durationMs,
     operations,
     requests,
+    resent,
     outcomes,
     errors,
     errorExamples,
@@ -368,6 +395,8 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
       expectedEvents,
       delivered,
       recordedFailed,
+      logByStatus,
+      lostCount: lost.length,
       lost: lost.slice(0, 20),
       duplicates: duplicates.slice(0, 20),
       retriedDeliveries,
@@ -379,11 +408,10 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
   };
 }
 
-/** Waits for the tasks no client saw end, and for the webhook deliveries, up to `settleMs`. */
+/** Waits for the tasks no client saw end, and for every webhook delivery to settle, up to `settleMs`. */
 async function settle(
   child: ChildServer,
   tasks: Map<string, string | undefined>,
-  events: Map<string, Received>,
   settleMs: number,
   call: (method: string, params: unknown, allowed?: number[]) => Promise<Record<string, unknown> | undefined>,
 ): Promise<void> {
@@ -395,13 +423,9 @@ async function settle(
       const now = String((result?.status as { state?: string } | undefined)?.state);
       if (FINAL.has(now)) tasks.set(id, now);
     }
-    const waiting = [...tasks].some(
-      ([id, state]) =>
-        state === undefined ||
-        events.get(`${id} task.submitted`)?.acked !== true ||
-        events.get(`${id} ${FINAL_EVENT[state] as string}`)?.acked !== true,
-    );
-    if (!waiting) return;
+    const unfinished = [...tasks.values()].some((state) => state === undefined);
+    const { deliveries } = await child.stats();
+    if (!unfinished && (deliveries.pending ?? 0) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -415,7 +439,7 @@ export function soakVerdict(report: SoakReport): string[] {
   const errorCount = Object.values(report.errors).reduce((a, b) => a + b, 0);
   if (errorCount > 0) problems.push(`${errorCount} errors beyond the ruled limits`);
   if (report.tasks.stuck.length > 0) problems.push(`${report.tasks.stuck.length} tasks not final`);
-  if (report.webhooks.lost.length > 0) problems.push(`${report.webhooks.lost.length} webhook events lost`);
+  if (report.webhooks.lostCount > 0) problems.push(`${report.webhooks.lostCount} webhook events lost`);
   if (report.webhooks.duplicates.length > 0)
     problems.push(`${report.webhooks.duplicates.length} duplicate deliveries`);
   if (report.crashed) problems.push('the server process crashed');

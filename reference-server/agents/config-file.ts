@@ -13,6 +13,7 @@ const SERVER_KEYS = [
   'allowPrivateWebhookTargets',
   'headersTimeoutMs',
   'requestTimeoutMs',
+  'deliveryLogSize',
   'agents',
 ] as const;
 
@@ -31,6 +32,9 @@ export function checkServerOptions(raw: unknown, check: Checker): ReferenceServe
     }
   }
   checkTimeouts(raw, check, options);
+  if (raw.deliveryLogSize !== undefined && check.integer('deliveryLogSize', raw.deliveryLogSize, 1, 1_000_000)) {
+    options.deliveryLogSize = raw.deliveryLogSize;
+  }
   return options;
 }
 

@@ -1,0 +1,44 @@
+// The `deliveryLogSize` server option (reference-server README): how many webhook deliveries
+// deliveryLog() keeps, so a long run can account for every event (RELIABILITY.md, soak).
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ConfigError,
+  parseConfigText,
+  startReferenceServer,
+  type ReferenceServer,
+} from '../../reference-server/index.ts';
+
+let server: ReferenceServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function rpc(method: string, params: unknown): Promise<void> {
+  await fetch(`${server?.baseUrl}/api/v1/a2a/a`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+}
+
+describe('deliveryLogSize', () => {
+  it('keeps only the configured number of most recent deliveries', async () => {
+    server = await startReferenceServer({ agents: [{ id: 'a', apiKeys: ['k'] }], deliveryLogSize: 2 });
+    // A refused target (loopback, private targets not allowed) settles every delivery at once.
+    await rpc('tasks/pushNotificationConfig/set', { config: { url: 'http://localhost:9/h' } });
+    const message = { role: 'user', messageId: crypto.randomUUID(), parts: [{ type: 'text', text: 'x' }] };
+    await rpc('message/send', { message });
+    const log = server.deliveryLog();
+    expect(log.map((record) => record.event)).toEqual(['task.working', 'task.completed']);
+  });
+
+  it('refuses a size out of range in a config file', () => {
+    const config = (size: unknown): string =>
+      JSON.stringify({ agents: [{ id: 'a', apiKeys: ['k'] }], deliveryLogSize: size });
+    for (const value of [0, 1.5, '10', 1_000_001]) {
+      expect(() => parseConfigText(config(value), 'c.json')).toThrow(ConfigError);
+    }
+    expect(parseConfigText(config(50_000), 'c.json').deliveryLogSize).toBe(50_000);
+  });
+});
