@@ -32,7 +32,10 @@ export function checkServerOptions(raw: unknown, check: Checker): ReferenceServe
     }
   }
   checkTimeouts(raw, check, options);
-  if (raw.deliveryLogSize !== undefined && check.integer('deliveryLogSize', raw.deliveryLogSize, 1, 1_000_000)) {
+  if (
+    raw.deliveryLogSize !== undefined &&
+    check.integer('deliveryLogSize', raw.deliveryLogSize, 1, 1_000_000)
+  ) {
     options.deliveryLogSize = raw.deliveryLogSize;
   }
   return options;
