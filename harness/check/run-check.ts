@@ -25,6 +25,10 @@ export interface CheckSpec {
 
 class BudgetSpent extends Error {}
 
+// Why a cap: a check sees a handful of deliveries (retries included); a target flooding its URL
+// must not grow one check result, and the run result the CLI holds, without bound.
+const MAX_DELIVERY_EVIDENCE = 100;
+
 function withBudget(work: Promise<void>, ms: number, controller: AbortController): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const budget = new Promise<never>((_, reject) => {
@@ -67,7 +71,15 @@ export async function runCheck(spec: CheckSpec, run: ProvidedRun): Promise<Check
     outcome =
       thrown instanceof BudgetSpent ? { status: 'error', message: thrown.message } : recorder.finish(thrown);
   }
-  const deliveries = hooks.deliveries().map((d) => deliveryEvidence(d, runSecrets(run)));
+  const received = hooks.deliveries();
+  if (received.length > MAX_DELIVERY_EVIDENCE) {
+    recorder.info(
+      `${received.length} deliveries to this check's URLs; the first ${MAX_DELIVERY_EVIDENCE} are kept as evidence`,
+    );
+  }
+  const deliveries = received
+    .slice(0, MAX_DELIVERY_EVIDENCE)
+    .map((d) => deliveryEvidence(d, runSecrets(run)));
   const evidence = collectEvidence(pool.exchanges(), deliveries);
   return buildResult(spec, run, outcome, recorder, evidence, performance.now() - t0);
 }

@@ -211,9 +211,21 @@ function redactDeep(value: unknown, secrets: readonly string[]): unknown {
   return value;
 }
 
-/** A delivery as report evidence: redacted, JSON-safe (the raw Buffer is left out). */
+// Why a cap: spec 6 payloads are a few KiB; a target flooding a check's URL with large deliveries
+// must not put megabytes per delivery into every report.
+export const DELIVERY_EVIDENCE_TEXT_CHARS = 64 * 1024;
+
+/**
+ * A delivery as report evidence: redacted, JSON-safe (the raw Buffer is left out); text beyond
+ * DELIVERY_EVIDENCE_TEXT_CHARS is cut, and the parsed JSON of such a delivery left out.
+ */
 export function deliveryEvidence(d: Delivery, secrets: readonly string[]): Omit<Delivery, 'body'> {
   const { body: _body, ...rest } = d;
+  const cut = truncateText(rest.text, DELIVERY_EVIDENCE_TEXT_CHARS);
+  if (cut.truncated) {
+    rest.text = cut.text;
+    delete rest.json;
+  }
   return redact(rest, secrets);
 }
 

@@ -30,7 +30,7 @@ export async function runCase(c: HostileCase, o: CaseOptions): Promise<CaseOutco
     // The kill deadline lies past the promised bound, so a broken bound is measured, not hidden.
     const killAfterMs = 2 * (o.budget.budgetMs + o.budget.marginMs);
     const run = await runCli({ target, args, killAfterMs });
-    return { case: c, run, targetStats: target.stats(), broken: brokenBounds(c, run, o.budget) };
+    return { case: c, run, targetStats: target.stats(), broken: brokenBounds(c, run, o.budget, o.scoped) };
   } finally {
     await target.close();
   }
