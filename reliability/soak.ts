@@ -323,9 +323,12 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
         })
         .catch(() => undefined);
     }, opts.sampleEveryMs);
-    const client = async (): Promise<void> => {
+    // Client i starts with operation i of the mix, so with six clients or more every operation runs.
+    const client = async (_: unknown, index: number): Promise<void> => {
+      let first = true;
       while (performance.now() < deadline && child.exit() === undefined) {
-        const op = choose();
+        const op = first ? (MIX[index % MIX.length]?.[0] ?? choose()) : choose();
+        first = false;
         operations[op] += 1;
         try {
           await run[op]();
