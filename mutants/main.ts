@@ -1,5 +1,6 @@
-// `npm run mutants [-- --concurrency N] [name-filter...]`: runs every variant (or those whose name
-// contains a filter) and the control, prints the score table and writes mutants/results/score.{json,md}.
+// `npm run mutants [-- --concurrency N] [--keep-reports] [name-filter...]`: runs every variant (or
+// those whose name contains a filter) and the control, prints the score table and writes
+// mutants/results/score.{json,md} (and each variant's reports under mutants/results/reports/).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +11,11 @@ const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 
 const args = process.argv.slice(2);
 let concurrency = 3;
+let keep: string | undefined;
 const filters: string[] = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--concurrency') concurrency = Number(args[++i]);
+  else if (args[i] === '--keep-reports') keep = join(RESULTS, 'reports');
   else filters.push(args[i] as string);
 }
 if (!Number.isInteger(concurrency) || concurrency < 1) {
@@ -25,6 +28,7 @@ const variants = filters.length === 0 ? all : all.filter((v) => filters.some((f)
 process.stdout.write(`${variants.length} variants, ${concurrency} at a time\n`);
 const run = await runMutants(variants, {
   concurrency,
+  keep,
   onResult: (r) => {
     const mark = r.caught ? 'caught' : 'MISSED';
     const extra = r.problem !== undefined ? ` (${r.problem})` : '';

@@ -12,10 +12,15 @@ import type { Area, MutantTarget, Variant } from './types.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const VARIANTS_DIR = join(ROOT, 'mutants', 'variants');
-/** A run that hangs past this is killed and counted as not caught. */
-const RUN_TIMEOUT_MS = 120_000;
+/** A run that hangs past this is killed and counted as not caught (generous: cores may be shared). */
+const RUN_TIMEOUT_MS = 240_000;
 /** A fixed seed so a variant caught once is caught on every run. */
 const SEED = '20240601';
+/**
+ * Cases per property: every variant breaks its rule on every answer of the kind it touches, so a
+ * few dozen cases find it; the default 400 would spend most of the run on repetitions.
+ */
+const RUNS = '40';
 
 export interface VariantResult {
   name: string;
@@ -82,8 +87,12 @@ interface HarnessRun {
 }
 
 /** One `run` of the harness CLI against `target`, scoped to `only`; the verdict of every requirement run. */
-export async function runHarness(target: MutantTarget, only: readonly string[]): Promise<HarnessRun> {
-  const out = await mkdtemp(join(tmpdir(), 'a2a-mutant-'));
+export async function runHarness(
+  target: MutantTarget,
+  only: readonly string[],
+  keep?: string,
+): Promise<HarnessRun> {
+  const out = keep ?? (await mkdtemp(join(tmpdir(), 'a2a-mutant-')));
   const args = ['--import', 'tsx', join(ROOT, 'harness/cli/main.ts'), 'run', '--target', target.baseUrl];
   args.push(
     '--agent-id',
@@ -95,6 +104,8 @@ export async function runHarness(target: MutantTarget, only: readonly string[]):
     '--quiet',
     '--seed',
     SEED,
+    '--runs',
+    RUNS,
   );
   for (const glob of only) args.push('--only', glob);
   args.push(...(target.extraArgs ?? []));
@@ -121,11 +132,12 @@ export async function runHarness(target: MutantTarget, only: readonly string[]):
     const verdicts = Object.fromEntries((report.requirements ?? []).map((r) => [r.id, r.verdict]));
     return { exitCode: ran.code, verdicts };
   } finally {
-    await rm(out, { recursive: true, force: true });
+    if (keep === undefined) await rm(out, { recursive: true, force: true });
   }
 }
 
-export async function runVariant(v: Variant): Promise<VariantResult> {
+/** Runs the harness against one variant; `keep` is a directory to leave its reports in. */
+export async function runVariant(v: Variant, keep?: string): Promise<VariantResult> {
   const started = Date.now();
   const base = { name: v.name, breaks: v.breaks, area: v.area, expect: v.expect };
   let target: MutantTarget;
@@ -143,7 +155,11 @@ export async function runVariant(v: Variant): Promise<VariantResult> {
     };
   }
   try {
-    const run = await runHarness(target, v.only ?? [v.breaks]);
+    const run = await runHarness(
+      target,
+      v.only ?? [v.breaks],
+      keep === undefined ? undefined : join(keep, v.name),
+    );
     const verdict = run.verdicts[v.breaks];
     return {
       ...base,
@@ -210,7 +226,11 @@ export interface MutationRun {
 /** The control and every variant, `concurrency` harness runs at a time (the control goes first). */
 export async function runMutants(
   variants: readonly Variant[],
-  { concurrency = 3, onResult }: { concurrency?: number; onResult?: (r: VariantResult) => void } = {},
+  {
+    concurrency = 3,
+    onResult,
+    keep,
+  }: { concurrency?: number; onResult?: (r: VariantResult) => void; keep?: string } = {},
 ): Promise<MutationRun> {
   const started = Date.now();
   let control: ControlResult | undefined;
@@ -220,7 +240,7 @@ export async function runMutants(
       return undefined;
     },
     ...variants.map((v) => async () => {
-      const r = await runVariant(v);
+      const r = await runVariant(v, keep);
       onResult?.(r);
       return r;
     }),

@@ -13,7 +13,7 @@ export interface Score {
   /** percentage rounded down to one decimal */
   percent: number;
   areas: AreaScore[];
-  control: { faithful: boolean; requirements: number; unfaithful: string[] };
+  control: { faithful: boolean; requirements: number; unfaithful: string[]; problem: string | null };
   durationMs: number;
   variants: Array<{
     name: string;
@@ -44,6 +44,7 @@ export function computeScore(run: MutationRun): Score {
       faithful: run.control.unfaithful.length === 0 && run.control.problem === undefined,
       requirements: Object.keys(run.control.verdicts).length,
       unfaithful: run.control.unfaithful,
+      problem: run.control.problem ?? null,
     },
     durationMs: run.durationMs,
     variants: run.results.map((r) => ({
@@ -69,7 +70,7 @@ export function scoreMarkdown(score: Score): string {
     `Control (the proxy with no mutation, ${score.control.requirements} requirements): ` +
       (score.control.faithful
         ? 'every requirement passes'
-        : `NOT faithful: ${score.control.unfaithful.join(', ')}`),
+        : `NOT faithful: ${[score.control.problem ?? '', ...score.control.unfaithful].filter(Boolean).join(', ')}`),
     '',
     '| variant | breaks | expected | verdict | caught |',
     '| ------- | ------ | -------- | ------- | ------ |',

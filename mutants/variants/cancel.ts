@@ -108,13 +108,15 @@ const variants: Variant[] = [
   }),
   mutant({
     breaks: '4.4/cancel-default-reason',
-    slug: 'empty-default-reason',
+    slug: 'default-reason-canceled',
     area: 'cancel',
-    description: 'a cancel without reason is stored with the reason ""',
+    description: 'a cancel without reason reports the reason "canceled" instead of "Canceled by client"',
     hooks: {
-      request: (call) => {
-        if (call.method !== CANCEL || call.params === undefined || 'reason' in call.params) return undefined;
-        return { ...(call.json as object), params: { ...call.params, reason: '' } };
+      json: {
+        '*': (body) => {
+          const s = body?.result?.status;
+          if (s?.reason === 'Canceled by client') s.reason = 'canceled';
+        },
       },
     },
   }),

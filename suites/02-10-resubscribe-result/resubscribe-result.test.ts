@@ -30,6 +30,8 @@ interface Resubscription {
   get: JsonObject | undefined;
 }
 
+const FINAL = ['completed', 'failed', 'canceled'];
+
 async function resubscribe(c: CheckContext, taskId: string): Promise<Resubscription> {
   const stream = await c.stream('tasks/resubscribe', { taskId }, { closeOnFinal: true, totalMs: 10_000 });
   const results = streamResults(await stream.done);
@@ -137,9 +139,13 @@ verifies(
 
 verifies('2.10/resubscribe-final', 'final is a boolean, true on the last result only', async (c) => {
   for (const [label, s] of await both(c)) {
-    s.results.forEach((r, i, all) =>
-      c.check(`${label}, result ${i + 1} of ${all.length}: final`, r.final, i === all.length - 1),
-    );
+    s.results.forEach((r, i, all) => {
+      c.check(`${label}, result ${i + 1} of ${all.length}: final`, r.final, i === all.length - 1);
+      // The reader stops at the first final result, so a final flag on a live update is seen here.
+      if (r.final === true) {
+        c.check(`${label}, result ${i + 1}: state of a final result`, statusOf(r)?.state, is.oneOf(FINAL));
+      }
+    });
   }
   const finished = await ofFinished(c);
   if (finished !== undefined) c.check('completed task: number of results (C-09)', finished.results.length, 1);

@@ -12,6 +12,7 @@ import {
   textPart,
   typeOf,
   verifies,
+  waitForTask,
   type CheckContext,
   type JsonObject,
 } from '../support/index.ts';
@@ -46,8 +47,28 @@ const scripted = sharedSample('directive-driven failed, multi-step and cancelled
     ? streamResults(await streamToEnd(c, [directivePart({ delayMs: 90, progressSteps: 3 })]))
     : [];
   const cancel = servedMethods(c).includes('message/stream') ? await cancelRunningTask(c, true) : undefined;
-  return { failed, stepped, cancel };
+  const polled = servedMethods(c).includes('message/stream') ? await polledStatuses(c) : [];
+  return { failed, stepped, cancel, polled };
 });
+
+/** tasks/get reads of a multi-step task while it is working and once it has ended. */
+async function polledStatuses(c: CheckContext): Promise<JsonObject[]> {
+  const parts = [directivePart({ delayMs: 300, progressSteps: 2 })];
+  const stream = await c.stream('message/stream', messageParams(parts), { totalMs: 10_000 });
+  let taskId: unknown;
+  for await (const ev of stream.events()) {
+    taskId = isObject(ev.json) && isObject(ev.json.result) ? ev.json.result.id : undefined;
+    break;
+  }
+  if (typeof taskId !== 'string') {
+    await stream.close();
+    return [];
+  }
+  const working = await waitForTask(c, taskId, (state) => state === 'working', 2_000);
+  await stream.done;
+  const ended = resultOf(await c.rpc('tasks/get', { taskId }));
+  return [working, ended].filter((t): t is JsonObject => isObject(t));
+}
 
 /** Every status observed in this file, labelled by where it came from. */
 async function allStatuses(c: CheckContext, withScripted: boolean): Promise<Seen> {
@@ -64,6 +85,7 @@ async function allStatuses(c: CheckContext, withScripted: boolean): Promise<Seen
     add('failed message/send result', s.failed);
     s.stepped.forEach((e, i) => add(`multi-step stream event ${i + 1}`, e));
     add('tasks/cancel result', s.cancel?.result);
+    s.polled.forEach((t, i) => add(`tasks/get read ${i + 1}`, t));
   }
   return seen;
 }

@@ -160,6 +160,35 @@ verifies(
   },
 );
 
+verifies(
+  '7/subscription-failed-data',
+  'resubscribe to a live task that cannot be streamed (directive streamable false) gets -32004 with taskId and reason',
+  async (c) => {
+    await requireDirectives(c, 'a live task that cannot be streamed (streamable)');
+    const id = randomUUID();
+    const directive = directivePart({ streamable: false, runUntilCanceled: true });
+    const send = c.client.rpc(
+      'message/send',
+      messageParams([textPart('conformance: unstreamable'), directive], { id }),
+      {
+        timeoutMs: 15_000,
+      },
+    );
+    try {
+      const live = await waitForTask(c, id, (s) => s === 'working', 2_000);
+      if (live === undefined)
+        c.notExercised('the task with the client-chosen id (C-16) was not seen working');
+      const error = answerError(await answer(c.client, 'tasks/resubscribe', { taskId: id }));
+      c.check('tasks/resubscribe: error.code', error?.code, C.SUBSCRIPTION_FAILED);
+      c.check('tasks/resubscribe: error.data.taskId', dataOf(error)?.taskId, id);
+      c.check('tasks/resubscribe: error.data.reason', dataOf(error)?.reason, is.nonEmptyString());
+    } finally {
+      await c.client.rpc('tasks/cancel', { taskId: id });
+      await send;
+    }
+  },
+);
+
 verifies('7/internal-error-code', 'an unexpected server failure gets a well-formed -32603', async (c) => {
   await requireDirectives(c, 'provoking an unexpected agent failure (internalError)');
   // docs/directives.md `internalError`: the agent faults before creating the task it was asked for.
