@@ -1,4 +1,4 @@
-// `npm run mutants [-- --concurrency N] [--keep-reports] [name-filter...]`: runs every variant (or
+// `npm run mutants [-- --concurrency N] [--extended] [--keep-reports] [name-filter...]`: runs every variant (or
 // those whose name contains a filter) and the control, prints the score table and writes
 // mutants/results/score.{json,md} (and each variant's reports under mutants/results/reports/).
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -12,10 +12,12 @@ const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 const args = process.argv.slice(2);
 let concurrency = 3;
 let keep: string | undefined;
+let extended = false;
 const filters: string[] = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--concurrency') concurrency = Number(args[++i]);
   else if (args[i] === '--keep-reports') keep = join(RESULTS, 'reports');
+  else if (args[i] === '--extended') extended = true;
   else filters.push(args[i] as string);
 }
 if (!Number.isInteger(concurrency) || concurrency < 1) {
@@ -23,7 +25,7 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.exit(2);
 }
 
-const all = await loadVariants();
+const all = await loadVariants(undefined, { extended });
 const variants = filters.length === 0 ? all : all.filter((v) => filters.some((f) => v.name.includes(f)));
 process.stdout.write(`${variants.length} variants, ${concurrency} at a time\n`);
 const run = await runMutants(variants, {

@@ -46,14 +46,22 @@ export interface ControlResult {
   problem?: string;
 }
 
-/** Every variant of mutants/variants/*.ts (each file default-exports Variant[]), checked for consistency. */
-export async function loadVariants(dir = VARIANTS_DIR): Promise<Variant[]> {
+/**
+ * Every variant of mutants/variants/*.ts (each file default-exports Variant[]), checked for
+ * consistency; with `extended`, also the variants files export as `extended` (run by
+ * `npm run mutants -- --extended`, not by the detection test, whose time budget they would exceed).
+ */
+export async function loadVariants(dir = VARIANTS_DIR, { extended = false } = {}): Promise<Variant[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.ts')).sort();
   const variants: Variant[] = [];
   for (const file of files) {
-    const mod = (await import(pathToFileURL(join(dir, file)).href)) as { default?: unknown };
+    const mod = (await import(pathToFileURL(join(dir, file)).href)) as {
+      default?: unknown;
+      extended?: unknown;
+    };
     if (!Array.isArray(mod.default)) throw new Error(`${file} must default-export Variant[]`);
     variants.push(...(mod.default as Variant[]));
+    if (extended && Array.isArray(mod.extended)) variants.push(...(mod.extended as Variant[]));
   }
   const problems = variants.flatMap(variantProblems);
   const names = variants.map((v) => v.name);

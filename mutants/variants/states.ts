@@ -100,4 +100,12 @@ const variants: Variant[] = [
   }),
 ];
 
-export default variants;
+/** Caught too; left out of the detection test to keep it within its time budget (`npm run mutants -- --extended`). */
+const EXTENDED = new Set([
+  '4-3-get-current-state--lagging-final-state',
+  '3-system-timeout-reason--reason-timeout',
+  '3-new-task-submitted--first-event-working',
+]);
+
+export const extended = variants.filter((v) => EXTENDED.has(v.name));
+export default variants.filter((v) => !EXTENDED.has(v.name));

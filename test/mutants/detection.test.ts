@@ -17,6 +17,12 @@ beforeAll(async () => {
 }, 400_000);
 
 describe('mutants', () => {
+  it('at least 40 variants, each a distinct name (the extended set loads and is consistent too)', async () => {
+    expect(variants.length).toBeGreaterThanOrEqual(40);
+    const all = await loadVariants(undefined, { extended: true });
+    expect(new Set(all.map((v) => v.name)).size).toBe(all.length);
+  });
+
   it('each variant names the ledger requirement it breaks and the verdict its level gives', () => {
     for (const v of variants) {
       const { level } = getRequirement(v.breaks);
