@@ -3,7 +3,14 @@
 import { performance } from 'node:perf_hooks';
 import type { Requirement } from '../../requirements/types.ts';
 import { absentCapabilities } from '../capabilities.ts';
-import { deliveryEvidence, redact, type Exchange, type StreamTranscript } from '../io/evidence.ts';
+import {
+  deliveryEvidence,
+  redact,
+  truncateText,
+  type Exchange,
+  type RecordedResponse,
+  type StreamTranscript,
+} from '../io/evidence.ts';
 import { rememberedWebhookSecrets } from '../io/request-spec.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
@@ -89,14 +96,36 @@ function runSecrets(run: ProvidedRun): string[] {
   return [...secretsOf(run), ...rememberedWebhookSecrets()];
 }
 
+// Why: a body that is not JSON (HTML, invalid UTF-8, cut short) shows what came in a few KiB; the
+// 256 KiB record of each such answer would grow a run against a garbage target by that much per request.
+const NOT_JSON_REPORT_CHARS = 8 * 1024;
+
+/**
+ * The report's copy of an answer: a body that did not parse is cut to NOT_JSON_REPORT_CHARS, and a
+ * body too large to record whole keeps its text prefix but not its parsed copy (the check had it).
+ */
+function reportResponse(ex: Exchange): Exchange {
+  const res = ex.response;
+  if (res === undefined) return ex;
+  let response: RecordedResponse = res;
+  if (res.parseError !== undefined && res.body.length > NOT_JSON_REPORT_CHARS) {
+    response = { ...response, body: truncateText(res.body, NOT_JSON_REPORT_CHARS).text, truncated: true };
+  }
+  if (response.truncated && response.json !== undefined) {
+    const { json: _json, ...rest } = response;
+    response = rest;
+  }
+  return response === res ? ex : { ...ex, response };
+}
+
 /** Stream transcripts move out of their exchanges so the report holds each once. */
 function collectEvidence(all: Exchange[], deliveries: CheckEvidence['deliveries']): CheckEvidence {
   const streams: StreamTranscript[] = [];
   const exchanges = all.map((ex) => {
-    if (ex.transcript === undefined) return ex;
+    if (ex.transcript === undefined) return reportResponse(ex);
     streams.push(ex.transcript);
     const { transcript: _t, ...rest } = ex;
-    return rest;
+    return reportResponse(rest);
   });
   return { exchanges, streams, deliveries };
 }
