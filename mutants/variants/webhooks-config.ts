@@ -41,6 +41,20 @@ const variants: Variant[] = [
       },
     },
   }),
+  webhookMutant({
+    breaks: '2.13/get-config-last-used',
+    slug: 'stuck-at-created-at',
+    description:
+      'once a configuration has been used, get reports lastUsed as its createdAt instead of the time of the latest attempt',
+    hooks: {
+      json: {
+        [GET](body) {
+          const config = isObject(body) && isObject(body.result) ? body.result.config : undefined;
+          if (isObject(config) && config.lastUsed !== null) config.lastUsed = config.createdAt ?? null;
+        },
+      },
+    },
+  }),
 ];
 
 export default variants;

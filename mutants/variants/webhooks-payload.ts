@@ -66,6 +66,28 @@ const variants: Variant[] = [
       },
     },
   }),
+  webhookMutant({
+    breaks: '6.1/events-filter',
+    slug: 'ignored-for-task-level',
+    description:
+      'the events list of a task-level configuration is ignored (every event of the task is delivered); agent-level lists are applied',
+    hooks: {
+      request(call) {
+        const config = call.params?.config;
+        if (call.method !== 'tasks/pushNotificationConfig/set' || !isObject(config)) return undefined;
+        if (typeof call.params?.taskId !== 'string' || !Array.isArray(config.events)) return undefined;
+        requested.set(String(call.id), config.events);
+        delete config.events;
+        return call.json;
+      },
+      json: {
+        'tasks/pushNotificationConfig/set'(body, ctx) {
+          const events = requested.get(String(ctx.call.id));
+          if (events !== undefined && isObject(body) && isObject(body.result)) body.result.events = events;
+        },
+      },
+    },
+  }),
 ];
 
 export default variants;

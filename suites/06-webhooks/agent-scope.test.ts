@@ -3,7 +3,7 @@
 // black-box samples (a plain task) and the scope rules side by side; last the events filter, whose
 // narrow configuration (task.completed only, no retries) is what stays set after this file.
 // (6/no-delivery-without-config, which needs no agent-level configuration, is in 02-11-webhook-config/.)
-import { sendTask, textPart, verifies, type CheckContext } from '../support/index.ts';
+import { is, sendTask, textPart, verifies, type CheckContext } from '../support/index.ts';
 import {
   coveredInTime,
   eventOf,
@@ -85,6 +85,35 @@ verifies(
     c.info('lastUsed minus the arrival of the sample task last delivery, ms (two clocks)', {
       differenceMs: Date.parse(String(config.lastUsed)) - Date.parse(last.timestamp),
     });
+  },
+  together,
+);
+
+// The sample's deliveries follow the set within milliseconds, so a lastUsed stuck at createdAt (or
+// at the first delivery) would pass the check above. A task delivered over a second after the set
+// must move lastUsed at least that far past createdAt (both from the target's clock).
+const LAST_USED_PAUSE_MS = 1_100;
+
+verifies(
+  '2.13/get-config-last-used',
+  'lastUsed follows a delivery made over a second after the set',
+  async (c) => {
+    const at = await requireAgentConfig(c);
+    await sleep(LAST_USED_PAUSE_MS);
+    const { task } = await sendTask(c, [textPart('lastUsed')]);
+    await captureTask(at.hooks, at.token, String(task.id), 'task.completed');
+    const result = requireResult(c, 'agent-level get', await getConfig(c));
+    const config = isObject(result.config) ? result.config : {};
+    c.require('result.configId (the configuration of the file)', result.configId, at.configId);
+    const ms = Date.parse(String(config.lastUsed)) - Date.parse(String(config.createdAt));
+    c.check(
+      'config.lastUsed minus config.createdAt, ms',
+      ms,
+      is.where(
+        `at least ${LAST_USED_PAUSE_MS - 100}`,
+        (v) => typeof v === 'number' && v >= LAST_USED_PAUSE_MS - 100,
+      ),
+    );
   },
   together,
 );

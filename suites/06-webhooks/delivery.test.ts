@@ -276,6 +276,29 @@ verifies(
   concurrent,
 );
 
+// The agent-level filter checks (agent-scope.test.ts) say nothing of task-level configurations,
+// whose events lists the other checks here never narrow below what happens after the set.
+verifies(
+  '6.1/events-filter',
+  'a task-level configuration of task.canceled gets nothing when its task completes',
+  async (c) => {
+    const hooks = await c.webhooks();
+    const { token, url } = hooks.newUrl('task-filter');
+    const task = await startRunningTask(c);
+    await requireSet(c, { url, events: ['task.canceled'] }, task.taskId);
+    await coveredInTime(c, task);
+    await task.finish();
+    await task.ended;
+    await sleep(200); // a delivery of task.completed would follow its transition within milliseconds
+    c.check(
+      'deliveries (task.completed is not subscribed)',
+      summary(hooks.receiver.deliveries({ token })),
+      [],
+    );
+  },
+  concurrent,
+);
+
 verifies(
   '6.2/no-signature-without-secret',
   'without a secret no X-Webhook-Signature is sent',
