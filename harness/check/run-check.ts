@@ -34,7 +34,7 @@ class BudgetSpent extends Error {}
 
 // Why a cap: a check sees a handful of deliveries (retries included); a target flooding its URL
 // must not grow one check result, and the run result the CLI holds, without bound.
-const MAX_DELIVERY_EVIDENCE = 100;
+const MAX_DELIVERY_EVIDENCE = 50;
 
 function withBudget(work: Promise<void>, ms: number, controller: AbortController): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

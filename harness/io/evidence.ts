@@ -213,7 +213,7 @@ function redactDeep(value: unknown, secrets: readonly string[]): unknown {
 
 // Why a cap: spec 6 payloads are a few KiB; a target flooding a check's URL with large deliveries
 // must not put megabytes per delivery into every report.
-export const DELIVERY_EVIDENCE_TEXT_CHARS = 64 * 1024;
+export const DELIVERY_EVIDENCE_TEXT_CHARS = 16 * 1024;
 
 /**
  * A delivery as report evidence: redacted, JSON-safe (the raw Buffer is left out); text beyond
