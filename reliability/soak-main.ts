@@ -49,6 +49,9 @@ const lines = [
   `  server delivery log: ${Object.entries(webhooks.logByStatus)
     .map(([status, n]) => `${n} ${status}`)
     .join(', ')}`,
+  `  attempts of failed deliveries: ${Object.entries(webhooks.failedAttemptErrors)
+    .map(([why, n]) => `${n} ${why}`)
+    .join(', ')}`,
   `  ${webhooks.attemptsReceived} attempts received, ${webhooks.retriedDeliveries} events retried, ${webhooks.duplicates.length} duplicates under another delivery id ${webhooks.duplicates.join(' ')}`,
   `heap used after GC: start ${formatBytes(memory.start.heapUsed)}, peak sample ${formatBytes(Math.max(0, ...memory.samples.map((s) => s.heapUsed)))}, end ${formatBytes(memory.end.heapUsed)}; rss start ${formatBytes(memory.start.rss)}, end ${formatBytes(memory.end.rss)}`,
   `server process: ${report.crashed ? 'CRASHED' : 'alive'}`,

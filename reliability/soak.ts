@@ -72,6 +72,8 @@ export interface SoakReport {
     recordedFailed: number;
     /** Delivery outcomes in the server's log, by status. */
     logByStatus: Record<string, number>;
+    /** Why the attempts of failed deliveries failed, by error text. */
+    failedAttemptErrors: Record<string, number>;
     lostCount: number;
     lost: string[];
     /** Same (task, event) received under two delivery ids: a duplicate that is not a retry. */
@@ -358,7 +360,15 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
   }
   // Webhooks: task.submitted and the final event of every task, each under one delivery id.
   const logByStatus: Record<string, number> = {};
-  for (const record of deliveries) logByStatus[record.status] = (logByStatus[record.status] ?? 0) + 1;
+  const failedAttemptErrors: Record<string, number> = {};
+  for (const record of deliveries) {
+    logByStatus[record.status] = (logByStatus[record.status] ?? 0) + 1;
+    if (record.status !== 'failed') continue;
+    for (const attempt of record.attempts) {
+      const why = attempt.error ?? `HTTP ${attempt.statusCode}`;
+      failedAttemptErrors[why] = (failedAttemptErrors[why] ?? 0) + 1;
+    }
+  }
   const failedInLog = new Set(
     deliveries
       .filter((d) => d.status === 'failed' || d.status === 'dropped')
@@ -399,6 +409,7 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
       delivered,
       recordedFailed,
       logByStatus,
+      failedAttemptErrors,
       lostCount: lost.length,
       lost: lost.slice(0, 20),
       duplicates: duplicates.slice(0, 20),

@@ -20,6 +20,53 @@ export interface AttemptSender {
   close(): Promise<void>;
 }
 
+/** Connections per receiver origin, so one slow receiver cannot exhaust the server's sockets. */
+export const CONNECTIONS_PER_ORIGIN = 16;
+
+/**
+ * At most CONNECTIONS_PER_ORIGIN attempts in flight per origin; the others wait here, before their
+ * 5 s clock starts. Left to the HTTP client's own queue, an attempt would spend its 5 s waiting for
+ * a connection and fail without being sent, and its retry would queue again: a receiver slower than
+ * the event rate would see almost nothing while its events failed.
+ */
+class OriginSlots {
+  private readonly active = new Map<string, number>();
+  private readonly waiting = new Map<string, Array<() => void>>();
+
+  /** Resolves with a release function once a slot is free; rejects when `signal` aborts first. */
+  acquire(origin: string, signal: AbortSignal): Promise<() => void> {
+    const release = (): void => {
+      const next = this.waiting.get(origin)?.shift();
+      if (next) return next(); // the slot passes straight to the next waiting attempt
+      if (this.waiting.get(origin)?.length === 0) this.waiting.delete(origin);
+      const count = (this.active.get(origin) ?? 1) - 1;
+      if (count === 0) this.active.delete(origin);
+      else this.active.set(origin, count);
+    };
+    const count = this.active.get(origin) ?? 0;
+    if (count < CONNECTIONS_PER_ORIGIN) {
+      this.active.set(origin, count + 1);
+      return Promise.resolve(release);
+    }
+    return new Promise((resolve, reject) => {
+      const queue = this.waiting.get(origin) ?? [];
+      this.waiting.set(origin, queue);
+      const grant = (): void => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(release);
+      };
+      const onAbort = (): void => {
+        const at = queue.indexOf(grant);
+        if (at >= 0) queue.splice(at, 1);
+        reject(new Error('canceled: webhook service closed'));
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      queue.push(grant);
+    });
+  }
+}
+
 // Enough to drain an ordinary acknowledgement so the connection can be reused; a larger body is
 // cut off (undici destroys the socket) because nothing in it is ever read.
 const RESPONSE_DRAIN_LIMIT = 64 * 1024;
@@ -34,9 +81,9 @@ export function createAttemptSender(opts: {
     connect: { timeout: attemptTimeoutMs, ...(allowPrivateTargets ? {} : { lookup: createGuardedLookup() }) },
     headersTimeout: attemptTimeoutMs,
     bodyTimeout: attemptTimeoutMs,
-    // Bounded per receiver origin so one slow receiver cannot exhaust the server's sockets.
-    connections: 16,
+    connections: CONNECTIONS_PER_ORIGIN,
   });
+  const slots = new OriginSlots();
 
   async function send(
     url: string,
@@ -44,16 +91,35 @@ export function createAttemptSender(opts: {
     body: Buffer,
     closeSignal: AbortSignal,
   ): Promise<AttemptOutcome> {
+    // net.connect skips `lookup` for IP literals, so those are vetted here (set refuses them too).
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch (err) {
+      return { kind: 'failed', error: describeError(err) };
+    }
+    const literal = ipLiteralOf(target.hostname);
+    if (!allowPrivateTargets && literal !== null && isForbiddenAddress(literal)) {
+      return { kind: 'refused', error: `target address ${literal} is not public` };
+    }
+    let release: () => void;
+    try {
+      release = await slots.acquire(target.origin, closeSignal);
+    } catch {
+      return { kind: 'failed', error: 'canceled: webhook service closed' };
+    }
+    // The 5 s clock starts once a connection slot is this attempt's (spec 6.5, C-20).
     const deadline = AbortSignal.timeout(attemptTimeoutMs);
     const signal = AbortSignal.any([deadline, closeSignal]);
+    let draining = false;
     try {
-      // net.connect skips `lookup` for IP literals, so those are vetted here (set refuses them too).
-      const literal = ipLiteralOf(new URL(url).hostname);
-      if (!allowPrivateTargets && literal !== null && isForbiddenAddress(literal)) {
-        return { kind: 'refused', error: `target address ${literal} is not public` };
-      }
       const res = await request(url, { dispatcher: agent, method: 'POST', headers, body, signal });
-      res.body.dump({ limit: RESPONSE_DRAIN_LIMIT }).catch(() => undefined);
+      // The connection stays this attempt's until its answer is drained (bounded by the deadline).
+      draining = true;
+      void res.body
+        .dump({ limit: RESPONSE_DRAIN_LIMIT })
+        .catch(() => undefined)
+        .finally(release);
       const { statusCode } = res;
       if (statusCode >= 200 && statusCode < 300) return { kind: 'acknowledged', statusCode };
       const redirect = statusCode >= 300 && statusCode < 400 ? ' (redirect not followed)' : '';
@@ -63,6 +129,8 @@ export function createAttemptSender(opts: {
       if (deadline.aborted) return { kind: 'failed', error: `no response within ${attemptTimeoutMs} ms` };
       if (closeSignal.aborted) return { kind: 'failed', error: 'canceled: webhook service closed' };
       return { kind: 'failed', error: describeError(err) };
+    } finally {
+      if (!draining) release();
     }
   }
 
