@@ -64,6 +64,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     userAgent: WEBHOOK_USER_AGENT,
     allowPrivateTargets: options.allowPrivateWebhookTargets ?? false,
     ...(options.deliveryLogSize === undefined ? {} : { deliveryLogSize: options.deliveryLogSize }),
+    ...(options.maxPendingDeliveries === undefined
+      ? {}
+      : { maxPendingDeliveries: options.maxPendingDeliveries }),
   });
   const runtimes = new Map(agents.map((agent) => [agent.id, createAgentRuntime(agent, webhooks)]));
   const handler = createRequestHandler({ runtimes, corsOrigins: options.corsOrigins ?? ['*'], webhooks });

@@ -104,6 +104,8 @@ export interface ReferenceServerOptions {
   requestTimeoutMs?: number;
   /** Webhook deliveries kept for deliveryLog(), most recent first evicted last (default 1000). */
   deliveryLogSize?: number;
+  /** C-50: webhook events queued, in flight or awaiting a retry, across agents (default 10000). */
+  maxPendingDeliveries?: number;
 }
 
 export interface ReferenceServer {

@@ -14,6 +14,7 @@ const SERVER_KEYS = [
   'headersTimeoutMs',
   'requestTimeoutMs',
   'deliveryLogSize',
+  'maxPendingDeliveries',
   'agents',
 ] as const;
 
@@ -37,6 +38,10 @@ export function checkServerOptions(raw: unknown, check: Checker): ReferenceServe
     check.integer('deliveryLogSize', raw.deliveryLogSize, 1, 1_000_000)
   ) {
     options.deliveryLogSize = raw.deliveryLogSize;
+  }
+  const pending = raw.maxPendingDeliveries;
+  if (pending !== undefined && check.integer('maxPendingDeliveries', pending, 1, 1_000_000)) {
+    options.maxPendingDeliveries = pending;
   }
   return options;
 }

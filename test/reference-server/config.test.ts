@@ -151,7 +151,7 @@ describe('config file', () => {
       ),
     );
     expect(problems).toEqual([
-      'c.json: config.prot: unknown field (allowed: host, port, corsOrigins, allowPrivateWebhookTargets, headersTimeoutMs, requestTimeoutMs, deliveryLogSize, agents)',
+      'c.json: config.prot: unknown field (allowed: host, port, corsOrigins, allowPrivateWebhookTargets, headersTimeoutMs, requestTimeoutMs, deliveryLogSize, maxPendingDeliveries, agents)',
       'c.json: port: must be an integer from 0 to 65535 (got "x")',
     ]);
     expect(problemsOf(() => parseConfigText('[]', 'c.json'))).toContain(

@@ -33,6 +33,30 @@ describe('deliveryLogSize', () => {
     expect(log.map((record) => record.event)).toEqual(['task.working', 'task.completed']);
   });
 
+  it('drops events beyond maxPendingDeliveries and records them dropped (C-50)', async () => {
+    // One pending delivery at most: the first event waits on a target that never answers.
+    const hang = (await import('node:net')).createServer(() => undefined);
+    await new Promise<void>((resolve) => hang.listen(0, '127.0.0.1', resolve));
+    const port = (hang.address() as { port: number }).port;
+    server = await startReferenceServer({
+      agents: [{ id: 'a', apiKeys: ['k'] }],
+      allowPrivateWebhookTargets: true,
+      maxPendingDeliveries: 1,
+    });
+    await rpc('tasks/pushNotificationConfig/set', { config: { url: `http://127.0.0.1:${port}/h` } });
+    const message = { role: 'user', messageId: crypto.randomUUID(), parts: [{ type: 'text', text: 'x' }] };
+    await rpc('message/send', { message });
+    const statuses = server.deliveryLog().map((record) => [record.event, record.status]);
+    await server.close();
+    server = undefined;
+    hang.close();
+    expect(statuses).toEqual([
+      ['task.submitted', 'pending'],
+      ['task.working', 'dropped'],
+      ['task.completed', 'dropped'],
+    ]);
+  });
+
   it('refuses a size out of range in a config file', () => {
     const config = (size: unknown): string =>
       JSON.stringify({ agents: [{ id: 'a', apiKeys: ['k'] }], deliveryLogSize: size });
@@ -40,5 +64,9 @@ describe('deliveryLogSize', () => {
       expect(() => parseConfigText(config(value), 'c.json')).toThrow(ConfigError);
     }
     expect(parseConfigText(config(50_000), 'c.json').deliveryLogSize).toBe(50_000);
+    const pending = (value: unknown): string =>
+      JSON.stringify({ agents: [{ id: 'a', apiKeys: ['k'] }], maxPendingDeliveries: value });
+    expect(() => parseConfigText(pending(0), 'c.json')).toThrow(ConfigError);
+    expect(parseConfigText(pending(20), 'c.json').maxPendingDeliveries).toBe(20);
   });
 });
