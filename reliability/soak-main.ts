@@ -45,7 +45,7 @@ const lines = [
   ...report.errorExamples.map((e) => `    ${e}`),
   `tasks: ${tasks.created} created, ${tasks.finalSeen} final, ${tasks.stuck.length} not final ${tasks.stuck.join(' ')}`,
   ...table(tasks.byState),
-  `webhook events: ${webhooks.expectedEvents} expected (task.submitted and the final event of each task), ${webhooks.delivered} delivered, ${webhooks.recordedFailed} recorded failed after their retries, ${webhooks.lostCount} lost ${webhooks.lost.join(' ')}`,
+  `webhook events: ${webhooks.expectedEvents} expected (task.submitted and the final event of each task), ${webhooks.delivered} delivered, ${webhooks.recordedFailed} failed after their retries, ${webhooks.dropped} dropped past the backlog bound (C-50), ${webhooks.canceled} canceled with their evicted task (C-44), ${webhooks.lostCount} lost ${webhooks.lost.join(' ')}`,
   `  server delivery log: ${Object.entries(webhooks.logByStatus)
     .map(([status, n]) => `${n} ${status}`)
     .join(', ')}`,

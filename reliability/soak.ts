@@ -37,6 +37,8 @@ const FINAL_EVENT: Record<string, string> = {
   failed: 'task.failed',
   canceled: 'task.canceled',
 };
+/** Webhook events the soak server holds at once (C-50); the default is 10,000. */
+export const SOAK_MAX_PENDING = 2000;
 /** Deliveries kept by the server for the final accounting: more than a 60 s run produces. */
 const SOAK_DELIVERY_LOG_SIZE = 200_000;
 /** Connection errors of a reused connection the server closed before reading the request (C-49). */
@@ -70,6 +72,10 @@ export interface SoakReport {
     expectedEvents: number;
     delivered: number;
     recordedFailed: number;
+    /** Not attempted: the backlog bound was reached (C-50). */
+    dropped: number;
+    /** Pending attempts canceled because the task was evicted with its configuration (C-44). */
+    canceled: number;
     /** Delivery outcomes in the server's log, by status. */
     logByStatus: Record<string, number>;
     /** Why the attempts of failed deliveries failed, by error text. */
@@ -153,6 +159,8 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
     allowPrivateWebhookTargets: true,
     // Every delivery of the run stays in the log, so each event is accounted for (its heap is counted).
     deliveryLogSize: SOAK_DELIVERY_LOG_SIZE,
+    // A backlog the receiver can work off within the settle time; beyond it events are dropped (C-50).
+    maxPendingDeliveries: SOAK_MAX_PENDING,
   });
   const dispatcher = new Agent({ connections: opts.clients * 2 + 10, pipelining: 1 });
   const url = `${child.baseUrl}/api/v1/a2a/${AGENT}`;
@@ -369,14 +377,13 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
       failedAttemptErrors[why] = (failedAttemptErrors[why] ?? 0) + 1;
     }
   }
-  const failedInLog = new Set(
-    deliveries
-      .filter((d) => d.status === 'failed' || d.status === 'dropped')
-      .map((d) => `${d.taskId} ${d.event}`),
-  );
+  // The settled status of each (task, event) in the server's log; several configs never share one.
+  const statusInLog = new Map(deliveries.map((d) => [`${d.taskId} ${d.event}`, d.status]));
   let expectedEvents = 0;
   let delivered = 0;
   let recordedFailed = 0;
+  let dropped = 0;
+  let canceled = 0;
   const lost: string[] = [];
   for (const [id, state] of tasks) {
     if (state === undefined) continue;
@@ -384,7 +391,11 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
       expectedEvents += 1;
       const key = `${id} ${event}`;
       if (receiver.events.get(key)?.acked === true) delivered += 1;
-      else if (failedInLog.has(key)) recordedFailed += 1;
+      else if (statusInLog.get(key) === 'failed') recordedFailed += 1;
+      else if (statusInLog.get(key) === 'dropped')
+        dropped += 1; // past the backlog bound (C-50)
+      else if (statusInLog.get(key) === 'canceled')
+        canceled += 1; // task evicted (C-44)
       else lost.push(key);
     }
   }
@@ -408,6 +419,8 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
       expectedEvents,
       delivered,
       recordedFailed,
+      dropped,
+      canceled,
       logByStatus,
       failedAttemptErrors,
       lostCount: lost.length,
