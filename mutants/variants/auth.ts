@@ -53,6 +53,50 @@ const variants: Variant[] = [
       },
     },
   }),
+  mutant({
+    breaks: '5/unauthorized-http-401',
+    slug: 'answers-403',
+    area: 'auth',
+    description: 'a missing or invalid credential is answered with HTTP 403 instead of 401',
+    hooks: {
+      head(head) {
+        if (head.status === 401) head.status = 403;
+      },
+    },
+  }),
+  mutant({
+    breaks: '5/both-forms-must-be-valid',
+    slug: 'api-key-wins',
+    area: 'auth',
+    description: 'with both header forms sent, only x-api-key is checked and the Bearer token is ignored',
+    hooks: {
+      requestHeaders(headers) {
+        if (headers['x-api-key'] !== undefined) delete headers.authorization;
+      },
+    },
+  }),
+  mutant({
+    breaks: '5/bearer-scheme-case-insensitive',
+    slug: 'exact-case-only',
+    area: 'auth',
+    description: 'the Authorization scheme must be spelled exactly "Bearer": bearer or BEARER is refused',
+    hooks: {
+      requestHeaders(headers) {
+        const auth = headers.authorization;
+        if (auth !== undefined && /^bearer\s/i.test(auth) && !auth.startsWith('Bearer ')) {
+          headers.authorization = auth.replace(/^\S+/, 'Unknown');
+        }
+      },
+    },
+  }),
 ];
 
-export default variants;
+/** Caught too; left out of the detection test to keep it within its time budget (`npm run mutants -- --extended`). */
+const EXTENDED = new Set([
+  '5-unauthorized-http-401--answers-403',
+  '5-both-forms-must-be-valid--api-key-wins',
+  '5-bearer-scheme-case-insensitive--exact-case-only',
+]);
+
+export const extended = variants.filter((v) => EXTENDED.has(v.name));
+export default variants.filter((v) => !EXTENDED.has(v.name));

@@ -1,6 +1,7 @@
 // Mutants of the extended card (spec 2.14, 4.8; ruling C-30): the proxy edits one field of the card
 // answer, or one param of the card request, of an unmodified reference server.
 import { mutant } from '../define.ts';
+import { sendJson } from '../proxy.ts';
 import type { Variant } from '../types.ts';
 
 const CARD = 'agent/authenticatedExtendedCard';
@@ -62,6 +63,37 @@ const variants: Variant[] = [
       }),
     },
   }),
+  mutant({
+    breaks: '4.8/include-capabilities',
+    slug: 'flag-ignored',
+    area: 'card',
+    description: 'includeCapabilities false is ignored: the card always carries capabilities',
+    hooks: {
+      request: editParams((params) => {
+        if (params.includeCapabilities === false) delete params.includeCapabilities;
+      }),
+    },
+  }),
+  mutant({
+    breaks: '2.14/supported-methods-served',
+    slug: 'resubscribe-listed-not-served',
+    area: 'card',
+    description: 'the card lists tasks/resubscribe, but the agent answers it with -32601 Method not found',
+    hooks: {
+      answer(call, res) {
+        if (call.method !== 'tasks/resubscribe') return false;
+        const error = { code: -32601, message: 'Method not found', data: { method: call.method } };
+        return sendJson(res, { jsonrpc: '2.0', id: call.id ?? null, error });
+      },
+    },
+  }),
 ];
 
-export default variants;
+/** Caught too; left out of the detection test to keep it within its time budget (`npm run mutants -- --extended`). */
+const EXTENDED = new Set([
+  '4-8-include-capabilities--flag-ignored',
+  '2-14-supported-methods-served--resubscribe-listed-not-served',
+]);
+
+export const extended = variants.filter((v) => EXTENDED.has(v.name));
+export default variants.filter((v) => !EXTENDED.has(v.name));

@@ -2,7 +2,20 @@
 // every delivery and leaves the body and its signature as the server sent them.
 import { randomUUID } from 'node:crypto';
 import type { Variant } from '../types.ts';
-import { deliveryOf, webhookMutant } from '../webhook-relay.ts';
+import { deliveryOf, webhookMutant, type RelayAttempt } from '../webhook-relay.ts';
+
+/** A delivery id per event the relay has seen, so one mapping holds across retries. */
+function idMapper(make: (original: string) => string): (a: RelayAttempt) => void {
+  const ids = new Map<string, string>();
+  return (a) => {
+    const original = a.headers['x-webhook-delivery'];
+    if (original === undefined) return;
+    if (!ids.has(original)) ids.set(original, make(original));
+    a.headers['x-webhook-delivery'] = ids.get(original)!;
+  };
+}
+
+let counter = 0;
 
 const variants: Variant[] = [
   webhookMutant({
@@ -36,6 +49,65 @@ const variants: Variant[] = [
       },
     },
   }),
+  webhookMutant({
+    breaks: '6.2/content-type-json',
+    slug: 'text-plain',
+    description: 'deliveries are sent with Content-Type: text/plain; charset=utf-8',
+    relay: {
+      rewrite(a) {
+        a.headers['content-type'] = 'text/plain; charset=utf-8';
+      },
+    },
+  }),
+  webhookMutant({
+    breaks: '6.2/event-header',
+    slug: 'never-sent',
+    description: 'deliveries carry no X-Webhook-Event header (the event is only in the payload)',
+    relay: {
+      rewrite(a) {
+        delete a.headers['x-webhook-event'];
+      },
+    },
+  }),
+  webhookMutant({
+    breaks: '6.2/delivery-header',
+    slug: 'sequence-number',
+    description: 'X-Webhook-Delivery is a sequence number (dlv-1, dlv-2, ...), not a UUID v4',
+    relay: {
+      rewrite: idMapper(() => {
+        counter += 1;
+        return `dlv-${counter}`;
+      }),
+    },
+  }),
+  (() => {
+    // The first delivery id seen for a task is reused for every later event of that task.
+    const perTask = new Map<string, string>();
+    return webhookMutant({
+      breaks: '6.2/delivery-id-per-event',
+      slug: 'one-id-per-task',
+      description: 'every event of one task carries the same X-Webhook-Delivery id (the id is per task)',
+      relay: {
+        rewrite(a) {
+          const taskId = a.json?.taskId;
+          const id = a.headers['x-webhook-delivery'];
+          if (typeof taskId !== 'string' || id === undefined) return;
+          if (!perTask.has(taskId)) perTask.set(taskId, id);
+          a.headers['x-webhook-delivery'] = perTask.get(taskId)!;
+        },
+      },
+    });
+  })(),
 ];
 
-export default variants;
+/** Caught too; left out of the detection test to keep it within its time budget (`npm run mutants -- --extended`). */
+const EXTENDED = new Set([
+  '6-2-configured-headers-sent--dropped',
+  '6-2-content-type-json--text-plain',
+  '6-2-event-header--never-sent',
+  '6-2-delivery-header--sequence-number',
+  '6-2-delivery-id-per-event--one-id-per-task',
+]);
+
+export const extended = variants.filter((v) => EXTENDED.has(v.name));
+export default variants.filter((v) => !EXTENDED.has(v.name));

@@ -88,6 +88,39 @@ const variants: Variant[] = [
       },
     },
   }),
+  webhookMutant({
+    breaks: '6.3/payload-agent-id',
+    slug: 'display-name',
+    description: "the payload agentId carries the agent's display name instead of its id",
+    relay: editPayload((p) => {
+      p.agentId = 'Reference agent';
+    }),
+  }),
+  webhookMutant({
+    breaks: '6.3/payload-delivery-max-attempts',
+    slug: 'equals-max-retries',
+    description: 'delivery.maxAttempts is retryPolicy.maxRetries (the first attempt not counted)',
+    relay: editPayload((p, a) => {
+      if (isObject(p.delivery)) p.delivery.maxAttempts = (deliveryOf(a).maxAttempts ?? 1) - 1;
+    }),
+  }),
+  webhookMutant({
+    breaks: '6.1/completed-data',
+    slug: 'no-context-id',
+    description: 'task.completed data leaves out contextId',
+    relay: editPayload((p) => {
+      if (p.event === 'task.completed' && isObject(p.data)) delete p.data.contextId;
+    }),
+  }),
 ];
 
-export default variants;
+/** Caught too; left out of the detection test to keep it within its time budget (`npm run mutants -- --extended`). */
+const EXTENDED = new Set([
+  '6-3-payload-delivery-attempt--zero-based',
+  '6-3-payload-agent-id--display-name',
+  '6-3-payload-delivery-max-attempts--equals-max-retries',
+  '6-1-completed-data--no-context-id',
+]);
+
+export const extended = variants.filter((v) => EXTENDED.has(v.name));
+export default variants.filter((v) => !EXTENDED.has(v.name));

@@ -2,7 +2,7 @@
 // which spoils X-Webhook-Signature in one way while leaving the rest of the request as sent.
 import { createHmac } from 'node:crypto';
 import type { Variant } from '../types.ts';
-import { webhookMutant } from '../webhook-relay.ts';
+import { deliveryOf, webhookMutant } from '../webhook-relay.ts';
 
 const variants: Variant[] = [
   webhookMutant({
@@ -37,6 +37,42 @@ const variants: Variant[] = [
       },
     },
   }),
+  (() => {
+    const first = new Map<string, string>();
+    return webhookMutant({
+      breaks: '6.4/signature-hmac-sha256-hex',
+      slug: 'first-attempt-signature-reused',
+      description:
+        'retries carry the signature of the first attempt, although their body (delivery.attempt) differs',
+      relay: {
+        rewrite(a) {
+          const id = a.headers['x-webhook-delivery'];
+          const sig = a.headers['x-webhook-signature'];
+          if (id === undefined || sig === undefined) return;
+          if ((deliveryOf(a).attempt ?? 1) === 1) first.set(id, sig);
+          else if (first.has(id)) a.headers['x-webhook-signature'] = first.get(id)!;
+        },
+      },
+    });
+  })(),
+  webhookMutant({
+    breaks: '6.4/signature-sha256-prefix',
+    slug: 'bare-hex',
+    description: 'X-Webhook-Signature carries the hex HMAC without the sha256= prefix',
+    relay: {
+      rewrite(a) {
+        const sig = a.headers['x-webhook-signature'];
+        if (sig !== undefined) a.headers['x-webhook-signature'] = sig.replace(/^sha256=/, '');
+      },
+    },
+  }),
 ];
 
-export default variants;
+/** Caught too; left out of the detection test to keep it within its time budget (`npm run mutants -- --extended`). */
+const EXTENDED = new Set([
+  '6-4-signature-sha256-prefix--bare-hex',
+  '6-4-signature-hmac-sha256-hex--first-attempt-signature-reused',
+]);
+
+export const extended = variants.filter((v) => EXTENDED.has(v.name));
+export default variants.filter((v) => !EXTENDED.has(v.name));
