@@ -22,22 +22,23 @@ async function settled(): Promise<void> {
 }
 
 describe('C-20 attempts queued for a connection', () => {
-  it('delivers a burst of 8x the connection cap to a slow receiver, the wait not counted in the limit', async () => {
+  it('delivers a burst of 16x the connection cap to a slow receiver, the wait not counted in the limit', async () => {
     receiver = await startCaptureReceiver();
     let inFlight = 0;
     let peak = 0;
     receiver.plan = () => {
       inFlight += 1;
       peak = Math.max(peak, inFlight);
-      setTimeout(() => (inFlight -= 1), 150);
-      return { kind: 'status', status: 200, delayMs: 150 };
+      setTimeout(() => (inFlight -= 1), 200);
+      return { kind: 'status', status: 200, delayMs: 200 };
     };
-    // Eight waves of 150 ms: the last attempts wait about 1 s for a connection, twice the limit.
-    service = createWebhookService({ userAgent: 'ua', allowPrivateTargets: true, attemptTimeoutMs: 500 });
+    // Sixteen waves of 200 ms: the last attempts wait about 3 s for a connection, twice the limit,
+    // while each attempt itself takes 200 ms of its 1500.
+    service = createWebhookService({ userAgent: 'ua', allowPrivateTargets: true, attemptTimeoutMs: 1500 });
     const url = `${receiver.origin}/hook`;
     const set = service.setConfig('a', { config: { url, retryPolicy: { maxRetries: 0 } } }, () => true);
     expect(set.ok).toBe(true);
-    const burst = CONNECTIONS_PER_ORIGIN * 8;
+    const burst = CONNECTIONS_PER_ORIGIN * 16;
     const now = new Date().toISOString();
     for (let i = 0; i < burst; i++) {
       const task = {
