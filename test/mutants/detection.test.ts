@@ -8,8 +8,8 @@ import { computeScore, scoreMarkdown } from '../../mutants/score.ts';
 
 const variants = await loadVariants();
 // Two cores: three harness runs at a time keep both busy while one waits on its target. A harness
-// run costs about 5 CPU-seconds, so the whole set needs about 2.5 minutes of two idle cores; the hook
-// allows 10 minutes because the cores may be shared with other work.
+// run costs 5 to 7 CPU-seconds, so the whole set needs about 3.5 minutes of two cores; the hook allows
+// 10 minutes because the cores may be shared with other work.
 const CONCURRENCY = Number(process.env.MUTANTS_CONCURRENCY ?? 3);
 let run: MutationRun;
 
