@@ -19,7 +19,7 @@ const DELIVERY_BYTES = 256 * 1024;
 const SENDERS_PER_URL = 8;
 const MAX_DELIVERIES = 40_000;
 const HOLD_DELIVERIES = 200;
-const HOLD_MS = 2000;
+const HOLD_MS = 500;
 const HOOK_URL = /https?:\/\/[^"\s\\]+\/hooks\/[^"\s\\]+/g;
 
 interface Flood {
