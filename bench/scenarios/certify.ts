@@ -11,6 +11,8 @@ import { round } from '../lib/stats.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Spec 6.5: a receiver answering later than this is retried, so a check of it waits this long. */
 const RECEIVER_TIMEOUT_MS = 5000;
+/** status.reason of a task the reference server's system timeout ended (C-05), in parsed or raw JSON. */
+const SYSTEM_TIMEOUT_REASON = /reason\\*":\\*"system timeout/;
 
 interface Exchange {
   request?: { body?: string };
@@ -104,7 +106,8 @@ export function floorOf(
  * - per webhook delivery id, the gaps between attempts as scheduled: initialDelay x multiplier^(n-1)
  *   of the retryPolicy it configured (2.11, C-20), plus the 5 s receiver timeout (6.5) for a gap
  *   that shows the receiver held the attempt that long.
- * The largest of these is the check's floor (they overlap in time).
+ * The largest of these, capped at the check's own duration (a check that canceled its task or read it
+ * before its end did not wait for it), is the check's floor (they overlap in time).
  */
 export function waitOf(check: Check, systemTimeoutMs: number): number {
   const bodies = check.evidence.exchanges.map((e) => e.request?.body ?? '');
@@ -122,7 +125,9 @@ export function waitOf(check: Check, systemTimeoutMs: number): number {
       policy = { ...policy, ...(JSON.parse(retry[1] as string) as Partial<typeof policy>) };
     }
   }
-  const timeoutMs = untilCanceled && !cancels ? systemTimeoutMs : 0;
+  // A task the check saw ended by the system timeout (C-05) could not end sooner, whatever else it sent.
+  const timedOut = check.evidence.exchanges.some((e) => SYSTEM_TIMEOUT_REASON.test(JSON.stringify(e)));
+  const timeoutMs = (untilCanceled && !cancels) || timedOut ? systemTimeoutMs : 0;
   const byDelivery = new Map<string, number[]>();
   for (const d of check.evidence.deliveries) {
     const id = d.headers['x-webhook-delivery'] ?? '';
@@ -134,9 +139,12 @@ export function waitOf(check: Check, systemTimeoutMs: number): number {
     for (let n = 1; n < times.length; n += 1) {
       const scheduled = policy.initialDelay * policy.backoffMultiplier ** (n - 1) * 1000;
       const gap = (times[n] as number) - (times[n - 1] as number);
-      chain += scheduled + (gap >= RECEIVER_TIMEOUT_MS + scheduled ? RECEIVER_TIMEOUT_MS : 0);
+      // The receiver sees each attempt a little after it starts, so a held attempt shows as a gap of
+      // about the timeout plus the scheduled delay, give or take those few milliseconds.
+      chain += scheduled + (gap >= RECEIVER_TIMEOUT_MS ? RECEIVER_TIMEOUT_MS : 0);
     }
     retriesMs = Math.max(retriesMs, chain);
   }
-  return Math.max(directiveMs, timeoutMs, retriesMs);
+  // A check that ended sooner (it canceled the task, or read it before its end) did not wait for it.
+  return Math.min(check.durationMs, Math.max(directiveMs, timeoutMs, retriesMs));
 }

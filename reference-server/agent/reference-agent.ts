@@ -20,7 +20,10 @@ export function directedInternalError(message: Message): string | undefined {
 }
 
 export interface JobContext {
-  signal: AbortSignal;
+  /** Fires when the task is canceled or times out. */
+  readonly signal: AbortSignal;
+  /** The signal's state, read without creating it (a job that never waits needs no signal). */
+  readonly aborted: boolean;
   progress(progress: TaskProgress): void;
 }
 
@@ -76,7 +79,7 @@ async function work(directive: Directive, context: JobContext): Promise<void> {
     // No timer for an empty slice: sleep(0) still waits for the next timers phase (about 1 ms),
     // which capped the default echo task at a few thousand per second per process.
     if (slice > 0) await sleep(slice, undefined, { signal: context.signal });
-    else context.signal.throwIfAborted();
+    else if (context.aborted) context.signal.throwIfAborted();
     if (directive.progressSteps > 0) {
       const total = directive.progressSteps;
       context.progress({ current: step, total, message: `step ${step} of ${total}` });

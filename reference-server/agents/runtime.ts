@@ -5,7 +5,7 @@ import type { SseStream } from '../sse/sse-writer.ts';
 import { TaskEngine } from '../tasks/task-engine.ts';
 import type { TaskRecord } from '../tasks/task-store.ts';
 import type { AgentConfig } from '../types.ts';
-import type { WebhookService, TaskSnapshot, WebhookEvent } from '../webhooks/index.ts';
+import type { WebhookService, TaskSnapshot, TaskSnapshotSource, WebhookEvent } from '../webhooks/index.ts';
 import { AgentMetrics } from './metrics.ts';
 
 export interface AgentRuntime {
@@ -33,11 +33,27 @@ export function taskSnapshot(task: TaskRecord, systemTimeoutMs: number): TaskSna
   return snapshot;
 }
 
+/** A task whose webhook snapshot is built only when a configuration wants the event. */
+class SnapshotSource implements TaskSnapshotSource {
+  readonly id: string;
+
+  constructor(
+    private readonly task: TaskRecord,
+    private readonly systemTimeoutMs: number,
+  ) {
+    this.id = task.id;
+  }
+
+  snapshot(): TaskSnapshot {
+    return taskSnapshot(this.task, this.systemTimeoutMs);
+  }
+}
+
 export function createAgentRuntime(config: AgentConfig, webhooks: WebhookService): AgentRuntime {
   const emit = (task: TaskRecord, event: WebhookEvent): void => {
     // Webhooks are fire and forget: a delivery problem must never stop a state change.
     try {
-      webhooks.emit(config.id, taskSnapshot(task, config.systemTimeoutMs), event);
+      webhooks.emit(config.id, new SnapshotSource(task, config.systemTimeoutMs), event);
     } catch {
       /* the service reports its own failures in its delivery log */
     }

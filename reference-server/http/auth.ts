@@ -14,17 +14,47 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
 }
 
+/** Digests of an agent's accepted credentials, computed once per credential list. */
+const acceptedDigests = new WeakMap<readonly string[], readonly Buffer[]>();
+
+function digestsOf(accepted: readonly string[]): readonly Buffer[] {
+  let digests = acceptedDigests.get(accepted);
+  if (digests === undefined) {
+    digests = accepted.map(digest);
+    acceptedDigests.set(accepted, digests);
+  }
+  return digests;
+}
+
 /** Compares against every accepted value without an early exit. */
 function matchesAny(candidate: string, accepted: readonly string[]): boolean {
   const offered = digest(candidate);
   let matched = false;
-  for (const value of accepted) {
-    if (timingSafeEqual(offered, digest(value))) matched = true;
+  for (const value of digestsOf(accepted)) {
+    if (timingSafeEqual(offered, value)) matched = true;
   }
   return matched;
 }
 
 type HeaderLines = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * The two credential headers with every field line each came in (what `req.headersDistinct` holds
+ * for them), read from `req.rawHeaders` without building the distinct view of every header.
+ */
+export function credentialLines(rawHeaders: readonly string[]): HeaderLines {
+  let apiKey: string[] | undefined;
+  let authorization: string[] | undefined;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length === 9 && name.toLowerCase() === 'x-api-key') {
+      (apiKey ??= []).push(rawHeaders[i + 1] as string);
+    } else if (name.length === 13 && name.toLowerCase() === 'authorization') {
+      (authorization ??= []).push(rawHeaders[i + 1] as string);
+    }
+  }
+  return { 'x-api-key': apiKey, authorization };
+}
 
 const REPEATED = Symbol('repeated');
 

@@ -12,6 +12,9 @@ export function isJsonContentType(header: string | undefined): boolean {
   return header.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 
+/** Decoding without `stream` keeps no state between calls, so one decoder serves every request. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit)
@@ -33,7 +36,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
     };
     const onEnd = (): void => {
       try {
-        finish({ ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)) });
+        finish({ ok: true, text: STRICT_UTF8.decode(Buffer.concat(chunks)) });
       } catch {
         finish({ ok: false, reason: 'invalid-utf8' });
       }

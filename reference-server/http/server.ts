@@ -9,7 +9,7 @@ import { readableId, readEnvelope } from '../rpc/envelope.ts';
 import { dispatch } from '../rpc/dispatch.ts';
 import { errorResponse, rpcError, type RpcErrorObject, type RpcId } from '../rpc/errors.ts';
 import type { WebhookService } from '../webhooks/index.ts';
-import { authenticate, WWW_AUTHENTICATE } from './auth.ts';
+import { authenticate, credentialLines, WWW_AUTHENTICATE } from './auth.ts';
 import { drainRequest, isJsonContentType, readBody } from './body.ts';
 import { corsHeaders, CORS_ALLOW_METHODS, preflightHeaders } from './cors.ts';
 import { HTTP_LIMITS, urlTooLong } from './limits.ts';
@@ -111,12 +111,16 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   if (runtime === undefined) {
     return sendJson(res, 404, errorResponse(null, rpcError('AGENT_NOT_FOUND', { agentId })), cors);
   }
-  const auth = authenticate(runtime.config, req.headersDistinct);
+  const auth = authenticate(runtime.config, credentialLines(req.rawHeaders));
   if (!auth.ok) {
     const error = rpcError('UNAUTHORIZED', { reason: auth.reason });
     return rejectWithId(req, res, 401, error, { ...cors, 'WWW-Authenticate': WWW_AUTHENTICATE });
   }
   await handleAuthenticated(state, runtime, req, res, cors);
+}
+
+function recordMetrics(runtime: AgentRuntime, started: number, success: boolean): void {
+  runtime.metrics.record(performance.now() - started, success);
 }
 
 /** Everything after authentication counts in the agent's metrics (C-30). */
@@ -128,32 +132,31 @@ async function handleAuthenticated(
   cors: Record<string, string>,
 ): Promise<void> {
   const started = performance.now();
-  const record = (success: boolean): void => runtime.metrics.record(performance.now() - started, success);
   const rate = runtime.limiter.take();
   if (!rate.allowed) {
-    record(false);
+    recordMetrics(runtime, started, false);
     const { retryAfterSeconds } = rate;
     const error = rpcError('RATE_LIMITED', { limit: runtime.limiter.limit, retryAfterSeconds });
     return rejectWithId(req, res, 429, error, { ...cors, 'Retry-After': String(retryAfterSeconds) });
   }
   if (!isJsonContentType(req.headers['content-type'])) {
-    record(false);
+    recordMetrics(runtime, started, false);
     const error = rpcError('INVALID_REQUEST', { details: 'Content-Type must be application/json' });
     return rejectWithId(req, res, 415, error, cors);
   }
   const body = await readBody(req, maxBodyBytes(runtime.config));
   if (!body.ok) {
-    record(false);
+    recordMetrics(runtime, started, false);
     return rejectBody(req, res, body.reason, maxBodyBytes(runtime.config), cors);
   }
   const envelope = readEnvelope(body.text);
   if (!envelope.ok) {
-    record(false);
+    recordMetrics(runtime, started, false);
     return sendJson(res, 200, errorResponse(envelope.id, envelope.error), cors);
   }
   const base = { runtime, webhooks: state.webhooks, req, res, responseHeaders: cors };
   const outcome = await dispatch(base, envelope.request);
-  if (outcome.kind === 'streamed') return record(true);
-  record(!('error' in outcome.response));
+  if (outcome.kind === 'streamed') return recordMetrics(runtime, started, true);
+  recordMetrics(runtime, started, !('error' in outcome.response));
   sendJson(res, outcome.status, outcome.response, cors);
 }

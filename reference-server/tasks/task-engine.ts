@@ -4,12 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TaskState, WebhookEvent } from '../../schemas/error-codes.ts';
-import { AgentFailure, isAbortError, planJob } from '../agent/reference-agent.ts';
+import { AgentFailure, isAbortError, planJob, type AgentJob } from '../agent/reference-agent.ts';
 import { contentText } from '../agent/directives.ts';
 import type { AgentConfig, Message, TaskProgress, TaskStatus } from '../types.ts';
 import { SlotQueue } from './queue.ts';
 import { TaskStore, type TaskRecord } from './task-store.ts';
-import { isFinal, transition, updateProgress } from './transitions.ts';
+import { isFinal, isoOf, transition, updateProgress } from './transitions.ts';
 
 export interface TaskUpdate {
   task: TaskRecord;
@@ -42,9 +42,28 @@ export type CancelOutcome =
   | { ok: false; task: TaskRecord; currentState: TaskState; raced: boolean };
 
 interface Run {
-  controller: AbortController;
+  /** Created on first use: most tasks end by themselves and never need one (a measurable cost per task). */
+  lazy: LazyAbort;
   settled: Promise<void>;
   timer: NodeJS.Timeout;
+}
+
+/** An AbortController made only when a job reads its signal or the engine aborts it. */
+class LazyAbort {
+  private controller: AbortController | undefined;
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.controller?.signal.aborted ?? false;
+  }
+
+  abort(): void {
+    (this.controller ??= new AbortController()).abort();
+  }
 }
 
 /** How long a cancel waits for a running agent to acknowledge before forcing `canceled`. */
@@ -57,6 +76,14 @@ const EVENT_OF_STATE: Readonly<Record<TaskState, WebhookEvent>> = Object.freeze(
   completed: 'task.completed',
   failed: 'task.failed',
   canceled: 'task.canceled',
+});
+
+/** What a finished task keeps in place of its job: the flags only matter while a task runs. */
+const ENDED_JOB: AgentJob = Object.freeze({
+  initialProgress: Object.freeze({ current: 0, total: 1, message: 'ended' }),
+  streamable: true,
+  streamError: false,
+  run: () => Promise.reject(new Error('the task has ended')),
 });
 
 export class TaskEngine {
@@ -91,7 +118,8 @@ export class TaskEngine {
     const history = [...conversation.userTexts];
     conversation.userTexts.push(contentText(input.message.parts));
     const job = planJob({ message: input.message, turn: history.length + 1, history });
-    const now = this.clock().toISOString();
+    const nowMs = this.clock().getTime();
+    const now = isoOf(nowMs);
     const status: TaskStatus = { state: 'submitted' };
     const task: TaskRecord = {
       id: input.taskId ?? randomUUID(),
@@ -101,6 +129,7 @@ export class TaskEngine {
       history: [status],
       createdAt: now,
       updatedAt: now,
+      updatedAtMs: nowMs,
       job,
     };
     if (input.sessionId !== undefined) task.sessionId = input.sessionId;
@@ -144,7 +173,7 @@ export class TaskEngine {
     const run = this.runs.get(task.id);
     if (run !== undefined) {
       // Cooperative cancel: the agent may still finish first; that is the race of C-08.
-      run.controller.abort();
+      run.lazy.abort();
       await Promise.race([run.settled, sleep(CANCEL_GRACE_MS, undefined, { ref: false })]);
       if (isFinal(task.status.state)) return refused(task.status.state !== 'canceled');
     } else {
@@ -158,7 +187,7 @@ export class TaskEngine {
     this.closed = true;
     for (const run of this.runs.values()) {
       clearTimeout(run.timer);
-      run.controller.abort();
+      run.lazy.abort();
     }
     this.runs.clear();
     this.queue.clear();
@@ -172,23 +201,28 @@ export class TaskEngine {
       return;
     }
     this.change(task, { state: 'working', progress: { ...task.job.initialProgress } });
-    const controller = new AbortController();
+    const lazy = new LazyAbort();
     const timeout = (): void => void this.finish(task, { state: 'canceled', reason: SYSTEM_TIMEOUT_REASON });
     const timer = setTimeout(timeout, this.agent.systemTimeoutMs).unref();
     const running = task.job.run({
-      signal: controller.signal,
+      get signal() {
+        return lazy.signal;
+      },
+      get aborted() {
+        return lazy.aborted;
+      },
       progress: (progress) => this.progress(task, progress),
     });
     const settled = running.then(
       (message) => void this.finish(task, { state: 'completed', message }, false),
-      (error: unknown) => this.onRunError(task, controller, error),
+      (error: unknown) => this.onRunError(task, lazy, error),
     );
-    this.runs.set(task.id, { controller, settled, timer });
+    this.runs.set(task.id, { lazy, settled, timer });
   }
 
-  private onRunError(task: TaskRecord, controller: AbortController, error: unknown): void {
+  private onRunError(task: TaskRecord, lazy: LazyAbort, error: unknown): void {
     // An agent that stopped because it was asked to leaves the final state to the cancel path.
-    if (isAbortError(error) && controller.signal.aborted) return;
+    if (isAbortError(error) && lazy.aborted) return;
     const statusError =
       error instanceof AgentFailure
         ? { code: error.code, message: error.message }
@@ -212,9 +246,11 @@ export class TaskEngine {
     if (run !== undefined) {
       this.runs.delete(task.id);
       clearTimeout(run.timer);
-      if (agentRunning) run.controller.abort();
+      if (agentRunning) run.lazy.abort();
       this.queue.release();
     }
+    // The job closes over the request (file bytes included); a finished task no longer needs it.
+    task.job = ENDED_JOB;
     this.store.markFinished(task);
     return true;
   }

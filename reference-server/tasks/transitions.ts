@@ -30,6 +30,8 @@ export interface StatefulTask {
   history: TaskStatus[];
   createdAt: string;
   updatedAt: string;
+  /** updatedAt in epoch milliseconds, kept beside the string so it is never parsed back. */
+  updatedAtMs?: number;
   startedAt?: string;
   finishedAt?: string;
 }
@@ -49,14 +51,36 @@ export function canTransition(from: TaskState, to: TaskState): boolean {
  * C-35: updatedAt changes at every state change and never goes backwards, even when two changes
  * fall in the same millisecond or the wall clock steps back: it then moves 1 ms past the previous value.
  */
-function nextTimestamp(previous: string, now: Date): string {
-  const candidate = now.toISOString();
-  return candidate > previous ? candidate : new Date(Date.parse(previous) + 1).toISOString();
+function nextTimestamp(task: StatefulTask, now: Date): void {
+  const previousMs = task.updatedAtMs ?? Date.parse(task.updatedAt);
+  const ms = Math.max(now.getTime(), previousMs + 1);
+  task.updatedAtMs = ms;
+  task.updatedAt = isoOf(ms);
+}
+
+/**
+ * `new Date(ms).toISOString()`, cheaper: the text up to the seconds is formatted once per second and
+ * the milliseconds appended (toISOString costs about a microsecond, several times per task).
+ */
+let cachedSecond = Number.NaN;
+let cachedPrefix = '';
+
+export function isoOf(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== cachedSecond) {
+    const iso = new Date(second * 1000).toISOString();
+    // Years outside 0000-9999 are formatted with a sign and six digits: leave those to toISOString.
+    if (iso.length !== 24) return new Date(ms).toISOString();
+    cachedPrefix = iso.slice(0, 20);
+    cachedSecond = second;
+  }
+  const millis = ms - second * 1000;
+  return `${cachedPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
 }
 
 function record(task: StatefulTask, status: TaskStatus, now: Date): void {
   task.status = status;
-  task.updatedAt = nextTimestamp(task.updatedAt, now);
+  nextTimestamp(task, now);
   if (task.history.length < MAX_HISTORY) task.history.push(status);
 }
 

@@ -1,6 +1,7 @@
 // Webhook delivery scheduler (spec 6.2, 6.5; ruling C-20): attempts, retries with exponential backoff
 // and per-(config, task) ordering. First attempts of one task to one config run one after another in
 // transition order; retries then run on their own timers so a failing event never blocks later ones.
+import { setMaxListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { AttemptRecord, DeliveryRecord, StoredConfig } from './types.ts';
@@ -55,7 +56,11 @@ class DeliveryScheduler implements Deliverer {
   private readonly closing = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly opts: DelivererOptions) {}
+  constructor(private readonly opts: DelivererOptions) {
+    // Every attempt waiting for a connection slot listens here; their number is bounded by
+    // maxPending, not by node's default of 10 listeners (which only warns).
+    setMaxListeners(0, this.closing.signal);
+  }
 
   enqueue(config: StoredConfig, base: PayloadBase): void {
     const record: DeliveryRecord = {

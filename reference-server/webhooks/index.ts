@@ -2,7 +2,15 @@
 // and /get (spec 2.11-2.13, 4.6, 4.7) and event delivery (spec 3, 6; rulings C-17..C-20, C-29, C-42).
 // The JSON-RPC layer calls this module; it never sees HTTP requests itself.
 import { ERROR_CODES, ERROR_MESSAGES } from '../../schemas/error-codes.ts';
-import type { DeliveryRecord, GetResult, Outcome, SetResult, TaskSnapshot, WebhookEvent } from './types.ts';
+import type {
+  DeliveryRecord,
+  GetResult,
+  Outcome,
+  SetResult,
+  TaskSnapshot,
+  TaskSnapshotSource,
+  WebhookEvent,
+} from './types.ts';
 import { validateGetParams, validateSetParams } from './config-validation.ts';
 import { createConfigStore, type ConfigStore } from './config-store.ts';
 import { createAttemptSender } from './attempt.ts';
@@ -35,7 +43,8 @@ export interface WebhookService {
   /** tasks/pushNotificationConfig/get: exactly the requested scope (C-17). */
   getConfig(agentId: string, params: unknown): Outcome<GetResult>;
   /** Fire and forget; never throws. Call with the task as it is right after the transition. */
-  emit(agentId: string, task: TaskSnapshot, event: WebhookEvent): void;
+  /** `task` may be a source whose snapshot is built only when a configuration wants the event. */
+  emit(agentId: string, task: TaskSnapshot | TaskSnapshotSource, event: WebhookEvent): void;
   /** Drops a task's own config (e.g. when the task is evicted) and cancels its pending deliveries. */
   forgetTask(agentId: string, taskId: string): void;
   /** The most recent deliveries, oldest first (diagnostics). */
@@ -94,11 +103,12 @@ class ReferenceWebhookService implements WebhookService {
     return { ok: true, result: { config, configId: stored.configId, active: true } };
   }
 
-  emit(agentId: string, task: TaskSnapshot, event: WebhookEvent): void {
+  emit(agentId: string, task: TaskSnapshot | TaskSnapshotSource, event: WebhookEvent): void {
     try {
       const config = this.store.resolve(agentId, task.id);
       if (!config || !config.events.includes(event)) return;
-      this.deliverer.enqueue(config, payloadBase(agentId, task, event));
+      const snapshot = 'snapshot' in task ? task.snapshot() : task;
+      this.deliverer.enqueue(config, payloadBase(agentId, snapshot, event));
     } catch {
       // Fire and forget: a task snapshot that cannot be serialised must not break the task engine.
     }

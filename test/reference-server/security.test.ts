@@ -80,6 +80,8 @@ describe('C-48 repeated credential headers', () => {
       [`Authorization: Bearer ${TOKEN}`, 'Authorization: Bearer other'],
       ['Authorization: Bearer other', `Authorization: Bearer ${TOKEN}`],
       [`Authorization: Bearer ${TOKEN}`, `Authorization: Bearer ${TOKEN}`],
+      [`X-API-KEY: ${KEY}`, `x-Api-Key: ${KEY}`],
+      [`AUTHORIZATION: Bearer ${TOKEN}`, `authorization: Bearer ${TOKEN}`],
     ]) {
       const answer = await rawExchange(h.server.baseUrl, request(lines));
       expect(answer.status, lines.join(' | ')).toBe(401);
@@ -90,6 +92,10 @@ describe('C-48 repeated credential headers', () => {
       request([`x-api-key: ${KEY}`, `Authorization: Bearer ${TOKEN}`]),
     );
     expect(single.status).toBe(200);
+    const upper = await rawExchange(h.server.baseUrl, request([`X-API-KEY: ${KEY}`, 'X-Other-Key: other']));
+    expect(upper.status).toBe(200);
+    const wrongUpper = await rawExchange(h.server.baseUrl, request(['X-API-KEY: other']));
+    expect(wrongUpper.status).toBe(401);
   });
 });
 

@@ -9,6 +9,7 @@ import { TaskEngine, type CancelOutcome } from '../../reference-server/tasks/tas
 import type { TaskRecord } from '../../reference-server/tasks/task-store.ts';
 import {
   IllegalTransitionError,
+  isoOf,
   LEGAL_TRANSITIONS,
   transition,
   updateProgress,
@@ -63,6 +64,30 @@ describe('3 transition table', () => {
     expect(updateProgress(task, { current: 0, total: 0, message: 'zero' })).toBe(false);
     expect(updateProgress(task, { current: 3, total: 4, message: 'ok' })).toBe(true);
     expect(task.status.progress?.current).toBe(3);
+  });
+});
+
+describe('C-35 timestamps', () => {
+  it('isoOf formats any millisecond exactly as toISOString, in any order', () => {
+    const instant = fc.integer({ min: -8.64e15, max: 8.64e15 });
+    fc.assert(
+      fc.property(fc.array(instant, { minLength: 1, maxLength: 20 }), (times) => {
+        for (const ms of times) expect(isoOf(ms)).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: NUM_RUNS * 25 },
+    );
+    for (const ms of [0, 999, 1000, -1, -1000, 253402300799999, 253402300800000, -62167219200001]) {
+      expect(isoOf(ms)).toBe(new Date(ms).toISOString());
+    }
+  });
+
+  it('moves updatedAt 1 ms past the previous value when changes share a millisecond or the clock steps back', () => {
+    const task = freshTask();
+    const at = new Date('2025-01-01T00:00:00.000Z');
+    transition(task, { state: 'working', progress: { current: 0, total: 1, message: 'a' } }, at);
+    expect(task.updatedAt).toBe('2025-01-01T00:00:00.001Z');
+    transition(task, { state: 'completed' }, new Date('2024-12-31T23:59:59.999Z'));
+    expect(task.updatedAt).toBe('2025-01-01T00:00:00.002Z');
   });
 });
 
