@@ -20,7 +20,10 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Body text (redacted, truncated beyond the recording cap with a marker); undefined when none. */
   body?: string;
-  /** The JSON-RPC envelope as sent, redacted (rpc() and stream() only; absent with rawBody). */
+  /**
+   * The JSON-RPC envelope as sent, redacted (rpc() and stream() only; absent with rawBody); when the
+   * body was cut for the record, its strings are cut the same way (REQUEST_JSON_STRING_CHARS).
+   */
   json?: unknown;
 }
 
@@ -227,6 +230,22 @@ export function deliveryEvidence(d: Delivery, secrets: readonly string[]): Omit<
     delete rest.json;
   }
   return redact(rest, secrets);
+}
+
+/**
+ * A copy of a JSON value whose strings longer than `cap` characters are shortened with a marker
+ * (the parsed copy of a request cut for the record: a 7 MB file part stays out of the report, its
+ * envelope's shape and id stay in).
+ */
+export function shortenLongStrings(value: unknown, cap: number): unknown {
+  if (typeof value === 'string') return truncateText(value, cap).text;
+  if (Array.isArray(value)) return value.map((v) => shortenLongStrings(v, cap));
+  if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = shortenLongStrings(v, cap);
+    return out;
+  }
+  return value;
 }
 
 /** Shortens recorded text beyond `cap` characters with a marker saying how much was left out. */

@@ -3,7 +3,14 @@
 // record of what was sent.
 import { randomUUID } from 'node:crypto';
 import { decodeUtf8 } from './body-reader.ts';
-import { redact, redactHeaders, redactText, truncateText, type RecordedRequest } from './evidence.ts';
+import {
+  redact,
+  redactHeaders,
+  redactText,
+  shortenLongStrings,
+  truncateText,
+  type RecordedRequest,
+} from './evidence.ts';
 
 /** Header overrides: a string sets (replaces) a header, null removes it (e.g. to send no credential). */
 export type HeaderOverrides = Record<string, string | null>;
@@ -70,17 +77,26 @@ export function agentPath(agentId: string): string {
 }
 
 /** The redacted, size-capped record of a request. */
+/** Longest string kept in the parsed copy of a request whose body was cut for the record. */
+export const REQUEST_JSON_STRING_CHARS = 4 * 1024;
+
 export function recordRequest(spec: RequestSpec, secrets: readonly string[], cap: number): RecordedRequest {
   const rec: RecordedRequest = {
     method: spec.method,
     url: redactText(spec.url, secrets).text,
     headers: redactHeaders(spec.headers, secrets).headers,
   };
+  let cut = false;
   if (spec.body !== undefined) {
     const text = typeof spec.body === 'string' ? spec.body : decodeUtf8(spec.body).text;
-    rec.body = truncateText(redactText(text, secrets).text, cap).text;
+    const recorded = truncateText(redactText(text, secrets).text, cap);
+    rec.body = recorded.text;
+    cut = recorded.truncated;
   }
-  if (spec.envelope !== undefined) rec.json = redact(spec.envelope, secrets);
+  if (spec.envelope !== undefined) {
+    const json = redact(spec.envelope, secrets);
+    rec.json = cut ? shortenLongStrings(json, REQUEST_JSON_STRING_CHARS) : json;
+  }
   return rec;
 }
 

@@ -9,6 +9,7 @@ import {
   truncateText,
   type Delivery,
 } from '../../../harness/io/evidence.ts';
+import { recordRequest, REQUEST_JSON_STRING_CHARS } from '../../../harness/io/request-spec.ts';
 
 describe('redact', () => {
   it('replaces secrets in nested strings and keys, leaving the input untouched', () => {
@@ -68,5 +69,40 @@ describe('truncateText', () => {
   it('marks what was cut', () => {
     expect(truncateText('abcdef', 4)).toEqual({ text: 'abcd…[truncated 2 chars]', truncated: true });
     expect(truncateText('abc', 4)).toEqual({ text: 'abc', truncated: false });
+  });
+});
+
+describe('recorded requests', () => {
+  it('keeps a large request out of the record: body cut, long strings of its envelope cut, id kept', () => {
+    const bytes = 'A'.repeat(7_000_000);
+    const envelope = {
+      jsonrpc: '2.0',
+      id: 'big-1',
+      method: 'message/send',
+      params: { message: { parts: [{ type: 'file', file: { name: 'f.bin', bytes } }] } },
+    };
+    const body = JSON.stringify(envelope);
+    const spec = { method: 'POST', url: 'http://t/api', headers: {}, body, envelope };
+    const rec = recordRequest(spec as Parameters<typeof recordRequest>[0], [], 256 * 1024);
+    expect(rec.body?.length).toBeLessThan(256 * 1024 + 100);
+    expect(rec.body).toMatch(/…\[truncated \d+ chars\]$/);
+    const json = rec.json as typeof envelope;
+    expect(json.id).toBe('big-1');
+    const kept = json.params.message.parts[0]?.file.bytes ?? '';
+    expect(kept.length).toBeLessThan(REQUEST_JSON_STRING_CHARS + 100);
+    expect(kept).toContain(`[truncated ${7_000_000 - REQUEST_JSON_STRING_CHARS} chars]`);
+    expect(JSON.stringify(rec).length).toBeLessThan(300 * 1024);
+  });
+
+  it('keeps a request within the cap whole, envelope included', () => {
+    const envelope = { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId: 'x'.repeat(5000) } };
+    const body = JSON.stringify(envelope);
+    const rec = recordRequest(
+      { method: 'POST', url: 'u', headers: {}, body, envelope } as Parameters<typeof recordRequest>[0],
+      [],
+      256 * 1024,
+    );
+    expect(rec.body).toBe(body);
+    expect(rec.json).toEqual(envelope);
   });
 });
