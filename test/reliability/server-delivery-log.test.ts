@@ -7,6 +7,8 @@ import {
   startReferenceServer,
   type ReferenceServer,
 } from '../../reference-server/index.ts';
+import { createDeliveryLog } from '../../reference-server/webhooks/delivery-log.ts';
+import type { DeliveryRecord } from '../../reference-server/webhooks/types.ts';
 
 let server: ReferenceServer | undefined;
 afterEach(async () => {
@@ -68,5 +70,25 @@ describe('deliveryLogSize', () => {
       JSON.stringify({ agents: [{ id: 'a', apiKeys: ['k'] }], maxPendingDeliveries: value });
     expect(() => parseConfigText(pending(0), 'c.json')).toThrow(ConfigError);
     expect(parseConfigText(pending(20), 'c.json').maxPendingDeliveries).toBe(20);
+  });
+});
+
+describe('delivery log ring', () => {
+  it('keeps the last `capacity` records in order, oldest first, as copies', () => {
+    for (const capacity of [1, 3, 1000]) {
+      const log = createDeliveryLog(capacity);
+      const added: DeliveryRecord[] = [];
+      for (let i = 0; i < 2500; i += 1) {
+        const record = { deliveryId: `d${i}` } as DeliveryRecord;
+        added.push(record);
+        log.add(record);
+        if (i === 1 || i === 2499) {
+          const snapshot = log.snapshot();
+          expect(snapshot.map((r) => r.deliveryId)).toEqual(added.slice(-capacity).map((r) => r.deliveryId));
+          expect(snapshot[0]).not.toBe(added.at(-snapshot.length));
+        }
+      }
+    }
+    expect(createDeliveryLog(0).snapshot()).toEqual([]);
   });
 });
