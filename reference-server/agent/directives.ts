@@ -96,7 +96,23 @@ export function parseDirectiveObject(raw: unknown): Directive | string {
 }
 
 /** Splits a message's parts into its directive (at most one) and its content texts. */
+/**
+ * Parses already made, per parts array: message/send and message/stream read the same parts twice
+ * (the internalError check, then the job). Parts are validated into a fresh array that nothing
+ * mutates, so the same array parses the same; a WeakMap keeps no message alive.
+ */
+const parsedParts = new WeakMap<readonly Part[], DirectiveParse>();
+
 export function parseDirectives(parts: readonly Part[]): DirectiveParse {
+  let parse = parsedParts.get(parts);
+  if (parse === undefined) {
+    parse = readDirectives(parts);
+    parsedParts.set(parts, parse);
+  }
+  return parse;
+}
+
+function readDirectives(parts: readonly Part[]): DirectiveParse {
   const contentTexts: string[] = [];
   let directive: Directive | undefined;
   for (const part of parts) {
