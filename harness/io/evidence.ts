@@ -173,7 +173,7 @@ export interface Delivery {
 export const REDACTED = '[redacted]';
 
 /** Forms a secret can take on the wire: as is, escaped inside a JSON string, percent-encoded. */
-function secretForms(secrets: readonly string[]): string[] {
+function computeSecretForms(secrets: readonly string[]): readonly string[] {
   const forms = new Set<string>();
   for (const s of secrets) {
     if (s.length === 0) continue;
@@ -185,11 +185,32 @@ function secretForms(secrets: readonly string[]): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
+/**
+ * The forms of a secrets list, computed once per list: lists only grow (secrets are appended as a
+ * check configures them), so a list seen before with the same length has the same forms. Redaction
+ * runs on every string of every exchange; computing the forms for each string was most of a
+ * certification's harness CPU time.
+ */
+const formsOfList = new WeakMap<readonly string[], { length: number; forms: readonly string[] }>();
+
+function secretForms(secrets: readonly string[]): readonly string[] {
+  const cached = formsOfList.get(secrets);
+  if (cached !== undefined && cached.length === secrets.length) return cached.forms;
+  const forms = computeSecretForms(secrets);
+  formsOfList.set(secrets, { length: secrets.length, forms });
+  return forms;
+}
+
 /** Replaces every occurrence of each secret in a string; returns the text and the count. */
 export function redactText(text: string, secrets: readonly string[]): { text: string; count: number } {
+  return redactForms(text, secretForms(secrets));
+}
+
+function redactForms(text: string, forms: readonly string[]): { text: string; count: number } {
   let count = 0;
   let out = text;
-  for (const form of secretForms(secrets)) {
+  for (const form of forms) {
+    if (!out.includes(form)) continue;
     const parts = out.split(form);
     count += parts.length - 1;
     out = parts.join(REDACTED);
@@ -200,15 +221,15 @@ export function redactText(text: string, secrets: readonly string[]): { text: st
 /** Deep copy of a JSON-like value with every secret replaced by `[redacted]` (Buffers are kept as is). */
 export function redact<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value;
-  return redactDeep(value, secrets) as T;
+  return redactDeep(value, secretForms(secrets)) as T;
 }
 
-function redactDeep(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') return redactText(value, secrets).text;
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets));
+function redactDeep(value: unknown, forms: readonly string[]): unknown {
+  if (typeof value === 'string') return redactForms(value, forms).text;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, forms));
   if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[redactText(k, secrets).text] = redactDeep(v, secrets);
+    for (const [k, v] of Object.entries(value)) out[redactForms(k, forms).text] = redactDeep(v, forms);
     return out;
   }
   return value;
