@@ -26,6 +26,12 @@ export interface HostileCase {
 }
 
 const ERROR_IDS = ['7/parse-error-code', '7/method-not-found-code', '7/invalid-params-code'];
+/** Rules that once passed vacuously on garbage (no error object, no event, the same page to both forms). */
+const VACUOUS_ON_HTML = [
+  '7/error-data-object',
+  '4.2/stream-intermediate-not-final',
+  '5/both-forms-must-be-valid',
+];
 
 export const CASES: readonly HostileCase[] = [
   {
@@ -111,10 +117,10 @@ export const CASES: readonly HostileCase[] = [
     probe: 'hostile',
     what: 'an HTML login page to every request',
     exit: 1,
-    only: ERROR_IDS,
-    affected: ERROR_IDS,
+    only: [...ERROR_IDS, ...VACUOUS_ON_HTML],
+    affected: [...ERROR_IDS, ...VACUOUS_ON_HTML],
     probeFails: false,
-    inSlice: false,
+    inSlice: true,
   },
   {
     name: 'wrong-content-type',
@@ -166,10 +172,10 @@ export const CASES: readonly HostileCase[] = [
     probe: 'honest',
     what: 'answers the probe, then 307 to every request',
     exit: 1,
-    only: ERROR_IDS,
-    affected: ERROR_IDS,
+    only: [...ERROR_IDS, '2.14/supported-methods-served'],
+    affected: [...ERROR_IDS, '2.14/supported-methods-served'],
     probeFails: false,
-    inSlice: false,
+    inSlice: true,
   },
   {
     name: 'webhook-flood',

@@ -44,10 +44,14 @@ verifies('2.14/supported-methods-served', 'every method the card lists is served
   for (const { method, params } of await calls(c, listed!)) {
     if (!listed!.includes(method)) continue;
     const a = await answer(c.client, method, params);
+    // Served: a JSON-RPC answer, a result or an error other than -32601 (invalid params of the
+    // sample call are fine); a redirect, an HTML page or an empty body is not serving the method.
+    const error = answerError(a);
+    const unanswered = `no JSON-RPC response (HTTP ${a.status})`;
     c.check(
-      `${method}: error.code`,
-      answerError(a)?.code,
-      is.where('not -32601', (v) => v !== NOT_FOUND),
+      `${method}: answer`,
+      a.served ? 'result' : error !== undefined ? error.code : unanswered,
+      is.where('a result, or an error code other than -32601', (v) => v !== NOT_FOUND && v !== unanswered),
     );
   }
 });

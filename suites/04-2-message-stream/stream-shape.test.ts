@@ -59,6 +59,10 @@ verifies(
     const { t } = await sampleStream(c);
     requireEnded(t);
     c.info('events', eventSummary(t));
+    // With fewer than two events there is no event before the last (4.2/stream-event-sequence
+    // grades the missing ones): nothing to grade here.
+    if (t.events.length < 2)
+      c.notExercised(`the stream sent ${t.events.length} event(s), none before the last`);
     checkIntermediateNotFinal(c, t);
   },
 );

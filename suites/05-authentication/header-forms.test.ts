@@ -63,11 +63,22 @@ verifies(
   },
 );
 
+/**
+ * A refusal of a valid credential beside a wrong one means something only if the valid one alone is
+ * served: against a target that serves nothing (or answers garbage) the refusal is not exercised.
+ */
+async function requireServedAlone(c: CheckContext, headers: Headers, label: string): Promise<void> {
+  const a = await answer(c.client, CARD, {}, { headers });
+  if (!a.served)
+    c.notExercised(`${CARD} with ${label} alone is not served, so a refusal beside it shows nothing`);
+}
+
 verifies(
   '5/both-forms-must-be-valid',
   'a valid x-api-key beside a wrong Bearer token is refused',
   async (c) => {
     const key = await credential(c, 'apiKey');
+    await requireServedAlone(c, onlyApiKey(key), 'the valid x-api-key');
     await checkServed(
       c,
       { 'x-api-key': key, authorization: wrongBearerHeader() },
@@ -82,6 +93,7 @@ verifies(
   'a wrong x-api-key beside a valid Bearer token is refused',
   async (c) => {
     const token = await credential(c, 'bearer');
+    await requireServedAlone(c, onlyBearer(token), 'the valid Bearer token');
     await checkServed(
       c,
       { 'x-api-key': wrongKeyHeader(), authorization: `Bearer ${token}` },
