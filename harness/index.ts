@@ -3,6 +3,7 @@
 export { runConformance, TOOL, type RunOptions, type RunReporter } from './runner/run-conformance.ts';
 export { verifies, type VerifiesOptions } from './verifies.ts';
 export type { CheckContext, AnsweredExchange } from './check/context.ts';
+export { completeAnswer, NoAnswerError } from './check/context.ts';
 export type { CheckFn } from './check/run-check.ts';
 export type { CheckWebhooks } from './check/webhooks.ts';
 export { is, typeOf, type Matcher } from './check/matchers.ts';

@@ -2,6 +2,7 @@
 // agent_id (C-23), a path that is not an agent path and a wrong HTTP method (C-32) are refused with a
 // JSON-RPC error body and the HTTP status of C-03. Checks are independent and run concurrently.
 import {
+  completeAnswer,
   ERROR_CODES,
   errorOf,
   is,
@@ -11,6 +12,7 @@ import {
   sendTask,
   textPart,
   typeOf,
+  NoAnswerError,
   verifies,
   type AnsweredExchange,
   type CheckContext,
@@ -166,9 +168,8 @@ async function raw(c: CheckContext, method: string, path: string, body?: string)
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body }),
   });
-  if (ex.response === undefined) {
-    throw new Error(`no answer to ${method} ${path}: ${ex.error?.message ?? 'unknown'}`);
-  }
+  // A deadline or reset mid-answer is no answer (the check ends as a harness error, never graded).
+  if (!completeAnswer(ex)) throw new NoAnswerError(ex);
   return ex as AnsweredExchange;
 }
 

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Exchange } from '../../harness/io/evidence.ts';
 import { CARD, NO_CREDENTIAL, sampleTaskId } from '../support/access-area.ts';
-import { ERROR_CODES, type CheckContext } from '../support/index.ts';
+import { completeAnswer, ERROR_CODES, NoAnswerError, type CheckContext } from '../support/index.ts';
 
 export interface ErrorCase {
   name: string;
@@ -163,8 +163,8 @@ async function sendAll(c: CheckContext): Promise<ErrorAnswer[]> {
   const answers: ErrorAnswer[] = [];
   for (const errorCase of ERROR_CASES) {
     const ex = await errorCase.send(c);
-    if (ex.response === undefined)
-      throw new Error(`no answer to ${errorCase.name}: ${ex.error?.message ?? '?'}`);
+    // A deadline or reset mid-answer is no answer (the check ends as a harness error, never graded).
+    if (!completeAnswer(ex)) throw new NoAnswerError(ex);
     answers.push({ errorCase, ex, status: ex.response.status, json: ex.response.json });
   }
   return answers;

@@ -3,7 +3,12 @@
 // that tells served from refused, the extended card reader and a catalogue of error-provoking requests.
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import type { AnsweredExchange, CheckContext } from '../../harness/index.ts';
+import {
+  completeAnswer,
+  NoAnswerError,
+  type AnsweredExchange,
+  type CheckContext,
+} from '../../harness/index.ts';
 import type { RpcOptions, TargetClient } from '../../harness/io/target-client.ts';
 import '../../harness/provided.ts';
 import { METHODS } from '../../schemas/error-codes.ts';
@@ -98,7 +103,8 @@ export async function answer(
 ): Promise<Answer> {
   if (!STREAMING.has(method)) {
     const ex = await client.rpc(method, params, opts);
-    if (ex.response === undefined) throw new Error(`no answer to ${method}: ${ex.error?.message ?? '?'}`);
+    // A deadline or reset mid-answer is no answer (the check ends as a harness error, never graded).
+    if (!completeAnswer(ex)) throw new NoAnswerError(ex);
     const json = ex.response.json;
     return {
       ex: ex as AnsweredExchange,

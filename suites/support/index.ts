@@ -1,6 +1,14 @@
 // What a suite imports: verifies() and the matchers from the harness, plus small readers of
 // JSON-RPC responses shared by the suites (spec 2.2, 7).
-export { verifies, is, typeOf, type CheckContext, type AnsweredExchange } from '../../harness/index.ts';
+export {
+  completeAnswer,
+  NoAnswerError,
+  verifies,
+  is,
+  typeOf,
+  type CheckContext,
+  type AnsweredExchange,
+} from '../../harness/index.ts';
 export { ERROR_CODES, METHODS } from '../../schemas/error-codes.ts';
 export { errorOf, responseOf, type RpcResponse } from './rpc-response.ts';
 export * from './messages.ts';
