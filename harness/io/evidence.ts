@@ -225,11 +225,24 @@ export function redact<T>(value: T, secrets: readonly string[]): T {
 }
 
 function redactDeep(value: unknown, forms: readonly string[]): unknown {
-  if (typeof value === 'string') return redactForms(value, forms).text;
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, forms));
+  const redactString = (text: string): string => redactForms(text, forms).text;
+  return mapStrings(value, redactString, redactString);
+}
+
+/**
+ * Deep copy of a JSON-like value with `onString` applied to every string value and `onKey` to every
+ * object key (Buffers are kept as is).
+ */
+function mapStrings(
+  value: unknown,
+  onString: (text: string) => string,
+  onKey: (key: string) => string = (key) => key,
+): unknown {
+  if (typeof value === 'string') return onString(value);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, onString, onKey));
   if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[redactForms(k, forms).text] = redactDeep(v, forms);
+    for (const [k, v] of Object.entries(value)) out[onKey(k)] = mapStrings(v, onString, onKey);
     return out;
   }
   return value;
@@ -259,14 +272,7 @@ export function deliveryEvidence(d: Delivery, secrets: readonly string[]): Omit<
  * envelope's shape and id stay in).
  */
 export function shortenLongStrings(value: unknown, cap: number): unknown {
-  if (typeof value === 'string') return truncateText(value, cap).text;
-  if (Array.isArray(value)) return value.map((v) => shortenLongStrings(v, cap));
-  if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = shortenLongStrings(v, cap);
-    return out;
-  }
-  return value;
+  return mapStrings(value, (text) => truncateText(text, cap).text);
 }
 
 /** Shortens recorded text beyond `cap` characters with a marker saying how much was left out. */

@@ -76,10 +76,10 @@ export function agentPath(agentId: string): string {
   return `/api/v1/a2a/${encodeURIComponent(agentId)}`;
 }
 
-/** The redacted, size-capped record of a request. */
 /** Longest string kept in the parsed copy of a request whose body was cut for the record. */
 export const REQUEST_JSON_STRING_CHARS = 4 * 1024;
 
+/** The redacted, size-capped record of a request. */
 export function recordRequest(spec: RequestSpec, secrets: readonly string[], cap: number): RecordedRequest {
   const rec: RecordedRequest = {
     method: spec.method,

@@ -95,7 +95,6 @@ export function parseDirectiveObject(raw: unknown): Directive | string {
   return directive;
 }
 
-/** Splits a message's parts into its directive (at most one) and its content texts. */
 /**
  * Parses already made, per parts array: message/send and message/stream read the same parts twice
  * (the internalError check, then the job). Parts are validated into a fresh array that nothing
@@ -112,6 +111,7 @@ export function parseDirectives(parts: readonly Part[]): DirectiveParse {
   return parse;
 }
 
+/** Splits a message's parts into its directive (at most one) and its content texts. */
 function readDirectives(parts: readonly Part[]): DirectiveParse {
   const contentTexts: string[] = [];
   let directive: Directive | undefined;

@@ -100,37 +100,22 @@ export function planJob(input: JobInput): AgentJob {
     initialProgress.total = directive.progressSteps;
     initialProgress.message = `step 0 of ${directive.progressSteps}`;
   }
-  const outcome = (): Message => {
-    if (directive.fail !== undefined) throw new AgentFailure('agent_error', directive.fail);
-    if (directive.streamError) throw new AgentFailure('internal_error', STREAM_ERROR_MESSAGE);
-    const content = contentTexts.join('\n');
-    return agentMessage(replyText({ ...input, directive, content, parts: input.message.parts }));
-  };
-  const instant = directive.delayMs === 0 && directive.progressSteps === 0 && !directive.runUntilCanceled;
   const job: AgentJob = {
     initialProgress,
     streamable: directive.streamable,
     streamError: directive.streamError,
-    run: instant
-      ? // Nothing to wait for (the default echo): the outcome without the async machinery of work(),
-        // still settled through a promise, so the task ends after the caller has seen it working.
-        (context) => {
-          try {
-            if (context.aborted && !directive.finishOnCancel) context.signal.throwIfAborted();
-            return Promise.resolve(outcome());
-          } catch (error) {
-            return Promise.reject(error as Error);
-          }
-        }
-      : async (context) => {
-          try {
-            await work(directive, context);
-          } catch (error) {
-            // finishOnCancel: the agent reaches its outcome the moment it is asked to stop (C-08 race).
-            if (!(isAbortError(error) && directive.finishOnCancel)) throw error;
-          }
-          return outcome();
-        },
+    async run(context) {
+      try {
+        await work(directive, context);
+      } catch (error) {
+        // finishOnCancel: the agent reaches its outcome the moment it is asked to stop (C-08 race).
+        if (!(isAbortError(error) && directive.finishOnCancel)) throw error;
+      }
+      if (directive.fail !== undefined) throw new AgentFailure('agent_error', directive.fail);
+      if (directive.streamError) throw new AgentFailure('internal_error', STREAM_ERROR_MESSAGE);
+      const content = contentTexts.join('\n');
+      return agentMessage(replyText({ ...input, directive, content, parts: input.message.parts }));
+    },
   };
   if (!directive.runUntilCanceled) job.estimatedDurationMs = directive.delayMs;
   return job;

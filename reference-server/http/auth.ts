@@ -38,24 +38,6 @@ function matchesAny(candidate: string, accepted: readonly string[]): boolean {
 
 type HeaderLines = Readonly<Record<string, string | string[] | undefined>>;
 
-/**
- * The two credential headers with every field line each came in (what `req.headersDistinct` holds
- * for them), read from `req.rawHeaders` without building the distinct view of every header.
- */
-export function credentialLines(rawHeaders: readonly string[]): HeaderLines {
-  let apiKey: string[] | undefined;
-  let authorization: string[] | undefined;
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i] as string;
-    if (name.length === 9 && name.toLowerCase() === 'x-api-key') {
-      (apiKey ??= []).push(rawHeaders[i + 1] as string);
-    } else if (name.length === 13 && name.toLowerCase() === 'authorization') {
-      (authorization ??= []).push(rawHeaders[i + 1] as string);
-    }
-  }
-  return { 'x-api-key': apiKey, authorization };
-}
-
 const REPEATED = Symbol('repeated');
 
 /** The value of a header sent once; REPEATED when it came in more than one field line. */

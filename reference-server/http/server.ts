@@ -9,7 +9,7 @@ import { readableId, readEnvelope } from '../rpc/envelope.ts';
 import { dispatch } from '../rpc/dispatch.ts';
 import { errorResponse, rpcError, type RpcErrorObject, type RpcId } from '../rpc/errors.ts';
 import type { WebhookService } from '../webhooks/index.ts';
-import { authenticate, credentialLines, WWW_AUTHENTICATE } from './auth.ts';
+import { authenticate, WWW_AUTHENTICATE } from './auth.ts';
 import { drainRequest, isJsonContentType, readBody } from './body.ts';
 import { corsHeaders, CORS_ALLOW_METHODS, preflightHeaders } from './cors.ts';
 import { HTTP_LIMITS, urlTooLong } from './limits.ts';
@@ -111,7 +111,7 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   if (runtime === undefined) {
     return sendJson(res, 404, errorResponse(null, rpcError('AGENT_NOT_FOUND', { agentId })), cors);
   }
-  const auth = authenticate(runtime.config, credentialLines(req.rawHeaders));
+  const auth = authenticate(runtime.config, req.headersDistinct);
   if (!auth.ok) {
     const error = rpcError('UNAUTHORIZED', { reason: auth.reason });
     return rejectWithId(req, res, 401, error, { ...cors, 'WWW-Authenticate': WWW_AUTHENTICATE });

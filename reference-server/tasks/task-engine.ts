@@ -118,8 +118,7 @@ export class TaskEngine {
     const history = [...conversation.userTexts];
     conversation.userTexts.push(contentText(input.message.parts));
     const job = planJob({ message: input.message, turn: history.length + 1, history });
-    const nowMs = this.clock().getTime();
-    const now = isoOf(nowMs);
+    const now = isoOf(this.clock().getTime());
     const status: TaskStatus = { state: 'submitted' };
     const task: TaskRecord = {
       id: input.taskId ?? randomUUID(),
@@ -129,7 +128,6 @@ export class TaskEngine {
       history: [status],
       createdAt: now,
       updatedAt: now,
-      updatedAtMs: nowMs,
       job,
     };
     if (input.sessionId !== undefined) task.sessionId = input.sessionId;

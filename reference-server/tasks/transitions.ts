@@ -30,8 +30,6 @@ export interface StatefulTask {
   history: TaskStatus[];
   createdAt: string;
   updatedAt: string;
-  /** updatedAt in epoch milliseconds, kept beside the string so it is never parsed back. */
-  updatedAtMs?: number;
   startedAt?: string;
   finishedAt?: string;
 }
@@ -51,11 +49,8 @@ export function canTransition(from: TaskState, to: TaskState): boolean {
  * C-35: updatedAt changes at every state change and never goes backwards, even when two changes
  * fall in the same millisecond or the wall clock steps back: it then moves 1 ms past the previous value.
  */
-function nextTimestamp(task: StatefulTask, now: Date): void {
-  const previousMs = task.updatedAtMs ?? Date.parse(task.updatedAt);
-  const ms = Math.max(now.getTime(), previousMs + 1);
-  task.updatedAtMs = ms;
-  task.updatedAt = isoOf(ms);
+function nextTimestamp(previous: string, now: Date): string {
+  return isoOf(Math.max(now.getTime(), Date.parse(previous) + 1));
 }
 
 /**
@@ -80,7 +75,7 @@ export function isoOf(ms: number): string {
 
 function record(task: StatefulTask, status: TaskStatus, now: Date): void {
   task.status = status;
-  nextTimestamp(task, now);
+  task.updatedAt = nextTimestamp(task.updatedAt, now);
   if (task.history.length < MAX_HISTORY) task.history.push(status);
 }
 

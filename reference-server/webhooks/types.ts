@@ -56,13 +56,13 @@ export type GetResult =
     }
   | { config: null; configId: null; active: false };
 
-/** What the task engine hands to emit(): the task as it is right after the transition. */
 /** A task whose snapshot is built only when a configuration wants the event. */
 export interface TaskSnapshotSource {
   id: string;
   snapshot(): TaskSnapshot;
 }
 
+/** What the task engine hands to emit(): the task as it is right after the transition. */
 export interface TaskSnapshot {
   id: string;
   contextId: string;
