@@ -2,20 +2,7 @@
 // every delivery and leaves the body and its signature as the server sent them.
 import { randomUUID } from 'node:crypto';
 import type { Variant } from '../types.ts';
-import { deliveryOf, webhookMutant, type RelayAttempt } from '../webhook-relay.ts';
-
-/** A delivery id per event the relay has seen, so one mapping holds across retries. */
-function idMapper(make: (original: string) => string): (a: RelayAttempt) => void {
-  const ids = new Map<string, string>();
-  return (a) => {
-    const original = a.headers['x-webhook-delivery'];
-    if (original === undefined) return;
-    if (!ids.has(original)) ids.set(original, make(original));
-    a.headers['x-webhook-delivery'] = ids.get(original)!;
-  };
-}
-
-let counter = 0;
+import { deliveryOf, webhookMutant } from '../webhook-relay.ts';
 
 const variants: Variant[] = [
   webhookMutant({
@@ -71,13 +58,12 @@ const variants: Variant[] = [
   }),
   webhookMutant({
     breaks: '6.2/delivery-header',
-    slug: 'sequence-number',
-    description: 'X-Webhook-Delivery is a sequence number (dlv-1, dlv-2, ...), not a UUID v4',
+    slug: 'never-sent',
+    description: 'deliveries carry no X-Webhook-Delivery header (a sequence number would be legal)',
     relay: {
-      rewrite: idMapper(() => {
-        counter += 1;
-        return `dlv-${counter}`;
-      }),
+      rewrite(a) {
+        delete a.headers['x-webhook-delivery'];
+      },
     },
   }),
   (() => {
@@ -105,7 +91,7 @@ const EXTENDED = new Set([
   '6-2-configured-headers-sent--dropped',
   '6-2-content-type-json--text-plain',
   '6-2-event-header--never-sent',
-  '6-2-delivery-header--sequence-number',
+  '6-2-delivery-header--never-sent',
   '6-2-delivery-id-per-event--one-id-per-task',
 ]);
 

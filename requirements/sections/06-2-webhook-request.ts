@@ -45,7 +45,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
     id: '6.2/delivery-header',
     section: '6.2',
     level: 'MUST',
-    behaviour: 'Every delivery carries `X-Webhook-Delivery`, a UUID v4 delivery id.',
+    behaviour: 'Every delivery carries `X-Webhook-Delivery`, a non-blank delivery id (any format).',
     source: { line: 294, quote: '| X-Webhook-Delivery | `<delivery-id>`; use for idempotency |' },
     rulings: ['C-20'],
     capabilities: ['webhooks'],

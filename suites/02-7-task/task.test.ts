@@ -22,6 +22,7 @@ import {
   streamResults,
   streamToEnd,
 } from '../support/resources-area.ts';
+import { timestampTickMs } from '../support/timestamps.ts';
 
 const samples = sharedSample('message/send result, its tasks/get result and a message/stream', async (c) => {
   const send = resultOf(await c.rpc('message/send', messageParams([textPart('task fields sample')])));
@@ -152,8 +153,10 @@ verifies('2.7/updated-at-present', 'updatedAt moves forward when a working task 
   }
   c.require('task id from the stream', typeOf(taskId), 'string');
   const working = resultOf(await c.rpc('tasks/get', { taskId }));
-  // Timestamps may have millisecond resolution: let the clock move before the next change.
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  // Let the target's clock move one tick as its timestamps show it (whole seconds are legal, C-39)
+  // before the next change, so a later updatedAt is owed.
+  const tick = timestampTickMs(working?.createdAt, working?.updatedAt);
+  await new Promise((resolve) => setTimeout(resolve, tick + 5));
   await c.rpc('tasks/cancel', { taskId, reason: '2.7 updatedAt check' });
   const canceled = resultOf(await c.rpc('tasks/get', { taskId }));
   await stream.close();
@@ -161,7 +164,7 @@ verifies('2.7/updated-at-present', 'updatedAt moves forward when a working task 
   c.check('state after tasks/cancel', stateOfTask(canceled), 'canceled');
   const times = { working: working?.updatedAt, canceled: canceled?.updatedAt };
   c.check(
-    'updatedAt after the cancel > updatedAt while working',
+    `updatedAt after the cancel (${tick + 5} ms later) > updatedAt while working`,
     times,
     'canceled later than working',
     (v) => {

@@ -25,6 +25,7 @@ import {
   textPart,
   verifies,
 } from '../support/index.ts';
+import { instantOf } from '../support/timestamps.ts';
 import { progressTrace } from './progress-trace.ts';
 
 const finished = finishedTasks();
@@ -150,7 +151,7 @@ verifies(
 
 verifies(
   '4.3/get-timestamps-ordered',
-  'createdAt <= updatedAt at every read, and updatedAt moves at each state change',
+  'createdAt <= updatedAt at every read, and updatedAt never goes back at a state change',
   async (c) => {
     const trace = await progressTrace(c);
     for (const [i, t] of trace.reads.entries()) {
@@ -163,15 +164,17 @@ verifies(
         () => created <= updated,
       );
     }
+    // Two changes within one tick of the target's clock (the same second, for whole-second
+    // timestamps) legitimately share updatedAt: across a change it must not go back, and a tie is
+    // noted. That it moves is shown where the harness spaces two changes (2.7/updated-at-present).
     for (const [i, t] of trace.reads.entries()) {
       const prev = trace.reads[i - 1];
       if (prev === undefined || stateOf(prev) === stateOf(t)) continue;
-      c.check(
-        `updatedAt across ${String(stateOf(prev))} -> ${String(stateOf(t))}`,
-        [prev?.updatedAt, t?.updatedAt],
-        'a later updatedAt',
-        () => Date.parse(String(t?.updatedAt)) > Date.parse(String(prev?.updatedAt)),
-      );
+      const label = `updatedAt across ${String(stateOf(prev))} -> ${String(stateOf(t))}`;
+      const pair = [prev?.updatedAt, t?.updatedAt];
+      c.check(label, pair, 'a later or equal updatedAt', () => instantOf(pair[1]) >= instantOf(pair[0]));
+      if (instantOf(pair[1]) === instantOf(pair[0]))
+        c.info(`${label}: the same instant at the target's timestamp precision (legal)`, pair);
     }
   },
   { concurrent: true },

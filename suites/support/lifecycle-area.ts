@@ -21,6 +21,7 @@ import {
 import { errorOf } from './rpc-response.ts';
 
 export { sleep };
+export { RFC3339 } from './timestamps.ts';
 
 /** Section 3 order: a legal path never goes back to a lower rank, and a final state is never left. */
 export const STATE_RANK: Readonly<Record<string, number>> = Object.freeze({
@@ -34,9 +35,6 @@ export const STATE_RANK: Readonly<Record<string, number>> = Object.freeze({
 export function isFinalState(state: unknown): boolean {
   return state === 'completed' || state === 'failed' || state === 'canceled';
 }
-
-/** RFC 3339 date-time with a time zone (C-39). */
-export const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,6 +1,6 @@
 // Helpers of the resources area (spec 1, 2.1-2.10, 9): result samples memoised per suite file,
 // readers of answers that may come as plain JSON or as SSE (C-26, C-09), the -32602 expectation of
-// C-14, schema checks recorded as data, and the RFC 3339 test of C-39.
+// C-14, schema checks recorded as data; the RFC 3339 test of C-39 re-exported from timestamps.ts.
 import { randomUUID } from 'node:crypto';
 import { is, type AnsweredExchange, type CheckContext } from '../../harness/index.ts';
 import type { SseEvent, StreamTranscript } from '../../harness/io/evidence.ts';
@@ -8,6 +8,7 @@ import { METHODS, ERROR_CODES } from '../../schemas/error-codes.ts';
 import { validate, type SchemaName } from '../../schemas/registry.ts';
 import { directivePart, messageParams, resultOf, type DirectiveFields, type JsonObject } from './messages.ts';
 import { errorOf, responseOf, type RpcResponse } from './rpc-response.ts';
+export { isRfc3339 } from './timestamps.ts';
 
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -114,13 +115,6 @@ const LISTED_FIELDS = [
 export function reportExtras(c: CheckContext, label: string, value: unknown, listed = LISTED_FIELDS): void {
   const extra = isObject(value) ? Object.keys(value).filter((k) => !listed.includes(k)) : [];
   if (extra.length > 0) c.info(`${label} carries fields the spec does not list (tolerated, C-36)`, extra);
-}
-
-/** RFC 3339 date-time with a time zone (C-39), and a real calendar date. */
-export function isRfc3339(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const re = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-  return re.test(value) && !Number.isNaN(Date.parse(value));
 }
 
 /** The task objects of a stream's events (the `result` of each success event). */

@@ -25,19 +25,19 @@ export type { Delivery } from '../../harness/io/evidence.ts';
 export type { Matcher } from '../../harness/index.ts';
 export { verifySignature } from '../../harness/io/webhook-signature.ts';
 export * from './webhooks-area-deliveries.ts';
+export { isoTimestamp } from './timestamps.ts';
 
 export const SET = 'tasks/pushNotificationConfig/set';
 export const GET = 'tasks/pushNotificationConfig/get';
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
-
-/** C-39: an RFC 3339 timestamp with a time zone that parses to a real instant. */
-export const isoTimestamp = is.where(
-  'an RFC 3339 timestamp with a time zone (C-39)',
-  (a) => typeof a === 'string' && RFC3339.test(a) && Number.isFinite(Date.parse(a)),
+/**
+ * Spec 6.2 says only `<delivery-id>`: any non-blank token is legal (a UUID is the reference server's
+ * choice, C-20; Stripe, Svix and GitHub use their own formats).
+ */
+export const deliveryId = is.where(
+  'a non-blank delivery id',
+  (a) => typeof a === 'string' && a.trim() !== '',
 );
-
-export const uuidV4 = is.matching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i);
 
 export const nonNegativeNumber = is.where(
   'a non-negative number (milliseconds, C-43)',
@@ -166,20 +166,24 @@ async function sendWithTaskId(
 }
 
 /**
- * For an unscripted task: ends the check as not-exercised when the task had already finished before
- * its configuration was stored (both times from the target's clock), since no event could follow.
+ * For an unscripted task: ends the check as not-exercised unless the target's own clock shows the
+ * configuration stored strictly before the task finished, since no event could follow otherwise. A tie
+ * proves nothing (timestamps in whole seconds, or two instants in the same millisecond, are legal).
  */
 export async function coveredInTime(c: CheckContext, task: RunningTask, agentLevel = false): Promise<void> {
   if (task.scripted) return;
   const current = await getTask(c, task.taskId);
   if (!FINAL_STATES.includes(stateOf(current) as string)) return;
   const stored = (await getConfig(c, agentLevel ? undefined : task.taskId)).result?.config;
-  const finishedAt = Date.parse(String(current?.updatedAt));
-  const createdAt = Date.parse(String(isObject(stored) ? stored.createdAt : undefined));
-  if (!(finishedAt < createdAt)) return;
+  const seen = {
+    configCreatedAt: isObject(stored) ? stored.createdAt : undefined,
+    taskUpdatedAt: current?.updatedAt,
+  };
+  if (Date.parse(String(seen.configCreatedAt)) < Date.parse(String(seen.taskUpdatedAt))) return;
   c.notExercised(
-    'the task finished before its configuration was stored; the check needs the a2a:directive contract ' +
-      '(docs/directives.md) or a slower agent',
+    `the task was already ${String(stateOf(current))} and its timestamps do not show the configuration ` +
+      `stored before it finished (config createdAt ${String(seen.configCreatedAt)}, task updatedAt ` +
+      `${String(seen.taskUpdatedAt)}); the check needs the a2a:directive contract (docs/directives.md) or a slower agent`,
   );
 }
 
