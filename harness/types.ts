@@ -1,5 +1,6 @@
 // The run result and its parts: findings about the target are data (requirement id, verdict,
 // expected, actual, evidence), never thrown assertions. Every reporter reads a RunResult.
+import type { LedgerVersion } from '../requirements/ledger-version.ts';
 import type { Level } from '../requirements/types.ts';
 import type { Delivery, Exchange, StreamTranscript } from './io/evidence.ts';
 
@@ -145,7 +146,8 @@ export interface RecordedOptions {
 }
 
 export interface RunResult {
-  tool: { name: string; version: string };
+  /** `ledger`: the ledger version graded against (absent from reports of older versions). */
+  tool: { name: string; version: string; ledger?: LedgerVersion };
   target: { baseUrl: string; agentId: string; authKind: AuthKind; bundled: boolean };
   startedAt: string;
   finishedAt: string;

@@ -23,11 +23,13 @@ import { SECTION_6_4_TO_6_6 } from './sections/06-4-signature-delivery.ts';
 import { SECTION_7 } from './sections/07-errors.ts';
 import { SECTION_8 } from './sections/08-limits.ts';
 import { SECTION_9 } from './sections/09-versioning.ts';
+import { ledgerVersion, type LedgerVersion } from './ledger-version.ts';
 import { specHeadings } from './spec-text.ts';
 import type { Requirement } from './types.ts';
 
 export type { Capability, ExternalSource, Level, Requirement, SpecSource } from './types.ts';
 export { isSpecSource, specExcerpt, specText } from './spec-text.ts';
+export { formatLedgerVersion, type LedgerVersion } from './ledger-version.ts';
 
 function freezeRequirement(r: Requirement): Requirement {
   return Object.freeze({
@@ -68,6 +70,9 @@ export const REQUIREMENTS: readonly Requirement[] = Object.freeze(
     .flat()
     .map(freezeRequirement),
 );
+
+/** The version of this ledger (requirements/ledger-version.ts), named by `--version` and every report. */
+export const LEDGER_VERSION: LedgerVersion = Object.freeze(ledgerVersion(REQUIREMENTS));
 
 const BY_ID: ReadonlyMap<string, Requirement> = new Map(REQUIREMENTS.map((r) => [r.id, r]));
 

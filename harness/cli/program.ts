@@ -1,6 +1,7 @@
 // The a2a-conformance command line (commander): run, serve, list, explain. Exit codes: 0 no gating
 // requirement failed, 1 one did, 2 the run could not be done (unreachable, bad flags or config, harness error).
 import { Command, CommanderError, Option } from 'commander';
+import { formatLedgerVersion } from '../../requirements/index.ts';
 import { ConfigError } from '../options.ts';
 import { TOOL } from '../runner/run-conformance.ts';
 import { explainCommand, listCommand } from './info-commands.ts';
@@ -78,7 +79,7 @@ function addRunCommand(program: Command, io: CliIo, setCode: (code: number) => v
 export function buildProgram(io: CliIo, setCode: (code: number) => void): Command {
   const program = new Command('a2a-conformance')
     .description('Conformance harness and reference server for the Agent-to-Agent JSON-RPC service')
-    .version(TOOL.version, '-V, --version')
+    .version(`${TOOL.version}, ${formatLedgerVersion(TOOL.ledger)}`, '-V, --version')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError('(run with --help for usage)');

@@ -3,7 +3,7 @@
 // `out`. A run that cannot be done exits 2, never passes.
 import { readFileSync } from 'node:fs';
 import { redactResult } from '../../reporters/redaction.ts';
-import { REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
+import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
 import type { Requirement } from '../../requirements/types.ts';
 import { ConfigError, resolveOptions, type RawOptions, type ResolvedRunOptions } from '../options.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
@@ -49,6 +49,8 @@ export const TOOL = Object.freeze({
   version: (
     JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
   ).version,
+  /** The ledger graded against (requirements/ledger-version.ts): compare reports only when it matches. */
+  ledger: LEDGER_VERSION,
 });
 
 const LEVELS_RUN = {

@@ -741,6 +741,17 @@ export interface ConformanceReport {
   tool: {
     name: string;
     version: string;
+    /**
+     * The requirement ledger graded against: two reports compare honestly only when it matches.
+     */
+    ledger?: {
+      /**
+       * First 12 hex digits of the SHA-256 of each requirement's id, level, behaviour and quoted spec text.
+       */
+      hash: string;
+      requirements: number;
+      [k: string]: unknown;
+    };
     [k: string]: unknown;
   };
   target: {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../harness/cli/program.ts';
+import { formatLedgerVersion, LEDGER_VERSION } from '../../requirements/index.ts';
 import { closedPort } from './fixtures/jsonrpc-fixture.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -68,10 +69,10 @@ describe.concurrent('a2a-conformance CLI', () => {
     }
   });
 
-  it('prints the package version', async () => {
+  it('prints the package version and the ledger version', async () => {
     const r = await cli(['--version']);
     expect(r).toMatchObject({ code: 0 });
-    expect(r.stdout.trim()).toBe(VERSION);
+    expect(r.stdout.trim()).toBe(`${VERSION}, ${formatLedgerVersion(LEDGER_VERSION)}`);
   });
 
   it('exits 2 on an unknown flag, as a process', async () => {
