@@ -7,6 +7,8 @@ import { escapeXml } from './xml.ts';
 const COLOURS: Record<Compliance['level'], string> = {
   'fully-compliant': '#2e9b3a',
   'must-compliant': '#8a9a1b',
+  // shields.io's lightgrey: neither a pass nor a violation.
+  unverified: '#9f9f9f',
   'not-compliant': '#d9423a',
 };
 

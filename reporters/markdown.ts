@@ -4,7 +4,7 @@
 import type { Level } from '../requirements/types.ts';
 import type { RequirementResult, RunResult, Verdict } from '../harness/types.ts';
 import { VERDICTS } from '../harness/types.ts';
-import { complianceOf, formatScore, type Compliance } from './score.ts';
+import { complianceOf, formatScore, unverifiedLines, type Compliance } from './score.ts';
 import { anchorOf, ATTENTION, firstFinding } from './sections.ts';
 
 const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY', 'INFO'];
@@ -19,6 +19,7 @@ export interface MarkdownOptions {
 const ICON: Record<Compliance['level'], string> = {
   'fully-compliant': '✅',
   'must-compliant': '☑️',
+  unverified: '❔',
   'not-compliant': '❌',
 };
 
@@ -112,6 +113,8 @@ export function renderMarkdown(result: RunResult, options: MarkdownOptions = {})
     `Score: ${c.passed} of ${c.counted} MUST and SHOULD requirements pass (not-exercised and error count against it).`,
   ];
   if (c.reasons.length > 0) lines.push('', ...c.reasons.map((r) => `- ${r}`));
+  if (c.level === 'unverified' && c.unverified.length > 0)
+    lines.push('', '**Not verified (MUST)**', '', ...unverifiedLines(c).map((l) => `- ${cell(l, 400)}`));
   lines.push('', ...countsTable(result));
   lines.push(...attentionRows(result, href));
   lines.push(...notExercisedLines(result, href));

@@ -4,11 +4,17 @@
 import type { Level } from '../requirements/types.ts';
 import type { LevelSelection, RequirementResult, RunResult, Verdict } from '../harness/types.ts';
 
-export type ComplianceLevel = 'fully-compliant' | 'must-compliant' | 'not-compliant';
+/**
+ * From best to worst. `unverified` sits between `not compliant` (a MUST requirement was seen
+ * violated) and `MUST-compliant`: no MUST requirement failed, but some could not be verified (not
+ * exercised, or a harness error), so the run neither shows a violation nor earns the claim.
+ */
+export type ComplianceLevel = 'fully-compliant' | 'must-compliant' | 'unverified' | 'not-compliant';
 
 export const COMPLIANCE_LABELS: Readonly<Record<ComplianceLevel, string>> = Object.freeze({
   'fully-compliant': 'fully compliant',
   'must-compliant': 'MUST-compliant',
+  unverified: 'unverified',
   'not-compliant': 'not compliant',
 });
 
@@ -29,6 +35,14 @@ export interface LevelTally {
   counted: number;
 }
 
+/** MUST requirements left unverified for one reason (`unverified` level: why it is not higher). */
+export interface UnverifiedGroup {
+  /** The reason, as the check or the harness gave it (ids and numbers in it kept from the first). */
+  why: string;
+  verdict: 'not-exercised' | 'error';
+  requirements: string[];
+}
+
 export interface Compliance {
   level: ComplianceLevel;
   label: string;
@@ -41,6 +55,8 @@ export interface Compliance {
   partial: boolean;
   /** Why the level is not higher (empty when fully compliant). */
   reasons: string[];
+  /** MUST requirements not exercised or in error, grouped by why, largest group first. */
+  unverified: UnverifiedGroup[];
 }
 
 export function tallyLevel(
@@ -74,8 +90,38 @@ function levelHolds(t: LevelTally): boolean {
   return t.passed > 0 && t.passed === t.counted;
 }
 
+type Scored = Pick<RequirementResult, 'level' | 'verdict'> &
+  Partial<Pick<RequirementResult, 'id' | 'message' | 'checks'>>;
+
+/** Why a requirement is not-exercised or error: its first such check's message, or its own. */
+function whyUnverified(r: Scored): string {
+  const check = r.checks?.find((c) => c.status === r.verdict && c.message !== '');
+  return (check?.message ?? r.message ?? 'no reason recorded').split('\n')[0]!.trim();
+}
+
+/** Ids, numbers and quoted values vary from one requirement to the next; the reason does not. */
+function reasonKey(why: string): string {
+  return why
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<id>')
+    .replace(/"[^"]*"/g, '""')
+    .replace(/\d+(\.\d+)?/g, '#');
+}
+
+export function unverifiedGroups(requirements: readonly Scored[]): UnverifiedGroup[] {
+  const groups = new Map<string, UnverifiedGroup>();
+  requirements.forEach((r, i) => {
+    if (r.level !== 'MUST' || (r.verdict !== 'not-exercised' && r.verdict !== 'error')) return;
+    const why = whyUnverified(r);
+    const key = `${r.verdict}\u0000${reasonKey(why)}`;
+    const group = groups.get(key) ?? { why, verdict: r.verdict, requirements: [] };
+    group.requirements.push(r.id ?? `#${i}`);
+    groups.set(key, group);
+  });
+  return [...groups.values()].sort((a, b) => b.requirements.length - a.requirements.length);
+}
+
 export function computeCompliance(
-  requirements: readonly Pick<RequirementResult, 'level' | 'verdict'>[],
+  requirements: readonly Scored[],
   options: { level: LevelSelection; only: readonly string[] },
 ): Compliance {
   const byLevel = { MUST: tallyLevel(requirements, 'MUST'), SHOULD: tallyLevel(requirements, 'SHOULD') };
@@ -86,7 +132,7 @@ export function computeCompliance(
     reasons.unshift('no MUST requirement was exercised');
   if (options.level === 'must') reasons.push('SHOULD requirements were not run (--level must)');
   else if (byLevel.SHOULD.run === 0) reasons.push('no SHOULD requirement was selected');
-  let level: ComplianceLevel = 'not-compliant';
+  let level: ComplianceLevel = byLevel.MUST.failed > 0 ? 'not-compliant' : 'unverified';
   if (levelHolds(byLevel.MUST)) {
     const shouldHolds =
       options.level !== 'must' && byLevel.SHOULD.run > 0 && byLevel.SHOULD.passed === byLevel.SHOULD.counted;
@@ -101,6 +147,7 @@ export function computeCompliance(
     byLevel,
     partial: options.only.length > 0,
     reasons,
+    unverified: unverifiedGroups(requirements),
   };
 }
 
@@ -111,9 +158,33 @@ export function complianceOf(result: Pick<RunResult, 'requirements' | 'options'>
 /** `MUST-compliant, score 97.5% (partial run)`: the one-line verdict every reporter prints. */
 export function verdictLine(c: Compliance): string {
   const score = c.score === null ? 'no score' : `score ${formatScore(c.score)}`;
-  return `${c.label}, ${score} (${c.passed}/${c.counted} MUST and SHOULD requirements pass)${c.partial ? ', partial run (--only)' : ''}`;
+  const why = c.level === 'unverified' ? `: ${unverifiedLine(c)}` : '';
+  return `${c.label}, ${score} (${c.passed}/${c.counted} MUST and SHOULD requirements pass)${c.partial ? ', partial run (--only)' : ''}${why}`;
+}
+
+/** `no MUST requirement failed; 3 MUST requirement(s) not verified (2 not exercised, 1 error)`. */
+export function unverifiedLine(c: Compliance): string {
+  const t = c.byLevel.MUST;
+  if (t.counted === 0) return 'no MUST requirement was exercised';
+  const parts = [
+    t.notExercised > 0 ? `${t.notExercised} not exercised` : '',
+    t.errored > 0 ? `${t.errored} error` : '',
+  ].filter((p) => p !== '');
+  return `no MUST requirement failed; ${t.notExercised + t.errored} MUST requirement(s) not verified (${parts.join(', ')})`;
 }
 
 export function formatScore(score: number | null): string {
   return score === null ? 'n/a' : `${score.toFixed(1).replace(/\.0$/, '')}%`;
+}
+
+/** One line per group of unverified MUST requirements: `3 not-exercised: why (a, b and 1 more)`. */
+export function unverifiedLines(c: Compliance, maxGroups = 5, maxIds = 3): string[] {
+  const lines = c.unverified.slice(0, maxGroups).map((g) => {
+    const ids = g.requirements.slice(0, maxIds).join(', ');
+    const more = g.requirements.length > maxIds ? ` and ${g.requirements.length - maxIds} more` : '';
+    return `${g.requirements.length} ${g.verdict}: ${g.why} (${ids}${more})`;
+  });
+  const rest = c.unverified.slice(maxGroups).reduce((n, g) => n + g.requirements.length, 0);
+  if (rest > 0) lines.push(`${rest} more for ${c.unverified.length - maxGroups} other reason(s)`);
+  return lines;
 }

@@ -4,7 +4,7 @@
 import type { Level } from '../../requirements/types.ts';
 import type { RequirementResult, RunResult, Verdict, VerdictCounts } from '../../harness/types.ts';
 import { VERDICTS } from '../../harness/types.ts';
-import { complianceOf, verdictLine } from '../score.ts';
+import { complianceOf, unverifiedLines, verdictLine, type Compliance } from '../score.ts';
 import { decidingChecks, findingOf, firstFinding, groupBySection } from '../sections.ts';
 import type { Palette } from './ansi.ts';
 
@@ -117,9 +117,19 @@ function baselineLines(result: RunResult, p: Palette): string[] {
   return lines;
 }
 
+/** Why a run is `unverified`: its unverified MUST requirements grouped by reason. */
+function notVerifiedLines(result: RunResult, c: Compliance, p: Palette): string[] {
+  if (c.level !== 'unverified' || !probed(result)) return [];
+  return [
+    p.style('bold', 'Not verified (MUST)'),
+    ...unverifiedLines(c).map((l) => `  ${p.verdict('not-exercised', '~')} ${l}`),
+  ];
+}
+
 export function formatRunSummary(result: RunResult, p: Palette, mode: ConsoleMode): string {
   const c = complianceOf(result);
-  const verdict = p.style('bold', p.verdict(c.level === 'not-compliant' ? 'fail' : 'pass', verdictLine(c)));
+  const tone = { 'not-compliant': 'fail', unverified: 'not-exercised' } as const;
+  const verdict = p.style('bold', p.verdict(tone[c.level as keyof typeof tone] ?? 'pass', verdictLine(c)));
   const exit = `exit ${result.exitCode}: ${result.exitReason} (${(result.durationMs / 1000).toFixed(1)} s)`;
   if (mode === 'quiet') return [...findings(result, p, mode), verdict, exit].join('\n');
   const lines = [
@@ -130,6 +140,6 @@ export function formatRunSummary(result: RunResult, p: Palette, mode: ConsoleMod
   for (const e of result.harnessErrors.slice(0, mode === 'verbose' ? Infinity : 10)) {
     lines.push(`${p.verdict('error', 'HARNESS')} ${e.file ? `${e.file}: ` : ''}${e.message.split('\n')[0]}`);
   }
-  lines.push(...baselineLines(result, p), verdict, exit);
+  lines.push(...baselineLines(result, p), ...notVerifiedLines(result, c, p), verdict, exit);
   return lines.join('\n');
 }

@@ -22,6 +22,28 @@ function renderHeader() {
     { class: 'reasons' },
     c.reasons.map((r) => el('li', { text: r })),
   );
+  const unverified =
+    c.level === 'unverified' && c.unverified.length
+      ? el(
+          'div',
+          { class: 'unverified', id: 'unverified' },
+          el('strong', {
+            text: 'Not verified (MUST): no MUST requirement failed, but these were not verified',
+          }),
+          el(
+            'ul',
+            {},
+            c.unverified.map((g) =>
+              el(
+                'li',
+                {},
+                `${g.requirements.length} ${g.verdict}: ${g.why} `,
+                requirementLinks(g.requirements),
+              ),
+            ),
+          ),
+        )
+      : null;
   const meta = el(
     'dl',
     { class: 'meta' },
@@ -35,7 +57,17 @@ function renderHeader() {
         pre(data.harnessErrors.join('\n')),
       )
     : null;
-  document.getElementById('header').append(banner, reasons, meta, errors || '');
+  document.getElementById('header').append(banner, reasons, unverified || '', meta, errors || '');
+}
+
+const anchors = new Map(data.requirements.map((r) => [r.id, r.anchor]));
+
+/** Links to requirements of the list below (`#req-<id>`), at most `max`, then a count. */
+function requirementLinks(ids, max = 12) {
+  const links = ids
+    .slice(0, max)
+    .flatMap((id, i) => [i > 0 ? ', ' : '', el('a', { href: `#${anchors.get(id) || ''}`, text: id })]);
+  return el('span', { class: 'ids' }, links, ids.length > max ? ` and ${ids.length - max} more` : '');
 }
 
 function renderMatrix() {

@@ -20,6 +20,32 @@ export type Base64 = string;
  */
 export type TaskState = 'submitted' | 'working' | 'completed' | 'failed' | 'canceled';
 /**
+ * 0 every agent passed its gate, 1 one failed it, 2 one could not be run (2 wins over 1).
+ *
+ * This interface was referenced by `FleetShard`'s JSON-Schema
+ * via the `definition` "exitCode".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FleetExitCode".
+ */
+export type FleetExitCode = 0 | 1 | 2;
+/**
+ * This interface was referenced by `FleetShard`'s JSON-Schema
+ * via the `definition` "complianceLevel".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FleetComplianceLevel".
+ */
+export type FleetComplianceLevel = 'fully-compliant' | 'must-compliant' | 'not-compliant';
+/**
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "level".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportLevel".
+ */
+export type ReportLevel = 'MUST' | 'SHOULD' | 'MAY' | 'INFO';
+/**
  * Spec 2.1/2.2/9: the jsonrpc field is always the string 2.0.
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -79,14 +105,6 @@ export type JsonRpcResponse = JsonRpcSuccessResponse | JsonRpcErrorResponse;
  */
 export type Timestamp = string;
 /**
- * This interface was referenced by `ConformanceReport`'s JSON-Schema
- * via the `definition` "level".
- *
- * This interface was referenced by `SchemaTypes`'s JSON-Schema
- * via the `definition` "ReportLevel".
- */
-export type ReportLevel = 'MUST' | 'SHOULD' | 'MAY' | 'INFO';
-/**
  * The verdict of one requirement: fail (MUST), warn (SHOULD) and info (MAY, INFO) are a failed check graded by level; error is a harness failure, never a pass.
  *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
@@ -122,6 +140,9 @@ export interface SchemaTypes {
   'extended-card-params': ExtendedCardParams;
   file: File;
   'file-part': FilePart;
+  'fleet-file': FleetFile;
+  'fleet-report': FleetReport;
+  'fleet-shard': FleetShard;
   'jsonrpc-error': JsonRpcError;
   'jsonrpc-error-response': JsonRpcErrorResponse;
   'jsonrpc-request': JsonRpcRequest;
@@ -309,6 +330,373 @@ export interface TaskProgress {
 export interface ExtendedCardParams {
   includeCapabilities?: boolean;
   includeMetrics?: boolean;
+  [k: string]: unknown;
+}
+/**
+ * The fleet file of `a2a-conformance fleet run --fleet FILE`: run options shared by every agent, per-host pacing, and the agents to certify. A credential is never written here: each agent names the environment variable that holds it.
+ */
+export interface FleetFile {
+  $schema?: string;
+  defaults?: FleetRunOptions;
+  /**
+   * Wall-clock limit of one agent's certification; its process is killed by PID after it and the agent is reported as not run. Default: the agent's budgetMs plus 60 s.
+   */
+  killAfterMs?: number;
+  /**
+   * Pacing per host, keyed by the origin of the agents' target (`https://agents.example.com`, `http://127.0.0.1:8080`).
+   */
+  hosts?: {
+    [k: string]: FleetHost;
+  };
+  /**
+   * @minItems 1
+   */
+  agents: FleetAgent[];
+}
+/**
+ * Options of `a2a-conformance run` by their config-file names: `defaults` applies to every agent, an agent's own `options` win. target, agentId, out and the credentials are set per agent by the fleet and may not appear here.
+ *
+ * This interface was referenced by `FleetFile`'s JSON-Schema
+ * via the `definition` "runOptions".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FleetRunOptions".
+ */
+export interface FleetRunOptions {
+  level?: 'must' | 'should' | 'all';
+  only?: string | string[];
+  webhookListen?: string;
+  webhookPublicUrl?: string;
+  timeoutMs?: number;
+  checkTimeoutMs?: number;
+  budgetMs?: number;
+  seed?: number;
+  runs?: number;
+  /**
+   * Expected failures; a relative path is read from the fleet file's directory.
+   */
+  baseline?: string;
+  profile?: 'smoke' | 'standard' | 'full';
+  /**
+   * Request pace of the run, `<n>/s` or `<n>/m`.
+   */
+  rate?: string;
+  concurrency?: number;
+  maxTurns?: number;
+}
+/**
+ * This interface was referenced by `FleetFile`'s JSON-Schema
+ * via the `definition` "host".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FleetHost".
+ */
+export interface FleetHost {
+  /**
+   * At most this many agents of the host are certified at once.
+   */
+  maxAgents?: number;
+  /**
+   * The host's request pace, `<n>/s` or `<n>/m`, split evenly among its agents running at once.
+   */
+  rate?: string;
+}
+/**
+ * One agent to certify. It names exactly one of apiKeyEnv and bearerEnv, or both (the run then also checks that each header form is accepted); the fleet refuses an agent with neither.
+ *
+ * This interface was referenced by `FleetFile`'s JSON-Schema
+ * via the `definition` "agent".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FleetAgent".
+ */
+export interface FleetAgent {
+  /**
+   * Unique in the fleet; the directory of the agent's reports and the key of its shard.
+   */
+  name: string;
+  /**
+   * The service's base URL (spec `{base_url}`).
+   */
+  target: string;
+  agentId: string;
+  /**
+   * Name of the environment variable holding the API key (sent as x-api-key).
+   */
+  apiKeyEnv?: string;
+  /**
+   * Name of the environment variable holding the bearer token.
+   */
+  bearerEnv?: string;
+  options?: FleetRunOptions;
+  killAfterMs?: number;
+}
+/**
+ * fleet.json written by `a2a-conformance fleet merge DIR... --out DIR`: every agent of the merged shards, the fleet's summary, the requirements that fail most often and, with --previous, what changed. Objects are open: later versions may add fields.
+ */
+export interface FleetReport {
+  $schema?: 'https://a2a-conformance.dev/schemas/fleet-report.schema.json';
+  tool: {
+    name: string;
+    version: string;
+    [k: string]: unknown;
+  };
+  generatedAt: string;
+  fleet: FleetIdentity;
+  shards: FleetShardEntry[];
+  /**
+   * Shard indexes of the fleet that no merged directory holds: their agents are not in this report.
+   */
+  missingShards: number[];
+  summary: FleetSummary;
+  agents: FleetAgentOutcome[];
+  /**
+   * Requirements failed (fail or warn) by at least one agent, most often first.
+   */
+  requirements: FleetRequirementFailures[];
+  changes?: FleetChanges;
+  [k: string]: unknown;
+}
+/**
+ * The fleet a shard belongs to: shards of one fleet have the same digest.
+ *
+ * This interface was referenced by `FleetShard`'s JSON-Schema
+ * via the `definition` "fleetId".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FleetIdentity".
+ */
+export interface FleetIdentity {
+  file: string;
+  /**
+   * sha256 of the fleet file's bytes, hex.
+   */
+  digest: string;
+  /**
+   * Agents in the whole fleet.
+   */
+  agents: number;
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `FleetReport`'s JSON-Schema
+ * via the `definition` "shardEntry".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FleetShardEntry".
+ */
+export interface FleetShardEntry {
+  /**
+   * The shard directory, relative to fleet.json's directory.
+   */
+  dir: string;
+  index: number;
+  count: number;
+  agents: number;
+  exitCode: FleetExitCode;
+  durationMs: number;
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `FleetReport`'s JSON-Schema
+ * via the `definition` "summary".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FleetSummary".
+ */
+export interface FleetSummary {
+  agents: number;
+  passed: number;
+  failed: number;
+  notRun: number;
+  /**
+   * Agents per compliance level; `none` is an agent without a report.
+   */
+  byLevel: {
+    'fully-compliant': number;
+    'must-compliant': number;
+    'not-compliant': number;
+    none: number;
+    [k: string]: unknown;
+  };
+  exitCode: FleetExitCode;
+  exitReason: string;
+  [k: string]: unknown;
+}
+/**
+ * One agent's certification, read from its report.json; level, score and counts are null when the run wrote no report.
+ *
+ * This interface was referenced by `FleetShard`'s JSON-Schema
+ * via the `definition` "agentOutcome".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FleetAgentOutcome".
+ */
+export interface FleetAgentOutcome {
+  name: string;
+  target: string;
+  agentId: string;
+  shard: number;
+  /**
+   * passed: exit 0; failed: exit 1 (a gating requirement failed); not-run: exit 2 (unreachable, refused, killed, no report).
+   */
+  status: 'passed' | 'failed' | 'not-run';
+  /**
+   * The report was already complete from an earlier run of the shard and was kept (no --force).
+   */
+  reused: boolean;
+  exitCode: FleetExitCode;
+  exitReason: string;
+  level: FleetComplianceLevel | null;
+  score: number | null;
+  /**
+   * The run was narrowed with --only (or a profile): the level holds for the selected requirements only.
+   */
+  partial: boolean;
+  counts: ReportVerdictCounts | null;
+  /**
+   * Requirements the agent was seen breaking: fail (MUST) or warn (SHOULD).
+   */
+  failing: string[];
+  /**
+   * Wall time of the agent's certification (of the earlier run when reused).
+   */
+  wallMs: number;
+  /**
+   * Directory of the agent's six reports, relative to the directory of the file holding this entry (POSIX separators).
+   */
+  reportDir: string;
+  /**
+   * A command that re-runs this agent's certification; the credential is read from its environment variable.
+   */
+  command: string;
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "verdictCounts".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportVerdictCounts".
+ */
+export interface ReportVerdictCounts {
+  pass: number;
+  fail: number;
+  warn: number;
+  info: number;
+  'not-applicable': number;
+  'not-exercised': number;
+  error: number;
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `FleetReport`'s JSON-Schema
+ * via the `definition` "requirementFailures".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FleetRequirementFailures".
+ */
+export interface FleetRequirementFailures {
+  id: string;
+  level: ReportLevel;
+  /**
+   * Names of the agents that fail it.
+   */
+  agents: string[];
+  [k: string]: unknown;
+}
+/**
+ * Against the --previous fleet.json. regressed: a lower level, a worse exit code or a requirement newly failed; fixed: not regressed, and a higher level, a better exit code or a requirement no longer failed.
+ *
+ * This interface was referenced by `FleetReport`'s JSON-Schema
+ * via the `definition` "changes".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FleetChanges".
+ */
+export interface FleetChanges {
+  previous: string;
+  previousGeneratedAt: string;
+  regressed: FleetAgentChange[];
+  fixed: FleetAgentChange[];
+  /**
+   * Agents not in the previous report.
+   */
+  added: string[];
+  /**
+   * Agents of the previous report absent now.
+   */
+  removed: string[];
+  /**
+   * Requirements failed by some agent now and by none before.
+   */
+  newlyFailing: string[];
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `FleetReport`'s JSON-Schema
+ * via the `definition` "agentChange".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FleetAgentChange".
+ */
+export interface FleetAgentChange {
+  name: string;
+  before: FleetAgentState;
+  after: FleetAgentState;
+  newlyFailing: string[];
+  nowPassing: string[];
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `FleetReport`'s JSON-Schema
+ * via the `definition` "agentState".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FleetAgentState".
+ */
+export interface FleetAgentState {
+  level: FleetComplianceLevel | null;
+  exitCode: FleetExitCode;
+  score: number | null;
+  [k: string]: unknown;
+}
+/**
+ * shard.json written by `a2a-conformance fleet run --out DIR`: which agents the shard certified, with the exit code, compliance level, score, verdict counts and wall time of each. Objects are open: later versions may add fields.
+ */
+export interface FleetShard {
+  $schema?: 'https://a2a-conformance.dev/schemas/fleet-shard.schema.json';
+  tool: {
+    name: string;
+    version: string;
+    [k: string]: unknown;
+  };
+  fleet: FleetIdentity;
+  shard: FleetShardId;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  /**
+   * Agents certified at once.
+   */
+  parallel: number;
+  agents: FleetAgentOutcome[];
+  exitCode: FleetExitCode;
+  exitReason: string;
+  [k: string]: unknown;
+}
+/**
+ * Shard `index` of `count` (1-based); an agent's shard is sha256(name) mod count.
+ *
+ * This interface was referenced by `FleetShard`'s JSON-Schema
+ * via the `definition` "shardId".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "FleetShardId".
+ */
+export interface FleetShardId {
+  index: number;
+  count: number;
   [k: string]: unknown;
 }
 /**
@@ -1108,23 +1496,6 @@ export interface ReportSummary {
   [k: string]: unknown;
 }
 /**
- * This interface was referenced by `ConformanceReport`'s JSON-Schema
- * via the `definition` "verdictCounts".
- *
- * This interface was referenced by `SchemaTypes`'s JSON-Schema
- * via the `definition` "ReportVerdictCounts".
- */
-export interface ReportVerdictCounts {
-  pass: number;
-  fail: number;
-  warn: number;
-  info: number;
-  'not-applicable': number;
-  'not-exercised': number;
-  error: number;
-  [k: string]: unknown;
-}
-/**
  * A failure of the harness itself, never a verdict on the target.
  *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
@@ -1183,7 +1554,10 @@ export interface ReportBaseline {
  * via the `definition` "ReportCompliance".
  */
 export interface ReportCompliance {
-  level: 'fully-compliant' | 'must-compliant' | 'not-compliant';
+  /**
+   * unverified: no MUST requirement failed, but some were not exercised or ended in a harness error (see unverified).
+   */
+  level: 'fully-compliant' | 'must-compliant' | 'unverified' | 'not-compliant';
   label: string;
   score: number | null;
   passed: number;
@@ -1195,6 +1569,15 @@ export interface ReportCompliance {
   };
   partial: boolean;
   reasons: string[];
+  /**
+   * MUST requirements not exercised or in error, grouped by why, largest group first.
+   */
+  unverified?: {
+    why: string;
+    verdict: 'not-exercised' | 'error';
+    requirements: string[];
+    [k: string]: unknown;
+  }[];
   [k: string]: unknown;
 }
 /**

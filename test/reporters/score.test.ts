@@ -2,8 +2,8 @@
 // run selected; not-exercised and error count against the target, not-applicable is left out.
 import { describe, expect, it } from 'vitest';
 import type { Verdict } from '../../harness/types.ts';
-import { computeCompliance, formatScore, verdictLine } from '../../reporters/score.ts';
-import { withVerdicts } from './fixtures.ts';
+import { computeCompliance, formatScore, unverifiedLines, verdictLine } from '../../reporters/score.ts';
+import { check, withVerdicts } from './fixtures.ts';
 
 const ALL = { level: 'all' as const, only: [] };
 
@@ -37,19 +37,59 @@ describe('compliance levels', () => {
     expect(c.reasons).toEqual(['1 SHOULD requirement(s) failed']);
   });
 
-  it.each<[string, Verdict]>([
-    ['fail', 'fail'],
-    ['error', 'error'],
-    ['not-exercised', 'not-exercised'],
-  ])(
-    'is not compliant when a MUST requirement is %s, and that MUST counts against the score',
-    (_, verdict) => {
-      const c = computeCompliance(run(['pass', verdict], ['pass', 'pass']), ALL);
-      expect(c.level).toBe('not-compliant');
-      expect(c.score).toBe(75);
-      expect(c.passed).toBe(3);
-    },
-  );
+  it.each<[Verdict, string]>([
+    ['fail', 'not-compliant'],
+    ['error', 'unverified'],
+    ['not-exercised', 'unverified'],
+  ])('a MUST requirement that is %s makes the run %s, and counts against the score', (verdict, level) => {
+    const c = computeCompliance(run(['pass', verdict], ['pass', 'pass']), ALL);
+    expect(c.level).toBe(level);
+    expect(c.score).toBe(75);
+    expect(c.passed).toBe(3);
+  });
+
+  it('is not compliant when a MUST fails, even if other MUSTs are unverified', () => {
+    const c = computeCompliance(run(['fail', 'not-exercised'], ['pass', 'pass']), ALL);
+    expect(c).toMatchObject({ level: 'not-compliant', label: 'not compliant', score: 50 });
+    expect(verdictLine(c)).toBe('not compliant, score 50% (2/4 MUST and SHOULD requirements pass)');
+  });
+
+  it('says why a run is unverified: no MUST failed, the unverified MUSTs grouped by reason', () => {
+    const reqs = withVerdicts([
+      ['2.1/jsonrpc-required', 'pass'],
+      ['2.1/method-required', 'not-exercised'],
+      ['2.2/result-on-success', 'not-exercised'],
+      ['2.2/error-on-failure', 'error'],
+      ['2.1/id-required', 'warn'],
+    ]);
+    reqs[1]!.message =
+      'the agent does not implement the directive contract (task 1f0c9a52-7d1e-4f70-9a55-0c3b4f2d9e11)';
+    reqs[2]!.message =
+      'the agent does not implement the directive contract (task 9a7b1c00-0000-4000-8000-000000000001)';
+    reqs[3]!.checks = [
+      check('2.2/error-on-failure', 'error', { message: 'rate limited: no answer within 30000 ms' }),
+    ];
+    const c = computeCompliance(reqs, ALL);
+    expect(c).toMatchObject({ level: 'unverified', label: 'unverified', score: 20 });
+    expect(c.unverified).toEqual([
+      {
+        why: 'the agent does not implement the directive contract (task 1f0c9a52-7d1e-4f70-9a55-0c3b4f2d9e11)',
+        verdict: 'not-exercised',
+        requirements: ['2.1/method-required', '2.2/result-on-success'],
+      },
+      {
+        why: 'rate limited: no answer within 30000 ms',
+        verdict: 'error',
+        requirements: ['2.2/error-on-failure'],
+      },
+    ]);
+    expect(verdictLine(c)).toBe(
+      'unverified, score 20% (1/5 MUST and SHOULD requirements pass): no MUST requirement failed; 3 MUST requirement(s) not verified (2 not exercised, 1 error)',
+    );
+    expect(unverifiedLines(c)[1]).toBe(
+      '1 error: rate limited: no answer within 30000 ms (2.2/error-on-failure)',
+    );
+  });
 
   it('leaves not-applicable requirements out of the score and the level', () => {
     const c = computeCompliance(run(['pass', 'not-applicable'], ['not-applicable', 'pass']), ALL);
@@ -70,9 +110,10 @@ describe('compliance levels', () => {
     expect(c.reasons).toContain('SHOULD requirements were not run (--level must)');
   });
 
-  it('is not compliant, with no score, when nothing was exercised at MUST or SHOULD', () => {
+  it('is unverified, with no score, when nothing was exercised at MUST or SHOULD', () => {
     const c = computeCompliance(withVerdicts([['1/sync-or-streaming-calls', 'pass']]), ALL);
-    expect(c).toMatchObject({ level: 'not-compliant', score: null, counted: 0 });
+    expect(c).toMatchObject({ level: 'unverified', score: null, counted: 0 });
+    expect(verdictLine(c)).toContain(': no MUST requirement was exercised');
     expect(formatScore(c.score)).toBe('n/a');
   });
 
