@@ -1,7 +1,7 @@
 // The run result and its parts: findings about the target are data (requirement id, verdict,
 // expected, actual, evidence), never thrown assertions. Every reporter reads a RunResult.
 import type { LedgerVersion } from '../requirements/ledger-version.ts';
-import type { Level } from '../requirements/types.ts';
+import type { Level, Role } from '../requirements/types.ts';
 import type { Delivery, Exchange, StreamTranscript } from './io/evidence.ts';
 
 /** The outcome of one check (one `verifies()` call). `error` is the harness's own failure. */
@@ -94,6 +94,8 @@ export interface RunSummary {
 export type AuthKind = 'api-key' | 'bearer' | 'none';
 
 export interface Reachability {
+  /** The party the requirement binds (absent from reports older than roles: `service`). */
+  role?: Role;
   /** True when the probe got an HTTP answer from the agent endpoint. */
   reachable: boolean;
   /** True when the probe's credential was accepted. */
@@ -165,3 +167,5 @@ export interface RunResult {
   /** One line saying why the exit code is what it is. */
   exitReason: string;
 }
+  /** The role certified: `run` the service, `receiver` a webhook receiver, `client` a client (absent: service). */
+  role?: Role;

@@ -23,11 +23,14 @@ import { SECTION_6_4_TO_6_6 } from './sections/06-4-signature-delivery.ts';
 import { SECTION_7 } from './sections/07-errors.ts';
 import { SECTION_8 } from './sections/08-limits.ts';
 import { SECTION_9 } from './sections/09-versioning.ts';
+import { CLIENT_REQUIREMENTS } from './sections/roles-client.ts';
+import { RECEIVER_REQUIREMENTS } from './sections/roles-receiver.ts';
 import { ledgerVersion, type LedgerVersion } from './ledger-version.ts';
 import { specHeadings } from './spec-text.ts';
-import type { Requirement } from './types.ts';
+import type { Requirement, Role } from './types.ts';
 
-export type { Capability, ExternalSource, Level, Requirement, SpecSource } from './types.ts';
+export type { Capability, ExternalSource, Level, Requirement, Role, SpecSource } from './types.ts';
+export { ROLES } from './types.ts';
 export { isSpecSource, specExcerpt, specText } from './spec-text.ts';
 export { formatLedgerVersion, type LedgerVersion } from './ledger-version.ts';
 
@@ -40,7 +43,10 @@ function freezeRequirement(r: Requirement): Requirement {
   });
 }
 
-/** Every requirement, in spec order (section by section, as the section files list them). */
+/**
+ * Every requirement: the service's in spec order (section by section, as the section files list
+ * them), then the receiver's and the client's, each in spec order.
+ */
 export const REQUIREMENTS: readonly Requirement[] = Object.freeze(
   [
     SECTION_1,
@@ -66,6 +72,8 @@ export const REQUIREMENTS: readonly Requirement[] = Object.freeze(
     SECTION_7,
     SECTION_8,
     SECTION_9,
+    RECEIVER_REQUIREMENTS,
+    CLIENT_REQUIREMENTS,
   ]
     .flat()
     .map(freezeRequirement),
@@ -80,6 +88,11 @@ const BY_ID: ReadonlyMap<string, Requirement> = new Map(REQUIREMENTS.map((r) => 
 export const SECTIONS: Readonly<Record<string, string>> = Object.freeze(
   Object.fromEntries(specHeadings().map((h) => [h.section, h.title])),
 );
+
+/** The requirements that bind one role, in spec order. */
+export function requirementsOf(role: Role): Requirement[] {
+  return REQUIREMENTS.filter((r) => r.role === role);
+}
 
 export function hasRequirement(id: string): boolean {
   return BY_ID.has(id);

@@ -91,6 +91,7 @@ function requirementResult(r: Requirement, checks: CheckResult[], input: Assembl
   const result: RequirementResult = {
     id: r.id,
     section: r.section,
+    role: r.role,
     level: r.level,
     behaviour: r.behaviour,
     rulings: [...(r.rulings ?? [])],

@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { redactResult } from '../../reporters/redaction.ts';
 import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
-import type { Requirement } from '../../requirements/types.ts';
+import type { Requirement, Role } from '../../requirements/types.ts';
+import { Governor, newTally } from '../io/governor.ts';
 import { ConfigError, resolveOptions, type RawOptions, type ResolvedRunOptions } from '../options.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import type { HarnessError, RecordedOptions, RequirementResult, RunResult } from '../types.ts';
@@ -12,9 +13,11 @@ import { decideExit, summarize } from '../verdict.ts';
 import { assembleRequirements } from './assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline, type Baseline } from './baseline.ts';
 import { startBundledTarget, type BundledTarget } from './bundled-target.ts';
-import type { ProgressListener } from './collector.ts';
+import type { CollectedTest, ProgressListener } from './collector.ts';
 import { probeTarget, type ProbeOutcome } from './probe.ts';
 import { runSuites } from './run-suites.ts';
+import { fieldSettings, paceFor, summarizeTraffic } from './traffic.ts';
+import { trimEvidence } from './trim-evidence.ts';
 
 export type RunReporter = (result: RunResult) => void | Promise<void>;
 
@@ -36,6 +39,8 @@ export interface RunOptions extends RawOptions {
   seed?: number;
   runs?: number;
   baseline?: string;
+  /** Wire evidence kept (default failing with a target, all for the bundled server). */
+  evidence?: 'all' | 'failing' | 'none';
   /** Called with the finished RunResult (later issues: console, JUnit, HTML, ...). */
   reporters?: RunReporter[];
   /** Progress lines; silent by default. */
@@ -59,13 +64,18 @@ const LEVELS_RUN = {
   all: ['MUST', 'SHOULD', 'MAY', 'INFO'],
 } as const;
 
-export function selectForRun(opts: Pick<ResolvedRunOptions, 'only' | 'level'>): Requirement[] {
+/** The requirements of one role (`run` certifies the service) selected by --only and --level. */
+export function selectForRun(
+  opts: Pick<ResolvedRunOptions, 'only' | 'level'>,
+  role: Role = 'service',
+): Requirement[] {
   const base = opts.only.length > 0 ? selectRequirements(opts.only) : REQUIREMENTS;
   const levels: readonly string[] = LEVELS_RUN[opts.level];
-  const selected = base.filter((r) => levels.includes(r.level));
+  const selected = base.filter((r) => r.role === role && levels.includes(r.level));
   if (selected.length === 0) {
     const only = opts.only.length > 0 ? ` --only ${opts.only.join(',')}` : '';
-    throw new ConfigError(`no requirement matches${only} at --level ${opts.level}`);
+    const of = role === 'service' ? '' : ` of the ${role} role`;
+    throw new ConfigError(`no requirement${of} matches${only} at --level ${opts.level}`);
   }
   return selected;
 }
@@ -92,19 +102,23 @@ export async function runResolved(
     log(
       `${TOOL.name} ${TOOL.version}: ${provided.baseUrl} agent ${provided.agentId}, ${selected.length} requirement(s)`,
     );
-    const probe = await probeTarget(provided);
+    const f = provided.field;
+    const probeTraffic = { governor: new Governor(f), tally: newTally() };
+    const probe = await probeTarget(provided, probeTraffic);
     provided.card = probe.card;
+    f.pace = paceFor(opts, probe.card);
     const checked =
       probe.couldNotRun === null
         ? await runChecks(provided, selected, opts, log, progress)
         : notRun(selected, probe);
     result = finish(opts, provided, started, probe, checked, baseline);
+    result.traffic = summarizeTraffic(f, checked.tests, probeTraffic.tally);
   } finally {
     await bundled?.close();
   }
   // Evidence is redacted where it is recorded; this pass also covers messages and anything else,
   // so that no reporter and no caller ever holds the run's credentials.
-  result = redactResult(result, secretsOf(provided));
+  result = trimEvidence(redactResult(result, secretsOf(provided)), opts.evidence);
   await runReporters(result, reporters);
   if (opts.out !== null) await saveReports(result, opts.out, log);
   return result;
@@ -139,6 +153,7 @@ export function providedRun(opts: ResolvedRunOptions, bundled: BundledTarget | u
     runs: opts.runs,
     webhookListen: opts.webhookListen,
     bundled: bundled !== undefined,
+    field: fieldSettings(opts),
   };
   if (opts.webhookPublicUrl !== undefined) run.webhookPublicUrl = opts.webhookPublicUrl;
   const alternate = bundled?.alternateAuth ?? alternateFromOptions(opts);
@@ -150,6 +165,8 @@ interface Checked {
   requirements: RequirementResult[];
   harnessErrors: HarnessError[];
   couldNotRun: string | null;
+  /** The suites' tests, with their traffic. */
+  tests: CollectedTest[];
 }
 
 async function runChecks(
@@ -178,7 +195,7 @@ async function runChecks(
     (harnessErrors.length > 0
       ? `${harnessErrors.length} harness error(s): ${harnessErrors[0]!.message}`
       : null);
-  return { requirements: assembled.requirements, harnessErrors, couldNotRun };
+  return { requirements: assembled.requirements, harnessErrors, couldNotRun, tests: suites.tests };
 }
 
 /** The probe failed: every selected requirement is unverified (error), none is a pass. */
@@ -186,6 +203,7 @@ function notRun(selected: Requirement[], probe: ProbeOutcome): Checked {
   const requirements = selected.map<RequirementResult>((r) => ({
     id: r.id,
     section: r.section,
+    role: r.role,
     level: r.level,
     behaviour: r.behaviour,
     rulings: [...(r.rulings ?? [])],
@@ -193,7 +211,12 @@ function notRun(selected: Requirement[], probe: ProbeOutcome): Checked {
     message: `not run: ${probe.couldNotRun}`,
     checks: [],
   }));
-  return { requirements, harnessErrors: [{ message: probe.couldNotRun! }], couldNotRun: probe.couldNotRun };
+  return {
+    requirements,
+    harnessErrors: [{ message: probe.couldNotRun! }],
+    couldNotRun: probe.couldNotRun,
+    tests: [],
+  };
 }
 
 function recordedOptions(opts: ResolvedRunOptions): RecordedOptions {
@@ -209,6 +232,7 @@ function recordedOptions(opts: ResolvedRunOptions): RecordedOptions {
     webhookListen: `${opts.webhookListen.host}:${opts.webhookListen.port}`,
     webhookPublicUrl: opts.webhookPublicUrl ?? null,
     baseline: opts.baseline ?? null,
+    evidence: opts.evidence,
   };
   if (opts.apiKey !== undefined) recorded.apiKey = '[redacted]';
   if (opts.bearer !== undefined) recorded.bearer = '[redacted]';
@@ -231,6 +255,7 @@ function finish(
       : decideExitWithBaseline(checked.requirements, opts.level, checked.couldNotRun, diff);
   return {
     tool: { ...TOOL },
+    role: 'service',
     target: {
       baseUrl: provided.baseUrl,
       agentId: provided.agentId,

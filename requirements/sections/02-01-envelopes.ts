@@ -6,6 +6,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2/extra-fields-tolerated',
     section: '2',
+    role: 'service',
     level: 'INFO',
     behaviour: 'Responses may carry fields the spec does not list, except where the spec forbids them.',
     source: { line: 18, quote: '## 2. Resources and their fields' },
@@ -14,6 +15,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.1/jsonrpc-required',
     section: '2.1',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A request without a `jsonrpc` member is answered with error -32600.',
     source: { line: 24, quote: '| jsonrpc | string | yes | Must be `2.0` |' },
@@ -22,6 +24,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.1/id-required',
     section: '2.1',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A request without an `id` member is answered with error -32600 and id null, and nothing is performed.',
@@ -31,6 +34,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.1/id-types',
     section: '2.1',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'An integer request id is echoed as a JSON number, and a null, boolean, object, array or fractional id is answered with error -32600 and id null.',
@@ -44,6 +48,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.1/method-required',
     section: '2.1',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A request without a string `method` member is answered with error -32600.',
     source: { line: 26, quote: '| method | string | yes |' },
@@ -52,6 +57,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.1/method-from-section-4',
     section: '2.1',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A method name outside section 4, including a wrong-case variant of a section 4 name, is answered with error -32601.',
@@ -61,6 +67,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.1/params-required',
     section: '2.1',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe and tasks/pushNotificationConfig/set without `params` are answered with error -32602.',
@@ -74,6 +81,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.1/params-optional',
     section: '2.1',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'tasks/pushNotificationConfig/get and agent/authenticatedExtendedCard succeed without `params`.',
@@ -85,6 +93,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.1/params-object',
     section: '2.1',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A `params` array is answered with error -32602, and a primitive `params` with error -32600 or -32602.',
@@ -94,6 +103,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.1/unknown-members-ignored',
     section: '2.1',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'Request members and params fields the spec does not list are ignored and never cause an error.',
@@ -103,6 +113,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.1/batch-not-supported',
     section: '2.1',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A batch request (a JSON array, empty or not) is answered with one error -32600 with id null and is not executed.',
@@ -116,6 +127,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.2/response-jsonrpc-version',
     section: '2.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every response, error responses and SSE events included, carries `jsonrpc` "2.0".',
     source: { line: 33, quote: '| jsonrpc | string | Always `2.0` |' },
@@ -123,6 +135,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.2/response-id-equals-request-id',
     section: '2.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every response carries an `id` equal to the string request id.',
     source: { line: 34, quote: '| id | string | Equals the request `id` |' },
@@ -131,6 +144,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.2/id-null-when-unreadable',
     section: '2.2',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A parse error is answered with id null, and so is an invalid request whose id cannot be read.',
@@ -144,6 +158,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.2/result-on-success',
     section: '2.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A successful call is answered with a `result` object.',
     source: { line: 35, quote: '| result | object | Present on success |' },
@@ -151,6 +166,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.2/error-on-failure',
     section: '2.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A failed call is answered with an `error` object.',
     source: { line: 36, quote: '| error | object | Present on failure (see section 7) |' },
@@ -158,6 +174,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
   {
     id: '2.2/result-xor-error',
     section: '2.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A response carries exactly one of `result` and `error`.',
     source: {

@@ -6,6 +6,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.3/role-required',
     section: '2.3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A request message without `role` is answered with error -32602.',
     source: { line: 42, quote: '| role | string | yes |' },
@@ -14,6 +15,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.3/role-user',
     section: '2.3',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A request message whose role is not "user" is answered with error -32602 naming field message.role.',
@@ -23,6 +25,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.3/reply-role-agent',
     section: '2.3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every agent message, in results, stream events and webhooks alike, has role "agent".',
     source: { line: 42, quote: 'agent replies carry `agent`' },
@@ -30,6 +33,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.3/message-id-required',
     section: '2.3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A request message without `messageId` is answered with error -32602.',
     source: { line: 43, quote: '| messageId | string | yes |' },
@@ -38,6 +42,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.3/message-id-uuid-v4',
     section: '2.3',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A messageId that is not a UUID v4 string is answered with error -32602 naming field message.messageId.',
@@ -47,6 +52,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.3/parts-required',
     section: '2.3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A request message without `parts` is answered with error -32602.',
     source: { line: 44, quote: '| parts | array of Part | yes |' },
@@ -55,6 +61,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.3/parts-non-empty-array',
     section: '2.3',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A request message whose `parts` is not an array, or is an empty array, is answered with error -32602.',
@@ -64,6 +71,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.4/part-type-required',
     section: '2.4',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A request part without `type` is answered with error -32602.',
     source: { line: 50, quote: '| type | string | yes | `text` or `file` |' },
@@ -72,6 +80,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.4/part-type',
     section: '2.4',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A request part whose type is neither "text" nor "file" is answered with error -32602 naming its type field.',
@@ -81,6 +90,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.4/text-part-needs-text',
     section: '2.4',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A text part without `text` is answered with error -32602, while an empty string text is accepted.',
@@ -90,6 +100,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.4/file-part-needs-file',
     section: '2.4',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A file part without `file` is answered with error -32602.',
     source: { line: 52, quote: 'required when type is `file`' },
@@ -99,6 +110,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.4/reply-part-shape',
     section: '2.4',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every part of an agent message has a `type`, and each text part carries a string `text`.',
     source: { line: 51, quote: '| text | string |' },
@@ -106,6 +118,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.5/file-name-required',
     section: '2.5',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A file without `name` is answered with error -32602.',
     source: { line: 60, quote: '| name | string | yes | Original file name |' },
@@ -115,6 +128,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.5/file-mime-type-required',
     section: '2.5',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A file without `mimeType` is answered with error -32602.',
     source: { line: 61, quote: '| mimeType | string | yes | MIME type of the file |' },
@@ -124,6 +138,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.5/file-bytes-required',
     section: '2.5',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A file without `bytes` is answered with error -32602.',
     source: { line: 62, quote: '| bytes | string | yes |' },
@@ -133,6 +148,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.5/file-bytes-base64-no-prefix',
     section: '2.5',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'File bytes with a `data:` URL prefix or outside the standard Base64 alphabet are answered with error -32602 naming the bytes field.',
@@ -143,6 +159,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.6/message-required',
     section: '2.6',
+    role: 'service',
     level: 'MUST',
     behaviour: 'message/send and message/stream params without `message` are answered with error -32602.',
     source: { line: 68, quote: '| message | Message | yes | See 2.3 |' },
@@ -151,6 +168,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.6/context-id-optional',
     section: '2.6',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A message without `contextId` is accepted and starts a new conversation.',
     source: { line: 69, quote: '| contextId | string | no |' },
@@ -158,6 +176,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.6/unknown-context-id',
     section: '2.6',
+    role: 'service',
     level: 'INFO',
     behaviour:
       'A contextId that no earlier response returned is answered with error -32602 naming field contextId.',
@@ -168,6 +187,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.6/session-id-accepted',
     section: '2.6',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A message carrying a string `sessionId` is accepted.',
     source: {
@@ -178,6 +198,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.6/client-task-id-honoured',
     section: '2.6',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'A fresh client-supplied `params.id` becomes the id of the created task.',
     source: { line: 71, quote: '| id | string | no | Optional task id for this operation |' },
@@ -186,6 +207,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
   {
     id: '2.6/duplicate-task-id-rejected',
     section: '2.6',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A client-supplied `params.id` that already names a task of the agent is answered with error -32602 naming field id.',

@@ -6,6 +6,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.7/task-id',
     section: '2.7',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every task result carries a string `id`.',
     source: { line: 77, quote: '| id | string | always | Task id |' },
@@ -13,6 +14,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.7/task-status',
     section: '2.7',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every task result carries a `status` object.',
     source: { line: 78, quote: '| status | object (TaskStatus) | always | See 2.8 |' },
@@ -20,6 +22,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.7/context-id-in-send-result',
     section: '2.7',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A message/send result carries a string `contextId`.',
     source: { line: 79, quote: 'in message/send results' },
@@ -27,6 +30,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.7/context-id-in-get-result',
     section: '2.7',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A tasks/get result of a task that belongs to a conversation carries that `contextId`.',
     source: { line: 79, quote: 'tasks/get results when a context exists' },
@@ -35,6 +39,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.7/final-boolean',
     section: '2.7',
+    role: 'service',
     level: 'MUST',
     behaviour: 'message/send results, streaming events and resubscribe results carry `final` as a boolean.',
     source: {
@@ -45,6 +50,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.7/timestamps-iso8601',
     section: '2.7',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A tasks/get result carries `createdAt` and `updatedAt` as ISO 8601 timestamps with a time zone.',
@@ -54,6 +60,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.7/updated-at-present',
     section: '2.7',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A tasks/get result carries `updatedAt`, the time of the latest change of the task.',
     source: { line: 82, quote: '| updatedAt | string | tasks/get | ISO 8601 timestamp |' },
@@ -62,6 +69,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.8/state-enum',
     section: '2.8',
+    role: 'service',
     level: 'MUST',
     behaviour: '`status.state` is always one of submitted, working, completed, failed and canceled.',
     source: { line: 88, quote: 'One of `submitted`, `working`, `completed`, `failed`, `canceled`' },
@@ -69,6 +77,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.8/message-when-completed',
     section: '2.8',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A completed status carries `message`, an object with role "agent" and a parts array.',
     source: { line: 89, quote: 'Agent reply (role `agent`, parts array). Present when completed.' },
@@ -76,6 +85,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.8/error-when-failed',
     section: '2.8',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A failed status carries an `error` object.',
     source: { line: 90, quote: '| error | object | Present when failed.' },
@@ -84,6 +94,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.8/error-message',
     section: '2.8',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A failed status error carries a human-readable string `message`, and no other state carries `error`.',
@@ -93,6 +104,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.8/error-code',
     section: '2.8',
+    role: 'service',
     level: 'INFO',
     behaviour: 'A failed status error carries a short machine-readable string `code`.',
     source: { line: 90, quote: 'Inner shape of the error object: not shown.' },
@@ -101,6 +113,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.8/progress-shape',
     section: '2.8',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A working status carries `progress` with numbers `current` and `total` and a string `message`, where total is above 0 and current lies between 0 and total.',
@@ -110,6 +123,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.8/progress-monotone',
     section: '2.8',
+    role: 'service',
     level: 'SHOULD',
     behaviour: '`progress.current` never decreases over the life of a task.',
     source: { line: 91, quote: '| progress | object |' },
@@ -118,6 +132,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.8/progress-only-working',
     section: '2.8',
+    role: 'service',
     level: 'SHOULD',
     behaviour: '`progress` is absent from statuses in any state other than working.',
     source: { line: 91, quote: 'Present when working.' },
@@ -126,6 +141,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.8/reason-in-cancel-result',
     section: '2.8',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The status of a cancel result carries `reason`, the cancellation reason, as a string.',
     source: { line: 92, quote: '| reason | string | Present in a cancel result: the cancellation reason |' },
@@ -133,6 +149,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.9/cancel-result-id',
     section: '2.9',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A cancel result carries `id` equal to the id of the cancelled task.',
     source: { line: 98, quote: '| id | string | Cancelled task id |' },
@@ -140,6 +157,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.9/cancel-result-state',
     section: '2.9',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A cancel result has `status.state` "canceled".',
     source: { line: 99, quote: '`state` is `canceled`' },
@@ -147,6 +165,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.9/cancel-result-reason',
     section: '2.9',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A cancel result `status.reason` equals the reason supplied in the request.',
     source: { line: 99, quote: '`reason` is the supplied reason' },
@@ -155,6 +174,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.9/cancel-result-canceled',
     section: '2.9',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A cancel result carries `canceled` true, because a cancellation that fails is an error instead.',
@@ -164,6 +184,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.10/resubscribe-id',
     section: '2.10',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every resubscribe result carries `id` equal to the requested task id.',
     source: { line: 106, quote: '| id | string | Task id |' },
@@ -172,6 +193,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.10/resubscribe-status',
     section: '2.10',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every resubscribe result carries the task `status` current when it was sent.',
     source: { line: 107, quote: '| status | object | Current task status |' },
@@ -180,6 +202,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.10/resubscribe-subscribed',
     section: '2.10',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every resubscribe result carries `subscribed` as a boolean.',
     source: { line: 108, quote: '| subscribed | boolean | Whether the subscription succeeded |' },
@@ -188,6 +211,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.10/resubscribe-subscribed-value',
     section: '2.10',
+    role: 'service',
     level: 'INFO',
     behaviour: '`subscribed` is true on live stream events and false when the task had already finished.',
     source: { line: 108, quote: 'Whether the subscription succeeded' },
@@ -197,6 +221,7 @@ export const SECTION_2_7_TO_2_10: readonly Requirement[] = [
   {
     id: '2.10/resubscribe-final',
     section: '2.10',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every resubscribe result carries `final` as a boolean, true only on the final update.',
     source: { line: 109, quote: '| final | boolean | Whether this is the final update |' },

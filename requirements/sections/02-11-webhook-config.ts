@@ -6,6 +6,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.11/url-required',
     section: '2.11',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A configuration without `url` is answered with error -32602.',
     source: { line: 115, quote: '| url | string | yes |' },
@@ -15,6 +16,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.11/url-absolute-http',
     section: '2.11',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A `config.url` that is not an absolute http or https URL is answered with error -32602 naming field config.url.',
@@ -25,6 +27,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.11/headers-string-map',
     section: '2.11',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'A `config.headers` that is not an object of string values is answered with error -32602.',
     source: { line: 116, quote: '| headers | object (string to string) | no |' },
@@ -34,6 +37,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.11/headers-reserved-rejected',
     section: '2.11',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A `config.headers` entry that would override Content-Type, Content-Length, Host, User-Agent or an X-Webhook header is answered with error -32602.',
@@ -44,6 +48,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.11/events-default-all',
     section: '2.11',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A configuration without `events` is delivered all five task events.',
     source: { line: 117, quote: '| events | array of string | no | all events |' },
@@ -53,6 +58,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.11/events-allowed-names',
     section: '2.11',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'An event name outside the five allowed, or an empty `events` array, is answered with error -32602, and duplicate names are collapsed.',
@@ -66,6 +72,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.11/retry-policy-bounds',
     section: '2.11',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A retryPolicy with maxRetries outside the integers 0 to 10, backoffMultiplier outside 1 to 10 or initialDelay outside (0, 3600] is answered with error -32602.',
@@ -76,6 +83,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.11/max-retries-default',
     section: '2.11',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'Without `retryPolicy.maxRetries`, a failing delivery is retried 3 times after the first attempt.',
@@ -86,6 +94,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.11/backoff-multiplier-default',
     section: '2.11',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'Without `retryPolicy.backoffMultiplier`, each retry waits twice as long as the one before.',
     source: {
@@ -98,6 +107,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.11/initial-delay-default',
     section: '2.11',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'Without `retryPolicy.initialDelay`, the first retry waits 1 second.',
     source: { line: 121, quote: '| retryPolicy.initialDelay | number | no | 1 | Initial delay in seconds |' },
@@ -107,6 +117,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.11/secret-non-empty',
     section: '2.11',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'A `config.secret` that is not a non-empty string is answered with error -32602.',
     source: { line: 122, quote: '| secret | string | no |' },
@@ -116,6 +127,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.11/task-scoped-config',
     section: '2.11',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A configuration set with `params.taskId` receives the events of that task only.',
     source: {
@@ -128,6 +140,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.11/task-scoped-unknown-task',
     section: '2.11',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'A set whose `taskId` names no task of the agent is answered with error -32000.',
     source: { line: 124, quote: 'limits the configuration to one task' },
@@ -137,6 +150,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.11/agent-scoped-config',
     section: '2.11',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A configuration set without `taskId` receives the events of every task of the agent, existing or future, that has no task-level configuration.',
@@ -147,6 +161,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.12/set-configured',
     section: '2.12',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A set result carries `configured` true when the configuration was stored.',
     source: { line: 130, quote: '| configured | boolean | Whether the configuration was stored |' },
@@ -155,6 +170,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.12/set-config-id',
     section: '2.12',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A set result carries a string `configId` identifying the configuration.',
     source: { line: 131, quote: '| configId | string | Identifier of the configuration |' },
@@ -163,6 +179,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.12/set-url',
     section: '2.12',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A set result `url` equals the configured URL.',
     source: { line: 132, quote: '| url | string | Configured URL |' },
@@ -171,6 +188,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.12/set-events',
     section: '2.12',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A set result `events` is an array of the subscribed event names.',
     source: { line: 133, quote: '| events | array of string | Subscribed events |' },
@@ -179,6 +197,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.13/get-unconfigured',
     section: '2.13',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A get for a scope without configuration returns `config` null, `configId` null and `active` false.',
@@ -189,6 +208,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.13/get-config-url',
     section: '2.13',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A get result `config.url` equals the configured URL.',
     source: { line: 140, quote: '| config.url | string | Configured URL |' },
@@ -197,6 +217,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.13/get-config-events',
     section: '2.13',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A get result `config.events` is an array of the subscribed event names.',
     source: { line: 141, quote: '| config.events | array of string | Subscribed events |' },
@@ -205,6 +226,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.13/get-config-retry-policy',
     section: '2.13',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A get result carries `config.retryPolicy` as an object.',
     source: { line: 142, quote: '| config.retryPolicy | object | Retry configuration |' },
@@ -213,6 +235,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.13/get-effective-values',
     section: '2.13',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A get result lists the effective events, all five when none were given, and the effective retryPolicy with the defaults 3, 2 and 1 filled in.',
@@ -223,6 +246,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.13/get-config-created-at',
     section: '2.13',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A get result carries `config.createdAt` as an ISO 8601 timestamp with a time zone.',
     source: { line: 143, quote: '| config.createdAt | string | Creation timestamp |' },
@@ -232,6 +256,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.13/get-config-last-used',
     section: '2.13',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'After a delivery attempt, a get result carries `config.lastUsed` as the ISO 8601 time of the last delivery.',
@@ -242,6 +267,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.13/get-last-used-null-before-delivery',
     section: '2.13',
+    role: 'service',
     level: 'SHOULD',
     behaviour: '`config.lastUsed` is null until the first delivery attempt.',
     source: { line: 144, quote: 'Timestamp of the last delivery' },
@@ -251,6 +277,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.13/get-config-id',
     section: '2.13',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A get result of a configured scope carries the `configId` that the set returned.',
     source: { line: 145, quote: '| configId | string or null | Null when not configured |' },
@@ -259,6 +286,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.13/get-active',
     section: '2.13',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A get result carries `active` as a boolean, true for a configured scope.',
     source: {
@@ -271,6 +299,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
   {
     id: '2.13/get-omits-secret-headers',
     section: '2.13',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A get result never contains the configured `secret` or `headers`, at any depth.',
     source: { line: 148, quote: 'The secret and headers are not returned by get.' },

@@ -6,6 +6,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-agent-id',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The card carries `agent.id` as a string.',
     source: { line: 154, quote: '| agent.id | string | Agent identifier |' },
@@ -13,6 +14,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-agent-name',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The card carries `agent.name` as a string.',
     source: { line: 155, quote: '| agent.name | string | Display name |' },
@@ -20,6 +22,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-agent-description',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The card carries `agent.description` as a string.',
     source: { line: 156, quote: '| agent.description | string | Description |' },
@@ -27,6 +30,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-agent-version',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The card carries `agent.version` as a string.',
     source: { line: 157, quote: '| agent.version | string | Agent version |' },
@@ -34,6 +38,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-agent-type',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The card carries `agent.type` as a string, such as llm, workflow or sequential.',
     source: { line: 158, quote: '| agent.type | string |' },
@@ -41,6 +46,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-agent-status',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The card carries `agent.status`, one of active, inactive and maintenance.',
     source: { line: 159, quote: '| agent.status | string | `active`, `inactive` or `maintenance` |' },
@@ -48,6 +54,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-supported-methods',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A card with capabilities carries `capabilities.supportedMethods` as an array of method names.',
@@ -59,6 +66,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-file-upload-supported',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A card with capabilities carries `capabilities.fileUpload.supported` as a boolean.',
     source: { line: 161, quote: '| capabilities.fileUpload.supported | boolean | File upload support |' },
@@ -66,6 +74,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-file-upload-max-file-size',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A card with capabilities carries `capabilities.fileUpload.maxFileSize` as a number of bytes.',
     source: { line: 162, quote: '| capabilities.fileUpload.maxFileSize | number | Bytes |' },
@@ -74,6 +83,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-file-upload-supported-types',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A card with capabilities carries `capabilities.fileUpload.supportedTypes` as an array of MIME types.',
@@ -82,6 +92,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-streaming',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A card with capabilities carries `capabilities.streaming` as a boolean.',
     source: { line: 164, quote: '| capabilities.streaming | boolean | Streaming support |' },
@@ -89,6 +100,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-multi-turn',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A card with capabilities carries `capabilities.multiTurn` as a boolean.',
     source: { line: 165, quote: '| capabilities.multiTurn | boolean | Multi-turn support |' },
@@ -96,6 +108,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-webhooks',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A card with capabilities carries `capabilities.webhooks` as a boolean.',
     source: { line: 166, quote: '| capabilities.webhooks | boolean | Webhook support |' },
@@ -103,6 +116,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-requests-per-minute',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The card carries `limits.requestsPerMinute` as a number.',
     source: { line: 167, quote: '| limits.requestsPerMinute | number | Rate limit |' },
@@ -111,6 +125,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-concurrent-tasks',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The card carries `limits.concurrentTasks` as a number.',
     source: { line: 168, quote: '| limits.concurrentTasks | number | Maximum concurrent tasks |' },
@@ -119,6 +134,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/card-max-message-length',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The card carries `limits.maxMessageLength` as a number of characters.',
     source: {
@@ -130,6 +146,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/metrics-total-requests',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A card with metrics carries `metrics.totalRequests` as a number.',
     source: {
@@ -141,6 +158,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/metrics-average-response-time',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A card with metrics carries `metrics.averageResponseTime` as a number of milliseconds.',
     source: { line: 171, quote: '| metrics.averageResponseTime | number | Milliseconds; same condition |' },
@@ -150,6 +168,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/metrics-success-rate',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A card with metrics carries `metrics.successRate` as a percentage between 0 and 100.',
     source: { line: 172, quote: '| metrics.successRate | number | Percentage; same condition |' },
@@ -159,6 +178,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/supported-methods-served',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'Every method listed in `capabilities.supportedMethods` is served, and a method missing from it answers error -32601.',
@@ -168,6 +188,7 @@ export const SECTION_2_14: readonly Requirement[] = [
   {
     id: '2.14/capability-flags-match-methods',
     section: '2.14',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'With `capabilities.streaming` false message/stream answers -32601, and with `capabilities.webhooks` false both pushNotificationConfig methods answer -32601.',

@@ -6,6 +6,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/listed-transitions-only',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A task changes state only along the transitions of the section 3 table.',
     source: { line: 178, quote: '| From state | Trigger | Condition | Next state | Also |' },
@@ -13,6 +14,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/submitted-to-working-on-dequeue',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A submitted task moves to working when it is dequeued and processing starts.',
     source: { line: 180, quote: '| submitted | processing starts | task dequeued | working |' },
@@ -21,6 +23,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/working-webhook-optional',
     section: '3',
+    role: 'service',
     level: 'MAY',
     behaviour: 'The move to working may deliver a `task.working` webhook, at the choice of the agent.',
     source: { line: 180, quote: 'A `task.working` webhook may be sent (optional per agent)' },
@@ -30,6 +33,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/cancel-from-submitted',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'tasks/cancel on a submitted task succeeds and moves it to canceled.',
     source: { line: 181, quote: '| submitted | tasks/cancel | not yet processing | canceled |' },
@@ -38,6 +42,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/cancel-from-submitted-webhook',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Cancelling a submitted task delivers a `task.canceled` webhook.',
     source: { line: 181, quote: '| canceled | `task.canceled` webhook |' },
@@ -46,6 +51,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/working-to-completed',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A working task whose agent finishes successfully moves to completed with its result message set.',
@@ -54,6 +60,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/completed-webhook',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The move to completed delivers a `task.completed` webhook.',
     source: { line: 182, quote: '`task.completed` webhook' },
@@ -62,6 +69,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/working-to-failed',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A working task whose agent errors moves to failed.',
     source: { line: 183, quote: '| working | agent errors | processing error | failed |' },
@@ -69,6 +77,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/failed-webhook',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The move to failed delivers a `task.failed` webhook.',
     source: { line: 183, quote: '`task.failed` webhook' },
@@ -77,6 +86,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/cancel-from-working',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'tasks/cancel on a working task succeeds and moves it to canceled.',
     source: {
@@ -88,6 +98,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/cancel-from-working-webhook',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'Cancelling a working task, by tasks/cancel or by the system timeout, delivers a `task.canceled` webhook.',
@@ -98,6 +109,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/system-timeout-cancels-working',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A working task that reaches the system timeout moves to canceled and stays there.',
     source: { line: 184, quote: 'tasks/cancel or system timeout' },
@@ -106,6 +118,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/system-timeout-reason',
     section: '3',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'A task canceled by the system timeout carries `status.reason` "system timeout".',
     source: { line: 184, quote: 'system timeout' },
@@ -114,6 +127,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/final-states-terminal',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A task in completed, failed or canceled never changes state again.',
     source: {
@@ -124,6 +138,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/cancel-final-task-rejected',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'tasks/cancel on a task in a final state is answered with an error, never a cancel result, and the task keeps its state.',
@@ -136,6 +151,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/new-task-submitted',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A new task starts in state submitted.',
     source: { line: 189, quote: 'A new task enters `submitted`' },
@@ -143,6 +159,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/task-submitted-announced',
     section: '3',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A new task is announced with a `task.submitted` webhook to an agent-level configuration subscribed to it.',
@@ -153,6 +170,7 @@ export const SECTION_3: readonly Requirement[] = [
   {
     id: '3/system-timeout-duration',
     section: '3',
+    role: 'service',
     level: 'INFO',
     behaviour:
       'The system timeout lasts a per-agent duration and applies to working tasks only, never to queued ones.',

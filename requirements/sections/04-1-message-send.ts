@@ -6,6 +6,7 @@ export const SECTION_4_1: readonly Requirement[] = [
   {
     id: '4.1/send-blocks-until-final',
     section: '4.1',
+    role: 'service',
     level: 'INFO',
     behaviour:
       'message/send answers once the task is in a final state, and a working result with final true is only reported.',
@@ -15,6 +16,7 @@ export const SECTION_4_1: readonly Requirement[] = [
   {
     id: '4.1/send-result-states',
     section: '4.1',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A message/send result has state completed, working, failed or canceled, never submitted.',
     source: {
@@ -26,6 +28,7 @@ export const SECTION_4_1: readonly Requirement[] = [
   {
     id: '4.1/send-result-final-true',
     section: '4.1',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A message/send result carries `id`, `status`, `contextId` and `final` true.',
     source: {
@@ -36,6 +39,7 @@ export const SECTION_4_1: readonly Requirement[] = [
   {
     id: '4.1/send-timeout-result',
     section: '4.1',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'When the system timeout ends the task, message/send returns it canceled with `status.reason` "system timeout" and final true.',
@@ -45,6 +49,7 @@ export const SECTION_4_1: readonly Requirement[] = [
   {
     id: '4.1/reply-in-status-message',
     section: '4.1',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A completed message/send result carries the reply text in text parts of `status.message`, whose role is agent.',
@@ -53,6 +58,7 @@ export const SECTION_4_1: readonly Requirement[] = [
   {
     id: '4.1/missing-required-field-32602',
     section: '4.1',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'message/send with a required field such as messageId missing is answered with error -32602 whose data.details names the field.',

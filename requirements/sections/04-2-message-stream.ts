@@ -6,6 +6,7 @@ export const SECTION_4_2: readonly Requirement[] = [
   {
     id: '4.2/stream-same-params',
     section: '4.2',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'message/stream accepts the params of message/send and refuses a missing required field with error -32602.',
@@ -16,6 +17,7 @@ export const SECTION_4_2: readonly Requirement[] = [
   {
     id: '4.2/stream-content-type-sse',
     section: '4.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A valid message/stream request is answered with Content-Type text/event-stream.',
     source: { line: 217, quote: 'Response: an SSE stream.' },
@@ -25,6 +27,7 @@ export const SECTION_4_2: readonly Requirement[] = [
   {
     id: '4.2/stream-event-data-line',
     section: '4.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every SSE event carries in its data one JSON-RPC response object.',
     source: { line: 217, quote: 'Each event is a line `data: <JSON-RPC response object>`' },
@@ -34,6 +37,7 @@ export const SECTION_4_2: readonly Requirement[] = [
   {
     id: '4.2/stream-event-task',
     section: '4.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every stream event result is a task carrying `id`, `status.state` and `final`.',
     source: { line: 217, quote: 'where `result` is a Task with `id`, `status.state` and `final`' },
@@ -42,6 +46,7 @@ export const SECTION_4_2: readonly Requirement[] = [
   {
     id: '4.2/stream-intermediate-not-final',
     section: '4.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every event before the last carries final false.',
     source: { line: 218, quote: 'Intermediate events carry `final` false (for instance state `working`).' },
@@ -50,6 +55,7 @@ export const SECTION_4_2: readonly Requirement[] = [
   {
     id: '4.2/stream-single-final-event',
     section: '4.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Exactly one event carries final true, it reports a final state, and nothing follows it.',
     source: { line: 218, quote: 'The last event carries `final` true' },
@@ -59,6 +65,7 @@ export const SECTION_4_2: readonly Requirement[] = [
   {
     id: '4.2/stream-event-sequence',
     section: '4.2',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'Stream events report submitted, then working with progress, then the final state, in that order.',
@@ -69,6 +76,7 @@ export const SECTION_4_2: readonly Requirement[] = [
   {
     id: '4.2/stream-keep-alive',
     section: '4.2',
+    role: 'service',
     level: 'MAY',
     behaviour: 'The stream may carry `: ping` comment lines, which carry no event.',
     source: { line: 219, quote: 'Keep-alive comment lines `: ping` may appear and are ignored by clients.' },
@@ -78,6 +86,7 @@ export const SECTION_4_2: readonly Requirement[] = [
   {
     id: '4.2/stream-closed-after-final',
     section: '4.2',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'The server ends the stream after the final event.',
     source: { line: 220, quote: 'Clients close the stream when `final` is true.' },
@@ -87,6 +96,7 @@ export const SECTION_4_2: readonly Requirement[] = [
   {
     id: '4.2/stream-framing',
     section: '4.2',
+    role: 'service',
     level: 'INFO',
     behaviour:
       'Each event is one compact `data:` line followed by a blank line, without event or id fields, and the response carries Cache-Control no-cache.',
@@ -97,6 +107,7 @@ export const SECTION_4_2: readonly Requirement[] = [
   {
     id: '4.2/stream-errors-before-start',
     section: '4.2',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A message/stream request refused before streaming starts is answered with a JSON-RPC error, as a plain JSON response or a stream whose only event is that error.',
@@ -107,6 +118,7 @@ export const SECTION_4_2: readonly Requirement[] = [
   {
     id: '4.2/stream-error-after-start',
     section: '4.2',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A failure after the stream started is sent as one SSE event carrying a JSON-RPC error response, and then the stream closes.',

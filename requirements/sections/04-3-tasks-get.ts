@@ -6,6 +6,7 @@ export const SECTION_4_3: readonly Requirement[] = [
   {
     id: '4.3/get-task-id-required',
     section: '4.3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'tasks/get without `taskId` is answered with error -32602.',
     source: { line: 224, quote: '- Params: `taskId` (string, required).' },
@@ -14,6 +15,7 @@ export const SECTION_4_3: readonly Requirement[] = [
   {
     id: '4.3/get-result-fields',
     section: '4.3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A tasks/get result carries `id`, `status`, `createdAt` and `updatedAt`.',
     source: {
@@ -25,6 +27,7 @@ export const SECTION_4_3: readonly Requirement[] = [
   {
     id: '4.3/get-current-state',
     section: '4.3',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'tasks/get reports the current state of the task, for instance the final state a finished call returned.',
@@ -33,6 +36,7 @@ export const SECTION_4_3: readonly Requirement[] = [
   {
     id: '4.3/get-status-details',
     section: '4.3',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A tasks/get status carries `message` when completed, `error` when failed and `progress` when working.',
@@ -44,6 +48,7 @@ export const SECTION_4_3: readonly Requirement[] = [
   {
     id: '4.3/get-timestamps-ordered',
     section: '4.3',
+    role: 'service',
     level: 'MUST',
     behaviour: '`createdAt` is not later than `updatedAt`, and `updatedAt` changes at every state change.',
     source: { line: 225, quote: '`createdAt`, `updatedAt`' },
@@ -52,6 +57,7 @@ export const SECTION_4_3: readonly Requirement[] = [
   {
     id: '4.3/get-unknown-task-32000',
     section: '4.3',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'tasks/get with a task id the agent does not know, or no longer keeps, is answered with error -32000.',
@@ -61,6 +67,7 @@ export const SECTION_4_3: readonly Requirement[] = [
   {
     id: '4.3/finished-task-retrievable',
     section: '4.3',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'A finished task stays retrievable with tasks/get for at least one hour.',
     source: { line: 225, quote: 'Result: Task (2.7)' },

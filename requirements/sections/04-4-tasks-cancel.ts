@@ -6,6 +6,7 @@ export const SECTION_4_4: readonly Requirement[] = [
   {
     id: '4.4/cancel-task-id-required',
     section: '4.4',
+    role: 'service',
     level: 'MUST',
     behaviour: 'tasks/cancel without `taskId` is answered with error -32602.',
     source: { line: 228, quote: '- Params: `taskId` (string, required)' },
@@ -14,6 +15,7 @@ export const SECTION_4_4: readonly Requirement[] = [
   {
     id: '4.4/cancel-result-fields',
     section: '4.4',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A successful tasks/cancel is answered with a cancel result carrying `id`, `status` and `canceled` true.',
@@ -23,6 +25,7 @@ export const SECTION_4_4: readonly Requirement[] = [
   {
     id: '4.4/cancel-reason',
     section: '4.4',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A supplied reason is reported unchanged in the cancel result, in tasks/get and in the `task.canceled` webhook.',
@@ -32,6 +35,7 @@ export const SECTION_4_4: readonly Requirement[] = [
   {
     id: '4.4/cancel-default-reason',
     section: '4.4',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'tasks/cancel without `reason` succeeds and reports the reason "Canceled by client".',
     source: { line: 228, quote: '`reason` (string, optional).' },
@@ -40,6 +44,7 @@ export const SECTION_4_4: readonly Requirement[] = [
   {
     id: '4.4/cancel-completed-task-code',
     section: '4.4',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'tasks/cancel on a completed task is answered with error -32001 carrying data.taskId and data.currentState "completed".',
@@ -49,6 +54,7 @@ export const SECTION_4_4: readonly Requirement[] = [
   {
     id: '4.4/cancel-failed-task-code',
     section: '4.4',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'tasks/cancel on a failed task is answered with error -32001 carrying data.taskId and data.currentState "failed".',
@@ -58,6 +64,7 @@ export const SECTION_4_4: readonly Requirement[] = [
   {
     id: '4.4/cancel-canceled-task-code',
     section: '4.4',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'tasks/cancel on a canceled task is answered with error -32002 carrying data.taskId and data.currentState "canceled".',
@@ -67,6 +74,7 @@ export const SECTION_4_4: readonly Requirement[] = [
   {
     id: '4.4/cancel-race-consistent',
     section: '4.4',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A cancel that loses a race with completion is answered with an error and the task keeps its final state, while a cancel that wins leaves the task canceled for good.',

@@ -6,6 +6,7 @@ export const SECTION_4_5: readonly Requirement[] = [
   {
     id: '4.5/resubscribe-task-id-required',
     section: '4.5',
+    role: 'service',
     level: 'MUST',
     behaviour: 'tasks/resubscribe without `taskId` is answered with error -32602.',
     source: { line: 233, quote: '- Params: `taskId` (string, required)' },
@@ -15,6 +16,7 @@ export const SECTION_4_5: readonly Requirement[] = [
   {
     id: '4.5/resubscribe-include-history',
     section: '4.5',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'With includeHistory true the stream first replays the earlier statuses of the task in order with final false, and without it the first event is the current status.',
@@ -28,6 +30,7 @@ export const SECTION_4_5: readonly Requirement[] = [
   {
     id: '4.5/resubscribe-live-stream',
     section: '4.5',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'Resubscribing to a running task yields an SSE stream, framed like message/stream, that ends with one final event.',
@@ -41,6 +44,7 @@ export const SECTION_4_5: readonly Requirement[] = [
   {
     id: '4.5/resubscribe-final-task-returns-status',
     section: '4.5',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'Resubscribing to a finished task returns its final status with final true, as one JSON response or a stream of exactly one final event.',
@@ -51,6 +55,7 @@ export const SECTION_4_5: readonly Requirement[] = [
   {
     id: '4.5/resubscribe-final-task-plain-json',
     section: '4.5',
+    role: 'service',
     level: 'INFO',
     behaviour:
       'Resubscribing to a finished task is answered with a plain application/json response rather than a stream.',
@@ -61,6 +66,7 @@ export const SECTION_4_5: readonly Requirement[] = [
   {
     id: '4.5/resubscribe-subscription-failed',
     section: '4.5',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A resubscribe that cannot be served, such as one on a live task of an agent without streaming, is answered with error -32004.',

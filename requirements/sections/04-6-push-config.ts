@@ -6,6 +6,7 @@ export const SECTION_4_6_TO_4_7: readonly Requirement[] = [
   {
     id: '4.6/set-config-required',
     section: '4.6',
+    role: 'service',
     level: 'MUST',
     behaviour: 'tasks/pushNotificationConfig/set without `config` is answered with error -32602.',
     source: { line: 240, quote: '- Params: `config` (object, required, section 2.11)' },
@@ -15,6 +16,7 @@ export const SECTION_4_6_TO_4_7: readonly Requirement[] = [
   {
     id: '4.6/set-config-object',
     section: '4.6',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'A `config` that is not an object is answered with error -32602.',
     source: { line: 240, quote: '`config` (object, required, section 2.11)' },
@@ -24,6 +26,7 @@ export const SECTION_4_6_TO_4_7: readonly Requirement[] = [
   {
     id: '4.6/set-replaces-scope',
     section: '4.6',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A set on a scope that already has a configuration replaces it and returns a new configId.',
     source: { line: 240, quote: '`taskId` (string, optional)' },
@@ -33,6 +36,7 @@ export const SECTION_4_6_TO_4_7: readonly Requirement[] = [
   {
     id: '4.7/get-agent-scope',
     section: '4.7',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A get without `taskId` returns the agent-level configuration.',
     source: { line: 244, quote: '- Params: optional object with `taskId`' },
@@ -42,6 +46,7 @@ export const SECTION_4_6_TO_4_7: readonly Requirement[] = [
   {
     id: '4.7/get-returns-scope',
     section: '4.7',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A get with `taskId` returns the configuration of that task only and never falls back to the agent-level one.',
@@ -52,6 +57,7 @@ export const SECTION_4_6_TO_4_7: readonly Requirement[] = [
   {
     id: '4.7/get-reflects-set',
     section: '4.7',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'After a set, a get on the same scope returns the stored url, events and configId with active true.',

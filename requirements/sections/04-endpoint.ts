@@ -6,6 +6,7 @@ export const SECTION_4: readonly Requirement[] = [
   {
     id: '4/single-endpoint',
     section: '4',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every operation is served by POST to {base_url}/api/v1/a2a/{agent_id}.',
     source: { line: 196, quote: '`POST {base_url}/api/v1/a2a/{agent_id}`' },
@@ -13,6 +14,7 @@ export const SECTION_4: readonly Requirement[] = [
   {
     id: '4/method-selects-operation',
     section: '4',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The JSON-RPC `method` field alone selects the operation performed on the agent path.',
     source: { line: 206, quote: 'The `method` field selects the operation.' },
@@ -20,6 +22,7 @@ export const SECTION_4: readonly Requirement[] = [
   {
     id: '4/unknown-agent-rejected',
     section: '4',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A request to an unknown agent_id is answered with a JSON-RPC error and never a result.',
     source: {
@@ -31,6 +34,7 @@ export const SECTION_4: readonly Requirement[] = [
   {
     id: '4/unknown-agent-404',
     section: '4',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'An unknown agent_id is answered with HTTP 404 and error -32011 carrying data.agentId, before credentials are checked.',
@@ -40,6 +44,7 @@ export const SECTION_4: readonly Requirement[] = [
   {
     id: '4/content-type-json',
     section: '4',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A request whose Content-Type is not application/json is answered with HTTP 415 and error -32600.',
@@ -49,6 +54,7 @@ export const SECTION_4: readonly Requirement[] = [
   {
     id: '4/content-type-parameters-accepted',
     section: '4',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A request with Content-Type application/json carrying parameters such as charset=utf-8 is served.',
@@ -58,6 +64,7 @@ export const SECTION_4: readonly Requirement[] = [
   {
     id: '4/accept-header-streaming',
     section: '4',
+    role: 'service',
     level: 'INFO',
     behaviour:
       'message/stream and tasks/resubscribe answer with SSE whatever the Accept header, and the other methods answer application/json.',
@@ -70,6 +77,7 @@ export const SECTION_4: readonly Requirement[] = [
   {
     id: '4/empty-body-rejected',
     section: '4',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A request with an empty body is answered with error -32700.',
     source: { line: 204, quote: '| body | JSON-RPC request envelope | yes | Section 2.1 |' },
@@ -78,6 +86,7 @@ export const SECTION_4: readonly Requirement[] = [
   {
     id: '4/unknown-route-404',
     section: '4',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A request to a path that is not an agent path is answered with HTTP 404 and error -32600 carrying data.path.',
@@ -87,6 +96,7 @@ export const SECTION_4: readonly Requirement[] = [
   {
     id: '4/wrong-http-method-405',
     section: '4',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'An HTTP method other than POST or OPTIONS on an agent path is answered with HTTP 405, `Allow: POST, OPTIONS` and error -32600.',

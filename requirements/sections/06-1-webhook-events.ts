@@ -6,6 +6,7 @@ export const SECTION_6_TO_6_1: readonly Requirement[] = [
   {
     id: '6/no-delivery-without-config',
     section: '6',
+    role: 'service',
     level: 'MUST',
     behaviour: 'No webhook request is sent for a task that no configuration covers.',
     source: { line: 275, quote: 'Sent as HTTP POST to the configured webhook url' },
@@ -15,6 +16,7 @@ export const SECTION_6_TO_6_1: readonly Requirement[] = [
   {
     id: '6/task-level-replaces-agent-level',
     section: '6',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A task-level configuration replaces the agent-level one for its task, so each event is delivered once.',
@@ -25,6 +27,7 @@ export const SECTION_6_TO_6_1: readonly Requirement[] = [
   {
     id: '6.1/http-post-to-url',
     section: '6.1',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Each notification is an HTTP POST to the configured url.',
     source: { line: 275, quote: 'Sent as HTTP POST' },
@@ -33,6 +36,7 @@ export const SECTION_6_TO_6_1: readonly Requirement[] = [
   {
     id: '6.1/events-filter',
     section: '6.1',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Only the events listed in a configuration are delivered to it.',
     source: { line: 275, quote: 'filtered by the `events` list' },
@@ -41,6 +45,7 @@ export const SECTION_6_TO_6_1: readonly Requirement[] = [
   {
     id: '6.1/submitted-data',
     section: '6.1',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A `task.submitted` payload data carries taskId, submittedAt and estimatedDuration.',
     source: { line: 279, quote: '| task.submitted | task queued | taskId, submittedAt, estimatedDuration |' },
@@ -49,6 +54,7 @@ export const SECTION_6_TO_6_1: readonly Requirement[] = [
   {
     id: '6.1/working-data',
     section: '6.1',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A `task.working` payload data, when the event is sent, carries taskId, startedAt and progress.',
@@ -61,6 +67,7 @@ export const SECTION_6_TO_6_1: readonly Requirement[] = [
   {
     id: '6.1/completed-data',
     section: '6.1',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A `task.completed` payload data carries taskId, status.message, contextId, duration and completedAt.',
@@ -73,6 +80,7 @@ export const SECTION_6_TO_6_1: readonly Requirement[] = [
   {
     id: '6.1/failed-data',
     section: '6.1',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A `task.failed` payload data carries taskId, status.error, duration and failedAt.',
     source: { line: 282, quote: '| task.failed | task fails | taskId, status.error, duration, failedAt |' },
@@ -82,6 +90,7 @@ export const SECTION_6_TO_6_1: readonly Requirement[] = [
   {
     id: '6.1/canceled-data',
     section: '6.1',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A `task.canceled` payload data carries taskId, reason and canceledAt.',
     source: { line: 283, quote: '| task.canceled | task cancelled | taskId, reason, canceledAt |' },
@@ -91,6 +100,7 @@ export const SECTION_6_TO_6_1: readonly Requirement[] = [
   {
     id: '6.1/data-timestamps-iso8601',
     section: '6.1',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'submittedAt, startedAt, completedAt, failedAt and canceledAt are ISO 8601 timestamps with a time zone.',
@@ -101,6 +111,7 @@ export const SECTION_6_TO_6_1: readonly Requirement[] = [
   {
     id: '6.1/durations-milliseconds',
     section: '6.1',
+    role: 'service',
     level: 'MUST',
     behaviour: '`duration` and `estimatedDuration` are non-negative numbers of milliseconds.',
     source: { line: 279, quote: 'estimatedDuration' },
@@ -110,6 +121,7 @@ export const SECTION_6_TO_6_1: readonly Requirement[] = [
   {
     id: '6.1/transition-order',
     section: '6.1',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'The deliveries of one task to one configuration start in the order of its transitions, one event per transition.',

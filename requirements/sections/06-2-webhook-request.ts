@@ -6,6 +6,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.2/content-type-json',
     section: '6.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every delivery carries `Content-Type: application/json`.',
     source: { line: 291, quote: '| Content-Type | `application/json` |' },
@@ -15,6 +16,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.2/event-header',
     section: '6.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every delivery carries `X-Webhook-Event` equal to the event name of its payload.',
     source: { line: 292, quote: '| X-Webhook-Event | event name, e.g. `task.completed` |' },
@@ -24,6 +26,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.2/signature-header',
     section: '6.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every delivery to a configuration with a secret carries `X-Webhook-Signature`.',
     source: {
@@ -36,6 +39,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.2/no-signature-without-secret',
     section: '6.2',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'A delivery to a configuration without a secret carries no `X-Webhook-Signature`.',
     source: { line: 293, quote: 'sent when a secret is configured' },
@@ -44,6 +48,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.2/delivery-header',
     section: '6.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every delivery carries `X-Webhook-Delivery`, a non-blank delivery id (any format).',
     source: { line: 294, quote: '| X-Webhook-Delivery | `<delivery-id>`; use for idempotency |' },
@@ -53,6 +58,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.2/delivery-id-per-event',
     section: '6.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Two different events, or one event sent to two configurations, carry different delivery ids.',
     source: { line: 294, quote: 'use for idempotency' },
@@ -62,6 +68,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.2/user-agent',
     section: '6.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every delivery carries a User-Agent of the form <product>-Webhook/<version>.',
     source: { line: 295, quote: '| User-Agent | `<product>-Webhook/<version>` |' },
@@ -71,6 +78,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.2/configured-headers-sent',
     section: '6.2',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every delivery carries the headers given in the configuration `headers` object.',
     source: { line: 297, quote: 'Headers given in the configuration `headers` object are also sent.' },
@@ -80,6 +88,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.3/payload-event',
     section: '6.3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The payload `event` is the name of one of the five task events.',
     source: { line: 303, quote: '| event | string | Event name |' },
@@ -89,6 +98,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.3/payload-timestamp',
     section: '6.3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The payload `timestamp` is an ISO 8601 timestamp with a time zone.',
     source: { line: 304, quote: '| timestamp | string | ISO 8601 |' },
@@ -98,6 +108,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.3/payload-agent-id',
     section: '6.3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The payload `agentId` is the id of the agent that runs the task.',
     source: { line: 305, quote: '| agentId | string | Agent id |' },
@@ -107,6 +118,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.3/payload-task-id',
     section: '6.3',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The payload `taskId` is the id of the task whose status changed.',
     source: { line: 306, quote: '| taskId | string | Task id |' },
@@ -116,6 +128,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.3/payload-data',
     section: '6.3',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'The payload `data` is an object; its `status`, when present, carries the task state, and its `duration`, when present, is a number.',
@@ -130,6 +143,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.3/payload-delivery-attempt',
     section: '6.3',
+    role: 'service',
     level: 'MUST',
     behaviour: '`delivery.attempt` is 1 on the first attempt and grows by one on each retry.',
     source: { line: 308, quote: '| delivery.attempt | number | Attempt counter |' },
@@ -139,6 +153,7 @@ export const SECTION_6_2_TO_6_3: readonly Requirement[] = [
   {
     id: '6.3/payload-delivery-max-attempts',
     section: '6.3',
+    role: 'service',
     level: 'MUST',
     behaviour: '`delivery.maxAttempts` equals retryPolicy.maxRetries plus one.',
     source: { line: 309, quote: '| delivery.maxAttempts | number | Attempts allowed |' },

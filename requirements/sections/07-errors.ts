@@ -6,6 +6,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/error-object',
     section: '7',
+    role: 'service',
     level: 'MUST',
     behaviour: 'An error response carries an `error` object with the members `code` and `message`.',
     source: {
@@ -17,6 +18,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/error-code-integer',
     section: '7',
+    role: 'service',
     level: 'MUST',
     behaviour: '`error.code` is an integer.',
     source: {
@@ -27,6 +29,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/error-message-string',
     section: '7',
+    role: 'service',
     level: 'MUST',
     behaviour: '`error.message` is a human-readable string.',
     source: { line: 334, quote: '| error.message | string | Human-readable text |' },
@@ -34,6 +37,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/error-data-object',
     section: '7',
+    role: 'service',
     level: 'MUST',
     behaviour: '`error.data`, when present, is an object.',
     source: { line: 335, quote: '| error.data | object | Extra details, optional |' },
@@ -42,6 +46,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/parse-error-code',
     section: '7',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A body that is not valid JSON is answered with error -32700 and id null.',
     source: {
@@ -53,6 +58,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/invalid-request-code',
     section: '7',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'Valid JSON that is not a valid request object, such as a jsonrpc other than "2.0" or a missing method, is answered with error -32600.',
@@ -65,6 +71,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/method-not-found-code',
     section: '7',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A method the agent does not serve is answered with error -32601, the request id echoed and data.method naming it.',
@@ -77,6 +84,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/invalid-params-code',
     section: '7',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'Params a method cannot accept because a required member is missing are answered with error -32602.',
@@ -89,6 +97,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/internal-error-code',
     section: '7',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'An unexpected failure inside the server is answered with error -32603 in a well-formed response.',
@@ -101,6 +110,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/invalid-params-details',
     section: '7',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'Every -32602 error for a missing field, on any method, carries data.details naming the field.',
@@ -113,6 +123,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/invalid-params-field',
     section: '7',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'Every -32602 error carries data.field, the dotted path of the first offending field.',
     source: { line: 339, quote: '| -32602 | Invalid params |' },
@@ -121,6 +132,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/task-not-found-code',
     section: '7',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'tasks/get, tasks/cancel and tasks/resubscribe with an unknown task id are answered with error -32000.',
@@ -129,6 +141,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/task-not-found-data',
     section: '7',
+    role: 'service',
     level: 'MUST',
     behaviour: 'A -32000 error carries data.taskId and data.suggestion.',
     source: { line: 340, quote: '`data` has taskId and a suggestion' },
@@ -136,6 +149,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/cancellation-failed-data',
     section: '7',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'A -32003 error carries data.taskId and data.currentState, the final state the task reached.',
     source: { line: 343, quote: '| -32003 | Cancellation failed |' },
@@ -144,6 +158,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/subscription-failed-data',
     section: '7',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'A -32004 error carries data.taskId and data.reason.',
     source: { line: 344, quote: '| -32004 | Subscription failed | Task may not support streaming |' },
@@ -152,6 +167,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/no-5xx-for-deterministic-errors',
     section: '7',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'Deterministic errors such as invalid params or an unknown task are never sent with a 5xx status.',
@@ -161,6 +177,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/jsonrpc-errors-http-200',
     section: '7',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'JSON-RPC-level errors are sent with HTTP 200 and Content-Type application/json.',
     source: { line: 350, quote: 'The mapping of errors to HTTP status codes: not shown.' },
@@ -169,6 +186,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/transport-errors-http-status',
     section: '7',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'Transport-level conditions use their HTTP status: 401, 404, 405, 413, 415, 429 or 503.',
     source: { line: 350, quote: 'The mapping of errors to HTTP status codes' },
@@ -177,6 +195,7 @@ export const SECTION_7: readonly Requirement[] = [
   {
     id: '7/error-body-always-jsonrpc',
     section: '7',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Every error response, whatever its HTTP status, carries a parsable JSON-RPC error body.',
     source: { line: 329, quote: 'Errors use the JSON-RPC error object in the response.' },

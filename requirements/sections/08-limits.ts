@@ -6,6 +6,7 @@ export const SECTION_8: readonly Requirement[] = [
   {
     id: '8/file-size-guidance',
     section: '8',
+    role: 'service',
     level: 'INFO',
     behaviour: 'Files under 5 MB are advice to clients, and the card maxFileSize is the enforced limit.',
     source: { line: 356, quote: '| File size guidance | keep files under 5 MB | file parts |' },
@@ -15,6 +16,7 @@ export const SECTION_8: readonly Requirement[] = [
   {
     id: '8/max-file-size',
     section: '8',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A file whose decoded size exceeds fileUpload.maxFileSize is answered with error -32602 carrying data.limit and data.actual.',
@@ -25,6 +27,7 @@ export const SECTION_8: readonly Requirement[] = [
   {
     id: '8/file-supported-types',
     section: '8',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A file whose mimeType is not in fileUpload.supportedTypes is answered with error -32602 naming its mimeType field.',
@@ -35,6 +38,7 @@ export const SECTION_8: readonly Requirement[] = [
   {
     id: '8/file-upload-unsupported',
     section: '8',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'When fileUpload.supported is false, a message with a file part is answered with error -32602 naming that part.',
@@ -44,6 +48,7 @@ export const SECTION_8: readonly Requirement[] = [
   {
     id: '8/limits-reported',
     section: '8',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'The card reports requestsPerMinute, concurrentTasks and maxMessageLength as positive numbers.',
@@ -53,6 +58,7 @@ export const SECTION_8: readonly Requirement[] = [
   {
     id: '8/rate-limit-enforced',
     section: '8',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'A request beyond limits.requestsPerMinute within a sliding 60 s window is refused.',
     source: { line: 358, quote: '| limits.requestsPerMinute | number reported per agent | requests |' },
@@ -61,6 +67,7 @@ export const SECTION_8: readonly Requirement[] = [
   {
     id: '8/rate-limit-error-code',
     section: '8',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A rate-limited request is answered with HTTP 429 and error -32012 carrying data.limit and data.retryAfterSeconds.',
@@ -70,6 +77,7 @@ export const SECTION_8: readonly Requirement[] = [
   {
     id: '8/rate-limit-retry-after',
     section: '8',
+    role: 'service',
     level: 'SHOULD',
     behaviour: 'A rate-limited response carries a Retry-After header in seconds.',
     source: { line: 364, quote: 'headers, reset behavior' },
@@ -78,6 +86,7 @@ export const SECTION_8: readonly Requirement[] = [
   {
     id: '8/concurrent-tasks-cap',
     section: '8',
+    role: 'service',
     level: 'MUST',
     behaviour: 'No more than limits.concurrentTasks tasks of an agent are working at once.',
     source: { line: 359, quote: '| limits.concurrentTasks | number reported per agent | running tasks |' },
@@ -86,6 +95,7 @@ export const SECTION_8: readonly Requirement[] = [
   {
     id: '8/concurrent-overflow-queued',
     section: '8',
+    role: 'service',
     level: 'INFO',
     behaviour:
       'A task beyond limits.concurrentTasks waits in submitted and starts in arrival order when a slot frees.',
@@ -95,6 +105,7 @@ export const SECTION_8: readonly Requirement[] = [
   {
     id: '8/max-message-length',
     section: '8',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A message whose text parts hold more code points than limits.maxMessageLength is answered with error -32602 carrying data.limit and data.actual.',
@@ -107,6 +118,7 @@ export const SECTION_8: readonly Requirement[] = [
   {
     id: '8/reference-bounds',
     section: '8',
+    role: 'service',
     level: 'INFO',
     behaviour:
       'The reference bounds task-level configurations per agent, the request body size (HTTP 413) and concurrent streams (HTTP 503 with -32603).',

@@ -6,6 +6,7 @@ export const SECTION_9: readonly Requirement[] = [
   {
     id: '9/version-path-v1',
     section: '9',
+    role: 'service',
     level: 'MUST',
     behaviour: 'The service is served under the /api/v1/ path.',
     source: { line: 368, quote: 'The path carries a version segment: `/api/v1/`.' },
@@ -13,6 +14,7 @@ export const SECTION_9: readonly Requirement[] = [
   {
     id: '9/other-versions-404',
     section: '9',
+    role: 'service',
     level: 'SHOULD',
     behaviour:
       'A path with another version segment, such as /api/v2/, is answered with HTTP 404 and a JSON-RPC error.',
@@ -22,6 +24,7 @@ export const SECTION_9: readonly Requirement[] = [
   {
     id: '9/jsonrpc-exact-version',
     section: '9',
+    role: 'service',
     level: 'MUST',
     behaviour:
       'A request whose jsonrpc is "1.0", the number 2 or anything but the string "2.0" is answered with error -32600.',
@@ -34,6 +37,7 @@ export const SECTION_9: readonly Requirement[] = [
   {
     id: '9/agent-version-reported',
     section: '9',
+    role: 'service',
     level: 'MUST',
     behaviour: 'Each agent card reports a non-empty `agent.version` string that stays the same across calls.',
     source: { line: 370, quote: 'Each agent reports its own `agent.version` string in the extended card.' },

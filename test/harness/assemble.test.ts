@@ -8,10 +8,26 @@ import type { CheckResult } from '../../harness/types.ts';
 
 const source = { line: 1, quote: 'x' };
 const reqs: Requirement[] = [
-  { id: '2.1/a', section: '2.1', level: 'MUST', behaviour: 'a', source },
-  { id: '2.1/b', section: '2.1', level: 'SHOULD', behaviour: 'b', source, rulings: ['C-11'] },
-  { id: '4.2/s', section: '4.2', level: 'MUST', behaviour: 's', source, capabilities: ['streaming'] },
-  { id: '9/none', section: '9', level: 'MUST', behaviour: 'n', source },
+  { id: '2.1/a', section: '2.1', role: 'service', level: 'MUST', behaviour: 'a', source },
+  {
+    id: '2.1/b',
+    section: '2.1',
+    role: 'service',
+    level: 'SHOULD',
+    behaviour: 'b',
+    source,
+    rulings: ['C-11'],
+  },
+  {
+    id: '4.2/s',
+    section: '4.2',
+    role: 'service',
+    level: 'MUST',
+    behaviour: 's',
+    source,
+    capabilities: ['streaming'],
+  },
+  { id: '9/none', section: '9', role: 'service', level: 'MUST', behaviour: 'n', source },
 ];
 const reproduce = {
   baseUrl: 'http://h',

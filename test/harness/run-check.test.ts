@@ -11,6 +11,7 @@ import { closedPort, startFixture, type Fixture } from './fixtures/jsonrpc-fixtu
 const requirement: Requirement = {
   id: '2.2/test-id',
   section: '2.2',
+  role: 'service',
   level: 'MUST',
   behaviour: 'b',
   source: { line: 1, quote: 'q' },

@@ -1,7 +1,7 @@
 // The ledger's own shape: well-formed unique ids, one-sentence behaviours, verbatim spec quotes, every
 // numbered spec section covered, rulings and capabilities well-formed (requirements/, all sections).
 import { describe, expect, it } from 'vitest';
-import { REQUIREMENTS } from '../../requirements/index.ts';
+import { REQUIREMENTS, ROLES, requirementsOf } from '../../requirements/index.ts';
 import { isSpecSource, specHeadings, specLines } from '../../requirements/spec-text.ts';
 
 const ID = /^\d+(\.\d+)?\/[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -43,11 +43,27 @@ describe('requirement ids', () => {
     expect(dups.map((r) => r.id)).toEqual([]);
   });
 
-  it('come in spec order of their sections', () => {
-    const out = REQUIREMENTS.filter(
-      (r, i) => i > 0 && compareSections(REQUIREMENTS[i - 1]!.section, r.section) > 0,
+  it('come in spec order of their sections, role by role', () => {
+    for (const role of ROLES) {
+      const mine = requirementsOf(role);
+      const out = mine.filter((r, i) => i > 0 && compareSections(mine[i - 1]!.section, r.section) > 0);
+      expect(out.map((r) => r.id)).toEqual([]);
+    }
+  });
+
+  it('name their role in the id of every client and receiver requirement', () => {
+    const bad = REQUIREMENTS.filter(
+      (r) => !ROLES.includes(r.role) || (r.role !== 'service' && !r.id.includes(`/${r.role}-`)),
     );
-    expect(out.map((r) => r.id)).toEqual([]);
+    expect(bad.map((r) => `${r.id} (${r.role})`)).toEqual([]);
+  });
+
+  it('list the service first, then the receiver, then the client', () => {
+    const order = REQUIREMENTS.map((r) => ROLES.indexOf(r.role));
+    expect(order.filter((o, i) => i > 0 && order[i - 1]! > o)).toEqual([]);
+    expect(requirementsOf('service').length).toBe(284);
+    expect(requirementsOf('receiver').length).toBeGreaterThanOrEqual(10);
+    expect(requirementsOf('client').length).toBeGreaterThanOrEqual(15);
   });
 });
 
@@ -136,8 +152,8 @@ describe('coverage of the spec', () => {
     }
   });
 
-  it('gates every webhook event rule of section 6.1 to 6.5 on the webhooks capability', () => {
-    const ungated = REQUIREMENTS.filter(
+  it('gates every service webhook event rule of section 6.1 to 6.5 on the webhooks capability', () => {
+    const ungated = requirementsOf('service').filter(
       (r) => /^6\.[1-5]$/.test(r.section) && !(r.capabilities ?? []).includes('webhooks'),
     );
     expect(ungated.map((r) => r.id)).toEqual([]);

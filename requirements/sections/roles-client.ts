@@ -1,0 +1,191 @@
+// Ledger, role `client`: what an A2A client must send and how it must read answers (spec 2.1, 2.3,
+// 2.5, 4, 4.1, 4.2, 4.4, 4.9, 7). Certified by `a2a-conformance client`, which runs the user's driver
+// once per scenario against a scripted scenario server. Data only (shape: requirements/types.ts).
+import type { Requirement } from '../types.ts';
+
+export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
+  {
+    id: '2.1/client-jsonrpc-2-0',
+    section: '2.1',
+    role: 'client',
+    level: 'MUST',
+    behaviour: 'Every request is a JSON-RPC object whose `jsonrpc` member is the string `2.0`.',
+    source: { line: 24, quote: '| jsonrpc | string | yes | Must be `2.0` |' },
+  },
+  {
+    id: '2.1/client-unique-ids',
+    section: '2.1',
+    role: 'client',
+    level: 'MUST',
+    behaviour:
+      'Every request carries a string `id`, and no two distinct requests of a run share one (a retry of the same request may repeat it).',
+    source: { line: 25, quote: 'Keep unique per request.' },
+    rulings: ['C-74'],
+  },
+  {
+    id: '2.3/client-role-user',
+    section: '2.3',
+    role: 'client',
+    level: 'MUST',
+    behaviour: 'Every message the client sends has role `user`.',
+    source: { line: 42, quote: 'Must be `user` in requests' },
+  },
+  {
+    id: '2.3/client-message-id-uuid-v4',
+    section: '2.3',
+    role: 'client',
+    level: 'MUST',
+    behaviour: 'Every message the client sends has a `messageId` that is a UUID v4.',
+    source: { line: 43, quote: '| messageId | string | yes | UUID v4 |' },
+  },
+  {
+    id: '2.5/client-file-bytes-base64',
+    section: '2.5',
+    role: 'client',
+    level: 'MUST',
+    behaviour:
+      'A file part carries the file’s bytes as Base64 text with no `data:` prefix, decoding to exactly the file’s content.',
+    source: { line: 62, quote: 'Base64 content only, with no `data:<mime>;base64,` prefix' },
+  },
+  {
+    id: '2.5/client-file-name-mime',
+    section: '2.5',
+    role: 'client',
+    level: 'MUST',
+    behaviour: 'A file part carries a non-empty `name` and `mimeType`.',
+    source: { line: 60, quote: '| name | string | yes | Original file name |' },
+  },
+  {
+    id: '4/client-content-type-json',
+    section: '4',
+    role: 'client',
+    level: 'MUST',
+    behaviour: 'Every request is sent with `Content-Type: application/json`.',
+    source: { line: 201, quote: '| header Content-Type | string | yes | `application/json` |' },
+  },
+  {
+    id: '4/client-sends-credential',
+    section: '4',
+    role: 'client',
+    level: 'MUST',
+    behaviour:
+      'Every request carries the configured API key, as `x-api-key` (or as an `Authorization: Bearer` token).',
+    source: { line: 202, quote: '| header x-api-key | string | yes (see section 5) | API key |' },
+    rulings: ['C-77'],
+  },
+  {
+    id: '4/client-accept-event-stream',
+    section: '4',
+    role: 'client',
+    level: 'MUST',
+    behaviour:
+      'Every `message/stream` request is sent with an `Accept` header that accepts `text/event-stream`.',
+    source: {
+      line: 203,
+      quote: '| header Accept | string | for streaming operations | `text/event-stream` |',
+    },
+  },
+  {
+    id: '4.1/client-reads-reply-text',
+    section: '4.1',
+    role: 'client',
+    level: 'MUST',
+    behaviour:
+      'The client reads the reply text from the text parts of `result.status.message.parts` of message/send.',
+    source: { line: 212, quote: 'The reply text is in `result.status.message.parts[]` with role `agent`.' },
+    rulings: ['C-76'],
+  },
+  {
+    id: '4.2/client-reads-final-event',
+    section: '4.2',
+    role: 'client',
+    level: 'MUST',
+    behaviour: 'The client of message/stream reads the reply from the event that carries `final` true.',
+    source: { line: 218, quote: 'The last event carries `final` true' },
+    rulings: ['C-76'],
+  },
+  {
+    id: '4.2/client-ignores-ping',
+    section: '4.2',
+    role: 'client',
+    level: 'MUST',
+    behaviour: 'Keep-alive `: ping` comments before and between events do not change what the client reads.',
+    source: { line: 219, quote: 'Keep-alive comment lines `: ping` may appear and are ignored by clients.' },
+    rulings: ['C-75'],
+  },
+  {
+    id: '4.2/client-reassembles-split-events',
+    section: '4.2',
+    role: 'client',
+    level: 'MUST',
+    behaviour: 'An event that arrives split across several reads is read whole.',
+    source: { line: 217, quote: 'Each event is a line `data: <JSON-RPC response object>`' },
+    rulings: ['C-75'],
+  },
+  {
+    id: '4.2/client-closes-on-final',
+    section: '4.2',
+    role: 'client',
+    level: 'MUST',
+    behaviour:
+      'The client closes the stream within 3 seconds of the event with `final` true, though the server keeps it open.',
+    source: { line: 220, quote: 'Clients close the stream when `final` is true.' },
+    rulings: ['C-75'],
+  },
+  {
+    id: '4.4/client-cancels-by-task-id',
+    section: '4.4',
+    role: 'client',
+    level: 'MUST',
+    behaviour:
+      'tasks/cancel names the task to cancel in `params.taskId`, and the client reads the state of the cancel result.',
+    source: { line: 228, quote: 'Params: `taskId` (string, required), `reason` (string, optional).' },
+    rulings: ['C-76'],
+  },
+  {
+    id: '4.9/client-carries-context-id',
+    section: '4.9',
+    role: 'client',
+    level: 'MUST',
+    behaviour:
+      'A later message of the same conversation sends the `contextId` of the first answer in `params.contextId`.',
+    source: { line: 253, quote: 'Later messages send it in `params.contextId`' },
+  },
+  {
+    id: '4.9/client-sends-file-part',
+    section: '4.9',
+    role: 'client',
+    level: 'MUST',
+    behaviour: 'A file is sent as a part of type `file` alongside the message’s text part.',
+    source: { line: 254, quote: 'Files are sent as parts of type `file`' },
+  },
+  {
+    id: '7/client-retries-transient',
+    section: '7',
+    role: 'client',
+    level: 'MUST',
+    behaviour: 'A request answered with HTTP 5xx is retried, and the answer of the retry is used.',
+    source: { line: 348, quote: 'Clients retry only transient errors (5xx).' },
+    rulings: ['C-74'],
+  },
+  {
+    id: '7/client-retries-bounded',
+    section: '7',
+    role: 'client',
+    level: 'MUST',
+    behaviour:
+      'A request is sent at most 6 times in all (5 retries), and never again once it has an answer that is not 5xx.',
+    source: { line: 348, quote: 'Clients retry only transient errors (5xx).' },
+    rulings: ['C-74'],
+  },
+  {
+    id: '7/client-no-retry-non-transient',
+    section: '7',
+    role: 'client',
+    level: 'MUST',
+    behaviour:
+      'A request answered with a JSON-RPC error (HTTP 200) is not retried, and the client reports the error code.',
+    source: { line: 348, quote: 'Clients retry only transient errors (5xx).' },
+    rulings: ['C-74', 'C-76'],
+  },
+];
