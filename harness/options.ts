@@ -1,7 +1,7 @@
 // Resolves the run options from four layers, highest first: CLI flags, A2A_* environment variables,
 // a JSON config file (--config), defaults. Validation errors are ConfigError (exit 2, never a verdict).
 import { readFileSync } from 'node:fs';
-import type { LevelSelection } from './types.ts';
+import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection } from './types.ts';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -30,6 +30,7 @@ export const ENV_VARS = Object.freeze({
   seed: 'A2A_SEED',
   runs: 'A2A_RUNS',
   baseline: 'A2A_BASELINE',
+  evidence: 'A2A_EVIDENCE',
 });
 export type OptionKey = keyof typeof ENV_VARS;
 const KEYS = Object.keys(ENV_VARS) as OptionKey[];
@@ -55,6 +56,8 @@ export interface ResolvedRunOptions {
   seed: number;
   runs: number;
   baseline?: string;
+  /** Wire evidence kept: all, or only that of checks that did not pass, or none. */
+  evidence: EvidenceMode;
 }
 
 export const DEFAULTS = Object.freeze({
@@ -147,6 +150,7 @@ export function resolveOptions(layers: Record<Layer, RawOptions>): ResolvedRunOp
     budgetMs: int(raw.budgetMs, 'budgetMs', DEFAULTS.budgetMs, 1),
     seed: int(raw.seed, 'seed', Math.floor(Math.random() * 2 ** 31), -(2 ** 31)),
     runs: int(raw.runs, 'runs', DEFAULTS.runs, 1),
+    evidence: evidenceMode(raw.evidence, target),
   };
   if (target !== undefined) resolved.target = target.replace(/\/+$/, '');
   setIfDefined(resolved, 'agentId', str(raw.agentId, 'agentId'));
@@ -222,6 +226,19 @@ function list(value: unknown): string[] {
     .flatMap((i) => i.split(','))
     .map((i) => i.trim())
     .filter((i) => i !== '');
+}
+
+/**
+ * Against a target of the user's, reports go to CI artifacts and pull requests, where the findings
+ * matter and the evidence of hundreds of passes only weighs (16 MB for a whole run): `failing`.
+ * The bundled reference server is the executable answer to "what does the spec mean here?": its
+ * passing exchanges are what a reader came for, so `all`.
+ */
+function evidenceMode(value: unknown, target: string | undefined): EvidenceMode {
+  if (value === undefined) return target === undefined ? 'all' : 'failing';
+  const v = typeof value === 'string' ? value.toLowerCase() : value;
+  if (EVIDENCE_MODES.includes(v as EvidenceMode)) return v as EvidenceMode;
+  throw new ConfigError(`evidence must be one of ${EVIDENCE_MODES.join(', ')}; got ${JSON.stringify(value)}`);
 }
 
 function hostPort(value: unknown): { host: string; port: number } {

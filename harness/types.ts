@@ -46,6 +46,24 @@ export interface CheckEvidence {
   deliveries: Omit<Delivery, 'body'>[];
 }
 
+/**
+ * `--evidence`: the wire evidence a run keeps. `all`: every check's; `failing`: only that of checks
+ * that did not pass (a passing check keeps its verdict); `none`: no check's.
+ */
+export type EvidenceMode = 'all' | 'failing' | 'none';
+
+export const EVIDENCE_MODES: readonly EvidenceMode[] = Object.freeze(['all', 'failing', 'none']);
+
+/** What `--evidence` left out of a check: how many of each, so a reader knows it existed. */
+export interface EvidenceOmitted {
+  evidence: Exclude<EvidenceMode, 'all'>;
+  exchanges: number;
+  streams: number;
+  deliveries: number;
+  /** Assertions dropped (a passing check keeps only its verdict). */
+  assertions: number;
+}
+
 export interface Reproduce {
   /** A command that re-runs just this requirement against the same target. */
   command: string;
@@ -69,6 +87,8 @@ export interface CheckResult {
   reproduce: Reproduce;
   /** Suite file that registered the check, relative to the project root. */
   file?: string;
+  /** Set when `--evidence` left this check's evidence out of the result. */
+  evidenceOmitted?: EvidenceOmitted;
 }
 
 export interface RequirementResult {
@@ -143,6 +163,8 @@ export interface RecordedOptions {
   webhookListen: string | null;
   webhookPublicUrl: string | null;
   baseline: string | null;
+  /** `--evidence` (absent from reports of older versions, which kept all). */
+  evidence?: EvidenceMode;
   apiKey?: string;
   bearer?: string;
 }
@@ -150,6 +172,8 @@ export interface RecordedOptions {
 export interface RunResult {
   /** `ledger`: the ledger version graded against (absent from reports of older versions). */
   tool: { name: string; version: string; ledger?: LedgerVersion };
+  /** The role certified: `run` the service, `receiver` a webhook receiver, `client` a client (absent: service). */
+  role?: Role;
   target: { baseUrl: string; agentId: string; authKind: AuthKind; bundled: boolean };
   startedAt: string;
   finishedAt: string;
@@ -167,5 +191,3 @@ export interface RunResult {
   /** One line saying why the exit code is what it is. */
   exitReason: string;
 }
-  /** The role certified: `run` the service, `receiver` a webhook receiver, `client` a client (absent: service). */
-  role?: Role;

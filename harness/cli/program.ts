@@ -68,6 +68,12 @@ function addRunCommand(program: Command, io: CliIo, setCode: (code: number) => v
       '--baseline <file>',
       'expected failures: an earlier report.json or {"expectedFailures": [ids]}; a new failure or a listed one that now passes exits 1 (env A2A_BASELINE)',
     )
+    .addOption(
+      new Option(
+        '--evidence <mode>',
+        'wire evidence kept in the reports: all, failing (only of checks that did not pass) or none (env A2A_EVIDENCE; default failing with --target, all for the bundled server)',
+      ).choices(['all', 'failing', 'none']),
+    )
     .option('--config <file>', 'JSON file with any of the options above (camelCase keys)')
     .addOption(
       new Option('--quiet', 'print only the findings, the verdict and the exit line').conflicts('verbose'),

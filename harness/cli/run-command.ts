@@ -23,6 +23,7 @@ const FLAG_KEYS = [
   'seed',
   'runs',
   'baseline',
+  'evidence',
 ] as const;
 
 /** Only the flags actually given: commander leaves the others undefined (no defaults declared). */

@@ -43,6 +43,8 @@ export interface HtmlCheck {
   file?: string;
   exchanges: HtmlExchange[];
   omittedExchanges: number;
+  /** Set when `--evidence` left the check's evidence out: what there was. */
+  evidenceNote?: string;
   streams: StreamTimeline[];
   webhooks: WebhookTimeline[];
 }
@@ -113,6 +115,15 @@ export function exchangeView(ex: Exchange, max: number): HtmlExchange {
   return view;
 }
 
+function omittedNote(o: NonNullable<CheckResult['evidenceOmitted']>): string {
+  const counts = [
+    `${o.exchanges} exchange(s)`,
+    `${o.streams} stream(s)`,
+    `${o.deliveries} webhook delivery(ies)`,
+  ];
+  return `wire evidence not kept (--evidence ${o.evidence}): ${counts.join(', ')}`;
+}
+
 function checkView(c: CheckResult): HtmlCheck {
   const caps: Caps = c.status === 'pass' ? CAPS.passed : CAPS.decided;
   const failed = c.assertions.filter((a) => !a.pass).slice(0, 20);
@@ -125,7 +136,7 @@ function checkView(c: CheckResult): HtmlCheck {
       expected: show(a.expected, 2_000),
       actual: show(a.actual, 2_000),
     })),
-    assertions: c.assertions.length,
+    assertions: c.assertions.length + (c.evidenceOmitted?.assertions ?? 0),
     notes: c.notes.slice(0, 50).map((n) => cut(n, 2_000)),
     durationMs: Math.round(c.durationMs),
     reproduce: c.reproduce.command,
@@ -140,6 +151,7 @@ function checkView(c: CheckResult): HtmlCheck {
   }
   if (c.reproduce.curl !== undefined) view.curl = cut(c.reproduce.curl, caps.bodyChars);
   if (c.file !== undefined) view.file = c.file;
+  if (c.evidenceOmitted !== undefined) view.evidenceNote = omittedNote(c.evidenceOmitted);
   return view;
 }
 

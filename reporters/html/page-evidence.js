@@ -81,6 +81,7 @@ function checkNode(c) {
   if (c.curl) node.append(pre(c.curl, 'cmd'));
   if (c.file) node.append(el('p', { class: 'dim', text: `check in ${c.file}` }));
   node.append(exchangesNode(c), ...c.streams.map(streamNode), ...c.webhooks.map(webhookNode));
+  if (c.evidenceNote) node.append(el('p', { class: 'dim', text: c.evidenceNote }));
   return node;
 }
 

@@ -1190,6 +1190,10 @@ export interface ReportOptions {
   webhookListen: string | null;
   webhookPublicUrl: string | null;
   baseline: string | null;
+  /**
+   * --evidence: the wire evidence kept (absent from older reports, which kept all).
+   */
+  evidence?: 'all' | 'failing' | 'none';
   apiKey?: '[redacted]';
   bearer?: '[redacted]';
   [k: string]: unknown;
@@ -1260,6 +1264,17 @@ export interface ReportCheck {
     [k: string]: unknown;
   };
   file?: string;
+  /**
+   * Set when --evidence left this check's wire evidence out (a passing check under failing, every check under none): how many of each there were.
+   */
+  evidenceOmitted?: {
+    evidence: 'failing' | 'none';
+    exchanges: number;
+    streams: number;
+    deliveries: number;
+    assertions: number;
+    [k: string]: unknown;
+  };
   [k: string]: unknown;
 }
 /**
