@@ -1,7 +1,8 @@
 // Error codes and their `data` (spec 7): each variant changes one member of one kind of JSON-RPC
 // error object the reference server sends.
+import { randomUUID } from 'node:crypto';
 import { mutant } from '../define.ts';
-import type { JsonHook } from '../proxy.ts';
+import { sendJson, type JsonHook, type ProxyHooks } from '../proxy.ts';
 import type { Variant } from '../types.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -16,7 +17,40 @@ function onError(code: number, rewrite: (error: ErrorObject) => void): Record<st
   };
 }
 
+/**
+ * tasks/get with an empty taskId answers the agent's latest task, as a server that tests the id for
+ * truthiness ("no id: the latest") would; without a task seen yet, it makes one first.
+ */
+function emptyIdMeansLatest(): ProxyHooks {
+  let latest: unknown;
+  return {
+    json: {
+      'message/send': (body) => {
+        if (typeof body?.result?.id === 'string') latest = body.result.id;
+      },
+    },
+    answer: async (call, res, upstream) => {
+      if (call.method !== 'tasks/get' || call.params?.taskId !== '') return false;
+      if (latest === undefined) {
+        const parts = [{ type: 'text', text: 'latest task' }];
+        latest = (
+          await upstream('message/send', { message: { role: 'user', messageId: randomUUID(), parts } })
+        )?.result?.id;
+      }
+      const got = await upstream('tasks/get', { taskId: latest });
+      return sendJson(res, { ...got, id: call.id });
+    },
+  };
+}
+
 const variants: Variant[] = [
+  mutant({
+    breaks: '7/empty-task-id-error',
+    slug: 'empty-means-latest-task',
+    area: 'errors',
+    description: 'tasks/get with an empty taskId answers the latest task of the agent instead of an error',
+    hooks: emptyIdMeansLatest(),
+  }),
   mutant({
     breaks: '7/method-not-found-code',
     slug: 'answers-32600',

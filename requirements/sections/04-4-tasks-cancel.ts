@@ -47,7 +47,7 @@ export const SECTION_4_4: readonly Requirement[] = [
     role: 'service',
     level: 'SHOULD',
     behaviour:
-      'tasks/cancel on a completed task is answered with error -32001 carrying data.taskId and data.currentState "completed".',
+      'tasks/cancel on a completed task is answered with error -32001 (or -32000, the form of spec 7 note 1) carrying data.taskId and data.currentState "completed".',
     source: { line: 341, quote: '| -32001 | Task already completed | Modifying a completed task |' },
     rulings: ['C-06'],
   },
@@ -57,7 +57,7 @@ export const SECTION_4_4: readonly Requirement[] = [
     role: 'service',
     level: 'SHOULD',
     behaviour:
-      'tasks/cancel on a failed task is answered with error -32001 carrying data.taskId and data.currentState "failed".',
+      'tasks/cancel on a failed task is answered with error -32001 (or -32000, as for a completed task) carrying data.taskId and data.currentState "failed".',
     source: { line: 341, quote: 'Modifying a completed task' },
     rulings: ['C-07'],
   },

@@ -139,6 +139,16 @@ export const SECTION_7: readonly Requirement[] = [
     source: { line: 340, quote: '| -32000 | Task not found |' },
   },
   {
+    id: '7/empty-task-id-error',
+    section: '7',
+    role: 'service',
+    level: 'MUST',
+    behaviour:
+      'tasks/get, tasks/cancel and tasks/resubscribe with an empty `taskId` are answered with error -32602 or -32000, never a result.',
+    source: { line: 340, quote: 'Unknown task id;' },
+    rulings: ['C-53'],
+  },
+  {
     id: '7/task-not-found-data',
     section: '7',
     role: 'service',

@@ -21,6 +21,7 @@ import {
 } from '../support/index.ts';
 import {
   checkEarlyError,
+  earlyError,
   eventSummary,
   LIVE_DELAY_MS,
   liveParts,
@@ -54,11 +55,24 @@ function finalAnswer(c: CheckContext, run: StreamRun): JsonObject | undefined {
   return resultOfEvent(run.t.events[0]);
 }
 
-/** C-09: the task's own final status, with final true, whatever the final state. */
+/**
+ * C-09: the task's own final status, with final true, whatever the final state. Spec 4.5 states that
+ * answer for a completed task only, so a failed or canceled task may instead be refused with -32004
+ * (subscription failed, sent as C-26 says): accepted with a note.
+ */
 async function checkFinalStatus(c: CheckContext, taskId: string): Promise<void> {
   const stored = await waitForTask(c, taskId, (s) => FINAL_STATES.includes(s as string), 2_000);
   c.require('task state before resubscribing', stateOf(stored), is.oneOf(FINAL_STATES));
-  const result = finalAnswer(c, await runStream(c, 'tasks/resubscribe', { taskId }));
+  const run = await runStream(c, 'tasks/resubscribe', { taskId });
+  if (stateOf(stored) !== 'completed' && earlyError(run.t).error !== undefined) {
+    const error = checkEarlyError(c, run, ERROR_CODES.SUBSCRIPTION_FAILED);
+    c.info(
+      `a ${String(stateOf(stored))} task refused with -32004: legal, spec 4.5 names a completed task (C-09)`,
+      error,
+    );
+    return;
+  }
+  const result = finalAnswer(c, run);
   c.check('result.id', result?.id, taskId);
   c.check('result.final', result?.final, true);
   // The state and its own field (message, error or reason, 2.8); other status members may differ.
