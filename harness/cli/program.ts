@@ -5,6 +5,7 @@ import { formatLedgerVersion } from '../../requirements/index.ts';
 import { ConfigError } from '../options.ts';
 import { TOOL } from '../runner/run-conformance.ts';
 import { explainCommand, listCommand } from './info-commands.ts';
+import { addReceiverCommand } from './receiver-command.ts';
 import { runCommand } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
 
@@ -115,6 +116,7 @@ export function buildProgram(io: CliIo, setCode: (code: number) => void): Comman
 
 /** Parses argv and runs the command; resolves with the process exit code. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  addReceiverCommand(program, io, setCode);
   let code = 0;
   const program = buildProgram(io, (c) => {
     code = c;

@@ -1,0 +1,111 @@
+// `a2a-conformance receiver --url <receiver-url> [--secret s] [--header name:value]…`: certifies a
+// webhook receiver (spec 6.4, 6.5) by posting deliveries to it; same reports and exit codes as `run`.
+import { Option, type Command } from 'commander';
+import { useColour } from '../../reporters/console/ansi.ts';
+import { ConsoleReporter } from '../../reporters/console/console-reporter.ts';
+import { ConfigError } from '../options.ts';
+import { runReceiver } from '../receiver/run-receiver.ts';
+import type { LevelSelection } from '../types.ts';
+import type { CliIo } from './program.ts';
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/** `name:value` pairs of --header; a name must be an HTTP token. */
+export function parseHeaders(pairs: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of pairs) {
+    const colon = pair.indexOf(':');
+    const name = colon < 0 ? '' : pair.slice(0, colon).trim().toLowerCase();
+    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) {
+      throw new ConfigError(`--header must be name:value with an HTTP header name, got '${pair}'`);
+    }
+    headers[name] = pair.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+export function parseHttpUrl(value: unknown, flag: string): string {
+  let url: URL;
+  try {
+    url = new URL(String(value));
+  } catch {
+    throw new ConfigError(`${flag} must be an http:// or https:// URL, got '${String(value)}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${flag} must be an http:// or https:// URL, got '${String(value)}'`);
+  }
+  return url.href;
+}
+
+export function positiveInt(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new ConfigError(`${flag} must be a positive integer, got '${String(value)}'`);
+  return n;
+}
+
+export function consoleFor(flags: Record<string, unknown>, io: CliIo, secrets: string[]): ConsoleReporter {
+  return new ConsoleReporter({
+    write: io.out,
+    mode: flags.quiet === true ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
+    colour: useColour(io.isTTY === true, io.env),
+    secrets,
+  });
+}
+
+export async function receiverCommand(flags: Record<string, unknown>, io: CliIo): Promise<number> {
+  const url = parseHttpUrl(flags.url, '--url');
+  const headers = parseHeaders((flags.header as string[] | undefined) ?? []);
+  const secret = flags.secret as string | undefined;
+  if (secret === '') throw new ConfigError('--secret must not be empty');
+  const timeoutMs = positiveInt(flags.timeoutMs, '--timeout-ms');
+  const reporter = consoleFor(flags, io, [
+    ...(secret === undefined ? [] : [secret]),
+    ...Object.values(headers),
+  ]);
+  const result = await runReceiver({
+    url,
+    headers,
+    ...(secret === undefined ? {} : { secret }),
+    ...(flags.out === undefined ? {} : { out: String(flags.out) }),
+    ...(flags.level === undefined ? {} : { level: flags.level as LevelSelection }),
+    only: ((flags.only as string[] | undefined) ?? [])
+      .flatMap((g) => g.split(','))
+      .filter((g) => g.trim() !== ''),
+    ...(flags.baseline === undefined ? {} : { baseline: String(flags.baseline) }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    log: (line) => reporter.line(line),
+  });
+  reporter.summary(result);
+  return result.exitCode;
+}
+
+export function addReceiverCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
+  program
+    .command('receiver')
+    .description('certify a webhook receiver: the harness plays the service and posts deliveries to it')
+    .requiredOption('--url <receiver-url>', 'the URL the receiver takes deliveries on')
+    .option('--secret <secret>', 'the secret the receiver verifies X-Webhook-Signature with (spec 6.4)')
+    .option(
+      '--header <name:value>',
+      'a header sent with each delivery (the configuration headers, spec 2.11); repeatable',
+      collect,
+    )
+    .option('--out <dir>', 'directory for the report files (default ./reports)')
+    .addOption(
+      new Option('--level <level>', 'requirements to run and grade (default all)').choices([
+        'must',
+        'should',
+        'all',
+      ]),
+    )
+    .option('--only <glob>', 'requirement ids or sections, e.g. "6.4/*"; repeatable', collect)
+    .option('--timeout-ms <n>', 'deadline of one delivery in ms (default 10000)')
+    .option('--baseline <file>', 'expected failures: an earlier report.json or {"expectedFailures": [ids]}')
+    .addOption(
+      new Option('--quiet', 'print only the findings, the verdict and the exit line').conflicts('verbose'),
+    )
+    .option('--verbose', 'print every finding in full')
+    .action(async (flags: Record<string, unknown>) => setCode(await receiverCommand(flags, io)));
+}

@@ -1,0 +1,123 @@
+// Folds the checks of a `receiver` or `client` run into a RunResult exactly as `run` does (ledger
+// level -> verdict, summary, exit code, baseline, redaction) and writes the same report files, so
+// reporters, baselines and exit codes work unchanged for every role.
+import type { Requirement, Role } from '../../requirements/types.ts';
+import { redactResult } from '../../reporters/redaction.ts';
+import type { LevelSelection } from '../types.ts';
+import type {
+  CheckResult,
+  HarnessError,
+  Reachability,
+  RecordedOptions,
+  RequirementResult,
+  RunResult,
+} from '../types.ts';
+import { decideExitWithBaseline, diffBaseline, loadBaseline } from '../runner/baseline.ts';
+import { TOOL } from '../runner/run-conformance.ts';
+import { decideExit, foldVerdict, summarize } from '../verdict.ts';
+
+export interface RoleRunOptions {
+  level: LevelSelection;
+  only: string[];
+  timeoutMs: number;
+  budgetMs: number;
+  out: string | null;
+  baseline?: string;
+}
+
+export interface RoleRunInput {
+  role: Exclude<Role, 'service'>;
+  /** What was certified: the receiver URL, or the client's command line. */
+  target: string;
+  selected: readonly Requirement[];
+  checks: readonly CheckResult[];
+  /** Why a selected requirement has no check, by id (e.g. its scenario was not run). */
+  unchecked?: ReadonlyMap<string, string>;
+  reachability: Reachability;
+  harnessErrors: HarnessError[];
+  /** Set when the run could not be done (unreachable receiver, harness failure): exit 2, nothing passes. */
+  couldNotRun: string | null;
+  startedAt: Date;
+  options: RoleRunOptions;
+  secrets: readonly string[];
+}
+
+function requirementResult(r: Requirement, input: RoleRunInput): RequirementResult {
+  const checks = input.checks.filter((c) => c.requirementId === r.id);
+  const result: RequirementResult = {
+    id: r.id,
+    section: r.section,
+    role: r.role,
+    level: r.level,
+    behaviour: r.behaviour,
+    rulings: [...(r.rulings ?? [])],
+    verdict:
+      input.couldNotRun !== null
+        ? 'error'
+        : foldVerdict({ level: r.level, statuses: checks.map((c) => c.status) }),
+    checks: input.couldNotRun !== null ? [] : checks,
+  };
+  if (input.couldNotRun !== null) result.message = `not run: ${input.couldNotRun}`;
+  else if (checks.length === 0) result.message = input.unchecked?.get(r.id) ?? 'no check registered';
+  return result;
+}
+
+function recordedOptions(o: RoleRunOptions): RecordedOptions {
+  return {
+    level: o.level,
+    only: o.only,
+    timeoutMs: o.timeoutMs,
+    checkTimeoutMs: o.timeoutMs,
+    budgetMs: o.budgetMs,
+    seed: 0,
+    runs: 0,
+    out: o.out,
+    webhookListen: null,
+    webhookPublicUrl: null,
+    baseline: o.baseline ?? null,
+  };
+}
+
+/** The RunResult of a role run, redacted; the baseline file is read here (ConfigError when bad). */
+export function roleRunResult(input: RoleRunInput): RunResult {
+  const finished = new Date();
+  const requirements = input.selected.map((r) => requirementResult(r, input));
+  const { level } = input.options;
+  const baseline = input.options.baseline === undefined ? undefined : loadBaseline(input.options.baseline);
+  const diff = baseline === undefined ? undefined : diffBaseline(baseline, requirements, level);
+  const exit =
+    diff === undefined
+      ? decideExit(requirements, level, input.couldNotRun)
+      : decideExitWithBaseline(requirements, level, input.couldNotRun, diff);
+  const result: RunResult = {
+    tool: { ...TOOL },
+    role: input.role,
+    target: { baseUrl: input.target, agentId: '', authKind: 'none', bundled: false },
+    startedAt: input.startedAt.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - input.startedAt.getTime(),
+    options: recordedOptions(input.options),
+    card: null,
+    reachability: input.reachability,
+    requirements,
+    summary: summarize(requirements),
+    harnessErrors: input.harnessErrors,
+    ...(diff === undefined ? {} : { baseline: diff }),
+    ...exit,
+  };
+  return redactResult(result, input.secrets);
+}
+
+/** Writes the six report files of `run` (report.json, junit.xml, ...) into `out`; a failure exits 2. */
+export async function saveRoleReports(result: RunResult, out: string | null): Promise<string | null> {
+  if (out === null) return null;
+  try {
+    const { writeReports } = await import('../../reporters/index.ts');
+    return writeReports(result, out).dir;
+  } catch (e) {
+    result.harnessErrors.push({ message: `writing the reports failed: ${(e as Error).message}` });
+    result.exitCode = 2;
+    result.exitReason = `run could not be done: writing the reports failed: ${(e as Error).message}`;
+    return null;
+  }
+}

@@ -1,0 +1,126 @@
+// `a2a-conformance receiver` proven both ways: the example receiver (examples/receiver/) and a
+// correct in-process receiver pass every receiver requirement; each broken receiver of
+// broken-receivers.ts fails (or, for a SHOULD, warns on) exactly the requirement it is named for.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../harness/cli/program.ts';
+import { RECEIVER_CHECKS } from '../../harness/receiver/receiver-checks.ts';
+import { runReceiver } from '../../harness/receiver/run-receiver.ts';
+import type { RunResult, Verdict } from '../../harness/types.ts';
+import { getRequirement, requirementsOf } from '../../requirements/index.ts';
+import { BROKEN_RECEIVERS, correct, receiverName, serveReceiver } from './broken-receivers.ts';
+
+const SECRET = 'receiver-test-secret-0123456789';
+const EXAMPLE = new URL('../../examples/receiver/receiver.mjs', import.meta.url).pathname;
+
+const verdicts = (r: RunResult): Record<string, Verdict> =>
+  Object.fromEntries(r.requirements.map((q) => [q.id, q.verdict]));
+
+async function certify(handler: Parameters<typeof serveReceiver>[0], timeoutMs = 2000): Promise<RunResult> {
+  const receiver = await serveReceiver(handler, SECRET);
+  try {
+    return await runReceiver({ url: receiver.url, secret: SECRET, out: null, timeoutMs });
+  } finally {
+    await receiver.close();
+  }
+}
+
+describe('receiver requirements and their checks', () => {
+  it('checks every MUST and SHOULD receiver requirement, and binds every check to one', () => {
+    const checked = new Set([
+      ...RECEIVER_CHECKS.map((c) => c.requirementId),
+      '6.5/receiver-answers-within-5s',
+      '8/receiver-response-time',
+    ]);
+    expect(requirementsOf('receiver').filter((r) => !checked.has(r.id))).toEqual([]);
+    expect(RECEIVER_CHECKS.filter((c) => getRequirement(c.requirementId).role !== 'receiver')).toEqual([]);
+  });
+});
+
+describe('a correct receiver', () => {
+  it('passes every receiver requirement', async () => {
+    const result = await certify(correct);
+    expect(result.role).toBe('receiver');
+    expect(result.requirements.every((r) => r.role === 'receiver')).toBe(true);
+    expect(Object.entries(verdicts(result)).filter(([, v]) => v !== 'pass')).toEqual([]);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('without --secret: the signature requirements are not-applicable, the rest pass', async () => {
+    const receiver = await serveReceiver((d) => ({ status: d.body.length > 0 ? 204 : 400 }), SECRET);
+    try {
+      const result = await runReceiver({ url: receiver.url, out: null, timeoutMs: 2000 });
+      const v = verdicts(result);
+      expect(v['6.4/receiver-rejects-missing-signature']).toBe('not-applicable');
+      expect(v['6.4/receiver-rejects-tampered-body']).toBe('not-applicable');
+      expect(v['6.5/receiver-acknowledges-events']).toBe('pass');
+      expect(result.exitCode).toBe(0);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('an unreachable receiver exits 2 and passes nothing', async () => {
+    const receiver = await serveReceiver(correct, SECRET);
+    await receiver.close();
+    const result = await runReceiver({ url: receiver.url, secret: SECRET, out: null, timeoutMs: 2000 });
+    expect(result.exitCode).toBe(2);
+    expect(result.reachability.reachable).toBe(false);
+    expect(result.requirements.every((r) => r.verdict === 'error')).toBe(true);
+  });
+});
+
+describe('the example receiver (examples/receiver/receiver.mjs)', () => {
+  let child: ChildProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, [EXAMPLE], {
+      env: { ...process.env, WEBHOOK_SECRET: SECRET, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+    url = chunk.toString('utf8').trim();
+  });
+
+  afterAll(() => {
+    child.kill('SIGTERM');
+  });
+
+  it('passes: `receiver --url … --secret …` exits 0', async () => {
+    const out: string[] = [];
+    const io = { out: (t: string) => void out.push(t), err: (t: string) => void out.push(t), env: {} };
+    const code = await main(
+      ['node', 'a2a-conformance', 'receiver', '--url', url, '--secret', SECRET, '--quiet'],
+      {
+        ...io,
+        env: { NO_COLOR: '1' },
+      },
+    );
+    expect(out.join(''), out.join('')).toMatch(/exit 0/);
+    expect(code).toBe(0);
+  });
+
+  it('refuses bad flags with exit 2', async () => {
+    const err: string[] = [];
+    const io = { out: () => undefined, err: (t: string) => void err.push(t), env: {} };
+    expect(await main(['node', 'a2a-conformance', 'receiver', '--url', 'ftp://x'], io)).toBe(2);
+    expect(
+      await main(['node', 'a2a-conformance', 'receiver', '--url', url, '--header', 'no colon'], io),
+    ).toBe(2);
+    expect(err.join('')).toMatch(/--header must be name:value/);
+  });
+});
+
+describe('broken receivers are caught, requirement by requirement', () => {
+  for (const broken of BROKEN_RECEIVERS) {
+    it(`${receiverName(broken)}: ${broken.breaks} is graded ${getRequirement(broken.breaks).level === 'MUST' ? 'fail' : 'warn'}`, async () => {
+      const result = await certify(broken.handler, broken.timeoutMs);
+      const expected = getRequirement(broken.breaks).level === 'MUST' ? 'fail' : 'warn';
+      const got = result.requirements.find((r) => r.id === broken.breaks)!;
+      expect(got.verdict, JSON.stringify(got.checks.map((c) => c.message))).toBe(expected);
+      expect(result.exitCode).toBe(expected === 'fail' ? 1 : 0);
+    }, 30_000);
+  }
+});
