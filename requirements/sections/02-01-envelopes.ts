@@ -43,7 +43,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
       quote:
         'An identifier established by the Client that MUST contain a String, Number, or NULL value if included.',
     },
-    rulings: ['C-13'],
+    rulings: ['C-13', 'C-52'],
   },
   {
     id: '2.1/method-required',
@@ -139,7 +139,7 @@ export const SECTION_2_1_TO_2_2: readonly Requirement[] = [
     level: 'MUST',
     behaviour: 'Every response carries an `id` equal to the string request id.',
     source: { line: 34, quote: '| id | string | Equals the request `id` |' },
-    rulings: ['C-13'],
+    rulings: ['C-13', 'C-52'],
   },
   {
     id: '2.2/id-null-when-unreadable',

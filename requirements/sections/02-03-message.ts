@@ -47,7 +47,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
     behaviour:
       'A messageId that is not a UUID v4 string is answered with error -32602 naming field message.messageId.',
     source: { line: 43, quote: 'UUID v4' },
-    rulings: ['C-14'],
+    rulings: ['C-14', 'C-53'],
   },
   {
     id: '2.3/parts-required',
@@ -95,7 +95,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
     behaviour:
       'A text part without `text` is answered with error -32602, while an empty string text is accepted.',
     source: { line: 51, quote: 'required when type is `text`' },
-    rulings: ['C-14'],
+    rulings: ['C-14', 'C-53'],
   },
   {
     id: '2.4/file-part-needs-file',
@@ -181,7 +181,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
     behaviour:
       'A contextId that no earlier response returned is answered with error -32602 naming field contextId.',
     source: { line: 69, quote: 'Id returned by an earlier response; continues that conversation' },
-    rulings: ['C-15'],
+    rulings: ['C-15', 'C-53'],
     capabilities: ['multiTurn'],
   },
   {
@@ -202,7 +202,7 @@ export const SECTION_2_3_TO_2_6: readonly Requirement[] = [
     level: 'SHOULD',
     behaviour: 'A fresh client-supplied `params.id` becomes the id of the created task.',
     source: { line: 71, quote: '| id | string | no | Optional task id for this operation |' },
-    rulings: ['C-16'],
+    rulings: ['C-16', 'C-55'],
   },
   {
     id: '2.6/duplicate-task-id-rejected',

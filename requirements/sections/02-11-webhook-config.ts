@@ -66,7 +66,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
       line: 117,
       quote: 'Allowed: `task.submitted`, `task.working`, `task.completed`, `task.failed`, `task.canceled`',
     },
-    rulings: ['C-18'],
+    rulings: ['C-18', 'C-54'],
     capabilities: ['webhooks'],
   },
   {
@@ -144,7 +144,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
     level: 'SHOULD',
     behaviour: 'A set whose `taskId` names no task of the agent is answered with error -32000.',
     source: { line: 124, quote: 'limits the configuration to one task' },
-    rulings: ['C-17'],
+    rulings: ['C-17', 'C-55'],
     capabilities: ['webhooks'],
   },
   {
@@ -155,7 +155,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
     behaviour:
       'A configuration set without `taskId` receives the events of every task of the agent, existing or future, that has no task-level configuration.',
     source: { line: 124, quote: '`params.taskId` (string, optional)' },
-    rulings: ['C-17'],
+    rulings: ['C-17', 'C-55'],
     capabilities: ['webhooks'],
   },
   {
@@ -293,7 +293,7 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
       line: 146,
       quote: '| active | boolean | Whether the webhook is active; false when not configured |',
     },
-    rulings: ['C-17'],
+    rulings: ['C-17', 'C-54'],
     capabilities: ['webhooks'],
   },
   {

@@ -50,6 +50,7 @@ export const SECTION_2_14: readonly Requirement[] = [
     level: 'MUST',
     behaviour: 'The card carries `agent.status`, one of active, inactive and maintenance.',
     source: { line: 159, quote: '| agent.status | string | `active`, `inactive` or `maintenance` |' },
+    rulings: ['C-51'],
   },
   {
     id: '2.14/card-supported-methods',

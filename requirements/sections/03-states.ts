@@ -164,7 +164,7 @@ export const SECTION_3: readonly Requirement[] = [
     behaviour:
       'A new task is announced with a `task.submitted` webhook to an agent-level configuration subscribed to it.',
     source: { line: 189, quote: 'is announced with `task.submitted` when subscribed' },
-    rulings: ['C-17'],
+    rulings: ['C-17', 'C-55'],
     capabilities: ['webhooks'],
   },
   {

@@ -20,7 +20,7 @@ export const SECTION_4_6_TO_4_7: readonly Requirement[] = [
     level: 'SHOULD',
     behaviour: 'A `config` that is not an object is answered with error -32602.',
     source: { line: 240, quote: '`config` (object, required, section 2.11)' },
-    rulings: ['C-14'],
+    rulings: ['C-14', 'C-54'],
     capabilities: ['webhooks'],
   },
   {
@@ -30,7 +30,7 @@ export const SECTION_4_6_TO_4_7: readonly Requirement[] = [
     level: 'MUST',
     behaviour: 'A set on a scope that already has a configuration replaces it and returns a new configId.',
     source: { line: 240, quote: '`taskId` (string, optional)' },
-    rulings: ['C-17'],
+    rulings: ['C-17', 'C-54'],
     capabilities: ['webhooks'],
   },
   {
