@@ -11,7 +11,6 @@ import {
   type RecordedResponse,
   type StreamTranscript,
 } from '../io/evidence.ts';
-import { rememberedWebhookSecrets } from '../io/request-spec.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
 import type { CheckEvidence, CheckResult } from '../types.ts';
@@ -91,9 +90,12 @@ export async function runCheck(spec: CheckSpec, run: ProvidedRun): Promise<Check
   return buildResult(spec, run, outcome, recorder, evidence, performance.now() - t0);
 }
 
-/** The run's credentials plus every webhook secret and header value configured in this worker. */
+/**
+ * The user's secrets (the run's credentials). A webhook secret or header value a suite configures is
+ * made up by the harness and is no secret: it stays readable, so a signature can be checked by hand.
+ */
 function runSecrets(run: ProvidedRun): string[] {
-  return [...secretsOf(run), ...rememberedWebhookSecrets()];
+  return secretsOf(run);
 }
 
 // Why: a body that is not JSON (HTML, invalid UTF-8, cut short) shows what came in a few KiB; the

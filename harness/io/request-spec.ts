@@ -99,38 +99,3 @@ export function recordRequest(spec: RequestSpec, secrets: readonly string[], cap
   }
   return rec;
 }
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-// Why a minimum: a header value such as "1" would otherwise blank out every "1" in the evidence.
-// Explicitly configured secrets are always redacted, whatever their length.
-const MIN_LEARNED_SECRET = 4;
-
-// Every webhook secret and header value configured in this process (one suite file per worker), so
-// that a check reusing a configuration another check made (a shared sample) still redacts them from
-// its deliveries and assertions, where its own client never saw them.
-const CONFIGURED_SECRETS = new Set<string>();
-
-export function rememberWebhookSecrets(secrets: readonly string[]): void {
-  for (const s of secrets) CONFIGURED_SECRETS.add(s);
-}
-
-export function rememberedWebhookSecrets(): string[] {
-  return [...CONFIGURED_SECRETS];
-}
-
-/** Webhook secret and header values in pushNotificationConfig/set params (spec 2.11). */
-export function webhookSecretsIn(params: unknown): string[] {
-  if (!isObject(params) || !isObject(params.config)) return [];
-  const found: string[] = [];
-  const { secret, headers } = params.config;
-  if (typeof secret === 'string' && secret.length > 0) found.push(secret);
-  if (isObject(headers)) {
-    for (const v of Object.values(headers)) {
-      if (typeof v === 'string' && v.length >= MIN_LEARNED_SECRET) found.push(v);
-    }
-  }
-  return found;
-}

@@ -13,8 +13,6 @@ import {
   joinUrl,
   mergeHeaders,
   recordRequest,
-  rememberWebhookSecrets,
-  webhookSecretsIn,
   type EnvelopeOptions,
   type HeaderOverrides,
   type RequestSpec,
@@ -84,12 +82,10 @@ export interface TargetClient {
   exchanges(): Exchange[];
   droppedExchanges(): number;
   addSecrets(...secrets: string[]): void;
-  /** Every secret this client redacts: credentials, configured, added and learned webhook secrets. */
+  /** Every secret this client redacts: the credentials and those given or added (never values the harness made up). */
   secrets(): readonly string[];
   close(): Promise<void>;
 }
-
-const PUSH_CONFIG_SET = 'tasks/pushNotificationConfig/set';
 
 class Client implements TargetClient {
   readonly baseUrl: string;
@@ -179,11 +175,6 @@ class Client implements TargetClient {
   }
 
   private rpcSpec(method: string, params: unknown, opts: RpcOptions, accept: string): RequestSpec {
-    if (method === PUSH_CONFIG_SET) {
-      const found = webhookSecretsIn(params);
-      this.addSecrets(...found);
-      rememberWebhookSecrets(found);
-    }
     const base = { 'content-type': 'application/json', accept, ...credentialHeaders(this.opts.auth) };
     const spec: RequestSpec = {
       url: joinUrl(this.baseUrl, opts.path ?? this.agentPath(opts.agentId)),

@@ -46,7 +46,7 @@ async function setThenGet(c: CheckContext, config: Record<string, unknown>): Pro
   return { taskId, config, set, get: await getConfig(c, taskId) };
 }
 
-// The secret and header value are fresh per run; the client redacts both from every record it keeps.
+// The secret and header value are fresh per run, so finding one in an answer can only be a leak.
 const withSecret = sharedSample('set and get with events, secret and headers', (c) =>
   setThenGet(c, {
     url: HOOK,
@@ -247,14 +247,15 @@ verifies(
     const { get } = requirePair(c, pair);
     const leaked = keyPaths(get).filter((p) => /\.(secret|headers)$/i.test(p));
     c.check('fields named secret or headers, at any depth', leaked, []);
-    // The client redacts the configured secret and header value wherever they appear in a response.
-    const response = pair.get!.ex.response;
+    // The values were made up for this check (no secrets of the user, so never redacted): any
+    // occurrence in the answer, under any name, is a leak.
+    const body = pair.get!.ex.response.body ?? '';
+    const configured = [pair.config.secret, ...Object.values(pair.config.headers ?? {})].map(String);
     c.check(
-      'occurrences of the secret or header value in the get response (redactions)',
-      response.redactions,
-      0,
+      'the configured secret or header value found in the get response body',
+      configured.filter((v) => body.includes(v)),
+      [],
     );
-    c.check('get response body has no [redacted] marker', response.body.includes('[redacted]'), false);
   },
   together,
 );

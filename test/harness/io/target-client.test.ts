@@ -195,20 +195,22 @@ describe('redaction of secrets in evidence', () => {
     expect(evidence).toContain('[redacted]');
   });
 
-  it('learns webhook secrets and header values from pushNotificationConfig/set and addSecrets()', async () => {
+  it('redacts what addSecrets() adds, never the webhook secret or header values the harness configures', async () => {
     fixture = await startFixture((_req, res, body) => res.writeHead(200).end(body));
     client = createTargetClient({ baseUrl: fixture.url, agentId: 'a', auth: {} });
     const config = {
       url: 'http://x.test/h',
-      secret: 'whsec-"quoted"-1',
-      headers: { 'X-Tenant': 'tenant-value-9' },
+      secret: 'whsec-made-up-1',
+      headers: { 'X-Tenant': 'conformance' },
     };
     await client.rpc('tasks/pushNotificationConfig/set', { config });
     client.addSecrets('later-secret-5');
     await client.rpc('tasks/get', { taskId: 'later-secret-5' });
     const evidence = JSON.stringify(client.exchanges());
-    expect(client.secrets()).toEqual(['whsec-"quoted"-1', 'tenant-value-9', 'later-secret-5']);
-    expect(fixture.seen[0]!.body.toString()).toContain('tenant-value-9');
-    for (const s of ['whsec-', 'tenant-value-9', 'later-secret-5']) expect(evidence).not.toContain(s);
+    expect(client.secrets()).toEqual(['later-secret-5']);
+    expect(evidence).not.toContain('later-secret-5');
+    // Made up by the harness, so no secret: readable evidence (a signature can be checked by hand).
+    expect(evidence).toContain('conformance');
+    expect(evidence).toContain('whsec-made-up-1');
   });
 });
