@@ -10,7 +10,7 @@ import { attrs, escapeXml } from './xml.ts';
 // A failure body quotes expected/actual and a curl line; huge request bodies are cut here.
 const MAX_BODY_CHARS = 8_000;
 
-type Outcome =
+export type Outcome =
   | { kind: 'pass'; note?: string }
   | { kind: 'failure' | 'error'; message: string; type: string; body: string }
   | { kind: 'skipped'; message: string };
@@ -69,7 +69,7 @@ export function outcomeOf(r: RequirementResult, baseline?: BaselineDiff): Outcom
   }
 }
 
-function seconds(ms: number): string {
+export function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
@@ -77,7 +77,7 @@ function requirementTime(r: RequirementResult): number {
   return r.checks.reduce((sum, c) => sum + c.durationMs, 0);
 }
 
-function testcase(r: RequirementResult, classname: string, baseline?: BaselineDiff): string {
+export function testcase(r: RequirementResult, classname: string, baseline?: BaselineDiff): string {
   const o = outcomeOf(r, baseline);
   const open = `    <testcase${attrs({ name: r.id, classname, time: seconds(requirementTime(r)) })}`;
   let inner = '';
@@ -91,19 +91,19 @@ function testcase(r: RequirementResult, classname: string, baseline?: BaselineDi
   return inner === '' ? `${open}/>` : `${open}>\n${inner}    </testcase>`;
 }
 
-interface Tally {
+export interface Tally {
   tests: number;
   failures: number;
   errors: number;
   skipped: number;
 }
 
-function tally(outcomes: Outcome[]): Tally {
+export function tally(outcomes: Outcome[]): Tally {
   const n = (kind: Outcome['kind']): number => outcomes.filter((o) => o.kind === kind).length;
   return { tests: outcomes.length, failures: n('failure'), errors: n('error'), skipped: n('skipped') };
 }
 
-interface SuiteHead extends Tally {
+export interface SuiteHead extends Tally {
   name: string;
   id: number;
   time: number;
@@ -112,7 +112,7 @@ interface SuiteHead extends Tally {
 }
 
 /** Opening lines of a testsuite with every attribute and the <properties> the Ant JUnit XSD requires. */
-function suiteHead(h: SuiteHead): string[] {
+export function suiteHead(h: SuiteHead): string[] {
   const { properties, time, ...rest } = h;
   const props = Object.entries(properties).map(
     ([name, value]) => `      <property${attrs({ name, value })}/>`,
@@ -126,7 +126,7 @@ function suiteHead(h: SuiteHead): string[] {
 }
 
 // The Ant JUnit XSD requires both elements after the testcases.
-const SUITE_TAIL = ['    <system-out/>', '    <system-err/>', '  </testsuite>'];
+export const SUITE_TAIL = ['    <system-out/>', '    <system-err/>', '  </testsuite>'];
 
 function testsuite(g: SectionGroup, index: number, timestamp: string, baseline?: BaselineDiff): string {
   const t = tally(g.requirements.map((r) => outcomeOf(r, baseline)));

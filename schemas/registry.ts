@@ -45,6 +45,9 @@ export const SCHEMA_NAMES = [
   'webhook-headers',
   'webhook-payload',
   'report',
+  'fleet-file',
+  'fleet-shard',
+  'fleet-report',
 ] as const;
 
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
@@ -54,7 +57,12 @@ export type SchemaName = (typeof SCHEMA_NAMES)[number];
  * read reports and costs about half a second to compile, which every suite worker and the reference
  * server would otherwise pay without ever using it.
  */
-const ON_DEMAND: ReadonlySet<SchemaName> = new Set<SchemaName>(['report']);
+const ON_DEMAND: ReadonlySet<SchemaName> = new Set<SchemaName>([
+  'report',
+  'fleet-file',
+  'fleet-shard',
+  'fleet-report',
+]);
 
 export interface ValidationIssue {
   /** Dotted path of the offending value, e.g. `message.parts[0].file.bytes`; '' for the root. */
@@ -98,12 +106,16 @@ function compiled(ajv: Ajv2020, name: SchemaName): ValidateFunction {
 const AJV = new Ajv2020({ strict: true, allErrors: true, discriminator: true, allowUnionTypes: true });
 addFormatsModule.default(AJV);
 const VALIDATORS = buildValidators(AJV);
+let onDemandAdded = false;
 
 /** The compiled Ajv validator of one schema (shared; do not hold on to its `errors` array). */
 export function getValidator(name: SchemaName): ValidateFunction {
   let validator = VALIDATORS.get(name);
   if (validator === undefined && ON_DEMAND.has(name)) {
-    AJV.addSchema(loadSchema(name));
+    // The report files refer to each other's $defs (fleet.json to shard.json and report.json), so
+    // all of them are added together; each is compiled only when asked for.
+    if (!onDemandAdded) for (const other of ON_DEMAND) AJV.addSchema(loadSchema(other));
+    onDemandAdded = true;
     validator = compiled(AJV, name);
     VALIDATORS.set(name, validator);
   }

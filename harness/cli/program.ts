@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { formatLedgerVersion } from '../../requirements/index.ts';
 import { ConfigError } from '../options.ts';
 import { TOOL } from '../runner/run-conformance.ts';
+import { addFleetCommand } from './fleet-command.ts';
 import { explainCommand, listCommand } from './info-commands.ts';
 import { addReceiverCommand } from './receiver-command.ts';
 import { runCommand } from './run-command.ts';
@@ -111,6 +112,7 @@ export function buildProgram(io: CliIo, setCode: (code: number) => void): Comman
     .description('show a requirement, its spec text, the rulings it cites and its checks')
     .argument('<requirement-id>', 'e.g. 2.2/response-id-equals-request-id')
     .action(async (id: string) => setCode(await explainCommand(id, io)));
+  addFleetCommand(program, io, setCode);
   return program;
 }
 

@@ -27,7 +27,7 @@ export function embedJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-function csp(script: string): string {
+export function csp(script: string): string {
   const hash = createHash('sha256').update(script).digest('base64');
   return `default-src 'none'; script-src 'sha256-${hash}'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'`;
 }

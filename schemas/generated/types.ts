@@ -30,13 +30,12 @@ export type TaskState = 'submitted' | 'working' | 'completed' | 'failed' | 'canc
  */
 export type FleetExitCode = 0 | 1 | 2;
 /**
- * This interface was referenced by `FleetShard`'s JSON-Schema
- * via the `definition` "complianceLevel".
+ * The compliance level of report.json (README, Compliance and score).
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "FleetComplianceLevel".
  */
-export type FleetComplianceLevel = 'fully-compliant' | 'must-compliant' | 'not-compliant';
+export type FleetComplianceLevel = 'fully-compliant' | 'must-compliant' | 'unverified' | 'not-compliant';
 /**
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "level".
@@ -45,6 +44,13 @@ export type FleetComplianceLevel = 'fully-compliant' | 'must-compliant' | 'not-c
  * via the `definition` "ReportLevel".
  */
 export type ReportLevel = 'MUST' | 'SHOULD' | 'MAY' | 'INFO';
+/**
+ * The compliance level of report.json (README, Compliance and score).
+ *
+ * This interface was referenced by `FleetShard`'s JSON-Schema
+ * via the `definition` "complianceLevel".
+ */
+export type FleetComplianceLevel1 = 'fully-compliant' | 'must-compliant' | 'unverified' | 'not-compliant';
 /**
  * Spec 2.1/2.2/9: the jsonrpc field is always the string 2.0.
  *
@@ -378,11 +384,16 @@ export interface FleetRunOptions {
   baseline?: string;
   profile?: 'smoke' | 'standard' | 'full';
   /**
-   * Request pace of the run, `<n>/s` or `<n>/m`.
+   * Request pace of the run: `<n>/s`, `<n>/m`, `<n>/h` or `off`.
    */
   rate?: string;
   concurrency?: number;
   maxTurns?: number;
+  evidence?: 'all' | 'failing' | 'none';
+  /**
+   * Longest wait a check may plan, with its unit: `300s`, `5m`.
+   */
+  maxWait?: string;
 }
 /**
  * This interface was referenced by `FleetFile`'s JSON-Schema
@@ -397,7 +408,7 @@ export interface FleetHost {
    */
   maxAgents?: number;
   /**
-   * The host's request pace, `<n>/s` or `<n>/m`, split evenly among its agents running at once.
+   * The host's request pace, `<n>/s`, `<n>/m` or `<n>/h`, split evenly among its agents running at once.
    */
   rate?: string;
 }
@@ -515,6 +526,7 @@ export interface FleetSummary {
   byLevel: {
     'fully-compliant': number;
     'must-compliant': number;
+    unverified: number;
     'not-compliant': number;
     none: number;
     [k: string]: unknown;

@@ -1,0 +1,152 @@
+// `fleet run`: certifies every agent of one shard of a fleet file, `parallel` at a time within each
+// host's pacing, each in a process of its own, and writes `<out>/<name>/` (the six reports) and
+// `<out>/shard.json`. A complete report from an earlier run of the shard is kept unless `force`.
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { FleetAgentOutcome, FleetExitCode, FleetShard } from '../../schemas/generated/types.ts';
+import { TOOL } from '../runner/run-conformance.ts';
+import { completeReport, type ReportFigures } from './agent-report.ts';
+import { commandFor, optionsText, runAgent, type AgentRunResult } from './agent-run.ts';
+import { loadFleet, type FleetAgentPlan } from './fleet-file.ts';
+import { planPacing } from './pacing.ts';
+import { runKeyed } from './pool.ts';
+import { inShard, type ShardId } from './shard.ts';
+
+export const SHARD_FILE = 'shard.json';
+export const SHARD_SCHEMA_ID = 'https://a2a-conformance.dev/schemas/fleet-shard.schema.json';
+
+export interface FleetRunOptions {
+  fleetFile: string;
+  shard: ShardId;
+  /** Agents at once; default from the machine's cores and memory and the hosts' limits. */
+  parallel?: number;
+  out: string;
+  /** Run agents again even when their report is complete. */
+  force?: boolean;
+  env: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+  /** Called as each agent ends (`done` of `total`). */
+  onAgent?: (outcome: FleetAgentOutcome, done: number, total: number) => void;
+}
+
+export function statusOf(exitCode: FleetExitCode): FleetAgentOutcome['status'] {
+  return exitCode === 0 ? 'passed' : exitCode === 1 ? 'failed' : 'not-run';
+}
+
+/** 2 when any agent could not be run, else 1 when any failed its gate, else 0. */
+export function fleetExit(
+  agents: readonly Pick<FleetAgentOutcome, 'exitCode'>[],
+  missing = 0,
+): {
+  exitCode: FleetExitCode;
+  exitReason: string;
+} {
+  const n = (code: number): number => agents.filter((a) => a.exitCode === code).length;
+  const parts = [`${n(0)} passed`, `${n(1)} failed`, `${n(2)} not run`];
+  if (missing > 0) parts.push(`${missing} shard(s) missing`);
+  const exitCode: FleetExitCode = n(2) > 0 || missing > 0 ? 2 : n(1) > 0 ? 1 : 0;
+  const why =
+    exitCode === 2
+      ? 'some agents could not be run'
+      : exitCode === 1
+        ? 'some agents failed their gate'
+        : 'every agent passed its gate';
+  return { exitCode, exitReason: `${why}: ${parts.join(', ')} of ${agents.length}` };
+}
+
+function outcome(
+  plan: FleetAgentPlan,
+  shard: ShardId,
+  outArg: string,
+  reused: boolean,
+  result: AgentRunResult | ({ ran: true; wallMs: number } & ReportFigures),
+): FleetAgentOutcome {
+  const base = {
+    name: plan.name,
+    target: plan.target,
+    agentId: plan.agentId,
+    shard: shard.index,
+    reused,
+    wallMs: result.wallMs,
+    reportDir: plan.name,
+    command: commandFor(plan, join(outArg, plan.name)),
+  };
+  if (!result.ran) {
+    const none = { level: null, score: null, partial: false, counts: null, failing: [] };
+    return { ...base, status: 'not-run', exitCode: 2, exitReason: result.exitReason, ...none };
+  }
+  const { exitCode, exitReason, level, score, partial, counts, failing } = result;
+  return {
+    ...base,
+    status: statusOf(exitCode),
+    exitCode,
+    exitReason,
+    level,
+    score,
+    partial,
+    counts,
+    failing,
+  };
+}
+
+export function describeOutcome(a: FleetAgentOutcome): string {
+  const score = a.score === null ? '' : ` ${a.score}%`;
+  const how = a.reused ? 'kept' : `${(a.wallMs / 1000).toFixed(1)} s`;
+  return `${a.name}: ${a.level ?? 'no report'}${score}, exit ${a.exitCode} (${how})${a.exitCode === 2 ? `: ${a.exitReason}` : ''}`;
+}
+
+export async function runFleetShard(opts: FleetRunOptions): Promise<FleetShard> {
+  const log = opts.log ?? (() => undefined);
+  const started = new Date();
+  const fleet = loadFleet(opts.fleetFile);
+  const agents = inShard(fleet.agents, opts.shard);
+  const pacing = planPacing(agents, fleet.hosts, opts.parallel);
+  const outDir = resolve(opts.out);
+  mkdirSync(outDir, { recursive: true });
+  log(
+    `fleet ${fleet.file}: shard ${opts.shard.index}/${opts.shard.count}, ${agents.length} of ${fleet.agents.length} agent(s), ${pacing.parallel} at a time`,
+  );
+  for (const note of pacing.notes) log(`  ${note}`);
+  let done = 0;
+  const jobs = agents.map((plan) => ({
+    keys: pacing.keys.get(plan.name) ?? [],
+    run: async (): Promise<FleetAgentOutcome> => {
+      const dir = join(outDir, plan.name);
+      const text = optionsText(plan);
+      const kept = opts.force
+        ? undefined
+        : completeReport(dir, { target: plan.target, agentId: plan.agentId, optionsText: text });
+      const rate = pacing.rates.get(plan.name);
+      const result =
+        kept !== undefined
+          ? { ran: true as const, wallMs: kept.durationMs, ...kept }
+          : await runAgent({
+              plan,
+              dir,
+              optionsText: text,
+              env: opts.env,
+              ...(rate === undefined ? {} : { rate }),
+            });
+      const o = outcome(plan, opts.shard, opts.out, kept !== undefined, result);
+      done += 1;
+      opts.onAgent?.(o, done, agents.length);
+      return o;
+    },
+  }));
+  const outcomes = await runKeyed(jobs, pacing.parallel, pacing.caps);
+  const finished = new Date();
+  const shard: FleetShard = {
+    $schema: SHARD_SCHEMA_ID,
+    tool: { name: TOOL.name, version: TOOL.version },
+    fleet: { file: fleet.file, digest: fleet.digest, agents: fleet.agents.length },
+    shard: { ...opts.shard },
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - started.getTime(),
+    parallel: pacing.parallel,
+    agents: outcomes,
+    ...fleetExit(outcomes),
+  };
+  writeFileSync(join(outDir, SHARD_FILE), `${JSON.stringify(shard, null, 2)}\n`);
+  return shard;
+}
