@@ -1,7 +1,8 @@
 // Resolves the run options from four layers, highest first: CLI flags, A2A_* environment variables,
 // a JSON config file (--config), defaults. Validation errors are ConfigError (exit 2, never a verdict).
 import { readFileSync } from 'node:fs';
-import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection } from './types.ts';
+import type { Pace } from './io/governor.ts';
+import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection, type Profile } from './types.ts';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -31,6 +32,11 @@ export const ENV_VARS = Object.freeze({
   runs: 'A2A_RUNS',
   baseline: 'A2A_BASELINE',
   evidence: 'A2A_EVIDENCE',
+  rate: 'A2A_RATE',
+  concurrency: 'A2A_CONCURRENCY',
+  profile: 'A2A_PROFILE',
+  maxTurns: 'A2A_MAX_TURNS',
+  maxWait: 'A2A_MAX_WAIT',
 });
 export type OptionKey = keyof typeof ENV_VARS;
 const KEYS = Object.keys(ENV_VARS) as OptionKey[];
@@ -58,6 +64,16 @@ export interface ResolvedRunOptions {
   baseline?: string;
   /** Wire evidence kept: all, or only that of checks that did not pass, or none. */
   evidence: EvidenceMode;
+  /** `--rate`: the pace instead of the card's; null: no pacing ('off'); undefined: the card's. */
+  rate?: Pace | null;
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Default: full for the bundled target, standard against a --target. */
+  profile: Profile;
+  /** Agent turns the run may spend; null: as the profile plans. */
+  maxTurns: number | null;
+  /** Longest wait a check may plan (e.g. a system timeout); null: the check's budget. */
+  maxWaitMs: number | null;
 }
 
 export const DEFAULTS = Object.freeze({
@@ -69,6 +85,9 @@ export const DEFAULTS = Object.freeze({
   // Per property: the suites hold five properties over requests, so a full run generates at least
   // 2,000 cases by default (issue 5) while staying around half a minute on two cores.
   runs: 400,
+  // Requests in flight at once: above what the suites' concurrent checks and the rate-limit burst
+  // open together, so the bundled run keeps its speed.
+  concurrency: 32,
 });
 
 export function readConfigFile(path: string): RawOptions {
@@ -151,7 +170,12 @@ export function resolveOptions(layers: Record<Layer, RawOptions>): ResolvedRunOp
     seed: int(raw.seed, 'seed', Math.floor(Math.random() * 2 ** 31), -(2 ** 31)),
     runs: int(raw.runs, 'runs', DEFAULTS.runs, 1),
     evidence: evidenceMode(raw.evidence, target),
+    concurrency: int(raw.concurrency, 'concurrency', DEFAULTS.concurrency, 1),
+    profile: profile(raw.profile, target === undefined ? 'full' : 'standard'),
+    maxTurns: raw.maxTurns === undefined ? null : int(raw.maxTurns, 'maxTurns', 0, 1),
+    maxWaitMs: raw.maxWait === undefined ? null : duration(raw.maxWait, 'maxWait'),
   };
+  if (raw.rate !== undefined) resolved.rate = rate(raw.rate);
   if (target !== undefined) resolved.target = target.replace(/\/+$/, '');
   setIfDefined(resolved, 'agentId', str(raw.agentId, 'agentId'));
   setIfDefined(resolved, 'apiKey', str(cred.apiKey, 'apiKey'));
@@ -247,4 +271,34 @@ function hostPort(value: unknown): { host: string; port: number } {
   if (!m || port > 65535)
     throw new ConfigError(`webhookListen must be host:port, got ${JSON.stringify(value)}`);
   return { host: m[1]!.replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+const PROFILES: readonly Profile[] = ['smoke', 'standard', 'full'];
+
+function profile(value: unknown, fallback: Profile): Profile {
+  if (value === undefined) return fallback;
+  const v = typeof value === 'string' ? value.toLowerCase() : value;
+  if (PROFILES.includes(v as Profile)) return v as Profile;
+  throw new ConfigError(`profile must be one of ${PROFILES.join(', ')}; got ${JSON.stringify(value)}`);
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** `--rate <n>/<s|m|h>` (Schemathesis' form) or `off`: at most n requests per second, minute or hour. */
+export function rate(value: unknown): Pace | null {
+  if (typeof value === 'string' && value.trim().toLowerCase() === 'off') return null;
+  const m = typeof value === 'string' ? /^\s*(\d+)\s*\/\s*(s|m|h)\s*$/.exec(value) : null;
+  const limit = m ? Number(m[1]) : NaN;
+  if (!m || !Number.isSafeInteger(limit) || limit < 1) {
+    throw new ConfigError(`rate must be <n>/s, <n>/m, <n>/h (n >= 1) or off, got ${JSON.stringify(value)}`);
+  }
+  return { limit, windowMs: UNIT_MS[m[2]!]!, source: 'option' };
+}
+
+/** A duration with its unit: `300s`, `5m`, `1h`, `1500ms`. */
+export function duration(value: unknown, name: string): number {
+  const m = typeof value === 'string' ? /^\s*(\d+)\s*(ms|s|m|h)\s*$/.exec(value) : null;
+  if (!m)
+    throw new ConfigError(`${name} must be a duration such as 90s, 5m or 1h, got ${JSON.stringify(value)}`);
+  return Number(m[1]) * UNIT_MS[m[2]!]!;
 }

@@ -1,6 +1,22 @@
 // What the runner hands to the suites' workers through vitest's provide/inject: the target, its
 // credentials, the extended card the probe fetched and the run's budgets and property settings.
-import type { AuthKind } from './types.ts';
+import type { Pace } from './io/governor.ts';
+import type { AuthKind, Profile } from './types.ts';
+
+/** How the run treats the agent's traffic (harness/io/governor.ts) and what the profile spends. */
+export interface FieldSettings {
+  profile: Profile;
+  /** The pace every request keeps; null: none (rate-limited answers are still waited out). */
+  pace: Pace | null;
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Cap on agent turns (task-creating requests) of the whole run; null: none. */
+  maxTurns: number | null;
+  /** Longest wait a check may plan (e.g. a system timeout); null: the check's own budget. */
+  maxWaitMs: number | null;
+  /** Epoch ms when the suites' budget ends: no paced wait may end later. */
+  deadlineAt?: number;
+}
 
 export interface ProvidedRun {
   baseUrl: string;
@@ -24,7 +40,17 @@ export interface ProvidedRun {
   webhookPublicUrl?: string;
   /** The target is the bundled reference server on an ephemeral port. */
   bundled: boolean;
+  field: FieldSettings;
 }
+
+/** No pace, no cap on turns or waits: the full profile at full speed (tests, listings). */
+export const FULL_SPEED: FieldSettings = Object.freeze({
+  profile: 'full',
+  pace: null,
+  concurrency: 32,
+  maxTurns: null,
+  maxWaitMs: null,
+});
 
 declare module 'vitest' {
   export interface ProvidedContext {

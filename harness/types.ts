@@ -190,4 +190,36 @@ export interface RunResult {
   exitCode: 0 | 1 | 2;
   /** One line saying why the exit code is what it is. */
   exitReason: string;
+  /** How the run went on the wire (absent from reports of older versions). */
+  traffic?: RunTraffic;
+}
+
+/** `--profile`: how many agent turns a run may spend (README, Field conditions). */
+export type Profile = 'smoke' | 'standard' | 'full';
+
+/** The traffic of a run: what it sent, how it kept to the agent's limits, and what it left out. */
+export interface RunTraffic {
+  profile: Profile;
+  /** Every request sent to the target (resent rate-limited attempts included). */
+  requests: number;
+  /** Requests that created a task (message/send, message/stream): each an LLM call on a real agent. */
+  agentTurns: number;
+  /** `--max-turns`, null when uncapped. */
+  maxTurns: number | null;
+  turnLatencyMs: { p50: number | null; p95: number | null; samples: number };
+  rateLimit: {
+    /** The pace the governor kept; null when it kept none. */
+    requestsPerMinute: number | null;
+    source: 'card' | 'option' | 'none';
+    /** Time spent waiting on the pace or on Retry-After. */
+    waitedMs: number;
+    /** Rate-limited answers (HTTP 429 or -32012) seen outside the rate-limit checks, each resent. */
+    rateLimitedAnswers: number;
+  };
+  /** Requests in flight at once: the cap (--concurrency) and the most seen. */
+  concurrency: { limit: number; maxInFlight: number };
+  /** What the profile or budget left out, and the option that covers it. */
+  cut: Array<{ what: string; option: string }>;
+  /** Generated cases each property got: planned by the profile, and run. */
+  properties: Array<{ requirementId: string; label: string; planned: number; runs: number }>;
 }

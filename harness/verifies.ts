@@ -4,12 +4,15 @@ import { inject, test, type TestContext } from 'vitest';
 import { getRequirement } from '../requirements/index.ts';
 import type { Requirement } from '../requirements/types.ts';
 import { runCheck, type CheckFn } from './check/run-check.ts';
+import { newTally, type TrafficTally } from './io/governor.ts';
 import type { ProvidedRun } from './provided.ts';
 import type { CheckResult } from './types.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
     a2a?: CheckResult;
+    /** The check's requests, turns and waits (summed into RunResult.traffic by the runner). */
+    a2aTraffic?: TrafficTally;
   }
 }
 
@@ -59,9 +62,14 @@ function settle(ctx: TestContext, result: CheckResult): void {
 export function verifies(id: string, title: string, fn: CheckFn, options: VerifiesOptions = {}): void {
   const requirement = lookup(id);
   if (title.trim() === '') throw new Error(`verifies(): check of '${id}' needs a title`);
-  const budget = options.timeoutMs ?? providedRun()?.checkTimeoutMs ?? FALLBACK_BUDGET_MS;
+  const provided = providedRun();
+  const budget = options.timeoutMs ?? provided?.checkTimeoutMs ?? FALLBACK_BUDGET_MS;
   const register = options.concurrent === true ? test.concurrent : test;
-  register(`${id} ${title}`, { timeout: budget + VITEST_MARGIN_MS }, async (ctx) => {
+  // Waits on the agent's pace extend a check's budget (run-check.ts), up to the run's own budget.
+  const deadline = provided?.field.pace == null ? undefined : provided.field.deadlineAt;
+  const timeout =
+    budget + VITEST_MARGIN_MS + (deadline === undefined ? 0 : Math.max(0, deadline - Date.now()));
+  register(`${id} ${title}`, { timeout }, async (ctx) => {
     const run = providedRun();
     if (run === undefined) {
       throw new Error(
@@ -69,8 +77,10 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
       );
     }
     const spec = { requirement, title, fn, file: ctx.task.file.name, timeoutMs: budget };
-    const result = await runCheck(spec, run);
+    const tally = newTally();
+    const result = await runCheck(spec, run, tally);
     ctx.task.meta.a2a = result;
+    ctx.task.meta.a2aTraffic = tally;
     settle(ctx, result);
   });
 }

@@ -2,6 +2,13 @@
 // the agent card, the run's settings, and the recorder's expected-vs-actual helpers.
 import type { Requirement } from '../../requirements/types.ts';
 import type { Exchange, RecordedResponse } from '../io/evidence.ts';
+import {
+  PaceBudgetError,
+  RateLimitedError,
+  sharedGovernor,
+  type Governor,
+  type TrafficTally,
+} from '../io/governor.ts';
 import type { SseStream } from '../io/sse-reader.ts';
 import {
   createTargetClient,
@@ -76,10 +83,27 @@ export interface CheckContext {
   ): Promise<boolean>;
 }
 
+/** The run's governor in this process: every client of every check of the run goes through it. */
+export function runGovernor(run: ProvidedRun): Governor {
+  const f = run.field;
+  const settings = { pace: f.pace, concurrency: f.concurrency, deadlineAt: f.deadlineAt };
+  return sharedGovernor(`${run.baseUrl} ${run.agentId} ${f.deadlineAt ?? ''}`, settings);
+}
+
+/** A governor's refusal to wait (rate budget spent) or to go on (rate limited): never a finding. */
+export function isGovernorStop(e: unknown): e is PaceBudgetError | RateLimitedError {
+  return e instanceof PaceBudgetError || e instanceof RateLimitedError;
+}
+
 export class ClientPool {
   private readonly clients: TargetClient[] = [];
 
-  constructor(private readonly run: ProvidedRun) {}
+  constructor(
+    private readonly run: ProvidedRun,
+    /** Counts this pool's requests; the governor's waits do not spend the check's budget. */
+    readonly tally?: TrafficTally,
+    private readonly signal?: AbortSignal,
+  ) {}
 
   create(overrides: Partial<TargetClientOptions> = {}): TargetClient {
     const client = createTargetClient({
@@ -87,6 +111,9 @@ export class ClientPool {
       agentId: this.run.agentId,
       auth: this.run.auth,
       timeoutMs: this.run.timeoutMs,
+      governor: runGovernor(this.run),
+      ...(this.tally === undefined ? {} : { tally: this.tally }),
+      ...(this.signal === undefined ? {} : { signal: this.signal }),
       ...overrides,
       secrets: [...secretsOf(this.run), ...(overrides.secrets ?? [])],
     });
@@ -139,7 +166,7 @@ export function createCheckContext(
       checkProperty(
         recorder,
         run,
-        (e) => e instanceof NoAnswerError || signal.aborted,
+        (e) => e instanceof NoAnswerError || isGovernorStop(e) || signal.aborted,
         label,
         arb,
         predicate,

@@ -11,10 +11,11 @@ import {
   type RecordedResponse,
   type StreamTranscript,
 } from '../io/evidence.ts';
+import { newTally, PaceBudgetError, type Governor, type TrafficTally } from '../io/governor.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
 import type { CheckEvidence, CheckResult } from '../types.ts';
-import { ClientPool, createCheckContext, type CheckContext } from './context.ts';
+import { ClientPool, createCheckContext, isGovernorStop, runGovernor, type CheckContext } from './context.ts';
 import { CheckRecorder, type Outcome } from './recorder.ts';
 import { WebhookScope } from './webhooks.ts';
 
@@ -35,24 +36,47 @@ class BudgetSpent extends Error {}
 // must not grow one check result, and the run result the CLI holds, without bound.
 const MAX_DELIVERY_EVIDENCE = 50;
 
-function withBudget(work: Promise<void>, ms: number, controller: AbortController): Promise<void> {
+/**
+ * Races the check against its budget. Time the run spent held back by the governor (the pace,
+ * Retry-After) is the agent's limit, not the check's slowness: the budget is extended by it.
+ */
+function withBudget(
+  work: Promise<void>,
+  ms: number,
+  controller: AbortController,
+  governor: Governor,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
+  let credited = governor.heldBackMs();
   const budget = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    const expire = (): void => {
+      const owed = governor.heldBackMs() - credited;
+      if (owed > 0) {
+        credited += owed;
+        timer = setTimeout(expire, Math.max(owed, 100));
+        return;
+      }
       controller.abort();
       reject(new BudgetSpent(`the check exceeded its budget of ${ms} ms`));
-    }, ms);
+    };
+    timer = setTimeout(expire, ms);
   });
   // A check still running after its budget must not surface later as an unhandled rejection.
   work.catch(() => undefined);
   return Promise.race([work, budget]).finally(() => clearTimeout(timer));
 }
 
-export async function runCheck(spec: CheckSpec, run: ProvidedRun): Promise<CheckResult> {
+/** Runs a check; its requests are counted in `tally` (RunResult.traffic). */
+export async function runCheck(
+  spec: CheckSpec,
+  run: ProvidedRun,
+  tally: TrafficTally = newTally(),
+): Promise<CheckResult> {
   const t0 = performance.now();
   const absent = absentCapabilities(spec.requirement, run.card);
   const recorder = new CheckRecorder();
-  const pool = new ClientPool(run);
+  const controller = new AbortController();
+  const pool = new ClientPool(run, tally, controller.signal);
   const hooks = new WebhookScope(run);
   let outcome: Outcome;
   if (absent.length > 0) {
@@ -61,7 +85,6 @@ export async function runCheck(spec: CheckSpec, run: ProvidedRun): Promise<Check
       message: `capability absent from the agent card: ${absent.join(', ')}`,
     };
   } else {
-    const controller = new AbortController();
     let thrown: unknown;
     try {
       const c = createCheckContext(spec.requirement, run, recorder, pool, hooks, controller.signal);
@@ -69,13 +92,13 @@ export async function runCheck(spec: CheckSpec, run: ProvidedRun): Promise<Check
         Promise.resolve().then(() => spec.fn(c)),
         spec.timeoutMs ?? run.checkTimeoutMs,
         controller,
+        runGovernor(run),
       );
     } catch (e) {
       thrown = e;
     }
     await pool.closeAll();
-    outcome =
-      thrown instanceof BudgetSpent ? { status: 'error', message: thrown.message } : recorder.finish(thrown);
+    outcome = outcomeOf(thrown, recorder);
   }
   const received = hooks.deliveries();
   if (received.length > MAX_DELIVERY_EVIDENCE) {
@@ -88,6 +111,19 @@ export async function runCheck(spec: CheckSpec, run: ProvidedRun): Promise<Check
     .map((d) => deliveryEvidence(d, runSecrets(run)));
   const evidence = collectEvidence(pool.exchanges(), deliveries);
   return buildResult(spec, run, outcome, recorder, evidence, performance.now() - t0);
+}
+
+/**
+ * The budget spent is a harness error; the governor's "rate budget spent" leaves the check not
+ * exercised and its "rate limited" is a harness error (never a fail) unless a failure was recorded.
+ */
+function outcomeOf(thrown: unknown, recorder: CheckRecorder): Outcome {
+  if (thrown instanceof BudgetSpent) return { status: 'error', message: thrown.message };
+  const outcome = recorder.finish(thrown);
+  if (outcome.status !== 'error' || !isGovernorStop(thrown)) return outcome;
+  return thrown instanceof PaceBudgetError
+    ? { status: 'not-exercised', message: thrown.message }
+    : { status: 'error', message: thrown.message };
 }
 
 /**

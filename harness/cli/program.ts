@@ -67,6 +67,22 @@ function addRunCommand(program: Command, io: CliIo, setCode: (code: number) => v
     .option('--seed <n>', 'fast-check seed (env A2A_SEED; default random, recorded in the report)')
     .option('--runs <n>', 'fast-check runs per property (env A2A_RUNS; default 400)')
     .option(
+      '--rate <n/unit>',
+      "pace of requests, e.g. 60/m or 2/s, or off (env A2A_RATE; default the card's limits.requestsPerMinute)",
+    )
+    .option('--concurrency <n>', 'requests in flight at once (env A2A_CONCURRENCY; default 32)')
+    .addOption(
+      new Option(
+        '--profile <profile>',
+        'agent turns to spend (env A2A_PROFILE; default standard against --target, full for the bundled server)',
+      ).choices(['smoke', 'standard', 'full']),
+    )
+    .option('--max-turns <n>', 'cap on agent turns, requests that create a task (env A2A_MAX_TURNS)')
+    .option(
+      '--max-wait <duration>',
+      'longest wait a check may plan, e.g. 6m for a 5-minute system timeout (env A2A_MAX_WAIT)',
+    )
+    .option(
       '--baseline <file>',
       'expected failures: an earlier report.json or {"expectedFailures": [ids]}; a new failure or a listed one that now passes exits 1 (env A2A_BASELINE)',
     )

@@ -24,6 +24,11 @@ const FLAG_KEYS = [
   'runs',
   'baseline',
   'evidence',
+  'rate',
+  'concurrency',
+  'profile',
+  'maxTurns',
+  'maxWait',
 ] as const;
 
 /** Only the flags actually given: commander leaves the others undefined (no defaults declared). */

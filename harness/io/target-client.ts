@@ -5,6 +5,13 @@ import { performance } from 'node:perf_hooks';
 import { Agent, request, type Dispatcher } from 'undici';
 import { readCapped, type BodyAccumulator } from './body-reader.ts';
 import type { Exchange } from './evidence.ts';
+import {
+  isRateLimitedAnswer,
+  retryAfterMs,
+  TURN_METHODS,
+  type Governor,
+  type TrafficTally,
+} from './governor.ts';
 import { classifyError } from './io-errors.ts';
 import {
   agentPath,
@@ -36,6 +43,17 @@ export interface TargetClientOptions {
   recordBodyChars?: number;
   /** Exchanges kept; the oldest are dropped beyond it (see droppedExchanges()). Default 10000. */
   maxExchanges?: number;
+  /** The run's traffic governor (pace, Retry-After, concurrency); none: requests go out at once. */
+  governor?: Governor;
+  /** Where this client's requests are counted (a check's tally). */
+  tally?: TrafficTally;
+  /**
+   * Send at once whatever the pace and hand rate-limited answers to the caller: only for the checks
+   * that exceed the rate limit on purpose (C-04). The requests still count in the pace's window.
+   */
+  bypassPacing?: boolean;
+  /** Aborts waits on the governor (the check's budget). */
+  signal?: AbortSignal;
 }
 
 export interface RequestOverrides {
@@ -123,22 +141,33 @@ class Client implements TargetClient {
   }
 
   rpc(method: string, params?: unknown, opts: RpcOptions = {}): Promise<Exchange> {
-    return this.send(
-      this.rpcSpec(method, params, opts, 'application/json'),
-      opts.timeoutMs ?? this.timeoutMs,
+    return this.governed(TURN_METHODS.has(method), () =>
+      this.send(this.rpcSpec(method, params, opts, 'application/json'), opts.timeoutMs ?? this.timeoutMs),
     );
   }
 
   async stream(method: string, params?: unknown, opts: StreamOptions = {}): Promise<SseStream> {
-    const spec = this.rpcSpec(method, params, opts, 'text/event-stream');
-    const ex = this.record(spec, 'stream');
-    const s = await openSseStream(this.dispatcher, spec, ex.id, () => this.secretList, opts);
-    this.openStreams.add(s);
-    void s.done.then((t) => {
-      this.openStreams.delete(s);
-      fillFromTranscript(ex, t);
-    });
-    return s;
+    const turn = TURN_METHODS.has(method);
+    for (let attempt = 0; ; attempt += 1) {
+      const release = await this.admit(turn);
+      const spec = this.rpcSpec(method, params, opts, 'text/event-stream');
+      const ex = this.record(spec, 'stream');
+      const s = await openSseStream(this.dispatcher, spec, ex.id, () => this.secretList, opts);
+      // A stream holds no slot once it answered: checks keep streams open while they send more.
+      release();
+      this.openStreams.add(s);
+      void s.done.then((t) => {
+        this.openStreams.delete(s);
+        fillFromTranscript(ex, t);
+        if (turn) this.opts.governor?.turnAnswered(t.events[0]?.atMs ?? t.headersMs ?? 0, this.opts.tally);
+      });
+      const t = s.transcript;
+      if (!this.governs() || t.isEventStream === true || t.status === undefined) return s;
+      await s.done;
+      if (!isRateLimitedAnswer(t.status, t.json)) return s;
+      this.forget(ex);
+      await this.opts.governor!.onRateLimited(retryAfterMs(t.headers, t.json), attempt, this.opts);
+    }
   }
 
   raw(req: RawRequest): Promise<Exchange> {
@@ -149,7 +178,7 @@ class Client implements TargetClient {
       headers: mergeHeaders(base, req.headers),
     };
     if (req.body !== undefined) spec.body = req.body;
-    return this.send(spec, req.timeoutMs ?? this.timeoutMs);
+    return this.governed(false, () => this.send(spec, req.timeoutMs ?? this.timeoutMs));
   }
 
   exchanges(): Exchange[] {
@@ -172,6 +201,50 @@ class Client implements TargetClient {
     for (const c of this.inflight) c.abort();
     await Promise.all([...this.openStreams].map((s) => s.close()));
     await this.dispatcher.destroy();
+  }
+
+  /** Whether rate-limited answers are resent here rather than handed to the caller. */
+  private governs(): boolean {
+    return this.opts.governor !== undefined && this.opts.bypassPacing !== true;
+  }
+
+  private admit(turn: boolean): Promise<() => void> {
+    const g = this.opts.governor;
+    if (g === undefined) return Promise.resolve(() => undefined);
+    return g.admit({
+      turn,
+      tally: this.opts.tally,
+      signal: this.opts.signal,
+      bypass: this.opts.bypassPacing,
+    });
+  }
+
+  /**
+   * One request under the governor: it waits for the pace, and an answer that says "rate limited"
+   * (HTTP 429 or -32012) is resent after Retry-After instead of reaching the check; the refused
+   * attempt leaves no exchange (RunResult.traffic counts it).
+   */
+  private async governed(turn: boolean, send: () => Promise<Exchange>): Promise<Exchange> {
+    for (let attempt = 0; ; attempt += 1) {
+      const release = await this.admit(turn);
+      let ex: Exchange;
+      try {
+        ex = await send();
+      } finally {
+        release();
+      }
+      if (turn && ex.response !== undefined)
+        this.opts.governor?.turnAnswered(ex.timings.totalMs, this.opts.tally);
+      const res = ex.response;
+      if (!this.governs() || res === undefined || !isRateLimitedAnswer(res.status, res.json)) return ex;
+      this.forget(ex);
+      await this.opts.governor!.onRateLimited(retryAfterMs(res.headers, res.json), attempt, this.opts);
+    }
+  }
+
+  private forget(ex: Exchange): void {
+    const i = this.log.indexOf(ex);
+    if (i >= 0) this.log.splice(i, 1);
   }
 
   private rpcSpec(method: string, params: unknown, opts: RpcOptions, accept: string): RequestSpec {

@@ -2,6 +2,7 @@
 // each CheckResult in the test's `task.meta.a2a`; this reporter reads it back and prints progress.
 import { relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
+import type { TrafficTally } from '../io/governor.ts';
 import type { CheckResult, CheckStatus, HarnessError } from '../types.ts';
 
 export interface CollectedTest {
@@ -10,6 +11,8 @@ export interface CollectedTest {
   file: string;
   state: 'passed' | 'failed' | 'skipped' | 'pending';
   result?: CheckResult;
+  /** The check's traffic (requests, turns, waits). */
+  traffic?: TrafficTally;
   /** vitest's own errors for the test (a check that ended without a result). */
   errors: string[];
 }
@@ -23,6 +26,7 @@ export type ProgressListener = (event: ProgressEvent) => void;
 
 export interface CheckMeta {
   a2a?: CheckResult;
+  a2aTraffic?: TrafficTally;
 }
 
 const MARK: Record<string, string> = {
@@ -73,6 +77,7 @@ export class Collector implements Reporter {
       errors,
     };
     if (meta.a2a) test.result = meta.a2a;
+    if (meta.a2aTraffic) test.traffic = meta.a2aTraffic;
     this.tests.push(test);
     if (meta.a2a) this.progress?.({ kind: 'check', file: test.file, check: meta.a2a });
   }

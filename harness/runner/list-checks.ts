@@ -1,7 +1,7 @@
 // Lists the registered checks without touching a target: vitest collects the suites (their
 // verifies() calls register tests named `<id> <title>`) with a placeholder target provided.
 import { relative } from 'node:path';
-import type { ProvidedRun } from '../provided.ts';
+import { FULL_SPEED, type ProvidedRun } from '../provided.ts';
 import type { HarnessError } from '../types.ts';
 import { splitTestName } from './assemble.ts';
 import { PROJECT_ROOT, SUITES_CONFIG } from './run-suites.ts';
@@ -25,6 +25,7 @@ const PLACEHOLDER: ProvidedRun = {
   runs: 1,
   webhookListen: { host: '127.0.0.1', port: 0 },
   bundled: false,
+  field: FULL_SPEED,
 };
 
 export interface Listing {

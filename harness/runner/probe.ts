@@ -3,6 +3,7 @@
 // run cannot be done.
 import { ERROR_CODES } from '../../schemas/error-codes.ts';
 import type { Exchange } from '../io/evidence.ts';
+import type { Governor, TrafficTally } from '../io/governor.ts';
 import { createTargetClient } from '../io/target-client.ts';
 import type { Reachability } from '../types.ts';
 
@@ -77,10 +78,22 @@ function classify(ex: Exchange): Omit<ProbeOutcome, 'reachability'> & Omit<Reach
   };
 }
 
-export async function probeTarget(target: ProbeTarget): Promise<ProbeOutcome> {
-  const client = createTargetClient({ ...target });
+/** `traffic`: the run's governor (a rate-limited answer is waited out and resent) and the probe's tally. */
+export async function probeTarget(
+  target: ProbeTarget,
+  traffic?: { governor: Governor; tally: TrafficTally },
+): Promise<ProbeOutcome> {
+  const client = createTargetClient({ ...target, ...traffic });
   try {
-    const ex = await client.rpc('agent/authenticatedExtendedCard', { includeCapabilities: true });
+    let ex: Exchange;
+    try {
+      ex = await client.rpc('agent/authenticatedExtendedCard', { includeCapabilities: true });
+    } catch (e) {
+      // The governor gave up: the agent kept answering "rate limited" (HTTP 429 / -32012).
+      const message = `the target refused the probe: ${(e as Error).message}`;
+      const reachability = { reachable: true, authenticated: false, message, durationMs: 0 };
+      return { reachability, card: null, couldNotRun: message };
+    }
     const { card, couldNotRun, ...reach } = classify(ex);
     return { reachability: { ...reach, durationMs: Math.round(ex.timings.totalMs) }, card, couldNotRun };
   } finally {

@@ -33,6 +33,8 @@ export function testNamePattern(ids: readonly string[]): string {
 // After the budget, running checks get this long to end (their own budgets bound them) before the
 // runner stops waiting for vitest; a late vitest is closed in the background.
 const GRACE_MS = 5_000;
+// What a paced run keeps of its budget for the rate-limit checks, which wait for a window to reset.
+const RESERVE_MS = 75_000;
 
 function vitestOptions(provided: ProvidedRun, ids: readonly string[], collector: Collector) {
   return {
@@ -81,6 +83,9 @@ export async function runSuites(
   progress?: ProgressListener,
 ): Promise<SuitesOutcome> {
   const collector = new Collector(PROJECT_ROOT, log, progress);
+  // No paced wait may end after this: the run ends by itself within its budget, leaving the
+  // rate-limit checks (last, unpaced) and the reports their share.
+  provided.field.deadlineAt = Date.now() + budgetMs - Math.min(RESERVE_MS, budgetMs / 10);
   let interrupted: string | undefined;
   const exitCode = process.exitCode;
   const files = suiteFilesFor(PROJECT_ROOT, SUITES_DIR, ids);

@@ -7,6 +7,7 @@ import '../../harness/provided.ts';
 import { startBundledTarget } from '../../harness/runner/bundled-target.ts';
 import { probeTarget } from '../../harness/runner/probe.ts';
 import { providedRun } from '../../harness/runner/run-conformance.ts';
+import { paceFor } from '../../harness/runner/traffic.ts';
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   if (project.getProvidedContext().a2aRun !== undefined) return undefined;
@@ -19,6 +20,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     throw new Error(`a2a-conformance: the run could not be done: ${probe.couldNotRun}`);
   }
   run.card = probe.card;
+  run.field.pace = paceFor(opts, probe.card);
   project.provide('a2aRun', run);
   return async () => {
     await bundled?.close();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Requirement } from '../../requirements/types.ts';
 import { runCheck } from '../../harness/check/run-check.ts';
 import { closeSharedReceiver } from '../../harness/check/webhooks.ts';
-import type { ProvidedRun } from '../../harness/provided.ts';
+import { FULL_SPEED, type ProvidedRun } from '../../harness/provided.ts';
 import { closedPort, startFixture, type Fixture } from './fixtures/jsonrpc-fixture.ts';
 
 const requirement: Requirement = {
@@ -33,6 +33,7 @@ beforeAll(async () => {
     runs: 3,
     webhookListen: { host: '127.0.0.1', port: 0 },
     bundled: false,
+    field: { ...FULL_SPEED },
   };
 });
 afterAll(async () => {

@@ -1,0 +1,75 @@
+// The run's traffic settings (pace, concurrency, profile) and its traffic summary (RunResult.traffic):
+// the checks' tallies, counted in the suites' worker, summed with the probe's in the runner.
+import type { Pace, TrafficTally } from '../io/governor.ts';
+import { requestsPerMinute } from '../io/governor.ts';
+import type { ResolvedRunOptions } from '../options.ts';
+import type { FieldSettings } from '../provided.ts';
+import type { RunTraffic } from '../types.ts';
+import type { CollectedTest } from './collector.ts';
+
+export function fieldSettings(opts: ResolvedRunOptions): FieldSettings {
+  return {
+    profile: opts.profile,
+    pace: opts.rate ?? null,
+    concurrency: opts.concurrency,
+    maxTurns: opts.maxTurns,
+    maxWaitMs: opts.maxWaitMs,
+  };
+}
+
+/** `--rate` when given (`off`: none), else the card's limits.requestsPerMinute over C-04's 60 s window. */
+export function paceFor(
+  opts: Pick<ResolvedRunOptions, 'rate'>,
+  card: Record<string, unknown> | null,
+): Pace | null {
+  if (opts.rate !== undefined) return opts.rate;
+  const limits = card?.limits;
+  const n =
+    typeof limits === 'object' && limits !== null
+      ? (limits as Record<string, unknown>).requestsPerMinute
+      : undefined;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 1
+    ? { limit: Math.floor(n), windowMs: 60_000, source: 'card' }
+    : null;
+}
+
+/** Nearest-rank percentile of ascending `sorted`. */
+function percentile(sorted: number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return Math.round(sorted[rank - 1]!);
+}
+
+export function summarizeTraffic(
+  field: FieldSettings,
+  tests: readonly CollectedTest[],
+  probe: TrafficTally | undefined,
+): RunTraffic {
+  const tallies = [
+    ...tests.flatMap((t) => (t.traffic === undefined ? [] : [t.traffic])),
+    ...(probe ? [probe] : []),
+  ];
+  const sum = (f: (t: TrafficTally) => number): number => tallies.reduce((n, t) => n + f(t), 0);
+  const latencies = tallies.flatMap((t) => t.turnLatencyMs).sort((a, b) => a - b);
+  const pace = field.pace;
+  return {
+    profile: field.profile,
+    requests: sum((t) => t.requests),
+    agentTurns: sum((t) => t.agentTurns),
+    maxTurns: field.maxTurns,
+    turnLatencyMs: {
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      samples: latencies.length,
+    },
+    rateLimit: {
+      requestsPerMinute: requestsPerMinute(pace),
+      source: pace === null ? 'none' : pace.source,
+      waitedMs: sum((t) => t.waitedMs),
+      rateLimitedAnswers: sum((t) => t.rateLimitedAnswers),
+    },
+    concurrency: { limit: field.concurrency, maxInFlight: Math.max(0, ...tallies.map((t) => t.maxInFlight)) },
+    cut: [],
+    properties: [],
+  };
+}

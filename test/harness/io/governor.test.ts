@@ -1,0 +1,163 @@
+// The traffic governor: the pace over a sliding window, a rate-limited answer (HTTP 429 or -32012)
+// waited out and resent without reaching the caller, the run's budget, and the counts it keeps.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  Governor,
+  isRateLimitedAnswer,
+  newTally,
+  PaceBudgetError,
+  paceCap,
+  RateLimitedError,
+  retryAfterMs,
+} from '../../../harness/io/governor.ts';
+import { createTargetClient } from '../../../harness/io/target-client.ts';
+
+/** A server that refuses the first `refuse` requests (429, Retry-After 1, -32012), then answers. */
+function limitedServer(state: { refuse: number; seen: number; retryAfter: boolean }): Server {
+  return createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      state.seen += 1;
+      if (state.seen <= state.refuse) {
+        const headers: Record<string, string> = { 'content-type': 'application/json' };
+        if (state.retryAfter) headers['retry-after'] = '1';
+        res.writeHead(429, headers);
+        res.end(
+          JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32012, message: 'Rate limit exceeded' } }),
+        );
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { ok: true } }));
+    });
+  });
+}
+
+const state = { refuse: 0, seen: 0, retryAfter: true };
+let server: Server;
+let baseUrl: string;
+
+beforeAll(async () => {
+  server = limitedServer(state);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('pace', () => {
+  it('keeps at most the cap in a window and waits for the oldest to leave it', async () => {
+    // 20 a second: the cap is 19, so the 20th request waits for the window (plus its slack).
+    const g = new Governor({ pace: { limit: 20, windowMs: 1000, source: 'option' }, concurrency: 64 });
+    expect(paceCap({ limit: 20, windowMs: 1000, source: 'option' })).toBe(19);
+    const t0 = Date.now();
+    const sent: number[] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const release = await g.admit({ turn: false });
+        sent.push(Date.now() - t0);
+        release();
+      }),
+    );
+    sent.sort((a, b) => a - b);
+    expect(sent[18]!).toBeLessThan(900);
+    expect(sent[19]!).toBeGreaterThanOrEqual(1900);
+    expect(g.total.requests).toBe(20);
+    expect(g.heldBackMs()).toBeGreaterThanOrEqual(1900);
+  });
+
+  it('refuses a wait that would end after the run deadline', async () => {
+    const g = new Governor({
+      pace: { limit: 1, windowMs: 60_000, source: 'card' },
+      concurrency: 4,
+      deadlineAt: Date.now() + 5_000,
+    });
+    (await g.admit({ turn: true }))();
+    await expect(g.admit({ turn: false })).rejects.toBeInstanceOf(PaceBudgetError);
+    expect(g.total.agentTurns).toBe(1);
+  });
+
+  it('a bypassing request goes out at once but counts in the window', async () => {
+    const g = new Governor({
+      pace: { limit: 1, windowMs: 60_000, source: 'card' },
+      concurrency: 4,
+      deadlineAt: Date.now() + 1000,
+    });
+    (await g.admit({ turn: false, bypass: true }))();
+    (await g.admit({ turn: false, bypass: true }))();
+    await expect(g.admit({ turn: false })).rejects.toBeInstanceOf(PaceBudgetError);
+  });
+
+  it('caps requests in flight', async () => {
+    const g = new Governor({ pace: null, concurrency: 2 });
+    const a = await g.admit({ turn: false });
+    const b = await g.admit({ turn: false });
+    let third = false;
+    const c = g.admit({ turn: false }).then((r) => {
+      third = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(third).toBe(false);
+    a();
+    (await c)();
+    b();
+    expect(third).toBe(true);
+    expect(g.total.maxInFlight).toBe(2);
+  });
+});
+
+describe('rate-limited answers', () => {
+  it('are recognised by status or by code, and their Retry-After read from header or data', () => {
+    expect(isRateLimitedAnswer(429, undefined)).toBe(true);
+    expect(isRateLimitedAnswer(200, { error: { code: -32012 } })).toBe(true);
+    expect(isRateLimitedAnswer(200, { error: { code: -32600 } })).toBe(false);
+    expect(retryAfterMs({ 'retry-after': '3' }, undefined)).toBe(3000);
+    expect(retryAfterMs({}, { error: { code: -32012, data: { retryAfterSeconds: 2 } } })).toBe(2000);
+    expect(retryAfterMs({}, {})).toBeUndefined();
+  });
+
+  it('are waited out and resent: the caller sees only the answer, the tally counts both', async () => {
+    Object.assign(state, { refuse: 1, seen: 0, retryAfter: true });
+    const g = new Governor({ pace: null, concurrency: 4 });
+    const tally = newTally();
+    const client = createTargetClient({ baseUrl, agentId: 'a', auth: { apiKey: 'k' }, governor: g, tally });
+    const t0 = Date.now();
+    const ex = await client.rpc('message/send', { message: {} });
+    await client.close();
+    expect(ex.response?.status).toBe(200);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+    expect(client.exchanges()).toHaveLength(1);
+    expect(tally).toMatchObject({ requests: 2, agentTurns: 2, rateLimitedAnswers: 1 });
+    expect(tally.turnLatencyMs).toHaveLength(2);
+  });
+
+  it('without Retry-After back off, and give up as "rate limited" after the last backoff', async () => {
+    Object.assign(state, { refuse: 1_000, seen: 0, retryAfter: false });
+    // A deadline inside the backoff schedule ends the retries early, so the test stays short.
+    const g = new Governor({ pace: null, concurrency: 4, deadlineAt: Date.now() + 4_000 });
+    const client = createTargetClient({ baseUrl, agentId: 'a', auth: { apiKey: 'k' }, governor: g });
+    const err = await client.rpc('tasks/get', { id: 't' }).catch((e: unknown) => e);
+    await client.close();
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect((err as Error).message).toMatch(/^rate limited: 3 rate-limited answers/);
+  });
+
+  it('reach a client that bypasses pacing (the rate-limit checks)', async () => {
+    Object.assign(state, { refuse: 1, seen: 0, retryAfter: true });
+    const g = new Governor({ pace: null, concurrency: 4 });
+    const client = createTargetClient({
+      baseUrl,
+      agentId: 'a',
+      auth: { apiKey: 'k' },
+      governor: g,
+      bypassPacing: true,
+    });
+    const ex = await client.rpc('tasks/get', { id: 't' });
+    await client.close();
+    expect(ex.response?.status).toBe(429);
+  });
+});
