@@ -2,6 +2,7 @@
 // expected, actual, evidence), never thrown assertions. Every reporter reads a RunResult.
 import type { LedgerVersion } from '../requirements/ledger-version.ts';
 import type { Level, Role } from '../requirements/types.ts';
+import type { DialectReport, RootCause } from './analysis/types.ts';
 import type { Delivery, Exchange, StreamTranscript } from './io/evidence.ts';
 
 /** The outcome of one check (one `verifies()` call). `error` is the harness's own failure. */
@@ -186,6 +187,10 @@ export interface RunResult {
   summary: RunSummary;
   harnessErrors: HarnessError[];
   baseline?: BaselineDiff;
+  /** The official A2A dialect the target speaks instead of this spec's, when the run saw one (harness/analysis). */
+  dialect?: DialectReport;
+  /** Causes many findings share, largest first (absent from reports of older versions). */
+  rootCauses?: RootCause[];
   /** 0 no gating requirement failed; 1 one did; 2 the run could not be done. */
   exitCode: 0 | 1 | 2;
   /** One line saying why the exit code is what it is. */

@@ -5,11 +5,21 @@ import type { Level } from '../requirements/types.ts';
 import type { RequirementResult, RunResult, Verdict } from '../harness/types.ts';
 import { VERDICTS } from '../harness/types.ts';
 import { complianceOf, formatScore, unverifiedLines, type Compliance } from './score.ts';
+import {
+  causeIndex,
+  dialectCount,
+  dialectHeadline,
+  dialectOf,
+  explainedCount,
+  rootCausesOf,
+} from './root-causes.ts';
 import { anchorOf, ATTENTION, firstFinding } from './sections.ts';
+import { trafficFacts } from './traffic.ts';
 
 const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY', 'INFO'];
 const MAX_LISTED = 50;
 const MAX_FINDING = 180;
+const MAX_CAUSE_IDS = 6;
 
 export interface MarkdownOptions {
   /** Where report.html is, relative to summary.md or absolute (default `report.html`). */
@@ -50,10 +60,12 @@ function attentionRows(result: RunResult, href: string): string[] {
     .sort((a, b) => order(a.verdict) - order(b.verdict));
   if (listed.length === 0) return [];
   const expected = new Set(result.baseline?.stillFailing ?? []);
+  const causes = causeIndex(result);
   const row = (r: RequirementResult): string => {
     const mark = expected.has(r.id) ? ' (expected, baseline)' : '';
     const link = `[${r.id}](${href}#${anchorOf(r.id)})`;
-    return `| ${r.verdict.toUpperCase()}${mark} | ${r.level} | ${link} | ${cell(firstFinding(r))} |`;
+    const cause = causes.has(r.id) ? `root cause ${causes.get(r.id)}: ` : '';
+    return `| ${r.verdict.toUpperCase()}${mark} | ${r.level} | ${link} | ${cause}${cell(firstFinding(r))} |`;
   };
   const lines = [
     '',
@@ -89,6 +101,46 @@ function notExercisedLines(result: RunResult, href: string): string[] {
   ];
 }
 
+/** The dialect the agent speaks when it is not this spec's: said first, since it explains the rest. */
+function dialectBlock(result: RunResult): string[] {
+  const d = dialectOf(result);
+  if (d === undefined) return [];
+  const probe = d.evidence.filter((line) => line.includes(' is served ('));
+  return [
+    '',
+    `> **Dialect: ${dialectHeadline(d)}.** ${dialectCount(d)}, each a root cause below.`,
+    ...probe.map((line) => `> - ${cell(line, 300)}`),
+  ];
+}
+
+function rootCauseTable(result: RunResult, href: string): string[] {
+  const causes = rootCausesOf(result);
+  if (causes.length === 0) return [];
+  const link = (id: string): string => `[${id}](${href}#${anchorOf(id)})`;
+  const findings = result.requirements.filter((r) => ['fail', 'warn', 'error'].includes(r.verdict)).length;
+  const rows = causes.map((cause, i) => {
+    const ids = cause.requirements.slice(0, MAX_CAUSE_IDS).map((r) => link(r.id));
+    const more = cause.requirements.length - ids.length;
+    const spec = cause.expected === undefined ? '' : ` (spec: ${cause.expected})`;
+    const what = `${cause.kind === 'dialect' ? 'dialect: ' : ''}${cause.cause}${spec}`;
+    return `| ${i + 1} | ${cause.requirements.length} | ${cell(what, 400)} | ${ids.join(', ')}${more > 0 ? ` and ${more} more` : ''} |`;
+  });
+  return [
+    '',
+    `### Root causes (${explainedCount(result)} of ${findings} findings)`,
+    '',
+    '| # | Findings | Cause | Requirements |',
+    '|---:|---:|---|---|',
+    ...rows,
+  ];
+}
+
+function trafficTable(result: RunResult): string[] {
+  const facts = trafficFacts(result);
+  if (facts.length === 0) return [];
+  return ['', '| Traffic | |', '|---|---|', ...facts.map((f) => `| ${f.label} | ${cell(f.value, 400)} |`)];
+}
+
 function baselineLines(result: RunResult): string[] {
   const b = result.baseline;
   if (b === undefined) return [];
@@ -112,6 +164,7 @@ export function renderMarkdown(result: RunResult, options: MarkdownOptions = {})
     '',
     `Score: ${c.passed} of ${c.counted} MUST and SHOULD requirements pass (not-exercised and error count against it).`,
   ];
+  lines.push(...dialectBlock(result), ...rootCauseTable(result, href), ...trafficTable(result));
   if (c.reasons.length > 0) lines.push('', ...c.reasons.map((r) => `- ${r}`));
   if (c.level === 'unverified' && c.unverified.length > 0)
     lines.push('', '**Not verified (MUST)**', '', ...unverifiedLines(c).map((l) => `- ${cell(l, 400)}`));

@@ -1,6 +1,7 @@
 // Compliance level and score of a run, computed once here and shown by every reporter (console,
 // report.json, JUnit, HTML, Markdown, badge). Only requirements the run selected count, and
 // not-exercised and error always count against the target, never as passes.
+import { normalise } from '../harness/analysis/findings.ts';
 import type { Level } from '../requirements/types.ts';
 import type { LevelSelection, RequirementResult, RunResult, Verdict } from '../harness/types.ts';
 
@@ -99,20 +100,12 @@ function whyUnverified(r: Scored): string {
   return (check?.message ?? r.message ?? 'no reason recorded').split('\n')[0]!.trim();
 }
 
-/** Ids, numbers and quoted values vary from one requirement to the next; the reason does not. */
-function reasonKey(why: string): string {
-  return why
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<id>')
-    .replace(/"[^"]*"/g, '""')
-    .replace(/\d+(\.\d+)?/g, '#');
-}
-
 export function unverifiedGroups(requirements: readonly Scored[]): UnverifiedGroup[] {
   const groups = new Map<string, UnverifiedGroup>();
   requirements.forEach((r, i) => {
     if (r.level !== 'MUST' || (r.verdict !== 'not-exercised' && r.verdict !== 'error')) return;
     const why = whyUnverified(r);
-    const key = `${r.verdict}\u0000${reasonKey(why)}`;
+    const key = `${r.verdict}\u0000${normalise(why)}`;
     const group = groups.get(key) ?? { why, verdict: r.verdict, requirements: [] };
     group.requirements.push(r.id ?? `#${i}`);
     groups.set(key, group);

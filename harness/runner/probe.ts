@@ -6,6 +6,8 @@ import type { Exchange } from '../io/evidence.ts';
 import type { Governor, TrafficTally } from '../io/governor.ts';
 import { createTargetClient } from '../io/target-client.ts';
 import type { Reachability } from '../types.ts';
+import { probeDialect } from '../analysis/dialect.ts';
+import type { DialectProbeAnswer } from '../analysis/types.ts';
 
 export interface ProbeTarget {
   baseUrl: string;
@@ -19,6 +21,8 @@ export interface ProbeOutcome {
   card: Record<string, unknown> | null;
   /** Why the run cannot be done, or null. */
   couldNotRun: string | null;
+  /** No card under the spec's method: the answers under the official A2A dialects' names. */
+  dialectProbe?: DialectProbeAnswer[];
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -95,7 +99,14 @@ export async function probeTarget(
       return { reachability, card: null, couldNotRun: message };
     }
     const { card, couldNotRun, ...reach } = classify(ex);
-    return { reachability: { ...reach, durationMs: Math.round(ex.timings.totalMs) }, card, couldNotRun };
+    const outcome: ProbeOutcome = {
+      reachability: { ...reach, durationMs: Math.round(ex.timings.totalMs) },
+      card,
+      couldNotRun,
+    };
+    // An agent that gave no card may speak another dialect: two more requests ask it (harness/analysis).
+    if (card === null && couldNotRun === null) outcome.dialectProbe = await probeDialect(client);
+    return outcome;
   } finally {
     await client.close();
   }

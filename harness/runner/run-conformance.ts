@@ -14,6 +14,8 @@ import { assembleRequirements } from './assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline, type Baseline } from './baseline.ts';
 import { startBundledTarget, type BundledTarget } from './bundled-target.ts';
 import type { CollectedTest, ProgressListener } from './collector.ts';
+import { analyseRun } from '../analysis/root-causes.ts';
+import { dialectProbeLines } from '../analysis/dialect.ts';
 import { probeTarget, type ProbeOutcome } from './probe.ts';
 import { runSuites } from './run-suites.ts';
 import { fieldSettings, paceFor, summarizeTraffic } from './traffic.ts';
@@ -107,6 +109,7 @@ export async function runResolved(
     const probe = await probeTarget(provided, probeTraffic);
     provided.card = probe.card;
     f.pace = paceFor(opts, probe.card);
+    for (const line of dialectProbeLines(probe.dialectProbe)) log(line);
     const checked =
       probe.couldNotRun === null
         ? await runChecks(provided, selected, opts, log, progress)
@@ -273,6 +276,8 @@ function finish(
     harnessErrors: checked.harnessErrors,
     ...(diff === undefined ? {} : { baseline: diff }),
     ...exit,
+    // Before --evidence trims the passing checks: their exchanges show a dialect too.
+    ...analyseRun(checked.requirements, probe.dialectProbe),
   };
 }
 

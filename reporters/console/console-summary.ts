@@ -6,7 +6,9 @@ import type { RequirementResult, RunResult, Verdict, VerdictCounts } from '../..
 import { VERDICTS } from '../../harness/types.ts';
 import { complianceOf, unverifiedLines, verdictLine, type Compliance } from '../score.ts';
 import { decidingChecks, findingOf, firstFinding, groupBySection } from '../sections.ts';
+import { causeIndex } from '../root-causes.ts';
 import type { Palette } from './ansi.ts';
+import { leadLines } from './console-lead.ts';
 
 export type ConsoleMode = 'quiet' | 'normal' | 'verbose';
 
@@ -88,10 +90,17 @@ export function findings(result: RunResult, p: Palette, mode: ConsoleMode): stri
   // When the probe failed every requirement carries the same message: the exit line says it once.
   if (!probed(result)) return [];
   const order = LISTED[mode];
-  const listed = result.requirements
-    .filter((r) => order.includes(r.verdict))
+  // A finding a root cause explains is listed under its cause; --verbose prints it here too.
+  const explained = mode === 'verbose' ? new Map<string, number>() : causeIndex(result);
+  const all = result.requirements.filter((r) => order.includes(r.verdict));
+  const listed = all
+    .filter((r) => !explained.has(r.id))
     .sort((a, b) => order.indexOf(a.verdict) - order.indexOf(b.verdict));
-  if (listed.length === 0) return [];
+  const underCauses = all.length - listed.length;
+  if (listed.length === 0)
+    return underCauses > 0
+      ? [`${underCauses} finding(s), each under its root cause above (report.html has them all)`]
+      : [];
   const expected = new Set(result.baseline?.stillFailing ?? []);
   const max = mode === 'verbose' ? Infinity : MAX_FINDINGS;
   if (mode === 'quiet') {
@@ -99,7 +108,11 @@ export function findings(result: RunResult, p: Palette, mode: ConsoleMode): stri
       .slice(0, 20)
       .map((r) => `${p.verdict(r.verdict, r.verdict.toUpperCase())} ${r.id}  ${firstFinding(r)}`);
   }
-  const lines = [p.style('bold', `Findings (${listed.length})`)];
+  const title =
+    underCauses > 0
+      ? `Other findings (${listed.length}; ${underCauses} more under the root causes above)`
+      : `Findings (${listed.length})`;
+  const lines = [p.style('bold', title)];
   for (const r of listed.slice(0, max)) lines.push(...findingLines(r, p, mode, expected.has(r.id)));
   if (listed.length > max) lines.push(`... and ${listed.length - max} more in report.html`);
   return lines;
@@ -131,9 +144,11 @@ export function formatRunSummary(result: RunResult, p: Palette, mode: ConsoleMod
   const tone = { 'not-compliant': 'fail', unverified: 'not-exercised' } as const;
   const verdict = p.style('bold', p.verdict(tone[c.level as keyof typeof tone] ?? 'pass', verdictLine(c)));
   const exit = `exit ${result.exitCode}: ${result.exitReason} (${(result.durationMs / 1000).toFixed(1)} s)`;
-  if (mode === 'quiet') return [...findings(result, p, mode), verdict, exit].join('\n');
+  const lead = probed(result) ? leadLines(result, p, mode) : [];
+  if (mode === 'quiet') return [...lead, ...findings(result, p, mode), verdict, exit].join('\n');
   const lines = [
     `target: ${result.target.baseUrl} agent ${result.target.agentId} (${result.reachability.message})`,
+    ...lead,
     ...summaryTable(result, p),
     ...findings(result, p, mode),
   ];

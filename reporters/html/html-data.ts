@@ -7,7 +7,9 @@ import type { CheckResult, RequirementResult, RunResult } from '../../harness/ty
 import { VERDICTS } from '../../harness/types.ts';
 import { getRequirement, hasRequirement, specExcerpt } from '../../requirements/index.ts';
 import { complianceOf, type Compliance } from '../score.ts';
+import { causeHeadline, dialectCount, dialectHeadline, dialectOf, rootCausesOf } from '../root-causes.ts';
 import { anchorOf, groupBySection } from '../sections.ts';
+import { trafficFacts, type TrafficFact } from '../traffic.ts';
 import { streamTimeline, webhookTimelines, type StreamTimeline, type WebhookTimeline } from './timelines.ts';
 
 /** Evidence kept per check: decided checks keep more than passing ones. */
@@ -68,6 +70,12 @@ export interface HtmlData {
   title: string;
   meta: Record<string, string>;
   compliance: Compliance;
+  /** The dialect the agent speaks when it is not this spec's (absent otherwise, and in old reports). */
+  dialect?: { headline: string; count: string; evidence: string[] };
+  /** Causes many findings share, each with its finding ids, largest first. */
+  rootCauses: { headline: string; example?: string; requirements: string[] }[];
+  /** How the run went on the wire (reporters/traffic.ts). */
+  traffic: TrafficFact[];
   verdicts: readonly string[];
   sections: { section: string; name: string; counts: Record<string, number> }[];
   rulings: Record<string, { title: string; body: string }>;
@@ -195,6 +203,12 @@ function metaOf(result: RunResult): Record<string, string> {
   };
 }
 
+function dialectView(result: RunResult): Pick<HtmlData, 'dialect'> {
+  const d = dialectOf(result);
+  if (d === undefined) return {};
+  return { dialect: { headline: dialectHeadline(d), count: dialectCount(d), evidence: d.evidence } };
+}
+
 export function htmlData(result: RunResult): HtmlData {
   const all = loadClarifications();
   const cited = new Set(result.requirements.flatMap((r) => r.rulings));
@@ -208,6 +222,13 @@ export function htmlData(result: RunResult): HtmlData {
     title: `A2A conformance: ${result.target.agentId} at ${result.target.baseUrl}`,
     meta: metaOf(result),
     compliance: complianceOf(result),
+    ...dialectView(result),
+    rootCauses: rootCausesOf(result).map((c) => ({
+      headline: causeHeadline(c),
+      ...(c.example === undefined ? {} : { example: c.example }),
+      requirements: c.requirements.map((r) => r.id),
+    })),
+    traffic: trafficFacts(result),
     verdicts: VERDICTS,
     sections: groupBySection(result.requirements).map((g) => ({
       section: g.section,

@@ -57,7 +57,69 @@ function renderHeader() {
         pre(data.harnessErrors.join('\n')),
       )
     : null;
-  document.getElementById('header').append(banner, reasons, unverified || '', meta, errors || '');
+  document
+    .getElementById('header')
+    .append(
+      dialectBox() || '',
+      causesBox() || '',
+      banner,
+      reasons,
+      unverified || '',
+      meta,
+      trafficBox() || '',
+      errors || '',
+    );
+}
+
+/** The dialect the agent speaks, when it is not this spec's: the first thing to read. */
+function dialectBox() {
+  const d = data.dialect;
+  if (!d) return null;
+  return el(
+    'div',
+    { class: 'dialect', id: 'dialect' },
+    el('strong', { text: `Dialect: ${d.headline}.` }),
+    ` ${d.count}, each a root cause below.`,
+    el(
+      'ul',
+      {},
+      d.evidence.filter((line) => line.includes(' is served (')).map((line) => el('li', { text: line })),
+    ),
+  );
+}
+
+/** Causes many findings share, largest first, each with links to the requirements it explains. */
+function causesBox() {
+  const causes = data.rootCauses || [];
+  if (!causes.length) return null;
+  return el(
+    'div',
+    { class: 'causes', id: 'root-causes' },
+    el('h2', { text: 'Root causes' }),
+    el(
+      'ol',
+      {},
+      causes.map((c) =>
+        el(
+          'li',
+          {},
+          el('span', { class: 'cause', text: c.headline }),
+          el('div', {}, requirementLinks(c.requirements, 20)),
+          c.example ? pre(`e.g. ${c.example}`, 'example') : '',
+        ),
+      ),
+    ),
+  );
+}
+
+function trafficBox() {
+  const facts = data.traffic || [];
+  if (!facts.length) return null;
+  return el(
+    'dl',
+    { class: 'meta traffic', id: 'traffic' },
+    facts.map((f) => [el('dt', { text: f.label }), el('dd', { text: f.value })]),
+  );
 }
 
 const anchors = new Map(data.requirements.map((r) => [r.id, r.anchor]));

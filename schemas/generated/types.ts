@@ -1176,6 +1176,11 @@ export interface ConformanceReport {
   summary: ReportSummary;
   harnessErrors: ReportHarnessError[];
   baseline?: ReportBaseline;
+  dialect?: ReportDialect;
+  /**
+   * Causes many findings share (harness/analysis): a dialect difference, an unexpected error code or HTTP status, a missing field, no answer; largest first. Absent from reports of older versions.
+   */
+  rootCauses?: ReportRootCause[];
   exitCode: 0 | 1 | 2;
   exitReason: string;
   compliance: ReportCompliance;
@@ -1569,6 +1574,54 @@ export interface ReportBaseline {
     after: ReportVerdict;
     [k: string]: unknown;
   }[];
+  [k: string]: unknown;
+}
+/**
+ * The official A2A dialect the target speaks instead of this spec's JSON-RPC, named from the dialect probe and the differences the run saw.
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "dialect".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportDialect".
+ */
+export interface ReportDialect {
+  id: 'a2a-v0.3' | 'a2a-v1.0';
+  name: string;
+  evidence: string[];
+  differences: {
+    id: string;
+    spec: string;
+    seen: string;
+    requirements: number;
+    [k: string]: unknown;
+  }[];
+  /**
+   * Findings (fail, warn, error) the differences explain.
+   */
+  explained: number;
+  findings: number;
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "rootCause".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportRootCause".
+ */
+export interface ReportRootCause {
+  kind:
+    'dialect' | 'error-code' | 'http-status' | 'no-answer' | 'missing-field' | 'no-error' | 'harness-error';
+  key: string;
+  cause: string;
+  expected?: string;
+  requirements: {
+    id: string;
+    verdict: ReportVerdict;
+    [k: string]: unknown;
+  }[];
+  example?: string;
   [k: string]: unknown;
 }
 /**

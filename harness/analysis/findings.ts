@@ -1,0 +1,113 @@
+// Reading a run's findings for root-cause analysis: which requirements are findings, which checks
+// decided them, what their failed assertions say, and what their recorded exchanges answered
+// (JSON-RPC errors, results, SSE event results), secrets already redacted.
+import type { Exchange } from '../io/evidence.ts';
+import type { CheckResult, RequirementResult, Verdict } from '../types.ts';
+
+/** Verdicts a root cause can explain: a MUST failure, a SHOULD warning, a harness error. */
+export const FINDING_VERDICTS: readonly Verdict[] = ['fail', 'warn', 'error'];
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function isFinding(r: Pick<RequirementResult, 'verdict'>): boolean {
+  return FINDING_VERDICTS.includes(r.verdict);
+}
+
+/** The checks that decided a finding: its failed checks, or its errored ones for an error. */
+export function decidingChecks(r: RequirementResult): CheckResult[] {
+  return r.checks.filter((c) => c.status === (r.verdict === 'error' ? 'error' : 'fail'));
+}
+
+export interface RpcError {
+  code: number;
+  message: string;
+}
+
+export function rpcErrorOf(ex: Exchange): RpcError | undefined {
+  const json = ex.response?.json;
+  if (!isObject(json) || !isObject(json.error) || typeof json.error.code !== 'number') return undefined;
+  const message = typeof json.error.message === 'string' ? json.error.message : '';
+  return { code: json.error.code, message };
+}
+
+export function methodOf(ex: Exchange): string | undefined {
+  const json = ex.request.json;
+  return isObject(json) && typeof json.method === 'string' ? json.method : undefined;
+}
+
+export function paramsOf(ex: Exchange): Record<string, unknown> {
+  const json = ex.request.json;
+  return isObject(json) && isObject(json.params) ? json.params : {};
+}
+
+/** Every `result` object the exchange carried: the response's, and each SSE event's. */
+export function resultsOf(ex: Exchange): Record<string, unknown>[] {
+  const results: Record<string, unknown>[] = [];
+  const json = ex.response?.json;
+  if (isObject(json) && isObject(json.result)) results.push(json.result);
+  for (const event of ex.transcript?.events ?? []) {
+    if (isObject(event.json) && isObject(event.json.result)) results.push(event.json.result);
+  }
+  return results;
+}
+
+/**
+ * What a check's failure says, as one lower-case text: its message, expected and actual, and the
+ * label, expected and actual of each failed assertion. Rules match words in it when the evidence has no exchange.
+ */
+export function failureText(check: CheckResult): string {
+  const failed = check.assertions.filter((a) => !a.pass);
+  const parts = [
+    check.message,
+    `${JSON.stringify(check.expected) ?? ''} ${JSON.stringify(check.actual) ?? ''}`,
+    ...failed.map((a) => `${a.label} ${JSON.stringify(a.expected) ?? ''} ${JSON.stringify(a.actual) ?? ''}`),
+  ];
+  return parts.join('\n').toLowerCase();
+}
+
+/** Error codes a check expects (JSON-RPC codes named in its assertions), so they are never a cause. */
+export function expectedCodes(check: CheckResult): Set<number> {
+  const codes = new Set<number>();
+  const scan = (v: unknown): void => {
+    for (const m of (JSON.stringify(v) ?? '').matchAll(/-32\d{3}\b/g)) codes.add(Number(m[0]));
+  };
+  scan(check.expected);
+  for (const a of check.assertions) scan(a.expected);
+  return codes;
+}
+
+/** HTTP statuses a check expects (3-digit numbers of its assertions' expected values). */
+export function expectedStatuses(check: CheckResult): Set<number> {
+  const statuses = new Set<number>();
+  for (const a of [{ expected: check.expected }, ...check.assertions]) {
+    for (const m of (JSON.stringify(a.expected) ?? '').matchAll(/\b[1-5]\d\d\b/g)) statuses.add(Number(m[0]));
+  }
+  return statuses;
+}
+
+/** `tasks/get {"taskId":"t-1"} -> HTTP 200 {"code":-32001,"message":"Task not found: t-1"}`, cut to one line. */
+export function exchangeLine(ex: Exchange, max = 240): string {
+  const method = methodOf(ex) ?? `${ex.request.method} ${new URL(ex.request.url, 'http://x').pathname}`;
+  const params = JSON.stringify(paramsOf(ex));
+  const error = rpcErrorOf(ex);
+  const answer =
+    ex.response === undefined
+      ? `no answer (${ex.error?.kind ?? 'none'})`
+      : `HTTP ${ex.response.status} ${error === undefined ? ex.response.body.slice(0, 120) : JSON.stringify(error)}`;
+  const line = `${method} ${params.length > 80 ? `${params.slice(0, 80)}…` : params} -> ${answer}`.replace(
+    /\s+/g,
+    ' ',
+  );
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** Ids, numbers and quoted values vary from one finding to the next; the cause does not. */
+export function normalise(text: string): string {
+  return text
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '#')
+    .replace(/"[^"]*"/g, '""')
+    .replace(/\d+(\.\d+)?/g, '#')
+    .slice(0, 100);
+}
