@@ -6,6 +6,7 @@ import { ConfigError } from '../options.ts';
 import { TOOL } from '../runner/run-conformance.ts';
 import { addFleetCommand } from './fleet-command.ts';
 import { explainCommand, listCommand } from './info-commands.ts';
+import { addClientCommand } from './client-command.ts';
 import { addReceiverCommand } from './receiver-command.ts';
 import { runCommand } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
@@ -117,6 +118,8 @@ export function buildProgram(io: CliIo, setCode: (code: number) => void): Comman
     .option('--api-key <key>', 'API key of the default agent')
     .option('--config <file>', 'reference server config file (JSON)')
     .action(async (flags: Record<string, unknown>) => setCode(await serveCommand(flags, io)));
+  addReceiverCommand(program, io, setCode);
+  addClientCommand(program, io, setCode);
   program
     .command('list')
     .description('list requirements and the checks that verify them')

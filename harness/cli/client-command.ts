@@ -1,0 +1,87 @@
+// `a2a-conformance client [--scenario <name>]… -- <command> [args…]`: certifies an A2A client by
+// running the user's driver once per scenario against a scripted scenario server (C-76); same
+// reports and exit codes as `run`.
+import { Option, type Command } from 'commander';
+import { runClient } from '../client/run-client.ts';
+import { isScenario, SCENARIO_TASKS, SCENARIOS, type Scenario } from '../client/scenarios.ts';
+import { ConfigError } from '../options.ts';
+import type { LevelSelection } from '../types.ts';
+import type { CliIo } from './program.ts';
+import { consoleFor, positiveInt } from './receiver-command.ts';
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+function scenariosOf(names: readonly string[]): Scenario[] | undefined {
+  const list = names
+    .flatMap((n) => n.split(','))
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  const unknown = list.filter((n) => !isScenario(n));
+  if (unknown.length > 0)
+    throw new ConfigError(`unknown scenario(s) ${unknown.join(', ')} (scenarios: ${SCENARIOS.join(', ')})`);
+  return list.length === 0 ? undefined : (list as Scenario[]);
+}
+
+export async function clientCommand(
+  command: string[],
+  flags: Record<string, unknown>,
+  io: CliIo,
+): Promise<number> {
+  if (command.length === 0)
+    throw new ConfigError('client needs the driver command after --, e.g. client -- node driver.mjs');
+  const scenarios = scenariosOf((flags.scenario as string[] | undefined) ?? []);
+  const scenarioTimeoutMs = positiveInt(flags.scenarioTimeoutMs, '--scenario-timeout-ms');
+  const reporter = consoleFor(flags, io, []);
+  const result = await runClient({
+    command,
+    ...(scenarios === undefined ? {} : { scenarios }),
+    ...(scenarioTimeoutMs === undefined ? {} : { scenarioTimeoutMs }),
+    ...(flags.out === undefined ? {} : { out: String(flags.out) }),
+    ...(flags.level === undefined ? {} : { level: flags.level as LevelSelection }),
+    only: ((flags.only as string[] | undefined) ?? [])
+      .flatMap((g) => g.split(','))
+      .filter((g) => g.trim() !== ''),
+    ...(flags.baseline === undefined ? {} : { baseline: String(flags.baseline) }),
+    log: (line) => reporter.line(line),
+  });
+  reporter.summary(result);
+  return result.exitCode;
+}
+
+export function addClientCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
+  const scenarioHelp = SCENARIOS.map((s) => `  ${s.padEnd(11)} ${SCENARIO_TASKS[s]}`).join('\n');
+  program
+    .command('client')
+    .description('certify an A2A client: run its driver once per scenario against a scripted scenario server')
+    .argument('<command...>', 'the driver and its arguments, after --')
+    .option(
+      '--scenario <name>',
+      `a scenario to run (default all): ${SCENARIOS.join(', ')}; repeatable`,
+      collect,
+    )
+    .option(
+      '--scenario-timeout-ms <n>',
+      'budget of one driver run; then its process group is killed (default 30000)',
+    )
+    .option('--out <dir>', 'directory for the report files (default ./reports)')
+    .addOption(
+      new Option('--level <level>', 'requirements to run and grade (default all)').choices([
+        'must',
+        'should',
+        'all',
+      ]),
+    )
+    .option('--only <glob>', 'requirement ids or sections, e.g. "4.2/*"; repeatable', collect)
+    .option('--baseline <file>', 'expected failures: an earlier report.json or {"expectedFailures": [ids]}')
+    .addOption(
+      new Option('--quiet', 'print only the findings, the verdict and the exit line').conflicts('verbose'),
+    )
+    .option('--verbose', 'print every finding in full')
+    .addHelpText(
+      'after',
+      `\nThe driver gets A2A_TARGET, A2A_AGENT_ID, A2A_API_KEY, A2A_SCENARIO (and A2A_FILE for file) and, per scenario:\n${scenarioHelp}\nIt prints on stdout and exits 0.`,
+    )
+    .action(async (command: string[], flags: Record<string, unknown>) =>
+      setCode(await clientCommand(command, flags, io)),
+    );
+}
