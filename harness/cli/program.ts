@@ -137,7 +137,6 @@ export function buildProgram(io: CliIo, setCode: (code: number) => void): Comman
 
 /** Parses argv and runs the command; resolves with the process exit code. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  addReceiverCommand(program, io, setCode);
   let code = 0;
   const program = buildProgram(io, (c) => {
     code = c;
