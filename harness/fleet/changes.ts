@@ -16,11 +16,6 @@ function rank(level: FleetAgentOutcome['level']): number {
   return level === null ? -1 : order.length - order.indexOf(level);
 }
 
-/** Exit codes from best to worst: 0 passed, 1 failed its gate, 2 not run. */
-function worse(a: number, b: number): boolean {
-  return a > b;
-}
-
 function stateOf(a: FleetAgentOutcome): FleetAgentState {
   return { level: a.level, exitCode: a.exitCode, score: a.score };
 }
@@ -37,10 +32,11 @@ function change(before: FleetAgentOutcome, after: FleetAgentOutcome): FleetAgent
   };
 }
 
+// Exit codes go from best to worst: 0 passed, 1 failed its gate, 2 not run.
 function regressed(c: FleetAgentChange): boolean {
   return (
     rank(c.after.level) < rank(c.before.level) ||
-    worse(c.after.exitCode, c.before.exitCode) ||
+    c.after.exitCode > c.before.exitCode ||
     c.newlyFailing.length > 0
   );
 }
@@ -48,7 +44,7 @@ function regressed(c: FleetAgentChange): boolean {
 function fixed(c: FleetAgentChange): boolean {
   return (
     rank(c.after.level) > rank(c.before.level) ||
-    worse(c.before.exitCode, c.after.exitCode) ||
+    c.after.exitCode < c.before.exitCode ||
     c.nowPassing.length > 0
   );
 }

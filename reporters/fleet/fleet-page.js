@@ -12,7 +12,7 @@ function el(tag, attrs, ...children) {
     if (k === 'text') node.textContent = v;
     else if (v !== undefined && v !== null) node.setAttribute(k, v);
   }
-  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined) node.append(c);
   return node;
 }
 
