@@ -1,0 +1,120 @@
+// The `unverified` level as every report shows it (console, summary.md, badge, report.html data,
+// junit name), with the exit code it keeps; and RunResult.traffic as the console, summary.md and
+// report.html print it, read defensively (absent in older reports, partial in hand-made ones).
+import { describe, expect, it } from 'vitest';
+import { decideExit } from '../../harness/verdict.ts';
+import type { RunTraffic } from '../../harness/types.ts';
+import { renderBadge } from '../../reporters/badge.ts';
+import { palette } from '../../reporters/console/ansi.ts';
+import { formatRunSummary } from '../../reporters/console/console-summary.ts';
+import { htmlData } from '../../reporters/html/html-data.ts';
+import { renderJunit } from '../../reporters/junit.ts';
+import { renderMarkdown } from '../../reporters/markdown.ts';
+import { complianceOf } from '../../reporters/score.ts';
+import { trafficFacts } from '../../reporters/traffic.ts';
+import { check, fixtureRun, requirement, withVerdicts } from './fixtures.ts';
+
+/** No MUST failed; two MUSTs not exercised for one reason, one in error (rate limited). */
+function unverifiedRun() {
+  const reqs = [
+    ...withVerdicts([
+      ['2.1/jsonrpc-required', 'pass'],
+      ['2.1/id-required', 'warn'],
+    ]),
+    requirement('3/completed-webhook', 'not-exercised', [
+      check('3/completed-webhook', 'not-exercised', {
+        message: 'the agent does not implement the directive contract',
+      }),
+    ]),
+    requirement('6/task-level-replaces-agent-level', 'not-exercised', [
+      check('6/task-level-replaces-agent-level', 'not-exercised', {
+        message: 'the agent does not implement the directive contract',
+      }),
+    ]),
+    requirement('4.3/get-current-state', 'error', [
+      check('4.3/get-current-state', 'error', {
+        message: 'rate limited: the budget ran out after 3 answers 429',
+      }),
+    ]),
+  ];
+  return fixtureRun(reqs);
+}
+
+describe('the unverified level in every report', () => {
+  const run = unverifiedRun();
+
+  it('is unverified, not "not compliant", and keeps the exit code of today (2: a MUST in error)', () => {
+    expect(complianceOf(run)).toMatchObject({ level: 'unverified', label: 'unverified', score: 20 });
+    expect(run.exitCode).toBe(2);
+    // Not exercised alone exits 0, as before: unverified is not a pass, and not a failure either.
+    const onlyNotExercised = run.requirements.filter((r) => r.verdict !== 'error');
+    expect(decideExit(onlyNotExercised, 'all', null).exitCode).toBe(0);
+    expect(complianceOf(fixtureRun(onlyNotExercised)).level).toBe('unverified');
+  });
+
+  it('console: the reasons grouped before the verdict line, which says how many MUSTs were not verified', () => {
+    const lines = formatRunSummary(run, palette(false), 'normal').split('\n');
+    const at = lines.indexOf('Not verified (MUST)');
+    expect(lines.slice(at + 1, at + 3)).toEqual([
+      '  ~ 2 not-exercised: the agent does not implement the directive contract (3/completed-webhook, 6/task-level-replaces-agent-level)',
+      '  ~ 1 error: rate limited: the budget ran out after 3 answers 429 (4.3/get-current-state)',
+    ]);
+    expect(lines.at(-2)).toBe(
+      'unverified, score 20% (1/5 MUST and SHOULD requirements pass): no MUST requirement failed; 3 MUST requirement(s) not verified (2 not exercised, 1 error)',
+    );
+  });
+
+  it('summary.md, badge, junit and report.html say unverified', () => {
+    const md = renderMarkdown(run);
+    expect(md.split('\n')[0]).toBe('## ❔ A2A conformance: unverified, score 20%');
+    expect(md).toContain('**Not verified (MUST)**');
+    expect(md).toContain('- 2 not-exercised: the agent does not implement the directive contract');
+    const svg = renderBadge(run);
+    expect(svg).toContain('A2A conformance: unverified 20%');
+    expect(svg).toContain('#9f9f9f');
+    expect(renderJunit(run)).toContain('unverified, score 20%');
+    expect(htmlData(run).compliance.unverified.map((g) => g.requirements.length)).toEqual([2, 1]);
+  });
+});
+
+const TRAFFIC: RunTraffic = {
+  profile: 'standard',
+  requests: 812,
+  agentTurns: 140,
+  maxTurns: 200,
+  turnLatencyMs: { p50: 1500, p95: 2140, samples: 140 },
+  rateLimit: { requestsPerMinute: 54, source: 'card', waitedMs: 12_300, rateLimitedAnswers: 3 },
+  concurrency: { limit: 4, maxInFlight: 2 },
+  cut: [{ what: 'property runs above 20 per property', option: '--profile full' }],
+  properties: [],
+};
+
+describe('traffic in the reports', () => {
+  it('reads as label/value facts, the same in every report', () => {
+    expect(trafficFacts({ traffic: TRAFFIC })).toEqual([
+      { label: 'profile', value: 'standard' },
+      { label: 'requests', value: '812, 140 agent turn(s) of at most 200' },
+      { label: 'turn latency', value: 'p50 1.5 s, p95 2.1 s (140 turn(s))' },
+      {
+        label: 'rate limit',
+        value:
+          'paced at 54/min (agent card); waited 12 s; 3 rate-limited answer(s) (429 / -32012) waited out',
+      },
+      { label: 'concurrency', value: '2 in flight at most (limit 4)' },
+      { label: 'left out', value: '1: property runs above 20 per property (--profile full)' },
+    ]);
+    const run = fixtureRun(undefined, { traffic: TRAFFIC });
+    expect(formatRunSummary(run, palette(false), 'normal').split('\n')[1]).toMatch(
+      /^traffic: profile standard · requests 812, 140 agent turn\(s\) of at most 200 · turn latency p50 1\.5 s/,
+    );
+    expect(renderMarkdown(run)).toContain('| rate limit | paced at 54/min (agent card); waited 12 s;');
+    expect(htmlData(run).traffic).toHaveLength(6);
+  });
+
+  it('is left out when absent, and a partial object never throws', () => {
+    expect(trafficFacts(fixtureRun())).toEqual([]);
+    const partial = { traffic: { requests: 3 } as unknown as RunTraffic };
+    expect(trafficFacts(partial)).toEqual([{ label: 'requests', value: '3' }]);
+    expect(formatRunSummary(fixtureRun(), palette(false), 'normal')).not.toContain('traffic:');
+  });
+});
