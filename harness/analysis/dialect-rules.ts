@@ -21,6 +21,8 @@ export interface DialectRule {
   seen: (dialect: DialectId) => string;
   /** The exchange shows the difference (detection, and explaining a finding). */
   shows(ex: Exchange, view: RunView): boolean;
+  /** Wider than `shows` where the difference, once seen, also explains other answers. */
+  explains?(ex: Exchange, view: RunView): boolean;
   /** Beyond an exchange that shows it, the finding's failure must mention this (a shown form is not always the failure). */
   failureWords?: RegExp;
   /** A finding whose check recorded no exchange (shared samples) is explained when its failure text matches this. */
@@ -59,7 +61,9 @@ export const DIALECT_RULES: readonly DialectRule[] = [
     spec: '`agent/authenticatedExtendedCard` returns the extended card (4.8, 2.14)',
     seen: () =>
       '`agent/authenticatedExtendedCard` is unknown to it: A2A v0.3 names it `agent/getAuthenticatedExtendedCard`, with another card',
-    shows: (ex) => methodOf(ex) === 'agent/authenticatedExtendedCard' && rpcErrorOf(ex) !== undefined,
+    shows: (ex) => methodOf(ex) === 'agent/authenticatedExtendedCard' && rpcErrorOf(ex)?.code === -32601,
+    // Once the method is known to be unknown, every error it gets (-32602 for absent params, …) follows.
+    explains: (ex) => methodOf(ex) === 'agent/authenticatedExtendedCard' && rpcErrorOf(ex) !== undefined,
     textOnly: /\bcard\b|capabilities|limits\.|metrics/,
   },
   {
@@ -94,9 +98,13 @@ export const DIALECT_RULES: readonly DialectRule[] = [
     structural: true,
     spec: '`tasks/get`, `tasks/cancel` and `tasks/resubscribe` name the task in `params.taskId` (4.3-4.5)',
     seen: () => 'tasks it had just created are not found by `taskId`: A2A reads the task id from `params.id`',
+    // -32001 is the A2A TaskNotFoundError; in this spec it means "already completed", which tasks/get
+    // never answers and which names no missing task.
     shows: (ex, view) => {
       const taskId = taskIdParam(ex);
-      return taskId !== undefined && view.knownTaskIds.has(taskId) && rpcErrorOf(ex) !== undefined;
+      const error = rpcErrorOf(ex);
+      if (taskId === undefined || !view.knownTaskIds.has(taskId) || error?.code !== -32001) return false;
+      return methodOf(ex) === 'tasks/get' || /not found/i.test(error.message);
     },
     textOnly: /tasks\/(get|cancel|resubscribe)[^\n]*\bundefined\b/,
   },

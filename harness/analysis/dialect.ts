@@ -78,7 +78,7 @@ export function ruleExplains(rule: DialectRule, r: RequirementResult, view: RunV
   return decidingChecks(r).some((check) => {
     const text = failureText(check);
     if (check.evidence.exchanges.length === 0) return rule.textOnly?.test(text) ?? false;
-    const shown = check.evidence.exchanges.some((ex) => rule.shows(ex, view));
+    const shown = check.evidence.exchanges.some((ex) => (rule.explains ?? rule.shows)(ex, view));
     return shown && (rule.failureWords?.test(text) ?? true);
   });
 }
@@ -108,8 +108,8 @@ function probeLine(a: DialectProbeAnswer): string {
 
 /**
  * Names a dialect when its probe method is served and at least one difference of it was seen, or
- * when two differences of it were seen, one of wire form. A target of this spec with one odd code
- * is never taken for another dialect.
+ * when two differences of it were seen, one of wire form, and the differences explain at least one
+ * finding. A target of this spec with one odd code is never taken for another dialect.
  */
 export function detectDialect(
   requirements: readonly RequirementResult[],
@@ -134,6 +134,8 @@ export function detectDialect(
     const rule = best.rules.find((candidate) => ruleExplains(candidate, r, view));
     if (rule !== undefined) explains.set(r.id, rule.id);
   }
+  // A dialect that explains no finding is not worth a word: the target does what the spec asks.
+  if (explains.size === 0) return undefined;
   const count = (id: string): number => [...explains.values()].filter((v) => v === id).length;
   const id = best.id;
   const report: DialectReport = {

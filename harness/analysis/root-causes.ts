@@ -213,7 +213,7 @@ export function analyseRun(
       if (ids.length === 0) continue;
       const example = ids
         .flatMap((r) => decidingChecks(r).flatMap((c) => c.evidence.exchanges))
-        .find((ex) => rule.shows(ex, detection.view));
+        .find((ex) => (rule.explains ?? rule.shows)(ex, detection.view));
       const cause: RootCause = {
         kind: 'dialect',
         key: `dialect ${rule.id}`,

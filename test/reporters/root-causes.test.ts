@@ -105,6 +105,37 @@ describe('dialect detection', () => {
     expect(rootCauses[0]!.requirements).toHaveLength(3);
   });
 
+  it('never names a dialect from the legal errors of this spec (a card call refused, cancel of a completed task)', () => {
+    const ex = [
+      exchange(
+        'a',
+        { method: 'agent/authenticatedExtendedCard', params: { includeMetrics: 'yes' } },
+        {
+          error: { code: -32602, message: 'Invalid params' },
+        },
+      ),
+      exchange(
+        'b',
+        { method: 'message/send', params: {} },
+        { result: { id: 't-1', status: { state: 'completed' } } },
+      ),
+      exchange(
+        'c',
+        { method: 'tasks/cancel', params: { taskId: 't-1' } },
+        {
+          error: { code: -32001, message: 'Task already completed' },
+        },
+      ),
+    ];
+    const requirements = fixtureRequirements();
+    requirements[0]!.checks[0]!.evidence.exchanges.push(...ex);
+    expect(
+      analyseRun(requirements, [
+        { dialect: 'a2a-v0.3', method: 'agent/getAuthenticatedExtendedCard', served: false },
+      ]).dialect,
+    ).toBeUndefined();
+  });
+
   it('leaves findings that share nothing as they are, and the bundled fixture run has no dialect', () => {
     const { dialect, rootCauses } = analyseRun(fixtureRequirements());
     expect(dialect).toBeUndefined();
