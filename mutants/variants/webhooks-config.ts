@@ -1,5 +1,7 @@
 // Mutants of the webhook configuration results (spec 2.13; ruling C-29): the proxy remembers what
 // each set request carried and edits the get result of the same scope.
+import { mutant } from '../define.ts';
+import { sendJson, type ProxyHooks } from '../proxy.ts';
 import type { Variant } from '../types.ts';
 import { isObject, webhookMutant } from '../webhook-relay.ts';
 
@@ -13,7 +15,39 @@ function scopeOf(params: Record<string, unknown> | undefined): string {
   return typeof params?.taskId === 'string' ? params.taskId : '';
 }
 
+/**
+ * A set for a taskId no task has is refused with -32000 as usual, but kept: when a message makes that
+ * task (params.id), the kept configuration takes effect, here as the agent-level one.
+ */
+function keepRefusedConfigs(): ProxyHooks {
+  const kept = new Map<string, unknown>();
+  return {
+    answer: async (call, res, upstream) => {
+      const taskId = call.params?.taskId;
+      if (call.method === SET && typeof taskId === 'string') {
+        const answer = await upstream(SET, call.params);
+        if (answer?.error?.code === -32000) kept.set(taskId, call.params?.config);
+        return sendJson(res, { ...answer, id: call.id });
+      }
+      const made = call.params?.id;
+      if (call.method?.startsWith('message/') && typeof made === 'string' && kept.has(made)) {
+        await upstream(SET, { config: kept.get(made) });
+        kept.delete(made);
+      }
+      return false;
+    },
+  };
+}
+
 const variants: Variant[] = [
+  mutant({
+    breaks: '2.11/task-scoped-unknown-task-not-stored',
+    slug: 'refused-config-kept',
+    area: 'webhooks',
+    description:
+      'a set for a taskId no task has answers -32000 but is kept, and delivers once a task is made with that id',
+    hooks: keepRefusedConfigs(),
+  }),
   webhookMutant({
     breaks: '2.13/get-omits-secret-headers',
     slug: 'secret-returned',

@@ -148,6 +148,17 @@ export const SECTION_2_11_TO_2_13: readonly Requirement[] = [
     capabilities: ['webhooks'],
   },
   {
+    id: '2.11/task-scoped-unknown-task-not-stored',
+    section: '2.11',
+    role: 'service',
+    level: 'MUST',
+    behaviour:
+      'A set refused for a `taskId` that names no task stores nothing: the task later created with that id (`params.id`) sends that configuration no event.',
+    source: { line: 124, quote: 'on the set call limits the configuration to one task.' },
+    rulings: ['C-17', 'C-55'],
+    capabilities: ['webhooks'],
+  },
+  {
     id: '2.11/agent-scoped-config',
     section: '2.11',
     role: 'service',

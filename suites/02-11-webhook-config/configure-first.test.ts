@@ -1,0 +1,57 @@
+// Spec 2.11 line 124 with C-17 and C-55: "configure first, then send" is not supported. A set for a
+// taskId no task has yet is refused, and the refusal stores nothing: the task a client then makes
+// with that id (params.id, C-16) sends the refused configuration no event, while a task-level
+// configuration set after the task exists gets them.
+import { randomUUID } from 'node:crypto';
+import {
+  directivePart,
+  messageParams,
+  requireDirectives,
+  textPart,
+  verifies,
+  waitForTask,
+} from '../support/index.ts';
+import { DELIVERY_WAIT_MS, eventOf } from '../support/webhooks-area-deliveries.ts';
+import { requireSet, setConfig, sleep, UNTIL_FINISHED } from '../support/webhooks-area.ts';
+
+// Deliveries of earlier events of the task reach the receiver before its last one (C-20 order); this
+// covers a target that sends them in parallel.
+const SETTLE_MS = 200;
+
+verifies(
+  '2.11/task-scoped-unknown-task-not-stored',
+  'a set refused before its task exists sends nothing once the task is made with that id',
+  async (c) => {
+    await requireDirectives(c, 'a task held working while a task-level configuration is set');
+    const hooks = await c.webhooks();
+    const refused = hooks.newUrl('refused-early');
+    const taskId = randomUUID();
+    if ((await setConfig(c, { url: refused.url }, taskId)).result !== undefined) {
+      c.notExercised(
+        'the set for a taskId no task has was accepted (configure-first is graded by 2.11/task-scoped-unknown-task)',
+      );
+    }
+    const parts = [textPart('configured too early'), directivePart(UNTIL_FINISHED)];
+    void c.client.rpc('message/send', messageParams(parts, { id: taskId }));
+    const held = await waitForTask(c, taskId, (state) => state === 'working');
+    if (held === undefined) c.notExercised(`no task answers to the client-chosen id ${taskId} (C-16)`);
+    const own = hooks.newUrl('after-creation');
+    await requireSet(c, { url: own.url }, taskId);
+    await c.rpc('tasks/cancel', { taskId, reason: 'finish (finishOnCancel)' });
+    const wait = await hooks.receiver.waitForResult(
+      { token: own.token, event: 'task.completed' },
+      { timeoutMs: DELIVERY_WAIT_MS },
+    );
+    if (wait.timedOut) {
+      c.notExercised(
+        `the task-level configuration set once the task existed got no task.completed within ${DELIVERY_WAIT_MS} ms`,
+      );
+    }
+    await sleep(SETTLE_MS);
+    c.check(
+      'events sent to the refused configuration',
+      hooks.receiver.deliveries({ token: refused.token }).map(eventOf),
+      [],
+    );
+  },
+);
