@@ -50,7 +50,10 @@ describe('console flags', () => {
     expect(r.code).toBe(2);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^not compliant, score 0% /);
+    // Nothing failed and nothing was verified: unverified, never a pass, and exit 2.
+    expect(lines[0]).toMatch(
+      /^unverified, score 0% .*: no MUST requirement failed; \d+ MUST requirement\(s\) not verified \(\d+ error\)$/,
+    );
     expect(lines[1]).toMatch(/^exit 2: run could not be done: target unreachable/);
     for (const f of ['report.json', 'junit.xml', 'report.html', 'summary.md', 'badge.svg', 'console.txt']) {
       expect(existsSync(join(out, f)), f).toBe(true);

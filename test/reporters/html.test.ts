@@ -68,7 +68,7 @@ describe('report.html data', () => {
     const data = htmlData(fixtureRun());
     const r = data.requirements.find((q) => q.id === '2.2/response-id-equals-request-id')!;
     expect(r.spec?.text).toContain('Equals the request `id`');
-    expect(r.rulings).toEqual(['C-13']);
+    expect(r.rulings).toContain('C-13');
     expect(data.rulings['C-13']?.title).toBe('Id types');
   });
 });
