@@ -160,7 +160,8 @@ export function resolveOptions(layers: Record<Layer, RawOptions>): ResolvedRunOp
   const target = raw.target === undefined ? undefined : url(raw.target, 'target');
   const resolved: ResolvedRunOptions = {
     out: raw.out === null ? null : (str(raw.out, 'out') ?? DEFAULTS.out),
-    level: level(raw.level),
+    // smoke exercises the MUST requirements only, unless --level says otherwise.
+    level: level(raw.level ?? (raw.profile === 'smoke' ? 'must' : undefined)),
     only: list(raw.only),
     webhookListen: hostPort(raw.webhookListen ?? DEFAULTS.webhookListen),
     timeoutMs,

@@ -6,6 +6,7 @@ import {
   PaceBudgetError,
   RateLimitedError,
   sharedGovernor,
+  TurnBudgetError,
   type Governor,
   type TrafficTally,
 } from '../io/governor.ts';
@@ -20,7 +21,8 @@ import {
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import type { AuthKind } from '../types.ts';
 import type fc from 'fast-check';
-import { checkProperty, type PropertyPredicate } from './property.ts';
+import { propertyLimits } from './profile.ts';
+import { checkProperty, type PropertyAllowance, type PropertyPredicate } from './property.ts';
 import type { CheckRecorder } from './recorder.ts';
 import type { CheckWebhooks, WebhookScope } from './webhooks.ts';
 
@@ -86,13 +88,18 @@ export interface CheckContext {
 /** The run's governor in this process: every client of every check of the run goes through it. */
 export function runGovernor(run: ProvidedRun): Governor {
   const f = run.field;
-  const settings = { pace: f.pace, concurrency: f.concurrency, deadlineAt: f.deadlineAt };
+  const settings = {
+    pace: f.pace,
+    concurrency: f.concurrency,
+    deadlineAt: f.deadlineAt,
+    maxTurns: f.maxTurns,
+  };
   return sharedGovernor(`${run.baseUrl} ${run.agentId} ${f.deadlineAt ?? ''}`, settings);
 }
 
-/** A governor's refusal to wait (rate budget spent) or to go on (rate limited): never a finding. */
-export function isGovernorStop(e: unknown): e is PaceBudgetError | RateLimitedError {
-  return e instanceof PaceBudgetError || e instanceof RateLimitedError;
+/** A governor's refusal to wait or to spend (a budget spent) or to go on (rate limited): never a finding. */
+export function isGovernorStop(e: unknown): e is PaceBudgetError | TurnBudgetError | RateLimitedError {
+  return e instanceof PaceBudgetError || e instanceof TurnBudgetError || e instanceof RateLimitedError;
 }
 
 export class ClientPool {
@@ -171,6 +178,29 @@ export function createCheckContext(
         arb,
         predicate,
         numRuns,
+        propertyAllowance(run, pool.tally, recorder, label),
       ),
   };
+}
+
+/** The profile's allowance for one property of a check, or none (`full`). */
+function propertyAllowance(
+  run: ProvidedRun,
+  tally: TrafficTally | undefined,
+  recorder: CheckRecorder,
+  label: string,
+): PropertyAllowance | undefined {
+  const limits = propertyLimits(run.field);
+  const ran = (planned: number, runs: number): void => {
+    tally?.properties.push({ label, planned, runs });
+    if (runs >= planned) return;
+    const option = run.field.profile === 'smoke' ? '--profile standard or full' : '--profile full';
+    recorder.info(
+      `${label}: ${runs} of ${planned} generated cases (profile ${run.field.profile}; ${option} runs more)`,
+    );
+    tally?.cuts.push({ what: 'generated cases of a property that costs agent turns or requests', option });
+  };
+  if (limits === undefined || tally === undefined)
+    return { spent: () => ({ turns: 0, requests: 0 }), turns: Infinity, requests: Infinity, ran };
+  return { ...limits, ran, spent: () => ({ turns: tally.agentTurns, requests: tally.requests }) };
 }

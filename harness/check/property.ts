@@ -11,6 +11,33 @@ export interface PropertySettings {
 
 export type PropertyPredicate<T> = (value: T) => boolean | void | Promise<boolean | void>;
 
+/**
+ * What one property may spend on the agent (the run's --profile): its generated cases are cut to
+ * fit, from the cost of the first case. Without it a property gets every run it asks for.
+ */
+export interface PropertyAllowance {
+  /** Agent turns and requests the check spent so far. */
+  spent(): { turns: number; requests: number };
+  turns: number;
+  requests: number;
+  /** Told the runs planned and the runs the property got. */
+  ran(planned: number, runs: number): void;
+}
+
+/** Cases that fit the allowance, from what one case cost (the first case is spent already). */
+export function runsWithin(
+  planned: number,
+  cost: { turns: number; requests: number },
+  allowance: Pick<PropertyAllowance, 'turns' | 'requests'>,
+): number {
+  const fit = (allowed: number, each: number): number =>
+    each <= 0 ? Infinity : Math.floor((allowed - each) / each);
+  return Math.max(
+    1,
+    Math.min(planned, fit(allowance.turns, cost.turns), fit(allowance.requests, cost.requests)),
+  );
+}
+
 /** Errors that mean the harness could not conclude (no answer, budget): rethrown as `error`. */
 export type HarnessFailure = (e: unknown) => boolean;
 
@@ -22,9 +49,28 @@ export async function checkProperty<T>(
   arb: fc.Arbitrary<T>,
   predicate: PropertyPredicate<T>,
   numRuns = settings.runs,
+  allowance?: PropertyAllowance,
 ): Promise<boolean> {
   const property = fc.asyncProperty(arb, async (value) => (await predicate(value)) !== false);
-  const details = await fc.check(property, { seed: settings.seed, numRuns });
+  let details: fc.RunDetails<[T]>;
+  const unbounded =
+    allowance === undefined || (allowance.turns === Infinity && allowance.requests === Infinity);
+  if (unbounded || numRuns <= 1) {
+    details = await fc.check(property, { seed: settings.seed, numRuns });
+    allowance?.ran(numRuns, numRuns);
+  } else {
+    // The first case alone says what a case costs; the same seed then replays it first.
+    allowance = allowance!;
+    const before = allowance.spent();
+    details = await fc.check(property, { seed: settings.seed, numRuns: 1 });
+    const after = allowance.spent();
+    const cost = { turns: after.turns - before.turns, requests: after.requests - before.requests };
+    const runs = details.failed ? 1 : runsWithin(numRuns, cost, allowance);
+    allowance.ran(numRuns, runs);
+    if (!details.failed && runs > 1)
+      details = await fc.check(property, { seed: settings.seed, numRuns: runs });
+    numRuns = runs;
+  }
   if (!details.failed) {
     return recorder.check(
       label,

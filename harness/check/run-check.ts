@@ -11,7 +11,13 @@ import {
   type RecordedResponse,
   type StreamTranscript,
 } from '../io/evidence.ts';
-import { newTally, PaceBudgetError, type Governor, type TrafficTally } from '../io/governor.ts';
+import {
+  newTally,
+  PaceBudgetError,
+  TurnBudgetError,
+  type Governor,
+  type TrafficTally,
+} from '../io/governor.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
 import type { CheckEvidence, CheckResult } from '../types.ts';
@@ -98,7 +104,7 @@ export async function runCheck(
       thrown = e;
     }
     await pool.closeAll();
-    outcome = outcomeOf(thrown, recorder);
+    outcome = outcomeOf(thrown, recorder, tally);
   }
   const received = hooks.deliveries();
   if (received.length > MAX_DELIVERY_EVIDENCE) {
@@ -117,13 +123,21 @@ export async function runCheck(
  * The budget spent is a harness error; the governor's "rate budget spent" leaves the check not
  * exercised and its "rate limited" is a harness error (never a fail) unless a failure was recorded.
  */
-function outcomeOf(thrown: unknown, recorder: CheckRecorder): Outcome {
+function outcomeOf(thrown: unknown, recorder: CheckRecorder, tally: TrafficTally): Outcome {
   if (thrown instanceof BudgetSpent) return { status: 'error', message: thrown.message };
   const outcome = recorder.finish(thrown);
   if (outcome.status !== 'error' || !isGovernorStop(thrown)) return outcome;
-  return thrown instanceof PaceBudgetError
-    ? { status: 'not-exercised', message: thrown.message }
-    : { status: 'error', message: thrown.message };
+  if (thrown instanceof PaceBudgetError) {
+    tally.cuts.push({
+      what: 'checks past the rate budget of the run',
+      option: '--budget-ms, --rate or --profile smoke',
+    });
+  } else if (thrown instanceof TurnBudgetError) {
+    tally.cuts.push({ what: 'checks past the turn budget of the run', option: '--max-turns' });
+  } else {
+    return { status: 'error', message: thrown.message };
+  }
+  return { status: 'not-exercised', message: thrown.message };
 }
 
 /**

@@ -17,7 +17,9 @@ export interface GovernorSettings {
   /** Requests in flight at once. */
   concurrency: number;
   /** Epoch ms after which no wait may end (the run's budget); undefined: none. */
-  deadlineAt?: number;
+  deadlineAt?: number | undefined;
+  /** Agent turns the run may spend (--max-turns); null or undefined: no cap. */
+  maxTurns?: number | null;
 }
 
 /** Counts of one check's requests (or of the probe's); summed into RunResult.traffic by the runner. */
@@ -35,6 +37,10 @@ export interface TrafficTally {
   maxInFlight: number;
   /** Governor waits in progress for this tally. */
   waiting: number;
+  /** Properties run: generated cases planned and run (the profile may cut them). */
+  properties: Array<{ label: string; planned: number; runs: number }>;
+  /** What the profile or a budget left out of this check, and the option that covers it. */
+  cuts: Array<{ what: string; option: string }>;
 }
 
 export function newTally(): TrafficTally {
@@ -46,6 +52,8 @@ export function newTally(): TrafficTally {
     rateLimitedAnswers: 0,
     maxInFlight: 0,
     waiting: 0,
+    properties: [],
+    cuts: [],
   };
 }
 
@@ -60,6 +68,16 @@ export class PaceBudgetError extends Error {
       `rate budget spent: the next request would wait ${Math.ceil(waitMs / 1000)} s on ${at} beyond the run's budget (a larger --budget-ms, --profile smoke or a higher --rate would exercise it)`,
     );
     this.name = 'PaceBudgetError';
+  }
+}
+
+/** The run's --max-turns is spent: what is left that needs a turn is not exercised. */
+export class TurnBudgetError extends Error {
+  constructor(maxTurns: number) {
+    super(
+      `turn budget spent: the run's ${maxTurns} agent turns (--max-turns) were spent before this check's`,
+    );
+    this.name = 'TurnBudgetError';
   }
 }
 
@@ -167,6 +185,9 @@ export class Governor {
 
   /** Waits for the pace and a free slot, then counts the request as sent and in flight. */
   async admit(o: AdmitOptions): Promise<() => void> {
+    const cap = this.settings.maxTurns;
+    if (o.turn && cap !== null && cap !== undefined && this.total.agentTurns >= cap)
+      throw new TurnBudgetError(cap);
     if (o.bypass === true) {
       this.sentAt.push(Date.now());
     } else {

@@ -69,7 +69,30 @@ export function summarizeTraffic(
       rateLimitedAnswers: sum((t) => t.rateLimitedAnswers),
     },
     concurrency: { limit: field.concurrency, maxInFlight: Math.max(0, ...tallies.map((t) => t.maxInFlight)) },
-    cut: [],
-    properties: [],
+    cut: cutsOf(tests),
+    properties: tests.flatMap((t) =>
+      (t.traffic?.properties ?? []).map((p) => ({ requirementId: t.result?.requirementId ?? t.name, ...p })),
+    ),
   };
+}
+
+const LISTED_IDS = 8;
+
+/** The checks' cuts, one line per kind: how many requirements, which (the first few), and the option. */
+function cutsOf(tests: readonly CollectedTest[]): RunTraffic['cut'] {
+  const byKind = new Map<string, { option: string; ids: Set<string> }>();
+  for (const t of tests) {
+    for (const cut of t.traffic?.cuts ?? []) {
+      const key = `${cut.what}\u0000${cut.option}`;
+      const entry = byKind.get(key) ?? { option: cut.option, ids: new Set<string>() };
+      entry.ids.add(t.result?.requirementId ?? t.name);
+      byKind.set(key, entry);
+    }
+  }
+  return [...byKind.entries()].map(([key, { option, ids }]) => {
+    const list = [...ids];
+    const more = list.length > LISTED_IDS ? ` and ${list.length - LISTED_IDS} more` : '';
+    const what = `${key.split('\u0000')[0]}: ${list.length} requirement(s) (${list.slice(0, LISTED_IDS).join(', ')}${more})`;
+    return { what, option };
+  });
 }
