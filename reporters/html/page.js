@@ -60,9 +60,9 @@ function renderHeader() {
   document
     .getElementById('header')
     .append(
+      banner,
       dialectBox() || '',
       causesBox() || '',
-      banner,
       reasons,
       unverified || '',
       meta,
@@ -71,7 +71,7 @@ function renderHeader() {
     );
 }
 
-/** The dialect the agent speaks, when it is not this spec's: the first thing to read. */
+/** The dialect the agent speaks, when it is not this spec's: read right after the verdict. */
 function dialectBox() {
   const d = data.dialect;
   if (!d) return null;
@@ -116,9 +116,14 @@ function trafficBox() {
   const facts = data.traffic || [];
   if (!facts.length) return null;
   return el(
-    'dl',
-    { class: 'meta traffic', id: 'traffic' },
-    facts.map((f) => [el('dt', { text: f.label }), el('dd', { text: f.value })]),
+    'div',
+    { id: 'traffic' },
+    el('h3', { text: 'Traffic' }),
+    el(
+      'dl',
+      { class: 'meta traffic' },
+      facts.map((f) => [el('dt', { text: f.label }), el('dd', { text: f.value })]),
+    ),
   );
 }
 
