@@ -1,32 +1,68 @@
-// `list` and `explain`: what the ledger requires, which checks verify it, the spec text and the
-// rulings (CLARIFICATIONS.md) behind a requirement. Nothing is sent to any target.
-import { getRequirement, hasRequirement, specText } from '../../requirements/index.ts';
+// `list` and `explain`: what the ledger requires of each role (service, receiver, client), which
+// checks verify it, the spec text and the rulings (CLARIFICATIONS.md) behind a requirement. Nothing
+// is sent to any target.
+import {
+  getRequirement,
+  hasRequirement,
+  ROLES,
+  specText,
+  type Requirement,
+  type Role,
+} from '../../requirements/index.ts';
+import { clientCheckList } from '../client/run-client.ts';
 import { loadClarifications } from '../clarifications.ts';
 import { ConfigError, resolveOptions } from '../options.ts';
+import { receiverCheckList } from '../receiver/run-receiver.ts';
 import { listChecks, type ListedCheck } from '../runner/list-checks.ts';
 import { selectForRun } from '../runner/run-conformance.ts';
 import type { CliIo } from './program.ts';
 
-async function checksOrFail(io: CliIo): Promise<ListedCheck[] | null> {
+/** The checks of one role: the suites' for the service, the modes' own for receiver and client. */
+async function checksOf(role: Role, io: CliIo): Promise<ListedCheck[] | null> {
+  if (role === 'receiver')
+    return receiverCheckList().map((c) => ({ ...c, file: 'a2a-conformance receiver' }));
+  if (role === 'client') return clientCheckList().map((c) => ({ ...c, file: 'a2a-conformance client' }));
   const { checks, errors } = await listChecks();
   for (const e of errors) io.err(`suite error${e.file ? ` in ${e.file}` : ''}: ${e.message}\n`);
   return errors.length > 0 ? null : checks;
 }
 
+function rolesOf(value: unknown): Role[] {
+  if (value === undefined || value === 'all') return [...ROLES];
+  if (typeof value === 'string' && (ROLES as readonly string[]).includes(value)) return [value as Role];
+  throw new ConfigError(`--role must be one of ${ROLES.join(', ')}, all; got '${String(value)}'`);
+}
+
 export async function listCommand(flags: Record<string, unknown>, io: CliIo): Promise<number> {
   const opts = resolveOptions({ flag: { only: flags.only, level: flags.level }, env: {}, file: {} });
-  const selected = selectForRun(opts);
-  const checks = await checksOrFail(io);
-  if (checks === null) return 2;
-  let covered = 0;
-  for (const r of selected) {
-    const mine = checks.filter((c) => c.requirementId === r.id);
-    if (mine.length > 0) covered += 1;
-    io.out(`${r.id}  ${r.level}  ${r.behaviour}\n`);
-    for (const c of mine) io.out(`    check: ${c.title}  (${c.file})\n`);
-    if (mine.length === 0) io.out('    (no check registered)\n');
+  const roles = rolesOf(flags.role);
+  const selections: Array<[Role, Requirement[]]> = [];
+  for (const role of roles) {
+    try {
+      selections.push([role, selectForRun(opts, role)]);
+    } catch (e) {
+      // A role with nothing selected is left out; nothing selected in any role is an error.
+      if (!(e instanceof ConfigError) || roles.length === 1) throw e;
+    }
   }
-  io.out(`${selected.length} requirement(s), ${covered} with checks, ${checks.length} check(s) in all\n`);
+  if (selections.length === 0) throw new ConfigError('no requirement matches the selection');
+  let total = 0;
+  let covered = 0;
+  let checkCount = 0;
+  for (const [role, selected] of selections) {
+    const checks = await checksOf(role, io);
+    if (checks === null) return 2;
+    checkCount += checks.length;
+    for (const r of selected) {
+      const mine = checks.filter((c) => c.requirementId === r.id);
+      if (mine.length > 0) covered += 1;
+      io.out(`${r.id}  ${r.level}  ${r.role}  ${r.behaviour}\n`);
+      for (const c of mine) io.out(`    check: ${c.title}  (${c.file})\n`);
+      if (mine.length === 0) io.out('    (no check registered)\n');
+    }
+    total += selected.length;
+  }
+  io.out(`${total} requirement(s), ${covered} with checks, ${checkCount} check(s) in all\n`);
   return 0;
 }
 
@@ -34,16 +70,17 @@ export async function explainCommand(id: string, io: CliIo): Promise<number> {
   if (!hasRequirement(id)) throw new ConfigError(`unknown requirement id '${id}' (see a2a-conformance list)`);
   const r = getRequirement(id);
   const rulings = loadClarifications();
-  io.out(`${r.id}  (${r.level}, section ${r.section})\n`);
+  io.out(`${r.id}  (${r.level}, section ${r.section}, role ${r.role})\n`);
   io.out(`behaviour: ${r.behaviour}\n`);
   io.out(`spec: ${specText(r)}\n`);
+  if (r.role !== 'service') io.out(`certified by: a2a-conformance ${r.role}\n`);
   if (r.capabilities?.length) io.out(`capabilities: ${r.capabilities.join(', ')}\n`);
   for (const cId of r.rulings ?? []) {
     const ruling = rulings.get(cId);
     io.out(`\n${cId} ${ruling?.title ?? '(not found in CLARIFICATIONS.md)'}\n`);
     if (ruling) io.out(`${indent(ruling.body)}\n`);
   }
-  const checks = await checksOrFail(io);
+  const checks = await checksOf(r.role, io);
   if (checks === null) return 2;
   const mine = checks.filter((c) => c.requirementId === r.id);
   io.out(`\nchecks (${mine.length}):\n`);

@@ -124,6 +124,14 @@ export function buildProgram(io: CliIo, setCode: (code: number) => void): Comman
     .command('list')
     .description('list requirements and the checks that verify them')
     .option('--only <glob>', 'requirement ids or sections, repeatable', collect)
+    .addOption(
+      new Option('--role <role>', 'the party: service (run), receiver, client, or all (default)').choices([
+        'service',
+        'receiver',
+        'client',
+        'all',
+      ]),
+    )
     .addOption(new Option('--level <level>', 'levels to list').choices(['must', 'should', 'all']))
     .action(async (flags: Record<string, unknown>) => setCode(await listCommand(flags, io)));
   program

@@ -187,3 +187,13 @@ export async function runClient(opts: ClientRunOptions): Promise<RunResult> {
 function scenariosOf(id: string): Scenario[] {
   return SCENARIOS.filter((s) => SCENARIO_REQUIREMENTS[s].includes(id));
 }
+
+/** Every check of the client mode, per scenario, as `list` and `explain` show them. */
+export function clientCheckList(): Array<{ requirementId: string; title: string }> {
+  return SCENARIOS.flatMap((s) =>
+    checksOf(s).map((c) => ({
+      requirementId: c.requirementId,
+      title: c.title.startsWith(`${s}:`) ? c.title : `${s}: ${c.title}`,
+    })),
+  );
+}

@@ -211,3 +211,18 @@ async function runChecks(
   }
   return results;
 }
+
+/** Every check of the receiver mode, as `list` and `explain` show them. */
+export function receiverCheckList(): Array<{ requirementId: string; title: string }> {
+  return [
+    ...RECEIVER_CHECKS.map((c) => ({ requirementId: c.requirementId, title: c.title })),
+    {
+      requirementId: '6.5/receiver-answers-within-5s',
+      title: `every delivery is answered within ${ANSWER_WITHIN_MS} ms`,
+    },
+    {
+      requirementId: '8/receiver-response-time',
+      title: 'response times of every delivery (median, 95th percentile, maximum)',
+    },
+  ];
+}
