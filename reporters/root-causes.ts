@@ -26,9 +26,10 @@ export function dialectHeadline(d: DialectReport): string {
   return `this agent speaks ${d.name}, not this spec's`;
 }
 
-/** `160 of 198 finding(s) follow from 6 difference(s)`. */
+/** `160 of 198 finding(s) follow from 6 difference(s)`: the differences seen that explain a finding. */
 export function dialectCount(d: DialectReport): string {
-  return `${d.explained} of ${d.findings} finding(s) follow from ${d.differences.length} difference(s)`;
+  const differences = d.differences.filter((x) => x.requirements > 0).length;
+  return `${d.explained} of ${d.findings} finding(s) follow from ${differences} difference(s)`;
 }
 
 /** One line per difference: what the agent did, what the spec asks, how many findings it explains. */

@@ -65,7 +65,7 @@ describe('run against an @a2a-js/sdk 0.3 agent (A2A v0.3 JSON-RPC)', () => {
     expect(dialect).toBeGreaterThan(0);
     expect(dialect).toBeLessThan(3);
     expect(lines[dialect]).toBe(
-      "DIALECT this agent speaks the official A2A v0.3 JSON-RPC, not this spec's: 6 of 6 finding(s) follow from 5 difference(s)",
+      "DIALECT this agent speaks the official A2A v0.3 JSON-RPC, not this spec's: 6 of 6 finding(s) follow from 4 difference(s)",
     );
     expect(summary).toContain('6 finding(s), each under its root cause above');
   });

@@ -174,7 +174,7 @@ describe('reports lead with the dialect and the root causes', () => {
     const text = formatRunSummary(run, palette(false), 'normal');
     const lines = text.split('\n');
     expect(lines[1]).toBe(
-      "DIALECT this agent speaks the official A2A v0.3 JSON-RPC, not this spec's: 7 of 8 finding(s) follow from 6 difference(s)",
+      "DIALECT this agent speaks the official A2A v0.3 JSON-RPC, not this spec's: 7 of 8 finding(s) follow from 5 difference(s)",
     );
     expect(lines[2]).toContain('`agent/getAuthenticatedExtendedCard` is served');
     expect(lines[3]).toBe('Root causes (7 of 8 findings)');
