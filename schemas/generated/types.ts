@@ -1154,6 +1154,13 @@ export interface ConformanceReport {
     };
     [k: string]: unknown;
   };
+  /**
+   * The role certified: service (run), receiver (receiver) or client (client); absent from reports older than roles (service).
+   */
+  role?: 'service' | 'receiver' | 'client';
+  /**
+   * What was certified: for a receiver its URL (baseUrl), for a client its command (baseUrl), agentId empty.
+   */
   target: {
     baseUrl: string;
     agentId: string;
@@ -1242,6 +1249,13 @@ export interface ReportReachability {
 export interface ReportRequirement {
   id: string;
   section: string;
+  /**
+   * The party a requirement binds (spec 4 and 6): the service, a webhook receiver or a client.
+   *
+   * This interface was referenced by `ConformanceReport`'s JSON-Schema
+   * via the `definition` "role".
+   */
+  role?: 'service' | 'receiver' | 'client';
   level: ReportLevel;
   behaviour: string;
   rulings: string[];

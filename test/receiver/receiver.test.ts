@@ -3,12 +3,16 @@
 // broken-receivers.ts fails (or, for a SHOULD, warns on) exactly the requirement it is named for.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../harness/cli/program.ts';
 import { RECEIVER_CHECKS } from '../../harness/receiver/receiver-checks.ts';
 import { runReceiver } from '../../harness/receiver/run-receiver.ts';
 import type { RunResult, Verdict } from '../../harness/types.ts';
 import { getRequirement, requirementsOf } from '../../requirements/index.ts';
+import { validate } from '../../schemas/registry.ts';
 import { BROKEN_RECEIVERS, correct, receiverName, serveReceiver } from './broken-receivers.ts';
 
 const SECRET = 'receiver-test-secret-0123456789';
@@ -57,6 +61,26 @@ describe('a correct receiver', () => {
       expect(v['6.5/receiver-acknowledges-events']).toBe('pass');
       expect(result.exitCode).toBe(0);
     } finally {
+      await receiver.close();
+    }
+  });
+
+  it('writes the six report files of run; report.json is valid and names the role', async () => {
+    const receiver = await serveReceiver(correct, SECRET);
+    const out = mkdtempSync(join(tmpdir(), 'a2a-receiver-'));
+    try {
+      await runReceiver({ url: receiver.url, secret: SECRET, out, timeoutMs: 2000 });
+      expect(readdirSync(out).sort()).toEqual(
+        ['badge.svg', 'console.txt', 'junit.xml', 'report.html', 'report.json', 'summary.md'].sort(),
+      );
+      const text = readFileSync(join(out, 'report.json'), 'utf8');
+      const report = JSON.parse(text) as { role: string; requirements: Array<{ role: string }> };
+      expect(validate('report', report)).toEqual({ valid: true });
+      expect(report.role).toBe('receiver');
+      expect(new Set(report.requirements.map((r) => r.role))).toEqual(new Set(['receiver']));
+      expect(text).not.toContain(SECRET);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
       await receiver.close();
     }
   });
