@@ -1,9 +1,12 @@
-// `npm run mutants [-- --concurrency N] [--extended] [--keep-reports] [name-filter...]`: runs every variant (or
-// those whose name contains a filter) and the control, prints the score table and writes
-// mutants/results/score.{json,md} (and each variant's reports under mutants/results/reports/).
+// `npm run mutants [-- --concurrency N] [--extended] [--keep-reports] [--mutants | --legal] [name-filter...]`:
+// runs every mutant (or those whose name contains a filter) and its control, then every legal variant
+// (mutants/legal/) and its control; prints both scores and writes mutants/results/score.{json,md} and
+// legal-score.{json,md} (and each run's reports under mutants/results/reports/ with --keep-reports).
+// `--mutants` or `--legal` runs only that set.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { computeLegalScore, legalScoreMarkdown, loadLegalVariants, runLegal } from './legal-run.ts';
 import { loadVariants, runMutants } from './runner.ts';
 import { computeScore, scoreMarkdown } from './score.ts';
 
@@ -13,34 +16,61 @@ const args = process.argv.slice(2);
 let concurrency = 3;
 let keep: string | undefined;
 let extended = false;
+let sets = { mutants: true, legal: true };
 const filters: string[] = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--concurrency') concurrency = Number(args[++i]);
   else if (args[i] === '--keep-reports') keep = join(RESULTS, 'reports');
   else if (args[i] === '--extended') extended = true;
+  else if (args[i] === '--mutants') sets = { mutants: true, legal: false };
+  else if (args[i] === '--legal') sets = { mutants: false, legal: true };
   else filters.push(args[i] as string);
 }
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.stderr.write('--concurrency must be a positive integer\n');
   process.exit(2);
 }
-
-const all = await loadVariants(undefined, { extended });
-const variants = filters.length === 0 ? all : all.filter((v) => filters.some((f) => v.name.includes(f)));
-process.stdout.write(`${variants.length} variants, ${concurrency} at a time\n`);
-const run = await runMutants(variants, {
-  concurrency,
-  keep,
-  onResult: (r) => {
-    const mark = r.caught ? 'caught' : 'MISSED';
-    const extra = r.problem !== undefined ? ` (${r.problem})` : '';
-    process.stdout.write(`${mark.padEnd(7)} ${r.name}: ${r.breaks} ${r.verdict ?? '-'}${extra}\n`);
-  },
-});
-const score = computeScore(run);
-const md = scoreMarkdown(score);
-process.stdout.write(`\n${md}\n${(run.durationMs / 1000).toFixed(1)} s\n`);
+const picked = <T extends { name: string }>(all: T[]): T[] =>
+  filters.length === 0 ? all : all.filter((v) => filters.some((f) => v.name.includes(f)));
 await mkdir(RESULTS, { recursive: true });
-await writeFile(join(RESULTS, 'score.json'), `${JSON.stringify(score, null, 2)}\n`);
-await writeFile(join(RESULTS, 'score.md'), md);
-process.exit(score.caught === score.total && score.control.faithful ? 0 : 1);
+let ok = true;
+
+if (sets.mutants) {
+  const variants = picked(await loadVariants(undefined, { extended }));
+  process.stdout.write(`${variants.length} mutants, ${concurrency} at a time\n`);
+  const run = await runMutants(variants, {
+    concurrency,
+    keep,
+    onResult: (r) => {
+      const mark = r.caught ? 'caught' : 'MISSED';
+      const extra = r.problem !== undefined ? ` (${r.problem})` : '';
+      process.stdout.write(`${mark.padEnd(7)} ${r.name}: ${r.breaks} ${r.verdict ?? '-'}${extra}\n`);
+    },
+  });
+  const score = computeScore(run);
+  const md = scoreMarkdown(score);
+  process.stdout.write(`\n${md}\n${(run.durationMs / 1000).toFixed(1)} s\n`);
+  await writeFile(join(RESULTS, 'score.json'), `${JSON.stringify(score, null, 2)}\n`);
+  await writeFile(join(RESULTS, 'score.md'), md);
+  ok &&= score.caught === score.total && score.control.faithful;
+}
+
+if (sets.legal) {
+  const variants = picked(await loadLegalVariants());
+  process.stdout.write(`\n${variants.length} legal variants, ${concurrency} at a time\n`);
+  const run = await runLegal(variants, {
+    concurrency,
+    keep,
+    onResult: (r) => {
+      const found = r.problem ?? (r.falseFindings.join(', ') || `${r.unexercised.length} not exercised`);
+      process.stdout.write(`${(r.clean ? 'clean' : 'FALSE').padEnd(7)} ${r.name}: ${found}\n`);
+    },
+  });
+  const score = computeLegalScore(run);
+  const md = legalScoreMarkdown(score);
+  process.stdout.write(`\n${md}\n${(run.durationMs / 1000).toFixed(1)} s\n`);
+  await writeFile(join(RESULTS, 'legal-score.json'), `${JSON.stringify(score, null, 2)}\n`);
+  await writeFile(join(RESULTS, 'legal-score.md'), md);
+  ok &&= score.clean === score.total && score.controlProblem === null;
+}
+process.exit(ok ? 0 : 1);

@@ -71,8 +71,16 @@ export interface ProxyHooks {
   head?(head: ResponseHead, call: ProxyCall): void;
   /** Rewrite each SSE data event (its parsed JSON). */
   sseEvent?: SseEventHook;
-  /** Rewrite each raw SSE frame (text with its closing blank line, `: ping` frames included). */
-  sseFrame?(frame: string, ctx: SseContext): string;
+  /**
+   * Rewrite each raw SSE frame (text with its closing blank line, `: ping` frames included). An array
+   * is written piece by piece, a few milliseconds apart, so the client reads the frame in parts.
+   */
+  sseFrame?(frame: string, ctx: SseContext): string | Array<string | Uint8Array>;
+  /**
+   * Cut each JSON response body into these pieces, written a few milliseconds apart with chunked
+   * transfer encoding instead of a Content-Length.
+   */
+  jsonChunks?(body: string, call: ProxyCall): string[];
   /** What happens when the upstream stream ends. */
   sseEnd?(ctx: SseContext): SseEnd | void;
 }

@@ -151,9 +151,24 @@ async function relayJson(
     }
   }
   hooks.head?.(head, call);
-  res.writeHead(head.status, { ...head.headers, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  const chunks = hooks.jsonChunks?.(String(body), call);
+  if (chunks === undefined) {
+    res.writeHead(head.status, { ...head.headers, 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+    return;
+  }
+  res.writeHead(head.status, head.headers);
+  for (const chunk of chunks) {
+    if (res.destroyed) return;
+    res.write(chunk);
+    await pause();
+  }
+  res.end();
 }
+
+/** The gap between the pieces of a split write: long enough for the client to read them apart. */
+const PIECE_GAP_MS = 3;
+const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, PIECE_GAP_MS));
 
 function relaySse(
   up: IncomingMessage,
@@ -168,6 +183,20 @@ function relaySse(
   res.flushHeaders();
   const ctx: SseContext = { call, index: 0 };
   let pending = '';
+  // Writes stay in order even when a hook splits a frame into pieces written apart.
+  let writing: Promise<void> = Promise.resolve();
+  const write = (text: string | Array<string | Uint8Array>): void => {
+    if (typeof text === 'string') {
+      if (text !== '') writing = writing.then(() => void (res.destroyed || res.write(text)));
+      return;
+    }
+    for (const piece of text) {
+      writing = writing.then(async () => {
+        if (!res.destroyed && piece.length > 0) res.write(piece);
+        await pause();
+      });
+    }
+  };
   const emit = (frame: string): void => {
     let text = frame;
     const data = /^data: ?(.*)\n\n$/s.exec(frame);
@@ -179,9 +208,9 @@ function relaySse(
         if (!(error instanceof SyntaxError)) throw error;
       }
     }
-    if (hooks.sseFrame !== undefined) text = hooks.sseFrame(text, ctx);
+    const out = hooks.sseFrame === undefined ? text : hooks.sseFrame(text, ctx);
     if (data !== null) ctx.index += 1;
-    if (text !== '' && !res.destroyed) res.write(text);
+    write(out);
   };
   up.setEncoding('utf8');
   up.on('data', (chunk: string) => {
@@ -194,13 +223,15 @@ function relaySse(
     }
   });
   up.on('end', () => {
-    if (pending !== '' && !res.destroyed) res.write(pending);
+    write(pending);
     const end = hooks.sseEnd?.(ctx) ?? {};
-    if (end.append !== undefined && !res.destroyed) res.write(end.append);
-    if (end.holdOpen === true) {
-      held.add(res);
-      res.on('close', () => held.delete(res));
-    } else res.end();
+    if (end.append !== undefined) write(end.append);
+    void writing.then(() => {
+      if (end.holdOpen === true) {
+        held.add(res);
+        res.on('close', () => held.delete(res));
+      } else res.end();
+    });
   });
   res.on('close', () => up.destroy());
 }

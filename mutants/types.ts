@@ -39,3 +39,32 @@ export interface Variant {
   only?: string[];
   start(): Promise<MutantTarget>;
 }
+
+/** What a legal variant varies: one freedom the spec leaves to an agent. */
+export type Freedom =
+  | 'sse-framing'
+  | 'json-form'
+  | 'http-form'
+  | 'server-ids'
+  | 'timestamps'
+  | 'extra-fields'
+  | 'wording'
+  | 'webhook-headers'
+  | 'agent-behaviour';
+
+/**
+ * A legal variant: an unmodified reference server behind the same proxy, changed only in a way the
+ * spec allows. The harness must give it no `fail` and no `warn` on a requirement the plain proxy
+ * passes (mutants/legal-run.ts).
+ */
+export interface LegalVariant {
+  /** kebab name saying what it varies, e.g. `sse-crlf-line-endings` */
+  name: string;
+  varies: Freedom;
+  description: string;
+  /** the spec line or ruling that leaves this choice to the agent */
+  allowedBy: string;
+  /** --only patterns for the harness run; default every requirement */
+  only?: string[];
+  start(): Promise<MutantTarget>;
+}

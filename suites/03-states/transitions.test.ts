@@ -11,6 +11,7 @@ import {
   streamStates,
 } from '../support/lifecycle-area.ts';
 import {
+  errorOf,
   getTask,
   is,
   requireDirectives,
@@ -77,8 +78,17 @@ verifies('3/cancel-from-working', 'cancel of a task working through a delay succ
     'working',
   );
   const ex = await cancelTask(c, task.taskId);
+  const after = await getTask(c, task.taskId);
+  // A slow network or a loaded agent may let the 300 ms of work end before the cancel arrives: a
+  // refusal of a task that completed meanwhile is the right answer, and nothing here to grade.
+  if (resultOf(ex) === undefined && stateOf(after) === 'completed') {
+    c.notExercised(
+      `the task completed before the cancel reached it (300 ms of work; the cancel answered error ` +
+        `${JSON.stringify(errorOf(ex)?.code)}); the held-task check of this requirement grades it`,
+    );
+  }
   c.check('cancel result.canceled', resultOf(ex)?.canceled, true);
-  c.check('tasks/get status.state', stateOf(await getTask(c, task.taskId)), 'canceled');
+  c.check('tasks/get status.state', stateOf(after), 'canceled');
 });
 
 // Checks that mostly wait for a task's delay: they run side by side.

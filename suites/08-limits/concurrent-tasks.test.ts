@@ -169,11 +169,14 @@ verifies(
   async (c) => {
     await preconditions(c);
     const seen = await scenario(c);
-    c.require(
-      'samples taken',
-      seen.samples,
-      is.where('at least 1', (n) => (n as number) >= 1),
-    );
+    // A slow agent may take its whole system timeout to accept limit + 2 tasks: samples after it are
+    // not counted (tasks time out), and then nothing was observed.
+    if (seen.samples === 0) {
+      c.notExercised(
+        `no tasks/get sample of the ${seen.ids.length} tasks fell within the agent's system timeout ` +
+          `(the tasks took too long to open); states at the end: ${JSON.stringify(seen.filled)}`,
+      );
+    }
     c.check(
       'most tasks working in one sample',
       seen.maxWorking,

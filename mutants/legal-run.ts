@@ -1,0 +1,197 @@
+// Runs the legal variants of mutants/legal/ (each file default-exports LegalVariant[]) and a control
+// through the same proxy with no change; a variant is clean when no requirement the control passes
+// gets `fail` or `warn` against it (`info` and not-exercised are allowed: a legal form may hide a
+// precondition, and the run says so).
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startMutant } from './proxy.ts';
+import { pool, runHarness } from './runner.ts';
+import type { Freedom, LegalVariant } from './types.ts';
+
+export const LEGAL_DIR = fileURLToPath(new URL('./legal/', import.meta.url));
+
+export interface LegalResult {
+  name: string;
+  varies: Freedom;
+  /** requirements the control passes that this variant fails or warns, as `id: verdict` */
+  falseFindings: string[];
+  /** requirements the control passes that this variant leaves not-exercised or error (not graded) */
+  unexercised: string[];
+  clean: boolean;
+  exitCode: number | null;
+  durationMs: number;
+  problem?: string;
+}
+
+export interface LegalRun {
+  control: { verdicts: Record<string, string>; problem?: string; durationMs: number };
+  results: LegalResult[];
+  durationMs: number;
+}
+
+const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+export async function loadLegalVariants(dir = LEGAL_DIR): Promise<LegalVariant[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.ts')).sort();
+  const variants: LegalVariant[] = [];
+  for (const file of files) {
+    const mod = (await import(pathToFileURL(join(dir, file)).href)) as { default?: unknown };
+    if (!Array.isArray(mod.default)) throw new Error(`${file} must default-export LegalVariant[]`);
+    variants.push(...(mod.default as LegalVariant[]));
+  }
+  const problems: string[] = [];
+  const names = variants.map((v) => v.name);
+  for (const v of variants) {
+    if (!KEBAB.test(v.name)) problems.push(`${v.name}: not kebab-case`);
+    if (names.indexOf(v.name) !== names.lastIndexOf(v.name)) problems.push(`${v.name}: name used twice`);
+    if (v.allowedBy.trim() === '') problems.push(`${v.name}: says nothing of what allows it`);
+  }
+  if (problems.length > 0) throw new Error(`invalid legal variants:\n${[...new Set(problems)].join('\n')}`);
+  return variants;
+}
+
+/** The --only scope of a set of variants: everything when one of them has none. */
+export function scopeOf(variants: readonly LegalVariant[]): string[] {
+  if (variants.some((v) => v.only === undefined)) return [];
+  return [...new Set(variants.flatMap((v) => v.only ?? []))].sort();
+}
+
+const GRADED_BAD = new Set(['fail', 'warn']);
+const UNGRADED = new Set(['not-exercised', 'error']);
+
+/** Compares a variant's verdicts with the control's: only requirements the control passes count. */
+export function compareWithControl(
+  control: Record<string, string>,
+  verdicts: Record<string, string>,
+): { falseFindings: string[]; unexercised: string[] } {
+  const falseFindings: string[] = [];
+  const unexercised: string[] = [];
+  for (const [id, verdict] of Object.entries(verdicts)) {
+    if (control[id] !== 'pass') continue;
+    if (GRADED_BAD.has(verdict)) falseFindings.push(`${id}: ${verdict}`);
+    else if (UNGRADED.has(verdict)) unexercised.push(`${id}: ${verdict}`);
+  }
+  return { falseFindings, unexercised };
+}
+
+export async function runLegalVariant(
+  v: LegalVariant,
+  control: Record<string, string>,
+  keep?: string,
+): Promise<LegalResult> {
+  const started = Date.now();
+  const base = { name: v.name, varies: v.varies };
+  let target;
+  try {
+    target = await v.start();
+  } catch (error) {
+    const problem = `start failed: ${(error as Error).message}`;
+    return {
+      ...base,
+      falseFindings: [],
+      unexercised: [],
+      clean: false,
+      exitCode: null,
+      durationMs: 0,
+      problem,
+    };
+  }
+  try {
+    const run = await runHarness(target, v.only ?? [], keep === undefined ? undefined : join(keep, v.name));
+    const found = compareWithControl(control, run.verdicts);
+    return {
+      ...base,
+      ...found,
+      clean: run.problem === undefined && found.falseFindings.length === 0,
+      exitCode: run.exitCode,
+      durationMs: Date.now() - started,
+      ...(run.problem !== undefined ? { problem: run.problem } : {}),
+    };
+  } finally {
+    await target.close();
+  }
+}
+
+/** The control (the proxy with no change, over the union of the scopes), then every variant. */
+export async function runLegal(
+  variants: readonly LegalVariant[],
+  {
+    concurrency = 3,
+    onResult,
+    keep,
+  }: { concurrency?: number; onResult?: (r: LegalResult) => void; keep?: string } = {},
+): Promise<LegalRun> {
+  const started = Date.now();
+  const target = await startMutant();
+  let controlRun;
+  try {
+    controlRun = await runHarness(
+      target,
+      scopeOf(variants),
+      keep === undefined ? undefined : join(keep, 'control'),
+    );
+  } finally {
+    await target.close();
+  }
+  const control = {
+    verdicts: controlRun.verdicts,
+    durationMs: Date.now() - started,
+    ...(controlRun.problem !== undefined ? { problem: controlRun.problem } : {}),
+  };
+  const results = await pool(
+    variants.map((v) => async () => {
+      const r = await runLegalVariant(v, control.verdicts, keep);
+      onResult?.(r);
+      return r;
+    }),
+    concurrency,
+  );
+  return { control, results, durationMs: Date.now() - started };
+}
+
+export interface LegalScore {
+  clean: number;
+  total: number;
+  controlPasses: number;
+  controlProblem: string | null;
+  variants: Array<
+    Pick<LegalResult, 'name' | 'varies' | 'clean' | 'falseFindings' | 'unexercised'> & {
+      problem: string | null;
+    }
+  >;
+}
+
+export function computeLegalScore(run: LegalRun): LegalScore {
+  return {
+    clean: run.results.filter((r) => r.clean).length,
+    total: run.results.length,
+    controlPasses: Object.values(run.control.verdicts).filter((v) => v === 'pass').length,
+    controlProblem: run.control.problem ?? null,
+    variants: run.results.map((r) => ({
+      name: r.name,
+      varies: r.varies,
+      clean: r.clean,
+      falseFindings: r.falseFindings,
+      unexercised: r.unexercised,
+      problem: r.problem ?? null,
+    })),
+  };
+}
+
+export function legalScoreMarkdown(score: LegalScore): string {
+  const lines = [
+    `Legal-variant score: **${score.clean}/${score.total}** clean (no fail or warn where the control passes)`,
+    '',
+    `Control (the proxy with no change): ${score.controlPasses} requirements pass` +
+      (score.controlProblem === null ? '' : `; problem: ${score.controlProblem}`),
+    '',
+    '| variant | varies | false fail/warn | not exercised (control passes) |',
+    '| ------- | ------ | --------------- | ------------------------------ |',
+    ...score.variants.map(
+      (v) =>
+        `| ${v.name} | ${v.varies} | ${v.problem ?? (v.falseFindings.join(', ') || 'none')} | ${v.unexercised.length} |`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,93 @@
+// What an agent may do its own way (spec 6.2 `<product>-Webhook/<version>`; spec 3 line 180, a
+// `task.working` webhook is optional per agent; docs/directives.md, the contract is optional; replies
+// are the agent's own text): other webhook headers, no working webhook, no directives, free text.
+import { eachObject, legal, type LegalSpec } from '../legal-kit.ts';
+import type { LegalVariant } from '../types.ts';
+
+const DIRECTIVE = /^\s*a2a:directive/;
+
+/** The directive parts become plain content (`a2a:directive` in the middle of a text), as for an agent without the contract. */
+function ignoreDirectives(json: unknown): void {
+  eachObject(json, (o) => {
+    if (o.type === 'text' && typeof o.text === 'string' && DIRECTIVE.test(o.text)) o.text = `note: ${o.text}`;
+  });
+}
+
+const FREE_TEXT = 'Thanks for your message! I had a look, and here is what I think: it all checks out.';
+
+const noDirectives: Pick<LegalSpec, 'request'> = {
+  request: (json, call) => {
+    if (call.method === 'message/send' || call.method === 'message/stream') ignoreDirectives(json);
+  },
+};
+
+const variants: LegalVariant[] = [
+  legal({
+    name: 'webhook-user-agent-other-product',
+    varies: 'webhook-headers',
+    description: 'deliveries carry `User-Agent: Acme_Agents.io-Webhook/2.3.1-rc.1+build.7`',
+    allowedBy: 'spec 6.2 (User-Agent `<product>-Webhook/<version>`)',
+    relay: {
+      rewrite(a) {
+        a.headers['user-agent'] = 'Acme_Agents.io-Webhook/2.3.1-rc.1+build.7';
+      },
+    },
+  }),
+  legal({
+    name: 'webhook-extra-headers',
+    varies: 'webhook-headers',
+    description: 'deliveries carry more headers (X-Webhook-Timestamp, Webhook-Id, X-Acme-Trace, Accept)',
+    allowedBy: 'spec 6.2 (the listed headers; nothing forbids others)',
+    relay: {
+      rewrite(a) {
+        a.headers['x-webhook-timestamp'] = String(Math.floor(Date.now() / 1000));
+        a.headers['webhook-id'] = a.headers['x-webhook-delivery'] ?? 'none';
+        a.headers['x-acme-trace'] = 'trace-1';
+        a.headers['accept'] = '*/*';
+      },
+    },
+  }),
+  legal({
+    name: 'webhook-no-task-working-event',
+    varies: 'agent-behaviour',
+    description: 'the agent never sends `task.working` deliveries',
+    allowedBy: 'spec 3 line 180 ("A `task.working` webhook may be sent (optional per agent)"), C-20',
+    relay: {
+      rewrite: (a) => (a.json?.event === 'task.working' ? 'drop' : undefined),
+    },
+  }),
+  legal({
+    name: 'agent-ignores-directives',
+    varies: 'agent-behaviour',
+    description: 'the agent does not implement docs/directives.md: a directive is plain text to it',
+    allowedBy: 'docs/directives.md (an agent without the contract gets not-exercised, never fail)',
+    ...noDirectives,
+  }),
+  legal({
+    name: 'agent-free-text-replies',
+    varies: 'agent-behaviour',
+    description: 'no directive contract, and every agent reply is the same free text instead of an echo',
+    allowedBy: "spec 2.3, 2.8 (a reply is a message of role agent with parts; its text is the agent's)",
+    ...noDirectives,
+    everyJson: (json) =>
+      eachObject(json, (o) => {
+        if (o.role !== 'agent' || !Array.isArray(o.parts)) return;
+        o.parts = [{ type: 'text', text: FREE_TEXT }];
+      }),
+  }),
+  legal({
+    name: 'agent-slow-answers',
+    varies: 'agent-behaviour',
+    description: 'every message/send and message/stream waits 400 ms before it reaches the agent',
+    allowedBy: 'spec 8 (no response time is set for an agent)',
+    hooks: {
+      answer: async (call) => {
+        if (call.method === 'message/send' || call.method === 'message/stream')
+          await new Promise((resolve) => setTimeout(resolve, 400));
+        return false;
+      },
+    },
+  }),
+];
+
+export default variants;
