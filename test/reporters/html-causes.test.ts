@@ -52,9 +52,9 @@ describe('report.html leads with the dialect and the root causes', () => {
   });
 
   it('shows the verdict, then the dialect, then the causes, in that order', async () => {
-    const order = await page.evaluate(() =>
-      [...document.getElementById('header')!.children].map((n) => n.id).filter((id) => id !== ''),
-    );
+    const order: string[] = [];
+    for (const node of await page.locator('#header > [id]').all())
+      order.push((await node.getAttribute('id'))!);
     expect(order.slice(0, 3)).toEqual(['compliance', 'dialect', 'root-causes']);
     expect(await page.locator('#dialect').innerText()).toContain(
       "Dialect: this agent speaks the official A2A v0.3 JSON-RPC, not this spec's. 7 of 8 finding(s)",
@@ -66,10 +66,7 @@ describe('report.html leads with the dialect and the root causes', () => {
   it('opens a requirement from its link under a cause', async () => {
     const id = '2.14/card-agent-name';
     await page.locator(`#root-causes a[href="#${anchorOf(id)}"]`).click();
-    await page.waitForFunction(
-      (a) => (document.getElementById(a) as HTMLDetailsElement | null)?.open,
-      anchorOf(id),
-    );
+    await page.waitForSelector(`details[id="${anchorOf(id)}"][open]`, { timeout: 5_000 });
     expect(problems).toEqual([]);
   });
 });
