@@ -4,7 +4,14 @@
 import { hostname } from 'node:os';
 import type { BaselineDiff, RequirementResult, RunResult } from '../harness/types.ts';
 import { complianceOf, verdictLine } from './score.ts';
-import { decidingChecks, findingOf, firstFinding, groupBySection, type SectionGroup } from './sections.ts';
+import {
+  decidingChecks,
+  findingOf,
+  firstFinding,
+  groupBySection,
+  roleTarget,
+  type SectionGroup,
+} from './sections.ts';
 import { attrs, escapeXml } from './xml.ts';
 
 // A failure body quotes expected/actual and a curl line; huge request bodies are cut here.
@@ -177,7 +184,8 @@ export function renderJunit(result: RunResult): string {
   const all = result.requirements.map((r) => outcomeOf(r, result.baseline));
   const t = tally(all);
   const extra = result.harnessErrors.length;
-  const name = `${result.tool.name} ${result.target.agentId} at ${result.target.baseUrl}: ${verdictLine(complianceOf(result))}`;
+  const who = roleTarget(result) ?? `${result.target.agentId} at ${result.target.baseUrl}`;
+  const name = `${result.tool.name} ${who}: ${verdictLine(complianceOf(result))}`;
   const root = `<testsuites${attrs({ name, tests: t.tests + extra, failures: t.failures, errors: t.errors + extra, skipped: t.skipped, time: seconds(result.durationMs), timestamp })}>`;
   return ['<?xml version="1.0" encoding="UTF-8"?>', root, ...suites, '</testsuites>', ''].join('\n');
 }

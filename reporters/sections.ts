@@ -1,13 +1,15 @@
 // Groups a run's requirements by spec section (in spec order, titled from the spec's headings) and
 // picks each requirement's findings: the shared reading of a RunResult for every reporter.
-import { SECTIONS } from '../requirements/index.ts';
+import { ROLES, SECTIONS } from '../requirements/index.ts';
 import { describeValue } from '../harness/check/recorder.ts';
-import type { CheckResult, RequirementResult, Verdict, VerdictCounts } from '../harness/types.ts';
+import type { Role } from '../requirements/types.ts';
+import type { CheckResult, RequirementResult, RunResult, Verdict, VerdictCounts } from '../harness/types.ts';
 import { emptyCounts } from '../harness/verdict.ts';
 
 export interface SectionGroup {
   section: string;
-  /** `4.2 message/stream`; the bare number when the spec has no heading for it. */
+  role: Role;
+  /** `4.2 message/stream` (`client 4.2 message/stream` for a client or receiver requirement); the bare number when the spec has no heading for it. */
   name: string;
   requirements: RequirementResult[];
   counts: VerdictCounts;
@@ -24,23 +26,39 @@ export function compareSections(a: string, b: string): number {
   return a.localeCompare(b);
 }
 
+/**
+ * What a receiver or client run certified, in words (`receiver at http://…`, `client node driver.mjs`);
+ * undefined for a service run, which each reporter names by its agent as before.
+ */
+export function roleTarget(result: Pick<RunResult, 'role' | 'target'>): string | undefined {
+  if (result.role === 'receiver') return `receiver at ${result.target.baseUrl}`;
+  if (result.role === 'client') return `client ${result.target.baseUrl}`;
+  return undefined;
+}
+
 export function sectionName(section: string): string {
   const title = SECTIONS[section];
   return title === undefined ? section : `${section} ${title}`;
 }
 
+/** Groups by role, then by section: the service's sections keep their names, the others' name their role. */
 export function groupBySection(requirements: readonly RequirementResult[]): SectionGroup[] {
   const groups = new Map<string, SectionGroup>();
   for (const r of requirements) {
-    let g = groups.get(r.section);
+    const role = r.role ?? 'service';
+    const key = `${role} ${r.section}`;
+    let g = groups.get(key);
     if (g === undefined) {
-      g = { section: r.section, name: sectionName(r.section), requirements: [], counts: emptyCounts() };
-      groups.set(r.section, g);
+      const name = role === 'service' ? sectionName(r.section) : `${role} ${sectionName(r.section)}`;
+      g = { section: r.section, role, name, requirements: [], counts: emptyCounts() };
+      groups.set(key, g);
     }
     g.requirements.push(r);
     g.counts[r.verdict] += 1;
   }
-  return [...groups.values()].sort((a, b) => compareSections(a.section, b.section));
+  return [...groups.values()].sort(
+    (a, b) => ROLES.indexOf(a.role) - ROLES.indexOf(b.role) || compareSections(a.section, b.section),
+  );
 }
 
 /** Verdicts a reader must look at, worst first. */

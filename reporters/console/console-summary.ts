@@ -5,7 +5,7 @@ import type { Level } from '../../requirements/types.ts';
 import type { RequirementResult, RunResult, Verdict, VerdictCounts } from '../../harness/types.ts';
 import { VERDICTS } from '../../harness/types.ts';
 import { complianceOf, unverifiedLines, verdictLine, type Compliance } from '../score.ts';
-import { decidingChecks, findingOf, firstFinding, groupBySection } from '../sections.ts';
+import { decidingChecks, findingOf, firstFinding, groupBySection, roleTarget } from '../sections.ts';
 import { causeIndex } from '../root-causes.ts';
 import type { Palette } from './ansi.ts';
 import { leadLines } from './console-lead.ts';
@@ -147,7 +147,7 @@ export function formatRunSummary(result: RunResult, p: Palette, mode: ConsoleMod
   const lead = probed(result) ? leadLines(result, p, mode) : [];
   if (mode === 'quiet') return [...lead, ...findings(result, p, mode), verdict, exit].join('\n');
   const lines = [
-    `target: ${result.target.baseUrl} agent ${result.target.agentId} (${result.reachability.message})`,
+    `target: ${roleTarget(result) ?? `${result.target.baseUrl} agent ${result.target.agentId}`} (${result.reachability.message})`,
     ...lead,
     ...summaryTable(result, p),
     ...findings(result, p, mode),

@@ -8,7 +8,7 @@ import { VERDICTS } from '../../harness/types.ts';
 import { getRequirement, hasRequirement, specExcerpt } from '../../requirements/index.ts';
 import { complianceOf, type Compliance } from '../score.ts';
 import { causeHeadline, dialectCount, dialectHeadline, dialectOf, rootCausesOf } from '../root-causes.ts';
-import { anchorOf, groupBySection } from '../sections.ts';
+import { anchorOf, groupBySection, roleTarget } from '../sections.ts';
 import { trafficFacts, type TrafficFact } from '../traffic.ts';
 import { streamTimeline, webhookTimelines, type StreamTimeline, type WebhookTimeline } from './timelines.ts';
 
@@ -194,7 +194,9 @@ function metaOf(result: RunResult): Record<string, string> {
   const o = result.options;
   return {
     tool: `${result.tool.name} ${result.tool.version}`,
-    target: `${result.target.baseUrl} agent ${result.target.agentId}${result.target.bundled ? ' (bundled reference server)' : ''}`,
+    target:
+      roleTarget(result) ??
+      `${result.target.baseUrl} agent ${result.target.agentId}${result.target.bundled ? ' (bundled reference server)' : ''}`,
     reachability: result.reachability.message,
     started: result.startedAt,
     duration: `${(result.durationMs / 1000).toFixed(1)} s`,
@@ -219,7 +221,7 @@ export function htmlData(result: RunResult): HtmlData {
     }),
   );
   return {
-    title: `A2A conformance: ${result.target.agentId} at ${result.target.baseUrl}`,
+    title: `A2A conformance: ${roleTarget(result) ?? `${result.target.agentId} at ${result.target.baseUrl}`}`,
     meta: metaOf(result),
     compliance: complianceOf(result),
     ...dialectView(result),
