@@ -106,19 +106,22 @@ function probeLine(a: DialectProbeAnswer): string {
   return `\`${a.method}\` is served (HTTP ${a.status ?? '?'}, ${answer}): ${DIALECT_NAMES[a.dialect]} names the extended card so`;
 }
 
+interface Candidate {
+  id: DialectId;
+  score: number;
+  rules: DialectRule[];
+}
+
 /**
  * Names a dialect when its probe method is served and at least one difference of it was seen, or
- * when two differences of it were seen, one of wire form, and the differences explain at least one
- * finding. A target of this spec with one odd code is never taken for another dialect.
+ * when two differences of it were seen, one of wire form. A target of this spec with one odd code
+ * is never taken for another dialect.
  */
-export function detectDialect(
-  requirements: readonly RequirementResult[],
-  probe: readonly DialectProbeAnswer[] = [],
-): DialectDetection | undefined {
-  const exchanges = everyExchange(requirements);
-  const view = runView(exchanges);
-  const seen = DIALECT_RULES.filter((rule) => exchanges.some((ex) => rule.shows(ex, view)));
-  let best: { id: DialectId; score: number; rules: DialectRule[] } | undefined;
+function pickDialect(
+  seen: readonly DialectRule[],
+  probe: readonly DialectProbeAnswer[],
+): Candidate | undefined {
+  let best: Candidate | undefined;
   for (const id of Object.keys(DIALECT_NAMES) as DialectId[]) {
     const rules = seen.filter((rule) => rule.dialects.includes(id));
     const served = probe.some((a) => a.dialect === id && a.served);
@@ -127,6 +130,45 @@ export function detectDialect(
     const score = (served ? 2 : 0) + structural * 2 + rules.length;
     if (named && (best === undefined || score > best.score)) best = { id, score, rules };
   }
+  return best;
+}
+
+function dialectReport(
+  best: Candidate,
+  probe: readonly DialectProbeAnswer[],
+  explains: ReadonlyMap<string, string>,
+  findings: number,
+): DialectReport {
+  const count = (rule: string): number => [...explains.values()].filter((v) => v === rule).length;
+  return {
+    id: best.id,
+    name: DIALECT_NAMES[best.id],
+    evidence: [
+      ...probe.filter((a) => a.dialect === best.id && a.served).map(probeLine),
+      ...best.rules.map((rule) => `${rule.seen(best.id)} (spec: ${rule.spec})`),
+    ],
+    differences: best.rules.map((rule) => ({
+      id: rule.id,
+      spec: rule.spec,
+      seen: rule.seen(best.id),
+      requirements: count(rule.id),
+    })),
+    explained: explains.size,
+    findings,
+  };
+}
+
+/** The dialect the run shows, if any, and which of its differences explains each finding. */
+export function detectDialect(
+  requirements: readonly RequirementResult[],
+  probe: readonly DialectProbeAnswer[] = [],
+): DialectDetection | undefined {
+  const exchanges = everyExchange(requirements);
+  const view = runView(exchanges);
+  const best = pickDialect(
+    DIALECT_RULES.filter((rule) => exchanges.some((ex) => rule.shows(ex, view))),
+    probe,
+  );
   if (best === undefined) return undefined;
   const findings = requirements.filter(isFinding);
   const explains = new Map<string, string>();
@@ -136,23 +178,5 @@ export function detectDialect(
   }
   // A dialect that explains no finding is not worth a word: the target does what the spec asks.
   if (explains.size === 0) return undefined;
-  const count = (id: string): number => [...explains.values()].filter((v) => v === id).length;
-  const id = best.id;
-  const report: DialectReport = {
-    id,
-    name: DIALECT_NAMES[id],
-    evidence: [
-      ...probe.filter((a) => a.dialect === id && a.served).map(probeLine),
-      ...best.rules.map((rule) => `${rule.seen(id)} (spec: ${rule.spec})`),
-    ],
-    differences: best.rules.map((rule) => ({
-      id: rule.id,
-      spec: rule.spec,
-      seen: rule.seen(id),
-      requirements: count(rule.id),
-    })),
-    explained: explains.size,
-    findings: findings.length,
-  };
-  return { report, explains, rules: best.rules, view };
+  return { report: dialectReport(best, probe, explains, findings.length), explains, rules: best.rules, view };
 }
