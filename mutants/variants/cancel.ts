@@ -134,6 +134,21 @@ const variants: Variant[] = [
     description: 'tasks/cancel of a canceled task is answered -32001 instead of -32002',
     hooks: onCancelError(-32002, -32001),
   }),
+  mutant({
+    breaks: '3/cancel-final-task-rejected',
+    slug: 'completed-answers-32000-without-state',
+    area: 'cancel',
+    description:
+      'tasks/cancel of a completed task answers -32000 without data.currentState: a client cannot tell it from "task not found" (C-06)',
+    hooks: {
+      json: {
+        [CANCEL]: (body) => {
+          if (body?.error?.code !== -32001 || body.error.data?.currentState !== 'completed') return;
+          body.error = { code: -32000, message: 'Task not found', data: { taskId: body.error.data.taskId } };
+        },
+      },
+    },
+  }),
 ];
 
 /** Caught too; left out of the detection test to keep it within its time budget (`npm run mutants -- --extended`). */
@@ -143,6 +158,7 @@ const EXTENDED = new Set([
   '2-9-cancel-result-reason--reason-replaced',
   '4-4-cancel-completed-task-code--answers-32002',
   '4-4-cancel-canceled-task-code--answers-32001',
+  '3-cancel-final-task-rejected--completed-answers-32000-without-state',
 ]);
 
 export const extended = variants.filter((v) => EXTENDED.has(v.name));
