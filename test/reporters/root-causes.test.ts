@@ -14,7 +14,7 @@ import { renderMarkdown } from '../../reporters/markdown.ts';
 import { anchorOf } from '../../reporters/sections.ts';
 import { validate } from '../../schemas/registry.ts';
 import { rateLimitedRequirements, V03_PROBE, v03Requirements } from './dialect-fixtures.ts';
-import { exchange, fixtureRequirements, fixtureRun } from './fixtures.ts';
+import { check, exchange, fixtureRequirements, fixtureRun, requirement } from './fixtures.ts';
 
 function v03Run(): RunResult {
   const { requirements } = v03Requirements();
@@ -64,6 +64,49 @@ describe('dialect detection', () => {
       '2.14/card-agent-name',
       '8/limits-reported',
     ]);
+  });
+
+  it('names A2A v1.0 when GetExtendedAgentCard is served and the slash-named methods are unknown', () => {
+    const unknown = (id: string, method: string) => {
+      const ex = exchange(
+        `x-${id}`,
+        { method, params: {} },
+        { error: { code: -32601, message: `Method not found: ${method}` } },
+      );
+      const c = check(id, 'fail', {
+        expected: 'a result',
+        actual: undefined,
+        evidence: { exchanges: [ex], streams: [], deliveries: [] },
+      });
+      return requirement(id, 'fail', [c]);
+    };
+    const requirements = [
+      unknown('4.1/send-result-final-true', 'message/send'),
+      unknown('4.3/get-current-state', 'tasks/get'),
+      unknown('2.14/card-agent-id', 'agent/authenticatedExtendedCard'),
+    ];
+    const probe = [
+      {
+        dialect: 'a2a-v0.3' as const,
+        method: 'agent/getAuthenticatedExtendedCard',
+        served: false,
+        code: -32601,
+      },
+      {
+        dialect: 'a2a-v1.0' as const,
+        method: 'GetExtendedAgentCard',
+        served: true,
+        status: 200,
+        code: -32007,
+      },
+    ];
+    const { dialect, rootCauses } = analyseRun(requirements, probe);
+    expect(dialect).toMatchObject({ id: 'a2a-v1.0', name: 'the official A2A v1.0 JSON-RPC', explained: 3 });
+    expect(rootCauses).toHaveLength(1);
+    expect(rootCauses[0]).toMatchObject({
+      key: 'dialect pascal-case-methods',
+      cause: expect.stringContaining('GetTask'),
+    });
   });
 
   it('names it from the exchanges alone when no probe answered (a report of an older run)', () => {
