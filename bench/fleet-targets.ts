@@ -11,7 +11,7 @@ import { certificationAgent, startProxy } from '../mutants/proxy.ts';
 import { loadVariants } from '../mutants/runner.ts';
 import type { MutantTarget } from '../mutants/types.ts';
 import { generateApiKey, startReferenceServer } from '../reference-server/index.ts';
-import type { FleetAgent, FleetFile } from '../schemas/generated/types.ts';
+import type { FleetAgent, FleetFile, FleetRunOptions } from '../schemas/generated/types.ts';
 
 /** Variants whose checks are quick and whose run needs no extra option (webhook receivers). */
 export const FLEET_VARIANTS = [
@@ -50,9 +50,18 @@ export interface FleetTargetsOptions {
   healthy?: number;
   /** Delay the latency proxy adds to every request; default 40 ms. */
   latencyMs?: number;
+  /** Delay it adds to an agent turn instead (message/send, message/stream: an LLM call); default latencyMs. */
+  turnLatencyMs?: number;
+  /** Healthy agents reached directly, the others through the latency proxy; default half. */
+  direct?: number;
+  /** Include the mutants; default true. */
+  mutants?: boolean;
   /** Include the refused, silent, reset and unset-credential agents; default true. */
   broken?: boolean;
+  /** The scope of every run (default FLEET_ONLY; [] runs the whole ledger). */
   only?: string[];
+  /** More run options for every agent (e.g. a profile). */
+  defaults?: FleetRunOptions;
 }
 
 /** A TCP server that accepts and then never answers (`hang`) or resets at once (`reset`). */
@@ -94,27 +103,31 @@ export async function startFleetTargets(opts: FleetTargetsOptions): Promise<Flee
   const keys = Array.from({ length: healthy + 1 }, () => generateApiKey());
   const ids = keys.map((_, i) => `agent-${String(i + 1).padStart(2, '0')}`);
   const server = await startReferenceServer({
+    // The harness's webhook receiver is on loopback (C-19 refuses private targets by default).
+    allowPrivateWebhookTargets: true,
     host: '127.0.0.1',
     port: 0,
     agents: ids.map((id, i) => certificationAgent(id, keys[i]!)),
   });
   closers.push(() => server.close());
+  const latency = opts.latencyMs ?? 40;
   const slow = await startProxy(server.baseUrl, {
-    answer: async () => {
-      await sleep(opts.latencyMs ?? 40);
+    answer: async (call) => {
+      const turn = call.method === 'message/send' || call.method === 'message/stream';
+      await sleep(turn ? (opts.turnLatencyMs ?? latency) : latency);
       return false;
     },
   });
   closers.push(() => slow.close());
+  const direct = opts.direct ?? Math.floor(healthy / 2);
   for (let i = 0; i < healthy; i += 1) {
-    const name = `healthy-${i < healthy / 2 ? 'direct' : 'slow'}-${i + 1}`;
-    const target = i < healthy / 2 ? server.baseUrl : slow.baseUrl;
+    const name = `healthy-${i < direct ? 'direct' : 'slow'}-${i + 1}`;
+    const target = i < direct ? server.baseUrl : slow.baseUrl;
     add({ name, target, agentId: ids[i]!, apiKeyEnv: envName(name) }, keys[i], { exitCode: 0, failing: [] });
   }
 
-  const variants = (await loadVariants()).filter((v) =>
-    (FLEET_VARIANTS as readonly string[]).includes(v.name),
-  );
+  const wanted: readonly string[] = opts.mutants === false ? [] : FLEET_VARIANTS;
+  const variants = (await loadVariants()).filter((v) => wanted.includes(v.name));
   for (const v of variants) {
     const t: MutantTarget = await v.start();
     closers.push(() => t.close());
@@ -163,7 +176,13 @@ export async function startFleetTargets(opts: FleetTargetsOptions): Promise<Flee
 
   const fleet: FleetFile = {
     $schema: 'https://a2a-conformance.dev/schemas/fleet-file.schema.json',
-    defaults: { only: opts.only ?? FLEET_ONLY, seed: 20240601, runs: 20, timeoutMs: 5_000 },
+    defaults: {
+      ...(opts.only === undefined || opts.only.length > 0 ? { only: opts.only ?? FLEET_ONLY } : {}),
+      seed: 20240601,
+      runs: 20,
+      timeoutMs: 5_000,
+      ...opts.defaults,
+    },
     agents,
   };
   const fleetFile = join(opts.dir, 'a2a-fleet.json');

@@ -3,18 +3,15 @@
 // split among its agents, and which runs may not overlap (one fixed webhook receiver port).
 import { availableParallelism, totalmem } from 'node:os';
 import type { FleetHost } from '../../schemas/generated/types.ts';
-import { ENV_VARS } from '../options.ts';
+import { rate } from '../options.ts';
 import type { FleetAgentPlan } from './fleet-file.ts';
 
-/** Whether `run` paces its requests (`--rate`); until it does, a host's agents run one at a time. */
-export const RUN_HAS_RATE = 'rate' in ENV_VARS;
-
 /**
- * Peak resident memory of one certification (the CLI and its vitest worker: about 200 MB each at
- * their peaks, see BENCHMARKS.md "Fleet"), rounded up: the default parallelism never asks for more
- * than the machine's memory.
+ * Peak resident memory of one certification, the CLI and its vitest worker together: 540 MB
+ * measured (bench/fleet.ts, BENCHMARKS.md "Fleet"), rounded up, so that the default parallelism
+ * never asks for more than the machine's memory.
  */
-const MEMORY_PER_RUN = 512 * 1024 * 1024;
+const MEMORY_PER_RUN = 640 * 1024 * 1024;
 /**
  * Runs per core: a certification of a remote agent mostly waits on the network and on the agent's
  * LLM, but each costs 3 to 5 CPU-seconds of its own (tsx, vitest start, schema compiles).
@@ -33,12 +30,10 @@ export interface Pacing {
   notes: string[];
 }
 
-const MINUTES: Record<string, number> = { s: 1 / 60, m: 1, h: 60 };
-
-/** `120/m`, `2/s`, `3600/h` (the form of `run --rate`) -> requests per minute; `off` -> Infinity. */
+/** `120/m`, `2/s`, `3600/h` (the forms of `run --rate`) -> requests per minute; `off` -> Infinity. */
 export function perMinute(text: string): number {
-  const m = /^\s*(\d+)\s*\/\s*(s|m|h)\s*$/.exec(text);
-  return m === null ? Infinity : Number(m[1]) / MINUTES[m[2]!]!;
+  const pace = rate(text);
+  return pace === null ? Infinity : (pace.limit * 60_000) / pace.windowMs;
 }
 
 /** A host's rate split among `k` runs at once, in whole requests per minute (at least 1). */
@@ -64,40 +59,36 @@ function webhookKey(a: FleetAgentPlan): string | undefined {
   return listen === undefined || /:0$/.test(listen) ? undefined : `webhook ${listen}`;
 }
 
+/**
+ * A host without `maxAgents` lets all its agents run at once: each run paces itself by the agent's
+ * own limit (its card's limits.requestsPerMinute, or its `rate` option). With a host `rate`, the runs
+ * of the host at once are capped and share that rate evenly; an agent keeps a lower rate of its own.
+ */
 export function planPacing(
   agents: readonly FleetAgentPlan[],
   hosts: Readonly<Record<string, FleetHost>>,
   requested: number | undefined,
-  runHasRate = RUN_HAS_RATE,
 ): Pacing {
   const caps = new Map<string, number>();
   const notes: string[] = [];
   const groups = byOrigin(agents);
   for (const [origin, group] of groups) {
-    const host = hosts[origin] ?? {};
-    let cap = host.maxAgents ?? (runHasRate ? group.length : 1);
-    if (host.rate !== undefined && !runHasRate) {
-      cap = 1;
-      notes.push(`${origin}: this run has no --rate, so its agents run one at a time`);
-    } else if (host.maxAgents === undefined && !runHasRate && group.length > 1) {
-      notes.push(`${origin}: ${group.length} agents run one at a time (set hosts.maxAgents to overlap them)`);
-    }
-    caps.set(`host ${origin}`, Math.min(cap, group.length));
+    caps.set(`host ${origin}`, Math.min(hosts[origin]?.maxAgents ?? group.length, group.length));
   }
   const hostRoom = [...caps.values()].reduce((a, b) => a + b, 0);
   const parallel = requested ?? defaultParallel(agents.length, hostRoom);
   const rates = new Map<string, string>();
   for (const [origin, group] of groups) {
-    const rate = hosts[origin]?.rate;
-    if (rate === undefined || !runHasRate) continue;
+    const hostRate = hosts[origin]?.rate;
+    if (hostRate === undefined) continue;
     const k = Math.min(caps.get(`host ${origin}`)!, parallel);
     caps.set(`host ${origin}`, k);
-    const share = splitRate(rate, k);
+    const share = splitRate(hostRate, k);
     for (const a of group) {
       const own = a.options.rate;
       rates.set(a.name, own !== undefined && perMinute(own) < perMinute(share) ? own : share);
     }
-    notes.push(`${origin}: ${rate} shared by up to ${k} agent(s) at once, ${share} each`);
+    notes.push(`${origin}: ${hostRate} shared by up to ${k} agent(s) at once, ${share} each`);
   }
   const keys = new Map<string, string[]>();
   for (const a of agents) {

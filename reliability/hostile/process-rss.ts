@@ -19,7 +19,7 @@ export function peakRssOf(pid: number): number | undefined {
   return m === null ? undefined : Number(m[1]) * 1024;
 }
 
-function childrenOf(pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   let tasks: string[];
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
@@ -34,7 +34,7 @@ function childrenOf(pid: number): number[] {
   );
 }
 
-function tree(root: number): number[] {
+export function tree(root: number): number[] {
   const out = [root];
   for (let i = 0; i < out.length; i += 1) out.push(...childrenOf(out[i]!));
   return out;

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KILL_MARGIN_MS, loadFleet } from '../../harness/fleet/fleet-file.ts';
-import { ConfigError } from '../../harness/options.ts';
+import { ConfigError, ENV_VARS } from '../../harness/options.ts';
+import { loadSchema } from '../../schemas/registry.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'a2a-fleet-file-'));
 let n = 0;
@@ -101,5 +102,14 @@ describe('loadFleet', () => {
     const file = fleetFile(content);
     expect(() => loadFleet(file)).toThrow(ConfigError);
     expect(() => loadFleet(file)).toThrow(message);
+  });
+});
+
+describe('fleet-file.schema.json', () => {
+  it('allows every run option but the ones the fleet sets per agent (target, agent id, out, credentials)', () => {
+    const schema = loadSchema('fleet-file') as { $defs: { runOptions: { properties: object } } };
+    const perAgent = ['target', 'agentId', 'apiKey', 'bearer', 'out'];
+    const runOptions = Object.keys(ENV_VARS).filter((k) => !perAgent.includes(k));
+    expect(Object.keys(schema.$defs.runOptions.properties).sort()).toEqual(runOptions.sort());
   });
 });

@@ -29,7 +29,7 @@ describe('planPacing', () => {
   const agents = [plan('a1', A), plan('a2', A), plan('a3', A, { rate: '5/m' }), plan('b1', B)];
 
   it('splits a host rate among the agents it lets run at once; an agent keeps a lower rate of its own', () => {
-    const p = planPacing(agents, { [A]: { rate: '60/m', maxAgents: 3 } }, 2, true);
+    const p = planPacing(agents, { [A]: { rate: '60/m', maxAgents: 3 } }, 2);
     expect(p.caps.get(`host ${A}`)).toBe(2);
     expect(p.rates.get('a1')).toBe('30/m');
     expect(p.rates.get('a3')).toBe('5/m');
@@ -37,12 +37,12 @@ describe('planPacing', () => {
     expect(p.keys.get('a1')).toEqual([`host ${A}`]);
   });
 
-  it("without run --rate, a host's agents run one at a time unless maxAgents says otherwise", () => {
-    const p = planPacing(agents, { [B]: { maxAgents: 4 } }, undefined, false);
-    expect(p.caps.get(`host ${A}`)).toBe(1);
+  it("lets a host's agents run at once up to its maxAgents, and the default parallel fits the hosts' room", () => {
+    const p = planPacing(agents, { [A]: { maxAgents: 2 } }, undefined);
+    expect(p.caps.get(`host ${A}`)).toBe(2);
     expect(p.caps.get(`host ${B}`)).toBe(1);
-    expect(p.parallel).toBeLessThanOrEqual(2);
-    expect(p.notes.join('\n')).toMatch(/3 agents run one at a time/);
+    expect(p.parallel).toBeLessThanOrEqual(3);
+    expect(p.rates.size).toBe(0);
   });
 
   it('never overlaps two runs on one fixed webhook receiver port', () => {
@@ -50,7 +50,7 @@ describe('planPacing', () => {
       plan('x', A, { webhookListen: '0.0.0.0:9099' }),
       plan('y', B, { webhookListen: '0.0.0.0:9099' }),
     ];
-    const p = planPacing(fixed, {}, 4, true);
+    const p = planPacing(fixed, {}, 4);
     expect(p.caps.get('webhook 0.0.0.0:9099')).toBe(1);
     expect(p.keys.get('y')).toEqual([`host ${B}`, 'webhook 0.0.0.0:9099']);
   });
