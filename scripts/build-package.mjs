@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Builds the package's JavaScript entry points when it is packed (`prepack`): tsc (tsconfig.build.json)
+// writes a .js beside every TypeScript module that harness/index.ts and reference-server/index.ts
+// reach, and its declarations under types/ (beside the sources, a user's compiler would read the
+// shipped .ts instead of the .d.ts), so that the paths a module reads relative to itself (package.json,
+// suites/, spec/, schemas/, the report page's assets) hold in the package as in a clone, and plain
+// Node imports the API with no loader. `--clean` (`postpack`) deletes exactly the files the build
+// wrote, as listed in .package-build.json, so a clone goes back to sources only.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MANIFEST = join(ROOT, '.package-build.json');
+
+/** The directories the build created for declarations (types/...) go once they are empty. */
+function removeEmptyParents(dir) {
+  // ROOT ends with a separator: the root itself never matches.
+  while (dir.startsWith(ROOT) && existsSync(dir) && readdirSync(dir).length === 0) {
+    rmdirSync(dir);
+    dir = dirname(dir);
+  }
+}
+
+function clean() {
+  if (!existsSync(MANIFEST)) return 0;
+  const files = JSON.parse(readFileSync(MANIFEST, 'utf8'));
+  for (const file of files) {
+    rmSync(join(ROOT, file), { force: true });
+    removeEmptyParents(dirname(join(ROOT, file)));
+  }
+  rmSync(MANIFEST, { force: true });
+  return files.length;
+}
+
+/**
+ * tsc keeps `./x.ts` specifiers in declaration files (microsoft/TypeScript#61037): a user's
+ * compiler would then load our sources instead of the declarations. Point them at `./x.js`, which
+ * resolves to the `./x.d.ts` beside it.
+ */
+export function rewriteDeclarationSpecifiers(text) {
+  return text.replace(/((?:from\s+|import\s*\(\s*)['"])(\.{1,2}\/[^'"]*?)\.ts(['"])/g, '$1$2.js$3');
+}
+
+function build() {
+  const removed = clean();
+  if (removed > 0) console.log(`removed ${removed} file(s) of an earlier build`);
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--listEmittedFiles'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  const emitted = [...run.stdout.matchAll(/^TSFILE: (.+)$/gm)].map((m) =>
+    relative(ROOT, resolve(m[1].trim())),
+  );
+  writeFileSync(MANIFEST, `${JSON.stringify(emitted, null, 2)}\n`);
+  if (run.status !== 0) {
+    process.stderr.write(run.stdout.replace(/^TSFILE: .+\n/gm, '') + run.stderr);
+    clean();
+    console.error('build failed: tsc -p tsconfig.build.json');
+    return 1;
+  }
+  for (const file of emitted.filter((f) => f.endsWith('.d.ts'))) {
+    const path = join(ROOT, file);
+    writeFileSync(path, rewriteDeclarationSpecifiers(readFileSync(path, 'utf8')));
+  }
+  console.log(`built ${emitted.length} file(s) beside the sources (listed in .package-build.json)`);
+  return 0;
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--clean')) {
+    console.log(`removed ${clean()} built file(s)`);
+  } else {
+    process.exitCode = build();
+  }
+}
