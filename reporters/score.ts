@@ -100,17 +100,50 @@ function whyUnverified(r: Scored): string {
   return (check?.message ?? r.message ?? 'no reason recorded').split('\n')[0]!.trim();
 }
 
+/**
+ * Reasons many checks give in their own words: grouped under one wording, so a reader sees "12 need
+ * the directive contract" rather than twelve sentences. Anything else groups by its own text.
+ */
+const COMMON_REASONS: readonly { test: RegExp; why: string }[] = [
+  {
+    test: /directive contract/i,
+    why: 'the agent does not honour the a2a:directive contract (docs/directives.md), which brings about the precondition',
+  },
+  {
+    test: /^rate limited\b/i,
+    why: 'rate limited: the agent kept answering 429 / -32012 after every wait it asked for',
+  },
+  {
+    test: /^rate budget spent\b/i,
+    why: "the run's budget left no room for the rate limit's waits (--budget-ms, --rate or --profile smoke)",
+  },
+  { test: /^turn budget spent\b/i, why: "the run's agent turns were spent (--max-turns)" },
+  { test: /--max-wait\b/i, why: 'the wait it needs is longer than the run allows (--max-wait)' },
+  { test: /^not run: /i, why: 'the run could not be done' },
+];
+
 export function unverifiedGroups(requirements: readonly Scored[]): UnverifiedGroup[] {
-  const groups = new Map<string, UnverifiedGroup>();
+  const groups = new Map<string, UnverifiedGroup & { common?: string }>();
   requirements.forEach((r, i) => {
     if (r.level !== 'MUST' || (r.verdict !== 'not-exercised' && r.verdict !== 'error')) return;
     const why = whyUnverified(r);
-    const key = `${r.verdict}\u0000${normalise(why)}`;
-    const group = groups.get(key) ?? { why, verdict: r.verdict, requirements: [] };
+    const common = COMMON_REASONS.find((c) => c.test.test(why))?.why;
+    const key = `${r.verdict}\u0000${common ?? normalise(why)}`;
+    const group = groups.get(key) ?? {
+      why,
+      verdict: r.verdict,
+      requirements: [],
+      ...(common ? { common } : {}),
+    };
     group.requirements.push(r.id ?? `#${i}`);
     groups.set(key, group);
   });
-  return [...groups.values()].sort((a, b) => b.requirements.length - a.requirements.length);
+  // A group of one keeps its own words (more precise); a larger one takes the common wording.
+  return [...groups.values()]
+    .map(({ common, ...g }) =>
+      common !== undefined && g.requirements.length > 1 ? { ...g, why: common } : g,
+    )
+    .sort((a, b) => b.requirements.length - a.requirements.length);
 }
 
 export function computeCompliance(

@@ -73,7 +73,7 @@ describe('compliance levels', () => {
     expect(c).toMatchObject({ level: 'unverified', label: 'unverified', score: 20 });
     expect(c.unverified).toEqual([
       {
-        why: 'the agent does not implement the directive contract (task 1f0c9a52-7d1e-4f70-9a55-0c3b4f2d9e11)',
+        why: 'the agent does not honour the a2a:directive contract (docs/directives.md), which brings about the precondition',
         verdict: 'not-exercised',
         requirements: ['2.1/method-required', '2.2/result-on-success'],
       },

@@ -56,7 +56,7 @@ describe('the unverified level in every report', () => {
     const lines = formatRunSummary(run, palette(false), 'normal').split('\n');
     const at = lines.indexOf('Not verified (MUST)');
     expect(lines.slice(at + 1, at + 3)).toEqual([
-      '  ~ 2 not-exercised: the agent does not implement the directive contract (3/completed-webhook, 6/task-level-replaces-agent-level)',
+      '  ~ 2 not-exercised: the agent does not honour the a2a:directive contract (docs/directives.md), which brings about the precondition (3/completed-webhook, 6/task-level-replaces-agent-level)',
       '  ~ 1 error: rate limited: the budget ran out after 3 answers 429 (4.3/get-current-state)',
     ]);
     expect(lines.at(-2)).toBe(
@@ -68,7 +68,9 @@ describe('the unverified level in every report', () => {
     const md = renderMarkdown(run);
     expect(md.split('\n')[0]).toBe('## ❔ A2A conformance: unverified, score 20%');
     expect(md).toContain('**Not verified (MUST)**');
-    expect(md).toContain('- 2 not-exercised: the agent does not implement the directive contract');
+    expect(md).toContain(
+      '- 2 not-exercised: the agent does not honour the a2a:directive contract (docs/directives.md), which brings about the precondition',
+    );
     const svg = renderBadge(run);
     expect(svg).toContain('A2A conformance: unverified 20%');
     expect(svg).toContain('#9f9f9f');
