@@ -20,6 +20,7 @@ export const BROKEN_CLIENTS: readonly BrokenClient[] = [
   { breaks: '4/client-sends-credential', fault: 'no-credential', scenarios: ['send'] },
   { breaks: '4/client-accept-event-stream', fault: 'no-accept', scenarios: ['stream'] },
   { breaks: '4.1/client-reads-reply-text', fault: 'reply-from-result-message', scenarios: ['send'] },
+  { breaks: '4.2/client-reads-final-event', fault: 'reply-from-first-event', scenarios: ['stream'] },
   { breaks: '4.2/client-ignores-ping', fault: 'chokes-on-ping', scenarios: ['stream'] },
   { breaks: '4.2/client-reassembles-split-events', fault: 'one-read-one-event', scenarios: ['stream'] },
   { breaks: '4.2/client-closes-on-final', fault: 'closes-late', scenarios: ['stream'] },

@@ -2,7 +2,13 @@
 // The example driver (examples/client/) with one named fault, for the broken-client tests
 // (broken-clients.ts): `node broken-driver.mjs <fault>`. A fault rewrites what the client sends
 // (a fetch wrapper), how it reads streams (an SSE reader), its retry policy or where it reads a reply.
-import { createClient, readSseEvents } from '../../examples/client/a2a-client.mjs';
+import {
+  createClient,
+  readSseEvents,
+  replyText,
+  text,
+  userMessage,
+} from '../../examples/client/a2a-client.mjs';
 import { SCENARIOS } from '../../examples/client/scenarios.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -125,27 +131,30 @@ const FAULTS = {
   },
 };
 
-// Reads the reply from `result.message` (the wrong place) instead of `result.status.message`.
-const WRONG_PLACE = {
-  send: async (client) => [
-    (
-      await client.send({
-        role: 'user',
-        messageId: crypto.randomUUID(),
-        parts: [{ type: 'text', text: 'hello' }],
-      })
-    ).message?.parts?.[0]?.text ?? '',
-  ],
+// Faults in where the driver reads its answer, as scenario overrides.
+const SCENARIO_FAULTS = {
+  // Reads the reply from `result.message` (the wrong place) instead of `result.status.message`.
+  'reply-from-result-message': {
+    send: async (client) => [(await client.send(userMessage(text('hello')))).message?.parts?.[0]?.text ?? ''],
+  },
+  // Prints the reply of the first event of the stream instead of the final one.
+  'reply-from-first-event': {
+    stream: async (client) => {
+      const results = [];
+      for await (const result of client.stream(userMessage(text('hello')))) results.push(result);
+      return [replyText(results[0])];
+    },
+  },
 };
 
 const fault = process.argv[2];
 const env = process.env;
-const options = fault === 'reply-from-result-message' ? {} : FAULTS[fault];
+const options = fault in SCENARIO_FAULTS ? {} : FAULTS[fault];
 if (options === undefined) {
   process.stderr.write(`unknown fault '${fault}'\n`);
   process.exit(2);
 }
-const scenarios = fault === 'reply-from-result-message' ? { ...SCENARIOS, ...WRONG_PLACE } : SCENARIOS;
+const scenarios = { ...SCENARIOS, ...SCENARIO_FAULTS[fault] };
 const client = createClient({
   target: env.A2A_TARGET,
   agentId: env.A2A_AGENT_ID,

@@ -3,6 +3,7 @@
 // broken-receivers.ts fails (or, for a SHOULD, warns on) exactly the requirement it is named for.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,6 +83,58 @@ describe('a correct receiver', () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
       await receiver.close();
+    }
+  });
+
+  it('sends each --header with every delivery and keeps its value out of the result', async () => {
+    const seen: unknown[] = [];
+    const receiver = await serveReceiver(
+      (d, state) => (seen.push(d.headers['x-tenant']), correct(d, state)),
+      SECRET,
+    );
+    try {
+      const value = 'tenant-token-9f8e7d6c5b4a';
+      const result = await runReceiver({
+        url: receiver.url,
+        secret: SECRET,
+        headers: { 'x-tenant': value },
+        out: null,
+      });
+      expect(result.exitCode).toBe(0);
+      expect(seen.length).toBeGreaterThan(10);
+      expect(new Set(seen)).toEqual(new Set([value]));
+      expect(JSON.stringify(result)).not.toContain(value);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a receiver that trickles its status line never holds the run: each delivery ends at its deadline', async () => {
+    const sockets = new Set<Socket>();
+    const server = createNetServer((socket) => {
+      sockets.add(socket);
+      const line = 'HTTP/1.1 200 OK\r\n';
+      let i = 0;
+      const timer = setInterval(() => (i < line.length ? socket.write(line[i++]!) : socket.write('X')), 100);
+      socket.on('close', () => clearInterval(timer));
+      socket.on('error', () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const started = Date.now();
+    try {
+      const result = await runReceiver({
+        url: `http://127.0.0.1:${port}/hooks`,
+        secret: SECRET,
+        only: ['6.5/receiver-acknowledges-events'],
+        timeoutMs: 500,
+        out: null,
+      });
+      expect(result.requirements.map((r) => r.verdict)).toEqual(['fail']);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      for (const s of sockets) s.destroy();
+      server.close();
     }
   });
 
