@@ -50,5 +50,6 @@ export function rootCauseLines(result: RunResult, p: Palette, mode: ConsoleMode)
 
 /** Traffic, dialect and root causes: what a reader needs before the 150 lines they explain. */
 export function leadLines(result: RunResult, p: Palette, mode: ConsoleMode): string[] {
-  return [...trafficLines(result), ...dialectLines(result, p, mode), ...rootCauseLines(result, p, mode)];
+  const traffic = mode === 'quiet' ? [] : trafficLines(result);
+  return [...traffic, ...dialectLines(result, p, mode), ...rootCauseLines(result, p, mode)];
 }
