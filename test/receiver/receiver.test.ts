@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,6 +187,37 @@ describe('the example receiver (examples/receiver/receiver.mjs)', () => {
       await main(['node', 'a2a-conformance', 'receiver', '--url', url, '--header', 'no colon'], io),
     ).toBe(2);
     expect(err.join('')).toMatch(/--header must be name:value/);
+  });
+});
+
+describe('baselines work as for run', () => {
+  it('excuses a listed failure, and fails the run once it passes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-receiver-baseline-'));
+    const baseline = join(dir, 'baseline.json');
+    writeFileSync(baseline, JSON.stringify({ expectedFailures: ['6.5/receiver-acknowledges-events'] }));
+    const refusesWorking = BROKEN_RECEIVERS.find((b) => b.slug === 'refuses-task-working')!;
+    try {
+      for (const [handler, exit] of [
+        [refusesWorking.handler, 0],
+        [correct, 1],
+      ] as const) {
+        const receiver = await serveReceiver(handler, SECRET);
+        try {
+          const result = await runReceiver({
+            url: receiver.url,
+            secret: SECRET,
+            out: null,
+            timeoutMs: 2000,
+            baseline,
+          });
+          expect(result.exitCode, result.exitReason).toBe(exit);
+        } finally {
+          await receiver.close();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
