@@ -43,7 +43,12 @@ function exchangeSymptom(ex: Exchange, check: CheckResult): Symptom | undefined 
   const base = { ...(method === undefined ? {} : { method }), example: ex };
   if (ex.response === undefined) {
     const kind = ex.error?.kind ?? 'other';
-    return { ...base, kind: 'no-answer', key: `no-answer ${kind}`, cause: `no complete answer (${kind})` };
+    return {
+      ...base,
+      kind: 'no-answer',
+      key: `no-answer ${kind}`,
+      cause: `got no complete answer (${kind})`,
+    };
   }
   const status = ex.response.status;
   const error = rpcErrorOf(ex);

@@ -196,6 +196,41 @@ describe('dialect detection', () => {
     expect(rootCauses[0]!.requirements.map((r) => r.verdict)).toEqual(['fail', 'fail', 'fail', 'fail']);
   });
 
+  it('groups unanswered requests, and a field missing from several answers, each under one cause', () => {
+    const timedOut = (id: string) => {
+      const ex = { ...exchange(`t-${id}`, { method: 'message/send', params: {} }, {}), response: undefined };
+      ex.error = { kind: 'timeout' as const, message: 'no answer within 10000 ms' };
+      return requirement(id, 'error', [
+        check(id, 'error', {
+          message: 'harness error: no answer',
+          evidence: { exchanges: [ex], streams: [], deliveries: [] },
+        }),
+      ]);
+    };
+    const noDetails = (id: string) =>
+      requirement(id, 'fail', [
+        check(id, 'fail', {
+          assertions: [
+            { label: 'error.data.details', expected: 'a non-empty string', actual: undefined, pass: false },
+          ],
+        }),
+      ]);
+    const requirements = [
+      timedOut('4.1/send-result-final-true'),
+      timedOut('4.2/stream-event-task'),
+      timedOut('4.9/context-id-continues'),
+      noDetails('2.3/role-required'),
+      noDetails('2.3/message-id-required'),
+      noDetails('2.3/parts-required'),
+    ];
+    const causes = analyseRun(requirements).rootCauses;
+    expect(causes.map((c) => [c.kind, c.cause, c.requirements.length])).toEqual([
+      ['no-answer', 'message/send got no complete answer (timeout)', 3],
+      ['missing-field', '`error.data.details` missing or not as specified', 3],
+    ]);
+    expect(causes[0]!.requirements.every((r) => r.verdict === 'error')).toBe(true);
+  });
+
   it('reads a probe answer: a method-not-found or invalid-params answer does not show the method served', () => {
     const answer = (response: unknown) =>
       probeAnswer(
