@@ -57,7 +57,8 @@ export function consoleFor(flags: Record<string, unknown>, io: CliIo, secrets: s
 export async function receiverCommand(flags: Record<string, unknown>, io: CliIo): Promise<number> {
   const url = parseHttpUrl(flags.url, '--url');
   const headers = parseHeaders((flags.header as string[] | undefined) ?? []);
-  const secret = flags.secret as string | undefined;
+  // The environment keeps the secret out of the process list and the shell history.
+  const secret = (flags.secret as string | undefined) ?? io.env.A2A_WEBHOOK_SECRET;
   if (secret === '') throw new ConfigError('--secret must not be empty');
   const timeoutMs = positiveInt(flags.timeoutMs, '--timeout-ms');
   const reporter = consoleFor(flags, io, [
@@ -86,7 +87,10 @@ export function addReceiverCommand(program: Command, io: CliIo, setCode: (code: 
     .command('receiver')
     .description('certify a webhook receiver: the harness plays the service and posts deliveries to it')
     .requiredOption('--url <receiver-url>', 'the URL the receiver takes deliveries on')
-    .option('--secret <secret>', 'the secret the receiver verifies X-Webhook-Signature with (spec 6.4)')
+    .option(
+      '--secret <secret>',
+      'the secret the receiver verifies X-Webhook-Signature with (spec 6.4; env A2A_WEBHOOK_SECRET)',
+    )
     .option(
       '--header <name:value>',
       'a header sent with each delivery (the configuration headers, spec 2.11); repeatable',
