@@ -54,6 +54,8 @@ export interface FleetTargetsOptions {
   turnLatencyMs?: number;
   /** Healthy agents reached directly, the others through the latency proxy; default half. */
   direct?: number;
+  /** limits.requestsPerMinute on the healthy agents' cards, which each run paces itself by; default 6000. */
+  requestsPerMinute?: number;
   /** Include the mutants; default true. */
   mutants?: boolean;
   /** Include the refused, silent, reset and unset-credential agents; default true. */
@@ -107,7 +109,11 @@ export async function startFleetTargets(opts: FleetTargetsOptions): Promise<Flee
     allowPrivateWebhookTargets: true,
     host: '127.0.0.1',
     port: 0,
-    agents: ids.map((id, i) => certificationAgent(id, keys[i]!)),
+    agents: ids.map((id, i) => {
+      const agent = certificationAgent(id, keys[i]!);
+      if (opts.requestsPerMinute === undefined) return agent;
+      return { ...agent, limits: { ...agent.limits, requestsPerMinute: opts.requestsPerMinute } };
+    }),
   });
   closers.push(() => server.close());
   const latency = opts.latencyMs ?? 40;

@@ -1,11 +1,12 @@
 // Fleet certification on one machine (run on demand, never by npm test):
-//   npx tsx bench/fleet.ts [--agents 12] [--parallel 1,2,4,8] [--turn-ms 40,1500] [--skip curve,shards,throughput]
+//   npx tsx bench/fleet.ts [--agents 12] [--parallel 1,2,4,8] [--throughput 40@6000,1500@60] [--skip curve,shards,throughput]
 // 1. curve: the same fleet (reference-server agents, half behind a 40 ms latency proxy, three mutants)
 //    certified with each --parallel: wall time, CPU time and peak memory of all the runs together;
 // 2. shards: that fleet as 3 shards run one after another, then merged, against the unsharded run:
 //    every agent's exit code, level, score and failing requirements must be the same;
 // 3. throughput: one whole-ledger certification (default profile) behind a proxy adding 40 ms to each
-//    request and N ms to each agent turn, measured; agents per hour estimated from it (see printThroughput).
+//    request and T ms to each agent turn, of an agent whose card allows R requests a minute (T@R),
+//    measured; agents per hour estimated from it (see printThroughput).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +146,7 @@ async function shards(
 
 interface Single {
   turnMs: number;
+  rpm: number;
   wallS: number;
   cpuS: number;
   oneMb: number;
@@ -153,20 +155,21 @@ interface Single {
   exitCode: number;
 }
 
-async function throughput(dir: string, turnMs: number): Promise<Single> {
+async function throughput(dir: string, turnMs: number, rpm: number): Promise<Single> {
   const targets = await startFleetTargets({
     dir: mkdtempSync(join(dir, 'single-')),
     healthy: 1,
     direct: 0,
     latencyMs: 40,
     turnLatencyMs: turnMs,
+    requestsPerMinute: rpm,
     mutants: false,
     broken: false,
     only: [],
-    defaults: { timeoutMs: 10_000 + turnMs * 2 },
+    defaults: { timeoutMs: 10_000 + turnMs * 2, budgetMs: 3_600_000 },
   });
   try {
-    const out = join(dir, `turn-${turnMs}`);
+    const out = join(dir, `turn-${turnMs}-${rpm}`);
     const env = { ...process.env, ...targets.env };
     const m = await measure(() =>
       runFleetShard({ fleetFile: targets.fleetFile, shard: { index: 1, count: 1 }, out, env }),
@@ -177,6 +180,7 @@ async function throughput(dir: string, turnMs: number): Promise<Single> {
     };
     return {
       turnMs,
+      rpm,
       wallS: m.wallS,
       cpuS: m.cpuS,
       oneMb: m.oneMb,
@@ -192,25 +196,25 @@ async function throughput(dir: string, turnMs: number): Promise<Single> {
 /**
  * Agents per hour on this machine from one measured certification: runs overlap until either the
  * cores or the memory are used up, so the rate is min(cores x 3600 / CPU s per run, runs that fit
- * in 80% of the memory x 3600 / wall s per run). A real agent rate-limited to 60 requests a minute
- * also needs at least `requests` seconds per run, which the second estimate adds.
+ * in 80% of the memory x 3600 / wall s per run). Waiting (turns, pacing) costs wall time, not CPU.
  */
 function printThroughput(rows: Single[], print: (l: string) => void): void {
   const cores = availableParallelism();
+  const gib = Math.round(totalmem() / 2 ** 30);
   print(
-    `\n### One whole-ledger certification (default profile) and agents per hour on ${cores} cores, ${Math.round(totalmem() / 2 ** 30)} GiB\n`,
+    `\n### One whole-ledger certification (default profile), agents per hour on ${cores} cores, ${gib} GiB\n`,
   );
   print(
-    '| per turn | wall s | CPU s | peak RSS | requests | agent turns | exit | agents/hour | agents/hour at 60 req/min |',
+    '| per turn | card rate | wall s | CPU s | peak RSS | requests | agent turns | exit | runs at once | agents/hour |',
   );
-  print('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  print('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const byCpu = (cores * 3600) / r.cpuS;
     const fit = Math.max(1, Math.floor((0.8 * totalmem()) / (r.oneMb * MB)));
-    const perHour = (wallS: number): number => Math.floor(Math.min(byCpu, (fit * 3600) / wallS));
-    const paced = r.requests === null ? 'n/a' : String(perHour(Math.max(r.wallS, r.requests)));
+    const perHour = Math.floor(Math.min(byCpu, (fit * 3600) / r.wallS));
+    const atOnce = Math.min(fit, Math.ceil((r.wallS * perHour) / 3600));
     print(
-      `| ${r.turnMs} ms | ${round(r.wallS)} | ${round(r.cpuS)} | ${Math.round(r.oneMb)} MB | ${r.requests ?? 'n/a'} | ${r.turns ?? 'n/a'} | ${r.exitCode} | ${perHour(r.wallS)} | ${paced} |`,
+      `| ${r.turnMs} ms | ${r.rpm}/min | ${round(r.wallS)} | ${round(r.cpuS)} | ${Math.round(r.oneMb)} MB | ${r.requests ?? 'n/a'} | ${r.turns ?? 'n/a'} | ${r.exitCode} | ${atOnce} | ${perHour} |`,
     );
   }
 }
@@ -220,7 +224,7 @@ async function main(): Promise<void> {
     options: {
       agents: { type: 'string', default: '12' },
       parallel: { type: 'string', default: '1,2,4,8' },
-      'turn-ms': { type: 'string', default: '40,1500' },
+      throughput: { type: 'string', default: '40@6000,1500@60' },
       skip: { type: 'string', default: '' },
     },
   });
@@ -247,9 +251,10 @@ async function main(): Promise<void> {
     }
     if (!skip.has('throughput')) {
       const rows: Single[] = [];
-      for (const ms of values['turn-ms'].split(',').map(Number)) {
-        log(`  one certification at ${ms} ms per turn...`);
-        rows.push(await throughput(dir, ms));
+      for (const pair of values.throughput.split(',')) {
+        const [ms, rpm] = pair.split('@').map(Number) as [number, number];
+        log(`  one certification at ${ms} ms per turn, ${rpm} requests a minute...`);
+        rows.push(await throughput(dir, ms, rpm));
       }
       printThroughput(rows, print);
     }

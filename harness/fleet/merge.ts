@@ -1,7 +1,7 @@
 // `fleet merge`: one fleet report from any number of shard directories (each holding shard.json and
 // the agents' report directories). Shards of different fleets, a shard given twice and an agent in
 // two shards are refused; shards of the fleet that are missing are named and make the exit code 2.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { RunResult } from '../types.ts';
 import type {
@@ -58,10 +58,14 @@ interface ReadShard {
 
 function readShards(dirs: readonly string[]): ReadShard[] {
   if (dirs.length === 0) throw new ConfigError('fleet merge needs at least one shard directory');
-  const shards = dirs.map((dir) => ({
-    dir,
-    shard: readValid<FleetShard>(join(dir, SHARD_FILE), 'fleet-shard', 'shard.json'),
-  }));
+  const shards = dirs.map((dir) => {
+    if (!existsSync(join(dir, SHARD_FILE))) {
+      throw new ConfigError(
+        `${dir} is not a shard directory: it has no ${SHARD_FILE} (written by fleet run --out)`,
+      );
+    }
+    return { dir, shard: readValid<FleetShard>(join(dir, SHARD_FILE), 'fleet-shard', 'shard.json') };
+  });
   const first = shards[0]!;
   const seen = new Map<number, string>();
   for (const { dir, shard } of shards) {
