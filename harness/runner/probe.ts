@@ -29,6 +29,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Method not found, and A2A v1.0's VersionNotSupported (-32009) for a request without A2A-Version. */
+const ASKS_DIALECT: ReadonlySet<unknown> = new Set([ERROR_CODES.METHOD_NOT_FOUND, -32009]);
+
 function errorCode(json: unknown): unknown {
   return isObject(json) && isObject(json.error) ? json.error.code : undefined;
 }
@@ -104,8 +107,10 @@ export async function probeTarget(
       card,
       couldNotRun,
     };
-    // An agent that gave no card may speak another dialect: two more requests ask it (harness/analysis).
-    if (card === null && couldNotRun === null) outcome.dialectProbe = await probeDialect(client);
+    // An agent that does not know the card method (or wants another protocol version) may speak
+    // another dialect: two more requests ask it (harness/analysis). Any other answer costs nothing more.
+    if (card === null && couldNotRun === null && ASKS_DIALECT.has(errorCode(ex.response?.json)))
+      outcome.dialectProbe = await probeDialect(client);
     return outcome;
   } finally {
     await client.close();
