@@ -95,6 +95,8 @@ export interface CheckResult {
 export interface RequirementResult {
   id: string;
   section: string;
+  /** The party the requirement binds (absent from reports older than roles: `service`). */
+  role?: Role;
   level: Level;
   behaviour: string;
   rulings: string[];
@@ -115,8 +117,6 @@ export interface RunSummary {
 export type AuthKind = 'api-key' | 'bearer' | 'none';
 
 export interface Reachability {
-  /** The party the requirement binds (absent from reports older than roles: `service`). */
-  role?: Role;
   /** True when the probe got an HTTP answer from the agent endpoint. */
   reachable: boolean;
   /** True when the probe's credential was accepted. */
@@ -149,6 +149,11 @@ export interface BaselineDiff {
   /** Requirements whose verdict got worse (e.g. pass -> fail) since the baseline. */
   regressions: { id: string; before: Verdict; after: Verdict }[];
   improvements: { id: string; before: Verdict; after: Verdict }[];
+  /**
+   * A report baseline's ledger hash beside this run's (`baseline` null: an older report without
+   * one). When they differ, a requirement may have changed between the two runs.
+   */
+  ledger?: { baseline: string | null; current: string };
 }
 
 /** Options as recorded in the result: secrets replaced by '[redacted]'. */

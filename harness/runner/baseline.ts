@@ -2,7 +2,7 @@
 // A run fails (exit 1) on a failure the baseline does not list and on a listed failure that now
 // passes, so a baseline never goes stale; listed failures that still fail are excused.
 import { readFileSync } from 'node:fs';
-import { hasRequirement } from '../../requirements/index.ts';
+import { hasRequirement, LEDGER_VERSION } from '../../requirements/index.ts';
 import { ConfigError } from '../options.ts';
 import type { BaselineDiff, LevelSelection, RequirementResult, Verdict } from '../types.ts';
 import { decideExit, gatingLevels, type ExitDecision } from '../verdict.ts';
@@ -13,6 +13,8 @@ export interface Baseline {
   /** Verdicts of a report baseline; listed ids count as `fail` in an expected-failures file. */
   verdicts: Map<string, Verdict>;
   expectedFailures: Set<string>;
+  /** The ledger hash a report baseline names (tool.ledger), null for an older report. */
+  ledger?: string | null;
 }
 
 // Badness: a move up this scale is a regression.
@@ -74,7 +76,9 @@ export function loadBaseline(file: string): Baseline {
       verdicts.set(r.id, r.verdict);
   }
   const expected = [...verdicts].filter(([, v]) => FAILED.includes(v)).map(([id]) => id);
-  return { file, format: 'report', verdicts, expectedFailures: new Set(expected) };
+  const hash = (parsed as { tool?: { ledger?: { hash?: unknown } } }).tool?.ledger?.hash;
+  const ledger = typeof hash === 'string' ? hash : null;
+  return { file, format: 'report', verdicts, expectedFailures: new Set(expected), ledger };
 }
 
 export function diffBaseline(
@@ -93,6 +97,8 @@ export function diffBaseline(
     regressions: [],
     improvements: [],
   };
+  if (baseline.ledger !== undefined)
+    diff.ledger = { baseline: baseline.ledger, current: LEDGER_VERSION.hash };
   for (const r of now) {
     const expected = baseline.expectedFailures.has(r.id);
     const failed = FAILED.includes(r.verdict);

@@ -127,6 +127,12 @@ function baselineLines(result: RunResult, p: Palette): string[] {
   for (const f of b.newFailures) lines.push(`  ${p.verdict('fail', 'NEW')} ${f.id}: ${f.verdict}`);
   for (const id of b.nowPassing)
     lines.push(`  ${p.verdict('fail', 'STALE')} ${id} passes now: remove it from the baseline`);
+  if (b.ledger !== undefined && b.ledger.baseline !== b.ledger.current) {
+    const was = b.ledger.baseline === null ? 'an older ledger' : `ledger ${b.ledger.baseline}`;
+    lines.push(
+      `  ${p.verdict('warn', 'LEDGER')} the baseline was graded against ${was}, this run against ledger ${b.ledger.current}: a requirement may have changed between them`,
+    );
+  }
   return lines;
 }
 

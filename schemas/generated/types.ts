@@ -1588,6 +1588,14 @@ export interface ReportBaseline {
     after: ReportVerdict;
     [k: string]: unknown;
   }[];
+  /**
+   * A report baseline's ledger hash beside this run's (baseline null: an older report without one); when they differ, a requirement may have changed between the two runs.
+   */
+  ledger?: {
+    baseline: string | null;
+    current: string;
+    [k: string]: unknown;
+  };
   [k: string]: unknown;
 }
 /**

@@ -170,6 +170,17 @@ describe('the packed package', () => {
     expect(report.requirements.length).toBeGreaterThan(0);
     expect(report.requirements.filter((r) => r.verdict !== 'pass')).toEqual([]);
 
+    // explain reads the spec, CLARIFICATIONS.md and the suites from the package.
+    const explained = await sh(
+      'npx',
+      ['a2a-conformance', 'explain', '2.2/response-id-equals-request-id'],
+      user,
+    );
+    expect(explained.code, shown(explained)).toBe(0);
+    expect(explained.stdout).toMatch(/line \d+: .*Equals the request `id`/);
+    expect(explained.stdout).toMatch(/C-13 Id types/);
+    expect(explained.stdout).toMatch(/checks \([1-9]\d*\):/);
+
     // The API from plain Node: no tsx, no loader.
     writeFileSync(join(user, 'api.mjs'), API_CHECK);
     const api = await sh(process.execPath, ['api.mjs'], user);
