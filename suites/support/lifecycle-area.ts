@@ -274,6 +274,11 @@ async function makeFinished(c: CheckContext, outcome: FinalOutcome): Promise<str
     taskId = task.id as string;
   }
   const state = stateOf(await awaitState(c, taskId, isFinalState, 2_000));
+  if (outcome !== 'canceled' && isFinalState(state) && state !== outcome) {
+    // An agent may fail a plain message (spec 3: "agent errors"; C-51: an agent in maintenance does),
+    // and the directive contract is no spec requirement: the sample cannot be made, nothing is wrong.
+    c.notExercised(`the sample task meant to end ${outcome} ended ${String(state)}`);
+  }
   c.require(`state of the ${outcome} sample task`, state, outcome);
   return taskId;
 }
