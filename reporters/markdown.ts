@@ -2,7 +2,7 @@
 // ($GITHUB_STEP_SUMMARY): the verdict line, counts by level, and the requirements that need
 // attention with links into report.html by anchor.
 import type { Level } from '../requirements/types.ts';
-import type { RequirementResult, RunResult, Verdict } from '../harness/types.ts';
+import type { RequirementResult, RunResult } from '../harness/types.ts';
 import { VERDICTS } from '../harness/types.ts';
 import { complianceOf, formatScore, unverifiedLines, type Compliance } from './score.ts';
 import {
@@ -54,13 +54,15 @@ function countsTable(result: RunResult): string[] {
 }
 
 function attentionRows(result: RunResult, href: string): string[] {
-  const order = (v: Verdict): number => ATTENTION.indexOf(v);
+  const causes = causeIndex(result);
+  // Worst verdict first; within a verdict, the findings no root cause explains (those above do).
+  const order = (r: RequirementResult): number =>
+    2 * ATTENTION.indexOf(r.verdict) + (causes.has(r.id) ? 1 : 0);
   const listed = result.requirements
     .filter((r) => ATTENTION.includes(r.verdict))
-    .sort((a, b) => order(a.verdict) - order(b.verdict));
+    .sort((a, b) => order(a) - order(b));
   if (listed.length === 0) return [];
   const expected = new Set(result.baseline?.stillFailing ?? []);
-  const causes = causeIndex(result);
   const row = (r: RequirementResult): string => {
     const mark = expected.has(r.id) ? ' (expected, baseline)' : '';
     const link = `[${r.id}](${href}#${anchorOf(r.id)})`;

@@ -285,6 +285,9 @@ describe('reports lead with the dialect and the root causes', () => {
     expect(md).toContain(`[2.14/card-agent-id](report.html#${anchorOf('2.14/card-agent-id')})`);
     const row = lines.find((l) => l.includes('[2.14/card-agent-id]') && l.startsWith('| FAIL'))!;
     expect(row).toContain('| root cause 1: ');
+    // The finding no cause explains comes first among the failures.
+    const failures = lines.filter((l) => l.startsWith('| FAIL'));
+    expect(failures[0]).toContain('[2.3/role-required]');
   });
 
   it('report.html and report.json carry them; the report still conforms to its schema', () => {
