@@ -27,6 +27,8 @@ export interface ReceiverCheckContext {
 export interface ReceiverCheckDef {
   requirementId: string;
   title: string;
+  /** Sends forgeries: a receiver may refuse them any way (C-70), so their answers are not timed. */
+  forges?: true;
   run(ctx: ReceiverCheckContext, rec: CheckRecorder, evidence: Exchange[]): Promise<void>;
 }
 
@@ -98,6 +100,7 @@ const forgery = (
 ): ReceiverCheckDef => ({
   requirementId,
   title,
+  forges: true,
   async run(ctx, rec, ev) {
     const secret = needSecret(ctx, rec);
     const signed = deliveryOf('task.completed', serialise(payloadFor('task.completed')), opts(ctx));
@@ -134,6 +137,7 @@ export const RECEIVER_CHECKS: readonly ReceiverCheckDef[] = [
   {
     requirementId: '6.4/receiver-rejects-tampered-body',
     title: 'a delivery replayed with its body changed (same delivery id and signature) is not acknowledged',
+    forges: true,
     async run(ctx, rec, ev) {
       needSecret(ctx, rec);
       // As an attacker would: capture a genuine delivery, change its body, send it again.

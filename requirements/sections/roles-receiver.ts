@@ -77,7 +77,7 @@ export const RECEIVER_REQUIREMENTS: readonly Requirement[] = [
     section: '6.5',
     role: 'receiver',
     level: 'SHOULD',
-    behaviour: 'Every delivery is answered within 5 seconds of being sent.',
+    behaviour: 'Every genuine delivery (not a forgery) is answered within 5 seconds of being sent.',
     source: { line: 320, quote: 'Receivers should answer within 5 seconds to avoid retries.' },
     rulings: ['C-72'],
   },

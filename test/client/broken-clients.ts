@@ -32,4 +32,12 @@ export const BROKEN_CLIENTS: readonly BrokenClient[] = [
   { breaks: '7/client-no-retry-non-transient', fault: 'retries-json-rpc-errors', scenarios: ['error'] },
 ];
 
+/** Legal variants of the example driver: each must pass every requirement its scenarios grade. */
+export const LEGAL_CLIENTS: ReadonlyArray<{ variant: string; scenarios: Scenario[] }> = [
+  { variant: 'bearer-credential', scenarios: ['send', 'stream'] },
+  { variant: 'fresh-id-per-attempt', scenarios: ['retry', 'multi-turn'] },
+  { variant: 'charset-content-type', scenarios: ['send', 'file'] },
+  { variant: 'accept-list', scenarios: ['stream', 'cancel'] },
+];
+
 export const clientName = (b: BrokenClient): string => `${b.breaks.replace(/[./]/g, '-')}--${b.fault}`;

@@ -113,6 +113,22 @@ const FAULTS = {
       }
     },
   },
+  // Legal variants (broken-clients.ts LEGAL_CLIENTS): choices the spec leaves open, which must pass.
+  'bearer-credential': {
+    fetch: rewriting((_b, h) => {
+      h.authorization = `Bearer ${h['x-api-key']}`;
+      delete h['x-api-key'];
+    }),
+  },
+  'fresh-id-per-attempt': { fetch: rewriting((b) => (b.id = crypto.randomUUID())) },
+  'charset-content-type': {
+    fetch: rewriting((_b, h) => (h['content-type'] = 'application/json; charset=utf-8')),
+  },
+  'accept-list': {
+    fetch: rewriting(
+      (b, h) => b.method === 'message/stream' && (h.accept = 'application/json, text/event-stream'),
+    ),
+  },
   // Keeps reading after the final event for 5 s before closing.
   'closes-late': {
     readEvents: async function* (body) {

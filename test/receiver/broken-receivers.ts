@@ -154,6 +154,17 @@ export const BROKEN_RECEIVERS: readonly BrokenReceiver[] = [
   },
 ];
 
+/** Legal receivers: other statuses and other ways to refuse (C-70, C-72); each must pass everything. */
+export const LEGAL_RECEIVERS: ReadonlyArray<{ slug: string; handler: Handler }> = [
+  {
+    slug: 'acknowledges-with-202-and-204',
+    handler: (d, s) =>
+      correct(d, s) === ACK ? { status: event(d) === 'task.completed' ? 202 : 204 } : REFUSE,
+  },
+  { slug: 'refuses-with-403', handler: (d, s) => (correct(d, s) === ACK ? ACK : { status: 403 }) },
+  { slug: 'refuses-by-resetting', handler: (d, s) => (correct(d, s) === ACK ? ACK : 'reset') },
+];
+
 export const receiverName = (b: BrokenReceiver): string => `${b.breaks.replace(/[./]/g, '-')}--${b.slug}`;
 
 export interface RunningReceiver {

@@ -14,7 +14,13 @@ import { runReceiver } from '../../harness/receiver/run-receiver.ts';
 import type { RunResult, Verdict } from '../../harness/types.ts';
 import { getRequirement, requirementsOf } from '../../requirements/index.ts';
 import { validate } from '../../schemas/registry.ts';
-import { BROKEN_RECEIVERS, correct, receiverName, serveReceiver } from './broken-receivers.ts';
+import {
+  BROKEN_RECEIVERS,
+  correct,
+  LEGAL_RECEIVERS,
+  receiverName,
+  serveReceiver,
+} from './broken-receivers.ts';
 
 const SECRET = 'receiver-test-secret-0123456789';
 const EXAMPLE = new URL('../../examples/receiver/receiver.mjs', import.meta.url).pathname;
@@ -198,6 +204,16 @@ describe('the example receiver (examples/receiver/receiver.mjs)', () => {
   });
 });
 
+describe('legal receiver variants pass', () => {
+  for (const legal of LEGAL_RECEIVERS) {
+    it.concurrent(`${legal.slug}: every receiver requirement passes`, async () => {
+      const result = await certify(legal.handler);
+      expect(Object.entries(verdicts(result)).filter(([, v]) => v !== 'pass')).toEqual([]);
+      expect(result.exitCode).toBe(0);
+    });
+  }
+});
+
 describe('baselines work as for run', () => {
   it('excuses a listed failure, and fails the run once it passes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'a2a-receiver-baseline-'));
@@ -231,12 +247,16 @@ describe('baselines work as for run', () => {
 
 describe('broken receivers are caught, requirement by requirement', () => {
   for (const broken of BROKEN_RECEIVERS) {
-    it(`${receiverName(broken)}: ${broken.breaks} is graded ${getRequirement(broken.breaks).level === 'MUST' ? 'fail' : 'warn'}`, async () => {
-      const result = await certify(broken.handler, broken.timeoutMs);
-      const expected = getRequirement(broken.breaks).level === 'MUST' ? 'fail' : 'warn';
-      const got = result.requirements.find((r) => r.id === broken.breaks)!;
-      expect(got.verdict, JSON.stringify(got.checks.map((c) => c.message))).toBe(expected);
-      expect(result.exitCode).toBe(expected === 'fail' ? 1 : 0);
-    }, 30_000);
+    it.concurrent(
+      `${receiverName(broken)}: ${broken.breaks} is graded ${getRequirement(broken.breaks).level === 'MUST' ? 'fail' : 'warn'}`,
+      async () => {
+        const result = await certify(broken.handler, broken.timeoutMs);
+        const expected = getRequirement(broken.breaks).level === 'MUST' ? 'fail' : 'warn';
+        const got = result.requirements.find((r) => r.id === broken.breaks)!;
+        expect(got.verdict, JSON.stringify(got.checks.map((c) => c.message))).toBe(expected);
+        expect(result.exitCode).toBe(expected === 'fail' ? 1 : 0);
+      },
+      30_000,
+    );
   }
 });
