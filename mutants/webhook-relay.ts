@@ -279,11 +279,10 @@ export function relayHooks(relay: WebhookRelay, extra: ProxyHooks = {}): ProxyHo
   const json = { ...extra.json };
   for (const method of [SET, GET]) {
     const inner = extra.json?.[method] ?? extra.json?.['*'];
+    // The client's URL goes back first, so a hook that re-serializes the body sends it too.
     json[method] = (body, ctx) => {
-      const out = inner?.(body, ctx);
-      if (typeof out === 'string') return out;
       restoreResultUrl(relay, method, isObject(body) ? body.result : undefined);
-      return undefined;
+      return inner?.(body, ctx);
     };
   }
   return {

@@ -90,6 +90,23 @@ const variants: LegalVariant[] = [
       },
     },
   }),
+  legal({
+    name: 'http-retry-after-as-date',
+    varies: 'http-form',
+    description:
+      'a rate-limited answer says when to retry as an HTTP-date (`Retry-After: Wed, 25 Nov 2026 08:00:05 GMT`)',
+    allowedBy:
+      'RFC 9110 section 10.2.3 (Retry-After = HTTP-date / delay-seconds); spec 8 (rate limits not shown), C-04',
+    hooks: {
+      head: (head) => {
+        const seconds = head.headers['retry-after'];
+        if (typeof seconds !== 'string' || !/^\d+$/.test(seconds)) return;
+        // Rounded up to a whole second, so the date is never sooner than the delay it stands for.
+        const at = Math.ceil((Date.now() + Number(seconds) * 1000) / 1000) * 1000;
+        head.headers['retry-after'] = new Date(at).toUTCString();
+      },
+    },
+  }),
 ];
 
 export default variants;

@@ -2,7 +2,6 @@
 // is an error (section 7) that leaves the task as it was. C-06 (completed: -32001, or the -32000
 // variant of note 1 with data.currentState), C-07 (failed, canceled: any error code here).
 import {
-  awaitState,
   cancelLive,
   cancellableTask,
   cancelTask,
@@ -12,6 +11,7 @@ import {
   scriptParts,
   sleep,
   streamStates,
+  requireWorking,
 } from '../support/lifecycle-area.ts';
 import {
   ERROR_CODES,
@@ -97,11 +97,7 @@ verifies(
   async (c) => {
     await requireDirectives(c, 'a task that stays working for a while');
     const task = await openTask(c, scriptParts('cut short', { delayMs: 250, progressSteps: 2 }));
-    c.require(
-      'state before the cancel',
-      stateOf(await awaitState(c, task.taskId, (s) => s !== 'submitted')),
-      'working',
-    );
+    await requireWorking(c, task.taskId, 250);
     const cancel = await cancelTask(c, task.taskId);
     if (resultOf(cancel) === undefined) c.notExercised('the task ended before the cancel reached it');
     // Past the end of the 250 ms script: an agent result applied late would show up now.

@@ -6,6 +6,7 @@ import {
   illegalStep,
   LEGAL_PATHS,
   openTask,
+  requireWorking,
   scriptParts,
   streamingClaimed,
   streamStates,
@@ -72,11 +73,7 @@ verifies('3/cancel-from-working', 'cancel of a working task succeeds and leaves 
 verifies('3/cancel-from-working', 'cancel of a task working through a delay succeeds', async (c) => {
   await requireDirectives(c, 'a task that stays working for a while');
   const task = await openTask(c, scriptParts('cancel during the delay', { delayMs: 300, progressSteps: 2 }));
-  c.require(
-    'state before the cancel',
-    stateOf(await awaitState(c, task.taskId, (s) => s !== 'submitted')),
-    'working',
-  );
+  await requireWorking(c, task.taskId, 300);
   const ex = await cancelTask(c, task.taskId);
   const after = await getTask(c, task.taskId);
   // A slow network or a loaded agent may let the 300 ms of work end before the cancel arrives: a

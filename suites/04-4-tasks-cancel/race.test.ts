@@ -11,6 +11,7 @@ import {
   scriptParts,
   sleep,
   streamStates,
+  requireWorking,
 } from '../support/lifecycle-area.ts';
 import {
   directivesHonoured,
@@ -132,11 +133,7 @@ async function deterministicLoss(
 ): Promise<void> {
   await requireDirectives(c, 'a task that finishes when cancelled (finishOnCancel)');
   const task = await openTask(c, scriptParts('lose the race', directive));
-  c.require(
-    'state before the cancel',
-    stateOf(await awaitState(c, task.taskId, (s) => s !== 'submitted')),
-    'working',
-  );
+  await requireWorking(c, task.taskId, directive.delayMs ?? 0);
   const ex = await cancelTask(c, task.taskId);
   c.check('cancel result', resultOf(ex), is.absent());
   const code = errorOf(ex)?.code;

@@ -110,24 +110,51 @@ verifies(
       seconds,
       is.where('a positive integer', (v) => Number.isInteger(v) && (v as number) > 0),
     );
-    const header = ex.response.headers['retry-after'];
-    if (typeof header === 'string')
-      c.check('error.data.retryAfterSeconds equals Retry-After', seconds, Number(header));
+    const raw = ex.response.headers['retry-after'];
+    const header = retryAfterSeconds(raw, ex.response.headers['date']);
+    // An HTTP-date and the Date header are each cut to the second: they may differ from it by one.
+    const slack = typeof raw === 'string' && !/^\d+$/.test(raw.trim()) ? 1 : 0;
+    if (header !== undefined)
+      c.check(
+        'error.data.retryAfterSeconds equals Retry-After',
+        seconds,
+        is.where(
+          `${header}${slack > 0 ? ' (+/- 1, HTTP-date)' : ''}`,
+          (v) => Math.abs(Number(v) - header) <= slack,
+        ),
+      );
   },
   BURST,
 );
 
+/**
+ * Retry-After in seconds (RFC 9110 section 10.2.3: delay-seconds, or an HTTP-date read against the
+ * answer's own Date header, both whole seconds); undefined when it is neither.
+ */
+function retryAfterSeconds(header: unknown, date: unknown): number | undefined {
+  if (typeof header !== 'string') return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header);
+  const at = Date.parse(header);
+  const now = typeof date === 'string' ? Date.parse(date) : Number.NaN;
+  return Number.isNaN(at) || Number.isNaN(now) ? undefined : Math.round((at - now) / 1000);
+}
+
 verifies(
   '8/rate-limit-retry-after',
-  'the refusal carries Retry-After in whole seconds',
+  'the refusal carries Retry-After (delay-seconds, or an HTTP-date with a Date header)',
   async (c) => {
     const ex = requireRefusal(c, await burst(c));
     const header = ex.response.headers['retry-after'];
-    c.check('Retry-After', header, is.matching(/^\d+$/));
+    const seconds = retryAfterSeconds(header, ex.response.headers['date']);
+    c.check(
+      'Retry-After',
+      header,
+      is.where('delay-seconds or an HTTP-date', () => seconds !== undefined),
+    );
     // C-04: at least 1, and never beyond the 60 s window.
     c.check(
       'Retry-After seconds',
-      Number(header),
+      seconds,
       is.where('between 1 and 60', (v) => (v as number) >= 1 && (v as number) <= 60),
     );
   },

@@ -139,6 +139,22 @@ export async function awaitState(
   }
 }
 
+/**
+ * Waits until the task leaves `submitted` and requires `working`. A task already final by then ran
+ * its work before the harness could act on it (a loaded or remote agent, a slow network): the check
+ * cannot show its precondition and ends not-exercised, saying what it saw. Another state fails.
+ */
+export async function requireWorking(c: CheckContext, taskId: string, workMs: number): Promise<void> {
+  const state = stateOf(await awaitState(c, taskId, (s) => s !== 'submitted'));
+  if (isFinalState(state)) {
+    c.notExercised(
+      `the task was already ${String(state)} when first seen past submitted (about ${workMs} ms of ` +
+        'work): the harness could not act on it while it worked',
+    );
+  }
+  c.require('state before the cancel', state, 'working');
+}
+
 export function cancelTask(c: CheckContext, taskId: string, reason?: string): Promise<AnsweredExchange> {
   return c.rpc('tasks/cancel', reason === undefined ? { taskId } : { taskId, reason });
 }
