@@ -67,8 +67,12 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
   const register = options.concurrent === true ? test.concurrent : test;
   // Waits on the agent's pace extend a check's budget (run-check.ts), up to the run's own budget.
   const deadline = provided?.field.pace == null ? undefined : provided.field.deadlineAt;
+  // A check may also plan a long wait (--max-wait) on top of its budget.
   const timeout =
-    budget + VITEST_MARGIN_MS + (deadline === undefined ? 0 : Math.max(0, deadline - Date.now()));
+    budget +
+    VITEST_MARGIN_MS +
+    (deadline === undefined ? 0 : Math.max(0, deadline - Date.now())) +
+    (provided?.field.maxWaitMs ?? 0);
   register(`${id} ${title}`, { timeout }, async (ctx) => {
     const run = providedRun();
     if (run === undefined) {

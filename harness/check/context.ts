@@ -72,6 +72,12 @@ export interface CheckContext {
   fail(message: string, detail?: { expected?: unknown; actual?: unknown }): never;
   notExercised(reason: string): never;
   notApplicable(reason: string): never;
+  /**
+   * A wait the check plans beyond its budget (e.g. a system timeout of minutes): the budget grows by
+   * `ms` when the run allows such a wait (--max-wait; 10 s without it), else the check ends
+   * not-exercised, naming the --max-wait that would exercise it.
+   */
+  planWait(ms: number, what: string): void;
   info(message: string, data?: unknown): void;
   /**
    * A property over generated inputs (fast-check, seed and runs from the run). A counterexample is a
@@ -101,6 +107,9 @@ export function runGovernor(run: ProvidedRun): Governor {
 export function isGovernorStop(e: unknown): e is PaceBudgetError | TurnBudgetError | RateLimitedError {
   return e instanceof PaceBudgetError || e instanceof TurnBudgetError || e instanceof RateLimitedError;
 }
+
+/** The longest wait a check may plan without --max-wait. */
+export const DEFAULT_MAX_WAIT_MS = 10_000;
 
 export class ClientPool {
   private readonly clients: TargetClient[] = [];
@@ -145,10 +154,22 @@ export function createCheckContext(
   pool: ClientPool,
   hooks: WebhookScope,
   signal: AbortSignal,
+  extendBudget: (ms: number) => void = () => undefined,
 ): CheckContext {
   const { auth: _auth, card, ...config } = run;
   const client = pool.create();
   return {
+    planWait(ms, what) {
+      const allowed = run.field.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+      if (ms > allowed) {
+        const option = `--max-wait ${Math.ceil(ms / 60_000) + 1}m`;
+        pool.tally?.cuts.push({ what: 'waits longer than the run allows (e.g. a system timeout)', option });
+        recorder.notExercised(
+          `${what} needs a wait of ${Math.ceil(ms / 1000)} s, above the ${Math.round(allowed / 1000)} s this run waits (${option} would exercise it)`,
+        );
+      }
+      extendBudget(ms);
+    },
     requirement,
     target: { baseUrl: run.baseUrl, agentId: run.agentId, authKind: authKindOf(run.auth) },
     config,

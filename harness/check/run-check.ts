@@ -44,19 +44,24 @@ const MAX_DELIVERY_EVIDENCE = 50;
 
 /**
  * Races the check against its budget. Time the run spent held back by the governor (the pace,
- * Retry-After) is the agent's limit, not the check's slowness: the budget is extended by it.
+ * Retry-After) is the agent's limit, and time the check's own turns took is the agent's thinking,
+ * not the check's slowness: the budget is extended by both.
  */
 function withBudget(
   work: Promise<void>,
   ms: number,
   controller: AbortController,
   governor: Governor,
+  tally: TrafficTally,
+  planned: { ms: number },
 ): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  let credited = governor.heldBackMs();
+  const agentTime = (): number =>
+    governor.heldBackMs() + tally.turnLatencyMs.reduce((a, b) => a + b, 0) + planned.ms;
+  let credited = agentTime();
   const budget = new Promise<never>((_, reject) => {
     const expire = (): void => {
-      const owed = governor.heldBackMs() - credited;
+      const owed = agentTime() - credited;
       if (owed > 0) {
         credited += owed;
         timer = setTimeout(expire, Math.max(owed, 100));
@@ -93,12 +98,16 @@ export async function runCheck(
   } else {
     let thrown: unknown;
     try {
-      const c = createCheckContext(spec.requirement, run, recorder, pool, hooks, controller.signal);
+      const planned = { ms: 0 };
+      const extend = (ms: number): void => void (planned.ms += ms);
+      const c = createCheckContext(spec.requirement, run, recorder, pool, hooks, controller.signal, extend);
       await withBudget(
         Promise.resolve().then(() => spec.fn(c)),
         spec.timeoutMs ?? run.checkTimeoutMs,
         controller,
         runGovernor(run),
+        tally,
+        planned,
       );
     } catch (e) {
       thrown = e;

@@ -106,6 +106,7 @@ const WINDOW_SLACK_MS = 1_000;
 // Without Retry-After: 1, 2, 4, 8, 16 s, then the check gives up ("rate limited").
 const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
 const MAX_RETRY_AFTER_MS = 120_000;
+const RECENT_TURNS = 50;
 
 export function paceCap(p: Pace): number {
   return Math.max(1, Math.floor(p.limit * PACE_SHARE));
@@ -240,6 +241,17 @@ export class Governor {
   turnAnswered(ms: number, tally: TrafficTally | undefined): void {
     this.total.turnLatencyMs.push(ms);
     tally?.turnLatencyMs.push(ms);
+  }
+
+  /**
+   * What a slow agent adds to a turn: the 95th percentile of the last turns' answer times (0 before
+   * the first). Deadlines and first-event budgets of task-creating requests grow by it, so an LLM
+   * agent's seconds per turn never turn into a harness error.
+   */
+  turnAllowanceMs(): number {
+    const recent = this.total.turnLatencyMs.slice(-RECENT_TURNS).sort((a, b) => a - b);
+    if (recent.length === 0) return 0;
+    return Math.round(recent[Math.min(recent.length - 1, Math.floor(recent.length * 0.95))]!);
   }
 
   private count(o: AdmitOptions): void {

@@ -25,7 +25,7 @@ import {
   type RequestSpec,
 } from './request-spec.ts';
 import { fillFromTranscript, recordResponse } from './response-record.ts';
-import { openSseStream, type SseOptions, type SseStream } from './sse-reader.ts';
+import { openSseStream, SSE_DEFAULTS, type SseOptions, type SseStream } from './sse-reader.ts';
 
 export type { HeaderOverrides } from './request-spec.ts';
 
@@ -141,13 +141,16 @@ class Client implements TargetClient {
   }
 
   rpc(method: string, params?: unknown, opts: RpcOptions = {}): Promise<Exchange> {
-    return this.governed(TURN_METHODS.has(method), () =>
-      this.send(this.rpcSpec(method, params, opts, 'application/json'), opts.timeoutMs ?? this.timeoutMs),
+    const turn = TURN_METHODS.has(method);
+    const timeoutMs = (opts.timeoutMs ?? this.timeoutMs) + (turn ? this.turnAllowance() : 0);
+    return this.governed(turn, () =>
+      this.send(this.rpcSpec(method, params, opts, 'application/json'), timeoutMs),
     );
   }
 
-  async stream(method: string, params?: unknown, opts: StreamOptions = {}): Promise<SseStream> {
+  async stream(method: string, params?: unknown, given: StreamOptions = {}): Promise<SseStream> {
     const turn = TURN_METHODS.has(method);
+    const opts = turn ? slowAgentBudgets(given, this.turnAllowance()) : given;
     for (let attempt = 0; ; attempt += 1) {
       const release = await this.admit(turn);
       const spec = this.rpcSpec(method, params, opts, 'text/event-stream');
@@ -201,6 +204,11 @@ class Client implements TargetClient {
     for (const c of this.inflight) c.abort();
     await Promise.all([...this.openStreams].map((s) => s.close()));
     await this.dispatcher.destroy();
+  }
+
+  /** What the agent's measured turn latency adds to a task-creating request's deadlines. */
+  private turnAllowance(): number {
+    return this.opts.governor?.turnAllowanceMs() ?? 0;
   }
 
   /** Whether rate-limited answers are resent here rather than handed to the caller. */
@@ -340,6 +348,17 @@ class Client implements TargetClient {
     }
     return res;
   }
+}
+
+/** A task-creating stream's budgets, grown by what the agent takes per turn (first event, idle, total). */
+function slowAgentBudgets(opts: StreamOptions, allowanceMs: number): StreamOptions {
+  if (allowanceMs <= 0) return opts;
+  return {
+    ...opts,
+    firstEventMs: (opts.firstEventMs ?? SSE_DEFAULTS.firstEventMs) + allowanceMs,
+    idleMs: (opts.idleMs ?? SSE_DEFAULTS.idleMs) + allowanceMs,
+    totalMs: (opts.totalMs ?? SSE_DEFAULTS.totalMs) + allowanceMs,
+  };
 }
 
 function elapsed(t0: number): number {

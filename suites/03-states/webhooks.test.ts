@@ -88,6 +88,7 @@ async function queueScenario(c: CheckContext): Promise<QueueSample> {
     queued.push(await openTask(c, scriptParts('queued, to be dequeued')));
     const [a, b] = await Promise.all(queued.map((t, i) => taskLevelUrl(c, t.taskId, `queued-${i}`)));
     const cancel = await cancelTask(c, queued[0]!.taskId, CANCEL_QUEUED);
+    await slots.requireHeld('when the queued task was canceled');
     const canceled = await captured(a!.hooks, a!.token, queued[0]!.taskId, 'task.canceled');
     await slots.release();
     const dequeued = await captured(b!.hooks, b!.token, queued[1]!.taskId, 'task.completed');

@@ -83,7 +83,9 @@ verifies(
     try {
       const queued = await openTask(c, [textPart('queued')]);
       await sleep(30);
-      c.check('tasks/get status.state', stateOf(await getTask(c, queued.taskId)), 'submitted');
+      const state = stateOf(await getTask(c, queued.taskId));
+      await fill.requireHeld('when the queued task was read');
+      c.check('tasks/get status.state', state, 'submitted');
       await cancelTask(c, queued.taskId);
     } finally {
       await fill.release();

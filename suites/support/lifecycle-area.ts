@@ -132,10 +132,12 @@ export async function awaitState(
   timeoutMs = 3_000,
 ): Promise<JsonObject | undefined> {
   const deadline = Date.now() + timeoutMs;
+  // A long wait (a system timeout of minutes) polls less often: about 200 reads whatever its length.
+  const every = Math.max(15, Math.floor(timeoutMs / 200));
   for (;;) {
     const task = await getTask(c, taskId);
     if (accept(stateOf(task)) || Date.now() >= deadline) return task;
-    await sleep(15);
+    await sleep(every);
   }
 }
 
@@ -213,7 +215,15 @@ export async function fillSlots(c: CheckContext): Promise<SlotFill> {
     await release();
     throw e;
   }
-  return { limit, holders, release };
+  const requireHeld = async (when: string): Promise<void> => {
+    const now = await Promise.all(holders.map(async (h) => stateOf(await getTask(c, h.taskId))));
+    if (now.some((s) => s !== 'working')) {
+      c.notExercised(
+        `the ${limit} slot-holding tasks were not all working ${when} (states ${JSON.stringify(now)}): a slot freed before the queue could be sampled`,
+      );
+    }
+  };
+  return { limit, holders, release, requireHeld };
 }
 
 /** The first step of `states` that no path of the section 3 table allows, or null. */

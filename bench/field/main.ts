@@ -1,0 +1,197 @@
+// `npm run field`: certifies the reference server under field conditions (its `serve` defaults, a
+// 60 requests/min limit, a slow LLM agent, a remote link, a 5-minute system timeout) with
+// `run --target` in the default profile, and prints wall time, requests, agent turns, verdict counts
+// and false failures (fail or warn where the run without the condition passed) per condition.
+// Servers and proxies run in this process on 127.0.0.1:0, each harness run in its own process.
+// Never part of `npm test`. Usage: npm run field [-- --only name,name] [-- --profile p] [-- --json file]
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { defaultAgent, generateApiKey, startReferenceServer } from '../../reference-server/index.ts';
+import { startDelayProxy } from './delay-proxy.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TURN_METHODS = new Set(['message/send', 'message/stream']);
+
+/** The agent of `npm run certify` (harness/runner/bundled-target.ts), certified here through --target. */
+function tunedAgent(key: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    ...defaultAgent('reference-agent', key),
+    limits: { requestsPerMinute: 6000, concurrentTasks: 4, maxMessageLength: 100_000 },
+    systemTimeoutMs: 2000,
+    keepAliveMs: 200,
+    ...extra,
+  };
+}
+
+interface Condition {
+  name: string;
+  what: string;
+  agent: (key: string) => Record<string, unknown>;
+  /** Milliseconds a proxy holds a request of this method before forwarding it; none: no proxy. */
+  delayMs?: (method: string | undefined) => number;
+  args?: string[];
+}
+
+const CONDITIONS: Condition[] = [
+  { name: 'without', what: 'the certify agent (6,000/min, 2 s system timeout)', agent: (k) => tunedAgent(k) },
+  {
+    name: 'serve',
+    what: '`serve` defaults (600/min, 5 min system timeout)',
+    agent: (k) => defaultAgent('reference-agent', k),
+  },
+  {
+    name: 'rate-60',
+    what: 'limited to 60 requests/min',
+    agent: (k) =>
+      tunedAgent(k, { limits: { requestsPerMinute: 60, concurrentTasks: 4, maxMessageLength: 100_000 } }),
+  },
+  {
+    name: 'slow-turns',
+    what: '1.5 s before every task-creating request',
+    agent: (k) => tunedAgent(k),
+    delayMs: (m) => (m !== undefined && TURN_METHODS.has(m) ? 1500 : 0),
+  },
+  { name: 'link-40ms', what: '40 ms added to every request', agent: (k) => tunedAgent(k), delayMs: () => 40 },
+  {
+    name: 'timeout-5min',
+    what: '5-minute system timeout',
+    agent: (k) => tunedAgent(k, { systemTimeoutMs: 300_000 }),
+  },
+];
+
+interface Report {
+  exitCode: number;
+  durationMs: number;
+  summary: { byVerdict: Record<string, number> };
+  requirements: Array<{ id: string; verdict: string; message?: string }>;
+  traffic?: {
+    requests: number;
+    agentTurns: number;
+    turnLatencyMs: { p50: number | null; p95: number | null };
+    rateLimit: { waitedMs: number; rateLimitedAnswers: number };
+  };
+}
+
+interface Row {
+  condition: Condition;
+  wallS: number;
+  exit: number;
+  report: Report | undefined;
+}
+
+function runHarness(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'harness/cli/main.ts', 'run', ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve(code ?? 2));
+  });
+}
+
+async function certify(c: Condition, extraArgs: string[], log: (line: string) => void): Promise<Row> {
+  const key = generateApiKey();
+  const server = await startReferenceServer({
+    host: '127.0.0.1',
+    port: 0,
+    allowPrivateWebhookTargets: true,
+    agents: [c.agent(key) as never],
+  });
+  const proxy =
+    c.delayMs === undefined ? undefined : await startDelayProxy(server.baseUrl, { delayMs: c.delayMs });
+  const out = await mkdtemp(join(tmpdir(), `a2a-field-${c.name}-`));
+  try {
+    const target = proxy?.baseUrl ?? server.baseUrl;
+    const args = ['--target', target, '--agent-id', 'reference-agent', '--api-key', key, '--out', out];
+    log(`${c.name}: ${c.what}...`);
+    const started = performance.now();
+    const exit = await runHarness([...args, '--quiet', ...(c.args ?? []), ...extraArgs]);
+    const wallS = Math.round((performance.now() - started) / 100) / 10;
+    let report: Report | undefined;
+    try {
+      report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    } catch {
+      report = undefined;
+    }
+    log(`${c.name}: exit ${exit} in ${wallS} s`);
+    return { condition: c, wallS, exit, report };
+  } finally {
+    await proxy?.close();
+    await server.close();
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+/** Requirements graded fail or warn here that passed without the condition. */
+function falseFailures(row: Row, without: Row | undefined): string[] {
+  if (row.report === undefined || without?.report === undefined) return [];
+  const passed = new Set(without.report.requirements.filter((r) => r.verdict === 'pass').map((r) => r.id));
+  return row.report.requirements
+    .filter((r) => (r.verdict === 'fail' || r.verdict === 'warn') && passed.has(r.id))
+    .map((r) => r.id);
+}
+
+function table(rows: Row[]): string {
+  const without = rows.find((r) => r.condition.name === 'without');
+  const head =
+    '| condition | wall s | x without | requests | agent turns | turn p50/p95 ms | waited on pace s | 429s | pass | fail | warn | not-exercised | error | false failures | exit |';
+  const lines = [head, `|${' --- |'.repeat(15)}`];
+  for (const row of rows) {
+    const r = row.report;
+    const v = r?.summary.byVerdict ?? {};
+    const t = r?.traffic;
+    const ratio =
+      without !== undefined && row !== without ? `${Math.round((row.wallS / without.wallS) * 10) / 10}` : '';
+    const ff = falseFailures(row, without);
+    lines.push(
+      `| ${row.condition.what} | ${row.wallS} | ${ratio} | ${t?.requests ?? '?'} | ${t?.agentTurns ?? '?'} | ${t?.turnLatencyMs.p50 ?? '-'}/${t?.turnLatencyMs.p95 ?? '-'} | ${t === undefined ? '?' : Math.round(t.rateLimit.waitedMs / 1000)} | ${t?.rateLimit.rateLimitedAnswers ?? '?'} | ${v.pass ?? 0} | ${v.fail ?? 0} | ${v.warn ?? 0} | ${v['not-exercised'] ?? 0} | ${v.error ?? 0} | ${row === without ? '-' : ff.length === 0 ? 0 : `${ff.length}: ${ff.join(', ')}`} | ${row.exit} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, profile: { type: 'string' }, json: { type: 'string' } },
+});
+const only = values.only?.split(',') ?? CONDITIONS.map((c) => c.name);
+const unknown = only.filter((n) => !CONDITIONS.some((c) => c.name === n));
+if (unknown.length > 0) {
+  process.stderr.write(
+    `unknown condition(s) ${unknown.join(', ')}; known: ${CONDITIONS.map((c) => c.name).join(', ')}\n`,
+  );
+  process.exit(2);
+}
+// The run without any condition comes first: every other row is compared with it.
+const chosen = CONDITIONS.filter((c) => c.name === 'without' || only.includes(c.name));
+const extra = values.profile === undefined ? [] : ['--profile', values.profile];
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+const rows: Row[] = [];
+for (const c of chosen) rows.push(await certify(c, extra, log));
+process.stdout.write(`${table(rows)}\n`);
+for (const row of rows) {
+  const ne =
+    row.report?.requirements.filter((r) => r.verdict === 'not-exercised' || r.verdict === 'error') ?? [];
+  if (ne.length > 0 && ne.length <= 12) {
+    process.stdout.write(
+      `\n${row.condition.name}: ${ne.map((r) => `${r.id} (${r.verdict}: ${r.message ?? ''})`).join('; ')}\n`,
+    );
+  } else if (ne.length > 12) {
+    process.stdout.write(`\n${row.condition.name}: ${ne.length} requirements not exercised or in error\n`);
+  }
+}
+if (values.json !== undefined) {
+  const data = rows.map((r) => ({
+    condition: r.condition.name,
+    wallS: r.wallS,
+    exit: r.exit,
+    traffic: r.report?.traffic,
+    byVerdict: r.report?.summary.byVerdict,
+    falseFailures: falseFailures(r, rows[0]),
+  }));
+  await writeFile(values.json, `${JSON.stringify(data, null, 2)}\n`);
+}
