@@ -3,7 +3,7 @@
 // so a driver that never exits (or leaves children behind) can never hold the harness.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import type { DriverOutcome } from './client-checks.ts';
+import type { DriverOutcome } from './client-evidence.ts';
 
 // Why a cap: a driver prints a few lines; a runaway one must not fill the harness's memory.
 const MAX_OUTPUT_CHARS = 64 * 1024;

@@ -12,15 +12,12 @@ import { ConfigError } from '../options.ts';
 import { shellQuote } from '../reproduce.ts';
 import { selectForRun } from '../runner/run-conformance.ts';
 import type { CheckResult, RunResult } from '../types.ts';
-import {
-  EVERY_MESSAGE_CHECKS,
-  EVERY_REQUEST_CHECKS,
-  SCENARIO_CHECKS,
-  type ClientCheckDef,
-  type ScenarioRun,
-} from './client-checks.ts';
+import { EVERY_MESSAGE_CHECKS, EVERY_REQUEST_CHECKS } from './client-checks.ts';
+import type { ClientCheckDef, ScenarioRun } from './client-evidence.ts';
+import { SCENARIO_CHECKS } from './scenario-checks.ts';
 import { runDriver } from './driver-process.ts';
-import { startScenarioServer, startUpstream, type Upstream } from './scenario-server.ts';
+import { startScenarioServer } from './scenario-server.ts';
+import { startUpstream, type Upstream } from './upstream.ts';
 import {
   EVERY_MESSAGE,
   EVERY_REQUEST,

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import type { Scenario } from './scenarios.ts';
+import type { Upstream } from './upstream.ts';
 
 export interface SeenAnswer {
   status: number;
@@ -46,15 +47,6 @@ export interface ScenarioServer {
   close(): Promise<void>;
 }
 
-interface ServerModule {
-  startReferenceServer(options: {
-    host?: string;
-    port?: number;
-    agents?: Array<Record<string, unknown>>;
-  }): Promise<{ baseUrl: string; close(): Promise<void> }>;
-}
-
-const SERVER_MODULE = '../../reference-server/index.ts';
 // Why caps: a client under test may send anything; the front keeps what a scenario needs.
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const MAX_REQUESTS = 500;
@@ -63,35 +55,6 @@ const PIECE_GAP_MS = 15;
 /** The directive (docs/directives.md) that keeps the `cancel` task working until it is canceled. */
 const HOLD_DIRECTIVE = 'a2a:directive {"runUntilCanceled":true}';
 const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
-
-export interface Upstream {
-  baseUrl: string;
-  agentId: string;
-  apiKey: string;
-  close(): Promise<void>;
-}
-
-/** The reference server the scenario fronts: one agent whose key works in both header forms (C-77). */
-export async function startUpstream(apiKey: string, agentId = 'scenario-agent'): Promise<Upstream> {
-  const mod = (await import(SERVER_MODULE)) as ServerModule;
-  const server = await mod.startReferenceServer({
-    host: '127.0.0.1',
-    port: 0,
-    agents: [
-      {
-        id: agentId,
-        name: 'Scenario agent',
-        apiKeys: [apiKey],
-        bearerTokens: [apiKey],
-        // The front sends its own pings; a long system timeout keeps the held task alive for the scenario.
-        keepAliveMs: 60_000,
-        systemTimeoutMs: 120_000,
-        limits: { requestsPerMinute: 6000, concurrentTasks: 8, maxMessageLength: 100_000 },
-      },
-    ],
-  });
-  return { baseUrl: server.baseUrl, agentId, apiKey, close: () => server.close() };
-}
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
