@@ -16,6 +16,7 @@ import {
 import {
   DELIVERY_WAIT_MS,
   eventOf,
+  isObject,
   ofTask,
   payloadOf,
   refusal,
@@ -38,6 +39,11 @@ export interface Captured {
 }
 
 export interface AgentSample extends Captured {
+  /**
+   * The event that ends the sample task: `task.completed`, or the event of the final state message/send
+   * answered when the agent ended the plain task otherwise (it may fail one: spec 3, C-51).
+   */
+  finalEvent: string;
   token: string;
   url: string;
   secret: string;
@@ -99,6 +105,7 @@ export const agentSample = sharedSample(
   async (c) => {
     const at = await agentConfig(c);
     const sample: AgentSample = {
+      finalEvent: 'task.completed',
       token: at.token,
       url: at.url,
       secret: at.secret,
@@ -109,10 +116,21 @@ export const agentSample = sharedSample(
     const ex = await c.rpc('message/send', messageParams([textPart('webhook sample')]));
     const task = resultOf(ex);
     if (typeof task?.id !== 'string') return { ...sample, problem: 'message/send answered no task id' };
-    const deliveries = await captureTask(at.hooks, at.token, task.id, 'task.completed');
-    return { ...sample, taskId: task.id, contextId: task.contextId, deliveries };
+    const state = isObject(task.status) ? task.status.state : undefined;
+    const finalEvent = state === 'failed' || state === 'canceled' ? `task.${state}` : 'task.completed';
+    const deliveries = await captureTask(at.hooks, at.token, task.id, finalEvent);
+    return { ...sample, finalEvent, taskId: task.id, contextId: task.contextId, deliveries };
   },
 );
+
+/** A check that reads the sample's task.completed: not-exercised when the agent ended the task otherwise. */
+export function requireCompletedSample(c: CheckContext, s: AgentSample): void {
+  if (s.finalEvent !== 'task.completed') {
+    c.notExercised(
+      `the plain sample task ended with ${s.finalEvent} (an agent may fail a task: spec 3, C-51)`,
+    );
+  }
+}
 
 /** The sample, or the check ends: failed when the target broke it, with the reason. */
 export function requireSample<T extends Captured>(

@@ -3,7 +3,16 @@
 // black-box samples (a plain task) and the scope rules side by side; last the events filter, whose
 // narrow configuration (task.completed only, no retries) is what stays set after this file.
 // (6/no-delivery-without-config, which needs no agent-level configuration, is in 02-11-webhook-config/.)
-import { is, sendTask, textPart, verifies, type CheckContext } from '../support/index.ts';
+import {
+  FINAL_STATES,
+  is,
+  sendTask,
+  stateOf,
+  textPart,
+  verifies,
+  waitForTask,
+  type CheckContext,
+} from '../support/index.ts';
 import {
   coveredInTime,
   eventOf,
@@ -44,6 +53,8 @@ verifies(
     const at = await requireAgentConfig(c);
     await coveredInTime(c, task, true);
     await task.finish();
+    const ended = stateOf(await waitForTask(c, task.taskId, (s) => FINAL_STATES.includes(s as string)));
+    if (ended !== 'completed') c.notExercised(`the running task ended ${String(ended)}, not completed`);
     const got = await captureTask(at.hooks, at.token, task.taskId, 'task.completed');
     c.check(
       'task.completed of the task started before the set',
@@ -66,7 +77,7 @@ verifies(
     const s = requireSample(c, await agentSample(c), 'agent-level sample');
     const events = s.deliveries.map(eventOf);
     c.check('task.submitted of the new task delivered', events.includes('task.submitted'), true);
-    c.check('task.completed of the new task delivered', events.includes('task.completed'), true);
+    c.check(`${s.finalEvent} of the new task delivered`, events.includes(s.finalEvent), true);
   },
   together,
 );
@@ -176,6 +187,9 @@ async function filtered(
   const at = await agentLevelUrl(c, 'filter', { events, ...extra });
   c.require('agent-level set succeeded', at.problem, undefined);
   const { task } = await sendTask(c, [textPart('events filter')]);
+  const end = `task.${String(stateOf(task))}`;
+  if (last !== 'task.submitted' && end !== last)
+    c.notExercised(`the plain task ended with ${end}, not ${last}`);
   await at.hooks.receiver.waitFor({ token: at.token, event: last }, { timeoutMs: 5_000 });
   await sleep(SETTLE_MS); // events after `last` would arrive within this
   return ofTask(at.hooks.receiver.deliveries({ token: at.token }), String(task.id)).map(eventOf);

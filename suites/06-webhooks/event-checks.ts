@@ -14,7 +14,14 @@ import {
   summary,
   type Delivery,
 } from '../support/webhooks-area.ts';
-import { agentSample, outcomeSample, requireCanceled, requireFailed, requireSample } from './agent-sample.ts';
+import {
+  agentSample,
+  outcomeSample,
+  requireCanceled,
+  requireCompletedSample,
+  requireFailed,
+  requireSample,
+} from './agent-sample.ts';
 
 const ORDER = ['task.submitted', 'task.working', 'task.completed'];
 
@@ -84,6 +91,7 @@ export function registerEventChecks(opts: VerifiesOptions = {}): void {
     'task.completed data: taskId, status.message, contextId, duration, completedAt',
     async (c) => {
       const s = requireSample(c, await agentSample(c), 'agent-level sample');
+      requireCompletedSample(c, s);
       const data = requireEvent(c, s.deliveries, 'task.completed');
       c.check('data.taskId', data.taskId, s.taskId);
       c.check(
@@ -163,11 +171,10 @@ export function registerEventChecks(opts: VerifiesOptions = {}): void {
       const failed = (await outcomeSample(c)).failed?.deliveries ?? [];
       const submitted = requireEvent(c, s.deliveries, 'task.submitted');
       c.check('task.submitted data.estimatedDuration', submitted.estimatedDuration, nonNegativeNumber);
-      c.check(
-        'task.completed data.duration',
-        requireEvent(c, s.deliveries, 'task.completed').duration,
-        nonNegativeNumber,
-      );
+      if (s.finalEvent !== 'task.canceled') {
+        const end = requireEvent(c, s.deliveries, s.finalEvent);
+        c.check(`${s.finalEvent} data.duration`, end.duration, nonNegativeNumber);
+      }
       const failure = failed.find((d) => eventOf(d) === 'task.failed');
       if (failure) c.check('task.failed data.duration', dataOf(failure)?.duration, nonNegativeNumber);
     },
@@ -180,7 +187,8 @@ export function registerEventChecks(opts: VerifiesOptions = {}): void {
     async (c) => {
       const s = requireSample(c, await agentSample(c), 'agent-level sample');
       const events = s.deliveries.map(eventOf);
-      const expected = ORDER.filter((e) => e !== 'task.working' || events.includes(e));
+      const order = ORDER.map((e) => (e === 'task.completed' ? s.finalEvent : e));
+      const expected = order.filter((e) => e !== 'task.working' || events.includes(e));
       c.check('events of the task in arrival order (task.working optional)', events, expected);
     },
     opts,
@@ -193,7 +201,7 @@ export function registerEventChecks(opts: VerifiesOptions = {}): void {
       const s = requireSample(c, await agentSample(c), 'agent-level sample');
       const events = s.deliveries.map(eventOf);
       c.check('task.submitted delivered', events.includes('task.submitted'), true);
-      c.check('task.completed delivered', events.includes('task.completed'), true);
+      c.check(`${s.finalEvent} (the end of the task) delivered`, events.includes(s.finalEvent), true);
       c.info('task.working delivered (optional per agent, spec 3)', events.includes('task.working'));
     },
     opts,

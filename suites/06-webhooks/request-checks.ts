@@ -173,7 +173,7 @@ export function registerRequestChecks(opts: VerifiesOptions = {}): void {
       // The sample's events were found by payload taskId: a wrong id would leave them missing.
       const events = s.deliveries.map(eventOf);
       c.check('task.submitted found under the task id', events.includes('task.submitted'), true);
-      c.check('task.completed found under the task id', events.includes('task.completed'), true);
+      c.check(`${s.finalEvent} found under the task id`, events.includes(s.finalEvent), true);
       each(c, s.deliveries, 'data.taskId beside payload taskId', (d) => dataOf(d)?.taskId, s.taskId);
     },
     opts,
