@@ -67,7 +67,7 @@ export interface FleetTargetsOptions {
 }
 
 /** A TCP server that accepts and then never answers (`hang`) or resets at once (`reset`). */
-async function rawServer(mode: 'hang' | 'reset'): Promise<{ url: string; close(): Promise<void> }> {
+export async function rawServer(mode: 'hang' | 'reset'): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     if (mode === 'reset') return void socket.resetAndDestroy();
@@ -186,7 +186,6 @@ export async function startFleetTargets(opts: FleetTargetsOptions): Promise<Flee
       ...(opts.only === undefined || opts.only.length > 0 ? { only: opts.only ?? FLEET_ONLY } : {}),
       seed: 20240601,
       runs: 20,
-      timeoutMs: 5_000,
       ...opts.defaults,
     },
     agents,

@@ -92,6 +92,7 @@ async function curve(targets: FleetTargets, dir: string, parallels: number[], lo
     );
     rows.push({ ...m, parallel, out });
     log(`  --parallel ${parallel}: ${round(m.wallS)} s, exit ${m.shard.exitCode}`);
+    for (const a of m.shard.agents.filter((x) => x.exitCode === 2)) log(`    ${a.name}: ${a.exitReason}`);
   }
   return rows;
 }

@@ -15,6 +15,21 @@ const CLI = fileURLToPath(new URL('../../bin/a2a-conformance.js', import.meta.ur
 /** After SIGTERM, the time a killed run gets before SIGKILL. */
 const TERM_GRACE_MS = 5_000;
 
+/** Process groups of the runs under way, so that a fleet run that is stopped stops them too. */
+const RUNNING = new Set<number>();
+
+/** SIGKILL to every run under way (by process group): its runs were started detached. */
+export function killRunningAgents(): void {
+  for (const pgid of RUNNING) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  RUNNING.clear();
+}
+
 export interface AgentRunInput {
   plan: FleetAgentPlan;
   /** Absolute directory of the agent's reports. */
@@ -107,6 +122,7 @@ function spawnKilledAt(
     const out = createWriteStream(log);
     // Its own process group, so the kill reaches its vitest worker too.
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (child.pid !== undefined) RUNNING.add(child.pid);
     child.stdout.pipe(out, { end: false });
     child.stderr.pipe(out, { end: false });
     let killed = false;
@@ -127,6 +143,7 @@ function spawnKilledAt(
     const settle = (code: number | null, signal: NodeJS.Signals | null, note = ''): void => {
       if (settled) return;
       settled = true;
+      if (child.pid !== undefined) RUNNING.delete(child.pid);
       clearTimeout(soft);
       clearTimeout(hard);
       // A leftover worker of the group would hold the agent's ports and memory.

@@ -1,13 +1,13 @@
 // `fleet run`: certifies every agent of one shard of a fleet file, `parallel` at a time within each
 // host's pacing, each in a process of its own, and writes `<out>/<name>/` (the six reports) and
 // `<out>/shard.json`. A complete report from an earlier run of the shard is kept unless `force`.
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FleetAgentOutcome, FleetExitCode, FleetShard } from '../../schemas/generated/types.ts';
 import { TOOL } from '../runner/run-conformance.ts';
 import { completeReport, type ReportFigures } from './agent-report.ts';
 import { commandFor, optionsText, runAgent, type AgentRunResult } from './agent-run.ts';
-import { loadFleet, type FleetAgentPlan } from './fleet-file.ts';
+import { loadFleet, type Fleet, type FleetAgentPlan } from './fleet-file.ts';
 import { planPacing } from './pacing.ts';
 import { runKeyed } from './pool.ts';
 import { inShard, type ShardId } from './shard.ts';
@@ -95,6 +95,24 @@ export function describeOutcome(a: FleetAgentOutcome): string {
   return `${a.name}: ${a.level ?? 'no report'}${score}, exit ${a.exitCode} (${how})${a.exitCode === 2 ? `: ${a.exitReason}` : ''}`;
 }
 
+/** One agent: its complete report kept (unless --force), or certified now. */
+async function certifyAgent(
+  plan: FleetAgentPlan,
+  outDir: string,
+  opts: FleetRunOptions,
+  rate: string | undefined,
+): Promise<FleetAgentOutcome> {
+  const dir = join(outDir, plan.name);
+  const text = optionsText(plan);
+  const want = { target: plan.target, agentId: plan.agentId, optionsText: text };
+  const kept = opts.force === true ? undefined : completeReport(dir, want);
+  if (kept !== undefined) {
+    return outcome(plan, opts.shard, opts.out, true, { ran: true, wallMs: kept.durationMs, ...kept });
+  }
+  const input = { plan, dir, optionsText: text, env: opts.env, ...(rate === undefined ? {} : { rate }) };
+  return outcome(plan, opts.shard, opts.out, false, await runAgent(input));
+}
+
 export async function runFleetShard(opts: FleetRunOptions): Promise<FleetShard> {
   const log = opts.log ?? (() => undefined);
   const started = new Date();
@@ -107,46 +125,55 @@ export async function runFleetShard(opts: FleetRunOptions): Promise<FleetShard> 
     `fleet ${fleet.file}: shard ${opts.shard.index}/${opts.shard.count}, ${agents.length} of ${fleet.agents.length} agent(s), ${pacing.parallel} at a time`,
   );
   for (const note of pacing.notes) log(`  ${note}`);
+  // shard.json is rewritten as each agent ends, so a shard stopped midway (a CI time limit) still
+  // merges: the agents it did not reach are listed as not run.
+  const outcomes = agents.map((plan) =>
+    outcome(plan, opts.shard, opts.out, false, { ran: false, wallMs: 0, exitReason: NOT_REACHED }),
+  );
+  const write = (): FleetShard =>
+    writeShard(outDir, { fleet, shard: opts.shard, started, parallel: pacing.parallel, outcomes });
+  write();
   let done = 0;
-  const jobs = agents.map((plan) => ({
+  const jobs = agents.map((plan, i) => ({
     keys: pacing.keys.get(plan.name) ?? [],
-    run: async (): Promise<FleetAgentOutcome> => {
-      const dir = join(outDir, plan.name);
-      const text = optionsText(plan);
-      const kept = opts.force
-        ? undefined
-        : completeReport(dir, { target: plan.target, agentId: plan.agentId, optionsText: text });
-      const rate = pacing.rates.get(plan.name);
-      const result =
-        kept !== undefined
-          ? { ran: true as const, wallMs: kept.durationMs, ...kept }
-          : await runAgent({
-              plan,
-              dir,
-              optionsText: text,
-              env: opts.env,
-              ...(rate === undefined ? {} : { rate }),
-            });
-      const o = outcome(plan, opts.shard, opts.out, kept !== undefined, result);
+    run: async (): Promise<void> => {
+      outcomes[i] = await certifyAgent(plan, outDir, opts, pacing.rates.get(plan.name));
       done += 1;
-      opts.onAgent?.(o, done, agents.length);
-      return o;
+      write();
+      opts.onAgent?.(outcomes[i]!, done, agents.length);
     },
   }));
-  const outcomes = await runKeyed(jobs, pacing.parallel, pacing.caps);
+  await runKeyed(jobs, pacing.parallel, pacing.caps);
+  return write();
+}
+
+const NOT_REACHED = 'not run: the shard stopped before this agent was certified';
+
+interface ShardState {
+  fleet: Fleet;
+  shard: ShardId;
+  started: Date;
+  parallel: number;
+  outcomes: FleetAgentOutcome[];
+}
+
+/** Writes shard.json whole through a temporary file, so a reader never sees half of one. */
+function writeShard(outDir: string, s: ShardState): FleetShard {
   const finished = new Date();
   const shard: FleetShard = {
     $schema: SHARD_SCHEMA_ID,
     tool: { name: TOOL.name, version: TOOL.version },
-    fleet: { file: fleet.file, digest: fleet.digest, agents: fleet.agents.length },
-    shard: { ...opts.shard },
-    startedAt: started.toISOString(),
+    fleet: { file: s.fleet.file, digest: s.fleet.digest, agents: s.fleet.agents.length },
+    shard: { ...s.shard },
+    startedAt: s.started.toISOString(),
     finishedAt: finished.toISOString(),
-    durationMs: finished.getTime() - started.getTime(),
-    parallel: pacing.parallel,
-    agents: outcomes,
-    ...fleetExit(outcomes),
+    durationMs: finished.getTime() - s.started.getTime(),
+    parallel: s.parallel,
+    agents: s.outcomes,
+    ...fleetExit(s.outcomes),
   };
-  writeFileSync(join(outDir, SHARD_FILE), `${JSON.stringify(shard, null, 2)}\n`);
+  const file = join(outDir, SHARD_FILE);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(shard, null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
   return shard;
 }

@@ -1,0 +1,69 @@
+// A fleet run that is stopped (Ctrl-C, a CI cancel: SIGTERM or SIGINT) stops the runs it started,
+// which are detached process groups the signal does not reach, exits 2, and leaves a shard.json that
+// lists the agent it did not finish as not run, so the shard still merges.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rawServer } from '../../bench/fleet-targets.ts';
+import type { FleetShard } from '../../schemas/generated/types.ts';
+
+const CLI = fileURLToPath(new URL('../../bin/a2a-conformance.js', import.meta.url));
+
+/** PIDs of live processes whose command line mentions `text`. */
+function processesWith(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function until(test: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('fleet run stopped by a signal', () => {
+  const closers: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const close of closers) await close();
+  });
+
+  it('kills its runs, exits 2 and lists the unfinished agent as not run in shard.json', async () => {
+    const silent = await rawServer('hang');
+    closers.push(silent.close);
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-fleet-stop-'));
+    const fleet = join(dir, 'a2a-fleet.json');
+    const agents = [{ name: 'silent', target: silent.url, agentId: 'a', apiKeyEnv: 'FLEET_STOP_KEY' }];
+    writeFileSync(
+      fleet,
+      JSON.stringify({ defaults: { only: ['7/method-not-found-code'], timeoutMs: 60_000 }, agents }),
+    );
+    const out = join(dir, 'out');
+    const child = spawn(process.execPath, [CLI, 'fleet', 'run', '--fleet', fleet, '--out', out], {
+      env: { ...process.env, FLEET_STOP_KEY: 'k'.repeat(32) },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const agentDir = join(out, 'silent');
+    await until(() => existsSync(join(agentDir, 'run.log')) && processesWith(agentDir).length > 0, 30_000);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(2);
+    await until(() => processesWith(agentDir).length === 0, 5_000);
+    const shard = JSON.parse(readFileSync(join(out, 'shard.json'), 'utf8')) as FleetShard;
+    expect(shard.agents[0]).toMatchObject({ name: 'silent', exitCode: 2, status: 'not-run' });
+    expect(shard.agents[0]!.exitReason).toMatch(/the shard stopped before this agent was certified/);
+    expect(shard.exitCode).toBe(2);
+  }, 60_000);
+});
