@@ -1,6 +1,9 @@
 // Public API of the harness: run a conformance run programmatically, register checks, and the
 // result types every reporter reads.
 export { runConformance, TOOL, type RunOptions, type RunReporter } from './runner/run-conformance.ts';
+export { runReceiver, type ReceiverRunOptions } from './receiver/run-receiver.ts';
+export { runClient, type ClientRunOptions } from './client/run-client.ts';
+export { SCENARIOS, SCENARIO_TASKS, type Scenario } from './client/scenarios.ts';
 export { verifies, type VerifiesOptions } from './verifies.ts';
 export type { CheckContext, AnsweredExchange } from './check/context.ts';
 export { completeAnswer, NoAnswerError } from './check/context.ts';
