@@ -131,6 +131,18 @@ export async function startRunningTask(
     // A task still queued would be canceled rather than finished: wait until it runs (C-21).
     await waitForTask(c, started.taskId, (state) => state !== 'submitted');
     await c.rpc('tasks/cancel', { taskId: started.taskId, reason: 'finish (finishOnCancel)' });
+    // The agent's system timeout (or a queue the harness could not wait out) may have ended the task
+    // first: then no task.completed is owed, and the check cannot show what it was for.
+    const owed =
+      directive.finishOnCancel !== true ? 'canceled' : directive.fail !== undefined ? 'failed' : 'completed';
+    const ended = await getTask(c, started.taskId);
+    if (stateOf(ended) !== owed) {
+      const status = isObject(ended?.status) ? ended.status : {};
+      c.notExercised(
+        `the task was ${String(status.state)} (${String(status.reason ?? 'no reason')}), not ${owed}, ` +
+          'once the harness finished it: the agent ended it first (e.g. its system timeout)',
+      );
+    }
   };
   return { ...started, scripted, finish };
 }
