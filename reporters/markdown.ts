@@ -14,6 +14,7 @@ import {
   rootCausesOf,
 } from './root-causes.ts';
 import { anchorOf, ATTENTION, firstFinding, roleTarget } from './sections.ts';
+import { toolLabel } from './tool-label.ts';
 import { trafficFacts } from './traffic.ts';
 
 const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY', 'INFO'];
@@ -162,7 +163,7 @@ export function renderMarkdown(result: RunResult, options: MarkdownOptions = {})
   const lines = [
     `## ${ICON[c.level]} A2A conformance: ${c.label}, score ${formatScore(c.score)}${partial}`,
     '',
-    `${code(`${result.tool.name} ${result.tool.version}`)} · ${roleTarget(result) === undefined ? `agent ${code(result.target.agentId)} at ${code(result.target.baseUrl)}` : code(roleTarget(result)!)} · ${result.summary.total} requirement(s) · ${(result.durationMs / 1000).toFixed(1)} s · exit ${result.exitCode}: ${cell(result.exitReason, 300)}`,
+    `${code(toolLabel(result.tool))} · ${roleTarget(result) === undefined ? `agent ${code(result.target.agentId)} at ${code(result.target.baseUrl)}` : code(roleTarget(result)!)} · ${result.summary.total} requirement(s) · ${(result.durationMs / 1000).toFixed(1)} s · exit ${result.exitCode}: ${cell(result.exitReason, 300)}`,
     '',
     `Score: ${c.passed} of ${c.counted} MUST and SHOULD requirements pass (not-exercised and error count against it).`,
   ];

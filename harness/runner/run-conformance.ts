@@ -3,6 +3,7 @@
 // `out`. A run that cannot be done exits 2, never passes.
 import { readFileSync } from 'node:fs';
 import { redactResult } from '../../reporters/redaction.ts';
+import { toolLabel } from '../../reporters/tool-label.ts';
 import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
 import type { Requirement, Role } from '../../requirements/types.ts';
 import { Governor, newTally } from '../io/governor.ts';
@@ -102,7 +103,7 @@ export async function runResolved(
   let result: RunResult;
   try {
     log(
-      `${TOOL.name} ${TOOL.version}: ${provided.baseUrl} agent ${provided.agentId}, ${selected.length} requirement(s)`,
+      `${toolLabel(TOOL)}: ${provided.baseUrl} agent ${provided.agentId}, ${selected.length} requirement(s)`,
     );
     const f = provided.field;
     const probeTraffic = { governor: new Governor(f), tally: newTally() };

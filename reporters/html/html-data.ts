@@ -9,6 +9,7 @@ import { getRequirement, hasRequirement, specExcerpt } from '../../requirements/
 import { complianceOf, type Compliance } from '../score.ts';
 import { causeHeadline, dialectCount, dialectHeadline, dialectOf, rootCausesOf } from '../root-causes.ts';
 import { anchorOf, groupBySection, roleTarget } from '../sections.ts';
+import { toolLabel } from '../tool-label.ts';
 import { trafficFacts, type TrafficFact } from '../traffic.ts';
 import { streamTimeline, webhookTimelines, type StreamTimeline, type WebhookTimeline } from './timelines.ts';
 
@@ -193,14 +194,14 @@ function requirementView(r: RequirementResult, result: RunResult): HtmlRequireme
 function metaOf(result: RunResult): Record<string, string> {
   const o = result.options;
   return {
-    tool: `${result.tool.name} ${result.tool.version}`,
+    tool: toolLabel(result.tool),
     target:
       roleTarget(result) ??
       `${result.target.baseUrl} agent ${result.target.agentId}${result.target.bundled ? ' (bundled reference server)' : ''}`,
     reachability: result.reachability.message,
     started: result.startedAt,
     duration: `${(result.durationMs / 1000).toFixed(1)} s`,
-    options: `--level ${o.level}${o.only.length > 0 ? ` --only ${o.only.join(',')}` : ''} --seed ${o.seed} --runs ${o.runs}`,
+    options: `--level ${o.level}${o.only.length > 0 ? ` --only ${o.only.join(',')}` : ''} --seed ${o.seed} --runs ${o.runs}${o.evidence === undefined ? '' : ` --evidence ${o.evidence}`}`,
     exit: `${result.exitCode}: ${result.exitReason}`,
   };
 }
