@@ -50,8 +50,8 @@ export interface ScenarioServer {
 // Why caps: a client under test may send anything; the front keeps what a scenario needs.
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const MAX_REQUESTS = 500;
-/** Gap between the pieces of one event: long enough that a client reads them apart (C-75). */
-const PIECE_GAP_MS = 15;
+/** Gap between the pieces of one event: long enough that a client reads them apart even on a loaded machine (C-75). */
+const PIECE_GAP_MS = 40;
 /** The directive (docs/directives.md) that keeps the `cancel` task working until it is canceled. */
 const HOLD_DIRECTIVE = 'a2a:directive {"runUntilCanceled":true}';
 const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
