@@ -126,7 +126,10 @@ export async function runClient(opts: ClientRunOptions): Promise<RunResult> {
   };
   const selected = selectForRun(options, 'client');
   const ids = new Set(selected.map((r) => r.id));
-  const scenarios = SCENARIOS.filter((s) => (opts.scenarios ?? SCENARIOS).includes(s));
+  // Without --scenario, only the scenarios that grade a selected requirement run (--only 4.2/* runs stream and cancel).
+  const scenarios = SCENARIOS.filter((s) =>
+    opts.scenarios === undefined ? [...gradedBy([s])].some((id) => ids.has(id)) : opts.scenarios.includes(s),
+  );
   const log = opts.log ?? (() => undefined);
   const apiKey = randomBytes(24).toString('base64url');
   const upstream = await startUpstream(apiKey);

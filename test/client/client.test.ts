@@ -88,6 +88,16 @@ describe('the example driver (examples/client/driver.mjs)', () => {
     expect(result.exitCode).toBe(0);
   }, 30_000);
 
+  it('--only runs just the scenarios that grade the selected requirements', async () => {
+    const result = await runClient({ command: [process.execPath, EXAMPLE], only: ['4.9/*'], out: null });
+    expect(result.requirements.map((r) => [r.id, r.verdict])).toEqual([
+      ['4.9/client-carries-context-id', 'pass'],
+      ['4.9/client-sends-file-part', 'pass'],
+    ]);
+    const scenarios = new Set(result.requirements.flatMap((r) => r.checks.map((c) => c.title.split(':')[0])));
+    expect(scenarios).toEqual(new Set(['multi-turn', 'file']));
+  }, 30_000);
+
   it('refuses an unknown scenario and a missing command with exit 2', async () => {
     const err: string[] = [];
     const io = { out: () => undefined, err: (t: string) => void err.push(t), env: {} };
