@@ -82,7 +82,7 @@ const key = 'k'.repeat(32);
 const server = await startReferenceServer({ host: '127.0.0.1', port: 0, agents: [{ id: 'a', apiKeys: [key] }] });
 try {
   const result = await runConformance({
-    target: server.baseUrl, agentId: 'a', apiKey: key, only: '1/json-rpc-over-http', out: null, runs: 5,
+    target: server.baseUrl, agentId: 'a', apiKey: key, only: '1/json-rpc-over-http', out: 'api-reports', runs: 5,
   });
   const verdicts = result.requirements.map((r) => [r.id, r.verdict]);
   console.log(JSON.stringify({ exitCode: result.exitCode, verdicts, ledger: TOOL.ledger }));
@@ -181,10 +181,17 @@ describe('the packed package', () => {
     expect(explained.stdout).toMatch(/C-13 Id types/);
     expect(explained.stdout).toMatch(/checks \([1-9]\d*\):/);
 
-    // The API from plain Node: no tsx, no loader.
+    // The API from plain Node: no tsx, no loader; the reporters write every file from JavaScript.
     writeFileSync(join(user, 'api.mjs'), API_CHECK);
     const api = await sh(process.execPath, ['api.mjs'], user);
     expect(api.code, shown(api)).toBe(0);
+    const apiHtml = readFileSync(join(user, 'api-reports/report.html'), 'utf8');
+    expect(apiHtml).toContain('1/json-rpc-over-http');
+    expect(
+      validate('report', JSON.parse(readFileSync(join(user, 'api-reports/report.json'), 'utf8'))),
+    ).toEqual({
+      valid: true,
+    });
     expect(JSON.parse(api.stdout.trim().split('\n').at(-1)!)).toEqual({
       exitCode: 0,
       verdicts: [['1/json-rpc-over-http', 'pass']],
