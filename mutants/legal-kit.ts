@@ -144,18 +144,31 @@ export function reorder(o: JsonObject, order: (keys: string[]) => string[]): voi
 
 // ---- other JSON texts of the same value ------------------------------------------------------------
 
-/** JSON text of `v` with every string escaped by `escape` (which returns the text between the quotes). */
-export function stringifyWith(v: unknown, escape: (s: string) => string, gap = ''): string {
+/**
+ * JSON text of `v` with every string escaped by `escape` (which returns the text between the quotes)
+ * and every number written by `number`.
+ */
+export function stringifyWith(
+  v: unknown,
+  escape: (s: string) => string,
+  gap = '',
+  number: (n: number) => string = (n) => JSON.stringify(n),
+): string {
+  const again = (x: unknown): string => stringifyWith(x, escape, gap, number);
   if (typeof v === 'string') return `"${escape(v)}"`;
-  if (Array.isArray(v)) return `[${gap}${v.map((x) => stringifyWith(x, escape, gap)).join(`,${gap}`)}${gap}]`;
+  if (typeof v === 'number' && Number.isFinite(v)) return number(v);
+  if (Array.isArray(v)) return `[${gap}${v.map(again).join(`,${gap}`)}${gap}]`;
   if (isObject(v)) {
     const members = Object.entries(v)
       .filter(([, x]) => x !== undefined)
-      .map(([k, x]) => `"${escape(k)}"${gap}:${gap}${stringifyWith(x, escape, gap)}`);
+      .map(([k, x]) => `"${escape(k)}"${gap}:${gap}${again(x)}`);
     return `{${gap}${members.join(`,${gap}`)}${gap}}`;
   }
   return JSON.stringify(v) ?? 'null';
 }
+
+/** The JSON string escapes JSON.stringify uses (the text between the quotes). */
+export const plainEscape = (s: string): string => JSON.stringify(s).slice(1, -1);
 
 const hex4 = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 

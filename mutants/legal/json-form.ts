@@ -1,7 +1,7 @@
 // JSON and HTTP forms an agent may choose (RFC 8259: member order, whitespace, escapes; RFC 9110:
 // header name case and order, media type parameters and case; RFC 9112: chunked transfer coding):
 // the same values in another text, in answers, SSE events and webhook deliveries alike.
-import { eachObject, heavyEscape, legal, reorder, stringifyWith } from '../legal-kit.ts';
+import { eachObject, heavyEscape, legal, plainEscape, reorder, stringifyWith } from '../legal-kit.ts';
 import type { LegalVariant } from '../types.ts';
 
 const RFC8259 = 'RFC 8259 (JSON text: insignificant whitespace, escapes, unordered members); C-36';
@@ -28,7 +28,7 @@ const variants: LegalVariant[] = [
     allowedBy: RFC8259,
     serialize: (json, where) =>
       where === 'event'
-        ? stringifyWith(json, (s) => JSON.stringify(s).slice(1, -1), ' ')
+        ? stringifyWith(json, plainEscape, ' ')
         : `${JSON.stringify(json, null, 2).replace(/\n/g, '\r\n')}\r\n`,
   }),
   legal({
@@ -37,6 +37,17 @@ const variants: LegalVariant[] = [
     description: 'strings and names escape every non-ASCII character (\\u00e9), `/` as `\\/`, and `a`, `e`',
     allowedBy: RFC8259,
     serialize: (json) => stringifyWith(json, heavyEscape),
+  }),
+  legal({
+    name: 'json-numbers-in-exponent-form',
+    varies: 'json-form',
+    description: 'numbers of 1000 and more are written in exponent form: `-3.2601e+4`, `5.24288e+6`',
+    allowedBy:
+      'RFC 8259 section 6 (a number may have a fraction and an exponent); JSON-RPC codes stay integers',
+    serialize: (json) =>
+      stringifyWith(json, plainEscape, '', (n) =>
+        Math.abs(n) >= 1000 ? n.toExponential() : JSON.stringify(n),
+      ),
   }),
   legal({
     name: 'json-charset-parameter',

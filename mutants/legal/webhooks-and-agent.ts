@@ -48,6 +48,22 @@ const variants: LegalVariant[] = [
     },
   }),
   legal({
+    name: 'webhook-signature-upper-case-hex',
+    varies: 'webhook-headers',
+    description: 'X-Webhook-Signature carries the digest in upper-case hex: `sha256=9F86D0...`',
+    allowedBy: 'spec 6.4 (`sha256=` + HMAC-SHA256 in hex; hex digits are case-insensitive)',
+    relay: {
+      rewrite(a) {
+        const sig = a.headers['x-webhook-signature'];
+        if (sig !== undefined)
+          a.headers['x-webhook-signature'] = sig.replace(
+            /^sha256=(.*)$/,
+            (_, hex: string) => `sha256=${hex.toUpperCase()}`,
+          );
+      },
+    },
+  }),
+  legal({
     name: 'webhook-no-task-working-event',
     varies: 'agent-behaviour',
     description: 'the agent never sends `task.working` deliveries',
