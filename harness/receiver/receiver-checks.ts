@@ -47,7 +47,13 @@ async function send(ctx: ReceiverCheckContext, evidence: Exchange[], d: Delivery
 }
 
 function expectAck(rec: CheckRecorder, label: string, ex: Exchange): void {
-  rec.check(label, answerOf(ex), is.where('a 2xx status (spec 6.5)', isAck));
+  const answer = answerOf(ex);
+  rec.check(label, answer, is.where('a 2xx status (spec 6.5)', isAck));
+  if ((answer === 401 || answer === 403) && ex.request.headers['x-webhook-signature'] === undefined) {
+    rec.info(
+      'the receiver refused an unsigned delivery: give its secret with --secret or A2A_WEBHOOK_SECRET',
+    );
+  }
 }
 
 function expectRefusal(rec: CheckRecorder, label: string, ex: Exchange): void {

@@ -157,6 +157,12 @@ export async function runReceiver(opts: ReceiverRunOptions): Promise<RunResult> 
       `a2a-conformance receiver: ${opts.url}, ${selected.length} requirement(s)${opts.secret === undefined ? ', no secret' : ''}`,
     );
     const reached = await probe(post, opts);
+    const status = reached.reachability.status;
+    if (opts.secret === undefined && (status === 401 || status === 403)) {
+      log(
+        `note: the receiver answered ${status} to an unsigned delivery: give its secret with --secret or A2A_WEBHOOK_SECRET`,
+      );
+    }
     const checks =
       reached.couldNotRun === null
         ? await runChecks(
