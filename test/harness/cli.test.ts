@@ -63,6 +63,7 @@ describe.concurrent('a2a-conformance CLI', () => {
       '--seed',
       '--runs',
       '--baseline',
+      '--evidence',
       '--config',
     ]) {
       expect(r.stdout).toContain(flag);
