@@ -40,18 +40,44 @@ function clean() {
  * compiler would then load our sources instead of the declarations. Point them at `./x.js`, which
  * resolves to the `./x.d.ts` beside it.
  */
-export function rewriteDeclarationSpecifiers(text) {
+function rewriteDeclarationSpecifiers(text) {
   return text.replace(/((?:from\s+|import\s*\(\s*)['"])(\.{1,2}\/[^'"]*?)\.ts(['"])/g, '$1$2.js$3');
+}
+
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+function tsc(flag) {
+  return spawnSync(process.execPath, [TSC, '-p', 'tsconfig.build.json', flag], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+}
+
+/** Hand-written scripts the build would overwrite (and the clean step then delete): none may exist. */
+function clashes() {
+  const inputs = tsc('--listFilesOnly')
+    .stdout.split('\n')
+    .map((f) => relative(ROOT, resolve(f.trim())));
+  return inputs
+    .filter(
+      (f) =>
+        f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('..') && !f.startsWith('node_modules'),
+    )
+    .map((f) => f.replace(/\.ts$/, '.js'))
+    .filter((f) => existsSync(join(ROOT, f)));
 }
 
 function build() {
   const removed = clean();
   if (removed > 0) console.log(`removed ${removed} file(s) of an earlier build`);
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--listEmittedFiles'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+  const clash = clashes();
+  if (clash.length > 0) {
+    console.error(
+      `build refused: it would overwrite ${clash.join(', ')} (a script beside a module of the same name)`,
+    );
+    return 1;
+  }
+  const run = tsc('--listEmittedFiles');
   const emitted = [...run.stdout.matchAll(/^TSFILE: (.+)$/gm)].map((m) =>
     relative(ROOT, resolve(m[1].trim())),
   );
@@ -70,10 +96,8 @@ function build() {
   return 0;
 }
 
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  if (process.argv.includes('--clean')) {
-    console.log(`removed ${clean()} built file(s)`);
-  } else {
-    process.exitCode = build();
-  }
+if (process.argv.includes('--clean')) {
+  console.log(`removed ${clean()} built file(s)`);
+} else {
+  process.exitCode = build();
 }
