@@ -38,6 +38,20 @@ const variants: Variant[] = [
     },
   }),
   mutant({
+    breaks: '2.7/updated-at-present',
+    slug: 'frozen-at-created',
+    area: 'tasks',
+    description: 'tasks/get results carry an updatedAt that never moves from createdAt',
+    hooks: {
+      json: {
+        'tasks/get': (body) => {
+          const r = body.result;
+          if (typeof r?.createdAt === 'string') r.updatedAt = r.createdAt;
+        },
+      },
+    },
+  }),
+  mutant({
     breaks: '2.7/final-boolean',
     slug: 'final-as-string',
     area: 'tasks',
