@@ -16,6 +16,7 @@ import { receiverCheckList } from '../receiver/run-receiver.ts';
 import { listChecks, type ListedCheck } from '../runner/list-checks.ts';
 import { selectForRun } from '../runner/run-conformance.ts';
 import type { CliIo } from './program.ts';
+import { traceRequirement, type RequirementTrace } from './requirement-trace.ts';
 
 /** The checks of one role: the suites' for the service, the modes' own for receiver and client. */
 async function checksOf(role: Role, io: CliIo): Promise<ListedCheck[] | null> {
@@ -86,7 +87,28 @@ export async function explainCommand(id: string, io: CliIo): Promise<number> {
   io.out(`\nchecks (${mine.length}):\n`);
   for (const c of mine) io.out(`  ${c.title}  (${c.file})\n`);
   if (mine.length === 0) io.out('  (no check registered: a run reports it not-exercised)\n');
+  printTrace(r, await traceRequirement(r), io);
   return 0;
+}
+
+/** The reference-server code, the mutants and the legal variants behind a requirement. */
+function printTrace(r: Requirement, t: RequirementTrace, io: CliIo): void {
+  if (r.role === 'service') {
+    io.out(`\nreference server (${t.referenceFiles.length}):\n`);
+    for (const f of t.referenceFiles) io.out(`  ${f}\n`);
+  }
+  if (t.mutants === null || t.legal === null) {
+    io.out('\nmutants and legal variants: not in this installation (a clone has them: npm run mutants)\n');
+    return;
+  }
+  io.out(`\nmutants (${t.mutants.length}), each must make the harness fail or warn here:\n`);
+  for (const m of t.mutants) io.out(`  ${m.name}  (${m.file}): ${m.description}\n`);
+  if (t.mutants.length === 0) io.out('  (none breaks it)\n');
+  if (t.mutants.length > 0) io.out(`  run: npm run mutants -- --mutants ${r.id.replace(/[/.]/g, '-')}\n`);
+  io.out(`\nlegal variants (${t.legal.length}), each must get no fail or warn here:\n`);
+  for (const v of t.legal) io.out(`  ${v.name}  (${v.file}): ${v.description}; allowed by ${v.allowedBy}\n`);
+  if (t.legal.length === 0) io.out('  (none names it)\n');
+  io.out(`  and ${t.legalUnscoped} more that run against every requirement: npm run mutants -- --legal\n`);
 }
 
 function indent(text: string): string {

@@ -112,6 +112,17 @@ describe.concurrent('a2a-conformance CLI', () => {
     expect(bad.stderr).toContain("unknown requirement id 'nope/nothing'");
   });
 
+  it('explains a requirement down to its reference-server code, mutants and legal variants', async () => {
+    const r = await inProcess(['explain', '4.4/cancel-completed-task-code']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/reference server \(\d+\):\n {2}reference-server\/methods\/tasks-cancel\.ts\n/);
+    expect(r.stdout).toContain(
+      'mutants (1), each must make the harness fail or warn here:\n  4-4-cancel-completed-task-code--answers-32002  (mutants/variants/cancel.ts)',
+    );
+    const legal = r.stdout.slice(r.stdout.indexOf('legal variants ('));
+    expect(legal).toContain('\n  cancel-finished-task-answers-32000  (mutants/legal/ruled-choices.ts)');
+  });
+
   it('takes flags over env over the config file', async () => {
     const [fromFile, fromEnv, fromFlag] = await Promise.all([closedPort(), closedPort(), closedPort()]);
     const dir = mkdtempSync(join(tmpdir(), 'a2a-cli-'));
