@@ -29,6 +29,7 @@ import {
   verifies,
   type AnsweredExchange,
   type CheckContext,
+  requireCompletedTask,
 } from '../support/index.ts';
 
 const finished = finishedTasks();
@@ -132,6 +133,7 @@ verifies(
   'a completed task stays completed, with the same reply, on later reads',
   async (c) => {
     const { task } = await sendTask(c, [textPart('done for good')]);
+    requireCompletedTask(c, task, 'the plain message');
     const taskId = task.id as string;
     await cancelTask(c, taskId);
     await sleep(50);

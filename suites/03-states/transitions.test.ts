@@ -22,6 +22,7 @@ import {
   statusOf,
   textPart,
   verifies,
+  requireCompletedTask,
 } from '../support/index.ts';
 
 const AGENT_MESSAGE = is.objectContaining({ role: 'agent', parts: is.type('array') });
@@ -36,6 +37,7 @@ verifies('3/listed-transitions-only', 'the stream of a plain task follows the ta
 
 verifies('3/working-to-completed', 'a plain message ends completed with the agent reply', async (c) => {
   const { task } = await sendTask(c, [textPart('complete me')]);
+  requireCompletedTask(c, task, 'the plain message');
   c.check('message/send status.state', stateOf(task), 'completed');
   c.check('message/send status.message', statusOf(task)?.message, AGENT_MESSAGE);
   const got = await getTask(c, task.id as string);

@@ -19,6 +19,7 @@ import {
   type AnsweredExchange,
   type CheckContext,
   type JsonObject,
+  requireCompletedTask,
 } from '../support/index.ts';
 import {
   arbMessageParts,
@@ -178,6 +179,7 @@ verifies(
   'the reply is in status.message: role agent, text parts',
   async (c) => {
     const task = requireTask(c, await sample(c));
+    requireCompletedTask(c, task, 'the plain message');
     c.require('status.state', stateOf(task), 'completed');
     const message = statusOf(task)?.message as JsonObject | undefined;
     c.check('status.message.role', message?.role, 'agent');

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   ERROR_CODES,
+  FINAL_STATES,
   is,
   replyText,
   resultOf,
@@ -67,7 +68,8 @@ verifies('4.2/stream-same-params', 'contextId and sessionId of message/send are 
     messageParams([textPart('turn two')], { contextId, sessionId }),
   );
   const final = requireFinal(c, run);
-  c.check('final state', stateOf(final), 'completed');
+  // Accepted is the point: a turn the agent then fails (spec 3) was accepted all the same.
+  c.check('final state', stateOf(final), is.oneOf(FINAL_STATES));
   c.check('final event contextId', final.contextId, is.oneOf([contextId, undefined]));
 });
 

@@ -136,6 +136,18 @@ async function probeDirectives(c: CheckContext): Promise<boolean> {
   return text !== undefined && text.startsWith('echo "probe"') && /\nturn 1(\n|$)/.test(text);
 }
 
+/**
+ * For a check that reads the reply of a plain message: the agent may end the task failed or canceled
+ * instead (spec 3 "agent errors"; C-51, an agent in maintenance), and then the check cannot show
+ * what it checks: it ends not-exercised, saying so.
+ */
+export function requireCompletedTask(c: CheckContext, task: JsonObject | undefined, what: string): void {
+  const state = stateOf(task);
+  if (state === 'failed' || state === 'canceled') {
+    c.notExercised(`${what} ended ${state}, not completed: there is no reply to read`);
+  }
+}
+
 /** Ends the check as not-exercised when the target does not implement docs/directives.md. */
 export async function requireDirectives(c: CheckContext, why: string): Promise<void> {
   if (!(await directivesHonoured(c))) {
