@@ -7,11 +7,12 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { certificationAgent, startProxy } from '../mutants/proxy.ts';
+import { certificationAgent } from '../mutants/proxy.ts';
 import { loadVariants } from '../mutants/runner.ts';
 import type { MutantTarget } from '../mutants/types.ts';
 import { generateApiKey, startReferenceServer } from '../reference-server/index.ts';
 import type { FleetAgent, FleetFile, FleetRunOptions } from '../schemas/generated/types.ts';
+import { startDelayProxy } from './field/delay-proxy.ts';
 
 /** Variants whose checks are quick and whose run needs no extra option (webhook receivers). */
 export const FLEET_VARIANTS = [
@@ -87,8 +88,6 @@ export async function rawServer(mode: 'hang' | 'reset'): Promise<{ url: string; 
   };
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 export async function startFleetTargets(opts: FleetTargetsOptions): Promise<FleetTargets> {
   const healthy = opts.healthy ?? 6;
   const env: Record<string, string> = {};
@@ -117,12 +116,9 @@ export async function startFleetTargets(opts: FleetTargetsOptions): Promise<Flee
   });
   closers.push(() => server.close());
   const latency = opts.latencyMs ?? 40;
-  const slow = await startProxy(server.baseUrl, {
-    answer: async (call) => {
-      const turn = call.method === 'message/send' || call.method === 'message/stream';
-      await sleep(turn ? (opts.turnLatencyMs ?? latency) : latency);
-      return false;
-    },
+  const turn = opts.turnLatencyMs ?? latency;
+  const slow = await startDelayProxy(server.baseUrl, {
+    delayMs: (method) => (method === 'message/send' || method === 'message/stream' ? turn : latency),
   });
   closers.push(() => slow.close());
   const direct = opts.direct ?? Math.floor(healthy / 2);

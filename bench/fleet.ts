@@ -1,5 +1,6 @@
 // Fleet certification on one machine (run on demand, never by npm test):
-//   npx tsx bench/fleet.ts [--agents 12] [--parallel 1,2,4,8] [--throughput 40@6000,1500@60] [--skip curve,shards,throughput]
+//   npx tsx bench/fleet.ts [--agents 12] [--parallel 1,2,4,8] [--throughput 40@6000,1500@60]
+//                          [--skip curve,shards,throughput] [--keep]   (--keep: leave the reports in /tmp)
 // 1. curve: the same fleet (reference-server agents, half behind a 40 ms latency proxy, three mutants)
 //    certified with each --parallel: wall time, CPU time and peak memory of all the runs together;
 // 2. shards: that fleet as 3 shards run one after another, then merged, against the unsharded run:
@@ -154,6 +155,7 @@ interface Single {
   requests: number | null;
   turns: number | null;
   exitCode: number;
+  failing: string[];
 }
 
 async function throughput(dir: string, turnMs: number, rpm: number): Promise<Single> {
@@ -188,6 +190,7 @@ async function throughput(dir: string, turnMs: number, rpm: number): Promise<Sin
       requests: report.traffic?.requests ?? null,
       turns: report.traffic?.agentTurns ?? null,
       exitCode: a.exitCode,
+      failing: a.failing,
     };
   } finally {
     await targets.close();
@@ -218,6 +221,9 @@ function printThroughput(rows: Single[], print: (l: string) => void): void {
       `| ${r.turnMs} ms | ${r.rpm}/min | ${round(r.wallS)} | ${round(r.cpuS)} | ${Math.round(r.oneMb)} MB | ${r.requests ?? 'n/a'} | ${r.turns ?? 'n/a'} | ${r.exitCode} | ${atOnce} | ${perHour} |`,
     );
   }
+  for (const r of rows.filter((x) => x.failing.length > 0)) {
+    print(`\nAt ${r.turnMs} ms per turn and ${r.rpm}/min, the healthy agent failed: ${r.failing.join(', ')}`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -227,6 +233,7 @@ async function main(): Promise<void> {
       parallel: { type: 'string', default: '1,2,4,8' },
       throughput: { type: 'string', default: '40@6000,1500@60' },
       skip: { type: 'string', default: '' },
+      keep: { type: 'boolean', default: false },
     },
   });
   const skip = new Set(values.skip.split(','));
@@ -260,7 +267,8 @@ async function main(): Promise<void> {
       printThroughput(rows, print);
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (values.keep) log(`reports kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
   process.exitCode = ok ? 0 : 1;
 }
