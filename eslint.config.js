@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'reports/**', 'bench/results/**', 'schemas/generated/**'] },
+  { ignores: ['node_modules/**', 'reports/**', 'bench/results/**', 'schemas/generated/**', 'types/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
