@@ -146,7 +146,12 @@ export async function awaitState(
  * its work before the harness could act on it (a loaded or remote agent, a slow network): the check
  * cannot show its precondition and ends not-exercised, saying what it saw. Another state fails.
  */
-export async function requireWorking(c: CheckContext, taskId: string, workMs: number): Promise<void> {
+export async function requireWorking(
+  c: CheckContext,
+  taskId: string,
+  workMs: number,
+  label = 'state before the cancel',
+): Promise<void> {
   const state = stateOf(await awaitState(c, taskId, (s) => s !== 'submitted'));
   if (isFinalState(state)) {
     c.notExercised(
@@ -154,7 +159,7 @@ export async function requireWorking(c: CheckContext, taskId: string, workMs: nu
         'work): the harness could not act on it while it worked',
     );
   }
-  c.require('state before the cancel', state, 'working');
+  c.require(label, state, 'working');
 }
 
 export function cancelTask(c: CheckContext, taskId: string, reason?: string): Promise<AnsweredExchange> {
