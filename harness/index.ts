@@ -12,6 +12,6 @@ export type { CheckWebhooks } from './check/webhooks.ts';
 export { is, typeOf, type Matcher } from './check/matchers.ts';
 export { ConfigError, ENV_VARS } from './options.ts';
 export { foldVerdict, summarize, decideExit } from './verdict.ts';
-export { formatSummary } from './cli/summary.ts';
+export { formatSummary } from '../reporters/console/console-summary.ts';
 export type * from './types.ts';
 export { VERDICTS } from './types.ts';

@@ -83,7 +83,7 @@ export const DEFAULTS = Object.freeze({
   timeoutMs: 10_000,
   budgetMs: 600_000,
   // Per property: the suites hold five properties over requests, so a full run generates at least
-  // 2,000 cases by default (issue 5) while staying around half a minute on two cores.
+  // 2,000 cases by default while staying around half a minute on two cores.
   runs: 400,
   // Requests in flight at once: above what the suites' concurrent checks and the rate-limit burst
   // open together, so the bundled run keeps its speed.

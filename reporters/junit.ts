@@ -43,13 +43,9 @@ export function findingsText(r: RequirementResult): string {
   return cap(lines.join('\n'));
 }
 
+/** The message of a failure or error: the first finding, else the verdict. */
 function headline(r: RequirementResult): string {
-  const check = decidingChecks(r)[0];
-  if (check === undefined) return r.message ?? r.verdict;
-  const f = findingOf(check);
-  return f.expected === undefined
-    ? `${f.title}: ${f.message}`
-    : `${f.title}: expected ${f.expected}, actual ${f.actual}`;
+  return firstFinding(r) || r.verdict;
 }
 
 export function outcomeOf(r: RequirementResult, baseline?: BaselineDiff): Outcome {

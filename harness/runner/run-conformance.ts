@@ -44,7 +44,7 @@ export interface RunOptions extends RawOptions {
   baseline?: string;
   /** Wire evidence kept (default failing with a target, all for the bundled server). */
   evidence?: 'all' | 'failing' | 'none';
-  /** Called with the finished RunResult (later issues: console, JUnit, HTML, ...). */
+  /** Called with the finished RunResult, before the report files are written. */
   reporters?: RunReporter[];
   /** Progress lines; silent by default. */
   log?: (line: string) => void;

@@ -7,7 +7,7 @@ import { VERDICTS } from '../../harness/types.ts';
 import { complianceOf, unverifiedLines, verdictLine, type Compliance } from '../score.ts';
 import { decidingChecks, findingOf, firstFinding, groupBySection, roleTarget } from '../sections.ts';
 import { causeIndex } from '../root-causes.ts';
-import type { Palette } from './ansi.ts';
+import { palette, type Palette } from './ansi.ts';
 import { leadLines } from './console-lead.ts';
 
 export type ConsoleMode = 'quiet' | 'normal' | 'verbose';
@@ -163,4 +163,9 @@ export function formatRunSummary(result: RunResult, p: Palette, mode: ConsoleMod
   }
   lines.push(...baselineLines(result, p), ...notVerifiedLines(result, c, p), verdict, exit);
   return lines.join('\n');
+}
+
+/** The closing summary the CLI prints, without colour: the API's `formatSummary`. */
+export function formatSummary(result: RunResult, mode: ConsoleMode = 'normal'): string {
+  return formatRunSummary(result, palette(false), mode);
 }

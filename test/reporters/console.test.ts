@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { useColour } from '../../reporters/console/ansi.ts';
 import { ConsoleReporter, type ConsoleOptions } from '../../reporters/console/console-reporter.ts';
+import { formatSummary } from '../../harness/index.ts';
 import { check, fixtureRun } from './fixtures.ts';
 
 const ESC = '\u001b[';
@@ -31,6 +32,19 @@ describe('colour', () => {
     const coloured = reporter({ colour: true });
     coloured.r.summary(fixtureRun());
     expect(coloured.out()).toContain(`${ESC}31mFAIL `);
+  });
+});
+
+describe('formatSummary (the API)', () => {
+  it('is the summary the CLI prints, without colour, in the mode asked', () => {
+    const run = fixtureRun();
+    const cli = reporter();
+    cli.r.summary(run);
+    const text = formatSummary(run);
+    expect(text).not.toContain(ESC);
+    expect(cli.out()).toContain(text);
+    expect(text).toContain(`exit ${run.exitCode}: ${run.exitReason}`);
+    expect(formatSummary(run, 'quiet').length).toBeLessThan(text.length);
   });
 });
 

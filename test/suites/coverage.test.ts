@@ -1,4 +1,4 @@
-// Issue 5's coverage gate: every MUST and SHOULD requirement of the ledger is verified by at least
+// The coverage gate: every MUST and SHOULD requirement of the ledger is verified by at least
 // one check. The evidence is the suites' own verifies() registrations (collected by vitest without
 // touching a target), never a hand-kept list.
 import { beforeAll, describe, expect, it } from 'vitest';
