@@ -1,9 +1,10 @@
 // Choices the rulings leave to an agent: the -32000 form of a cancel of a finished task (spec 7
 // note 1, C-06, C-07), -32004 for a resubscribe to a failed or canceled task (C-09), -32000 for an
-// empty taskId (C-53), a status other than active (C-51), refusing a repeated request id (C-52) and a
-// method added beside section 4's, such as one removing a webhook configuration (C-54, C-33).
+// empty taskId (C-53), a status other than active and an agent in maintenance failing its tasks
+// (C-51), refusing a repeated request id (C-52) and a method added beside section 4's, such as one
+// removing a webhook configuration (C-54, C-33).
 import { sendJson, type ProxyCall, type ProxyHooks, type UpstreamRpc } from '../proxy.ts';
-import { legal } from '../legal-kit.ts';
+import { legal, type Where } from '../legal-kit.ts';
 import type { LegalVariant } from '../types.ts';
 
 const TASK_METHODS = new Set(['tasks/get', 'tasks/cancel', 'tasks/resubscribe']);
@@ -27,6 +28,32 @@ const refuseFinishedResubscribe: ProxyHooks = {
     return sendJson(res, rpcError(call, -32004, 'Subscription failed', data));
   },
 };
+
+const DIRECTIVE = /^\s*a2a:directive/;
+type Parts = Array<{ text?: unknown }>;
+
+/**
+ * Every new task fails: the message gets the directive `fail` (replacing its own directive), so the
+ * agent ends it through `working` in `failed` with status.error. Messages of over 1000 characters are
+ * left alone: the added part would change what a length-limit check sends.
+ */
+function failEveryTask(json: unknown, call: ProxyCall): void {
+  if (call.method !== 'message/send' && call.method !== 'message/stream') return;
+  const parts = (json as { params?: { message?: { parts?: unknown } } }).params?.message?.parts;
+  if (!Array.isArray(parts) || parts.length === 0) return;
+  const texts = (parts as Parts).map((p) => (typeof p?.text === 'string' ? p.text : ''));
+  if (texts.join('').length > 1000) return;
+  const part = { type: 'text', text: `a2a:directive ${JSON.stringify({ fail: 'agent in maintenance' })}` };
+  const at = texts.findIndex((t) => DIRECTIVE.test(t));
+  if (at >= 0) parts[at] = part;
+  else parts.push(part);
+}
+
+/** The card's agent.status becomes `maintenance`. */
+function reportMaintenance(json: unknown, where: Where): void {
+  const agent = (json as { result?: { agent?: { status?: unknown } } })?.result?.agent;
+  if (where === 'answer' && agent?.status === 'active') agent.status = 'maintenance';
+}
 
 /** Ids the service accepts (C-13): strings and integers. */
 const validId = (id: unknown): boolean => typeof id === 'string' || Number.isSafeInteger(id);
@@ -99,10 +126,15 @@ const variants: LegalVariant[] = [
     description: 'the card reports agent.status "maintenance"; every method behaves as before',
     allowedBy: 'spec 2.14 line 159, C-51',
     only: ['2.14/*', '4.1/*', '4.8/*'],
-    everyJson: (json, where) => {
-      const agent = (json as { result?: { agent?: { status?: unknown } } })?.result?.agent;
-      if (where === 'answer' && agent?.status === 'active') agent.status = 'maintenance';
-    },
+    everyJson: reportMaintenance,
+  }),
+  legal({
+    name: 'agent-in-maintenance-fails-every-task',
+    varies: 'agent-behaviour',
+    description: 'the card reports maintenance and every new task ends failed with status.error',
+    allowedBy: 'spec 3 line 183 ("agent errors | processing error | failed"), C-51',
+    request: failEveryTask,
+    everyJson: reportMaintenance,
   }),
   legal({
     name: 'repeated-request-id-refused',
