@@ -40,9 +40,10 @@ export async function* readSseEvents(body) {
   try {
     for (;;) {
       const { value, done } = await reader.read();
-      if (done) return;
-      // A CR at the very end may be the first half of a CRLF: keep it until the next read.
-      buffer = (buffer + decoder.decode(value, { stream: true })).replace(/\r\n|\r(?!$)/g, '\n');
+      // A CR at the very end may be the first half of a CRLF: it waits for the next read, or the end.
+      buffer = done
+        ? buffer.replace(/\r/g, '\n')
+        : (buffer + decoder.decode(value, { stream: true })).replace(/\r\n|\r(?!$)/g, '\n');
       for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
@@ -53,6 +54,7 @@ export async function* readSseEvents(body) {
           .join('\n');
         if (data !== '') yield data;
       }
+      if (done) return; // an event the stream left unterminated is discarded, as the format says
     }
   } finally {
     await reader.cancel().catch(() => undefined);
