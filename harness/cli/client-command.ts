@@ -1,15 +1,12 @@
 // `a2a-conformance client [--scenario <name>]… -- <command> [args…]`: certifies an A2A client by
 // running the user's driver once per scenario against a scripted scenario server (C-76); same
 // reports and exit codes as `run`.
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { runClient } from '../client/run-client.ts';
 import { isScenario, SCENARIO_TASKS, SCENARIOS, type Scenario } from '../client/scenarios.ts';
 import { ConfigError } from '../options.ts';
 import type { LevelSelection } from '../types.ts';
-import type { CliIo } from './program.ts';
-import { consoleFor, positiveInt } from './receiver-command.ts';
-
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+import { addGradingOptions, collect, consoleFor, positiveInt, type CliIo, type SetCode } from './shared.ts';
 
 function scenariosOf(names: readonly string[]): Scenario[] | undefined {
   const list = names
@@ -48,9 +45,9 @@ export async function clientCommand(
   return result.exitCode;
 }
 
-export function addClientCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
+export function addClientCommand(program: Command, io: CliIo, setCode: SetCode): void {
   const scenarioHelp = SCENARIOS.map((s) => `  ${s.padEnd(11)} ${SCENARIO_TASKS[s]}`).join('\n');
-  program
+  const command = program
     .command('client')
     .description('certify an A2A client: run its driver once per scenario against a scripted scenario server')
     .argument('<command...>', 'the driver and its arguments, after --')
@@ -62,21 +59,8 @@ export function addClientCommand(program: Command, io: CliIo, setCode: (code: nu
     .option(
       '--scenario-timeout-ms <n>',
       'budget of one driver run; then its process group is killed (default 30000)',
-    )
-    .option('--out <dir>', 'directory for the report files (default ./reports)')
-    .addOption(
-      new Option('--level <level>', 'requirements to run and grade (default all)').choices([
-        'must',
-        'should',
-        'all',
-      ]),
-    )
-    .option('--only <glob>', 'requirement ids or sections, e.g. "4.2/*"; repeatable', collect)
-    .option('--baseline <file>', 'expected failures: an earlier report.json or {"expectedFailures": [ids]}')
-    .addOption(
-      new Option('--quiet', 'print only the findings, the verdict and the exit line').conflicts('verbose'),
-    )
-    .option('--verbose', 'print every finding in full')
+    );
+  addGradingOptions(command, '4.2/*')
     .addHelpText(
       'after',
       `\nThe driver gets A2A_TARGET, A2A_AGENT_ID, A2A_API_KEY, A2A_SCENARIO (and A2A_FILE for file) and, per scenario:\n${scenarioHelp}\nIt prints on stdout and exits 0.`,

@@ -8,7 +8,7 @@ import { describeOutcome, runFleetShard } from '../fleet/fleet-run.ts';
 import { mergeFleet } from '../fleet/merge.ts';
 import { parseShard, WHOLE_FLEET } from '../fleet/shard.ts';
 import { ConfigError } from '../options.ts';
-import type { CliIo } from './program.ts';
+import type { CliIo, SetCode } from './shared.ts';
 
 function positiveInt(text: string, name: string): number {
   if (!/^\d+$/.test(text) || Number(text) < 1)
@@ -90,7 +90,7 @@ export async function fleetMergeCommand(
   return summary.exitCode;
 }
 
-export function addFleetCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
+export function addFleetCommand(program: Command, io: CliIo, setCode: SetCode): void {
   const fleet = program
     .command('fleet')
     .description('certify many agents from a fleet file, sharded across machines, and merge the shards');

@@ -15,7 +15,7 @@ import { ConfigError, resolveOptions } from '../options.ts';
 import { receiverCheckList } from '../receiver/run-receiver.ts';
 import { listChecks, type ListedCheck } from '../runner/list-checks.ts';
 import { selectForRun } from '../runner/run-conformance.ts';
-import type { CliIo } from './program.ts';
+import type { CliIo } from './shared.ts';
 import { traceRequirement, type RequirementTrace } from './requirement-trace.ts';
 
 /** The checks of one role: the suites' for the service, the modes' own for receiver and client. */

@@ -10,18 +10,9 @@ import { addClientCommand } from './client-command.ts';
 import { addReceiverCommand } from './receiver-command.ts';
 import { runCommand } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
+import { collect, type CliIo, type SetCode } from './shared.ts';
 
-export interface CliIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-  /** stdout is a terminal: the console reporter colours its output (unless NO_COLOR is set). */
-  isTTY?: boolean;
-}
-
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
-
-function addRunCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
+function addRunCommand(program: Command, io: CliIo, setCode: SetCode): void {
   program
     .command('run')
     .description('certify a target (without --target: the bundled reference server on a free port)')
@@ -101,7 +92,7 @@ function addRunCommand(program: Command, io: CliIo, setCode: (code: number) => v
     .action(async (flags: Record<string, unknown>) => setCode(await runCommand(flags, io)));
 }
 
-export function buildProgram(io: CliIo, setCode: (code: number) => void): Command {
+export function buildProgram(io: CliIo, setCode: SetCode): Command {
   const program = new Command('a2a-conformance')
     .description('Conformance harness and reference server for the Agent-to-Agent JSON-RPC service')
     .version(`${TOOL.version}, ${formatLedgerVersion(TOOL.ledger)}`, '-V, --version')

@@ -1,14 +1,10 @@
 // `a2a-conformance receiver --url <receiver-url> [--secret s] [--header name:value]…`: certifies a
 // webhook receiver (spec 6.4, 6.5) by posting deliveries to it; same reports and exit codes as `run`.
-import { Option, type Command } from 'commander';
-import { useColour } from '../../reporters/console/ansi.ts';
-import { ConsoleReporter } from '../../reporters/console/console-reporter.ts';
+import type { Command } from 'commander';
 import { ConfigError } from '../options.ts';
 import { runReceiver } from '../receiver/run-receiver.ts';
 import type { LevelSelection } from '../types.ts';
-import type { CliIo } from './program.ts';
-
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+import { addGradingOptions, collect, consoleFor, positiveInt, type CliIo, type SetCode } from './shared.ts';
 
 /** `name:value` pairs of --header; a name must be an HTTP token. */
 export function parseHeaders(pairs: readonly string[]): Record<string, string> {
@@ -35,23 +31,6 @@ export function parseHttpUrl(value: unknown, flag: string): string {
     throw new ConfigError(`${flag} must be an http:// or https:// URL, got '${String(value)}'`);
   }
   return url.href;
-}
-
-export function positiveInt(value: unknown, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new ConfigError(`${flag} must be a positive integer, got '${String(value)}'`);
-  return n;
-}
-
-export function consoleFor(flags: Record<string, unknown>, io: CliIo, secrets: string[]): ConsoleReporter {
-  return new ConsoleReporter({
-    write: io.out,
-    mode: flags.quiet === true ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
-    colour: useColour(io.isTTY === true, io.env),
-    secrets,
-  });
 }
 
 export async function receiverCommand(flags: Record<string, unknown>, io: CliIo): Promise<number> {
@@ -82,8 +61,8 @@ export async function receiverCommand(flags: Record<string, unknown>, io: CliIo)
   return result.exitCode;
 }
 
-export function addReceiverCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
-  program
+export function addReceiverCommand(program: Command, io: CliIo, setCode: SetCode): void {
+  const command = program
     .command('receiver')
     .description('certify a webhook receiver: the harness plays the service and posts deliveries to it')
     .requiredOption('--url <receiver-url>', 'the URL the receiver takes deliveries on')
@@ -96,20 +75,8 @@ export function addReceiverCommand(program: Command, io: CliIo, setCode: (code: 
       'a header sent with each delivery (the configuration headers, spec 2.11); repeatable',
       collect,
     )
-    .option('--out <dir>', 'directory for the report files (default ./reports)')
-    .addOption(
-      new Option('--level <level>', 'requirements to run and grade (default all)').choices([
-        'must',
-        'should',
-        'all',
-      ]),
-    )
-    .option('--only <glob>', 'requirement ids or sections, e.g. "6.4/*"; repeatable', collect)
-    .option('--timeout-ms <n>', 'deadline of one delivery in ms (default 10000)')
-    .option('--baseline <file>', 'expected failures: an earlier report.json or {"expectedFailures": [ids]}')
-    .addOption(
-      new Option('--quiet', 'print only the findings, the verdict and the exit line').conflicts('verbose'),
-    )
-    .option('--verbose', 'print every finding in full')
-    .action(async (flags: Record<string, unknown>) => setCode(await receiverCommand(flags, io)));
+    .option('--timeout-ms <n>', 'deadline of one delivery in ms (default 10000)');
+  addGradingOptions(command, '6.4/*').action(async (flags: Record<string, unknown>) =>
+    setCode(await receiverCommand(flags, io)),
+  );
 }

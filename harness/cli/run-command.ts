@@ -1,11 +1,9 @@
 // `a2a-conformance run`: merges flags, A2A_* variables and the --config file (in that precedence),
 // runs the conformance suites with the console reporter (live progress, then the summary; --quiet,
 // --verbose) and writes the report files into --out.
-import { ConsoleReporter } from '../../reporters/console/console-reporter.ts';
-import { useColour } from '../../reporters/console/ansi.ts';
 import { readConfigFile, readEnv, resolveOptions, type RawOptions } from '../options.ts';
 import { runResolved } from '../runner/run-conformance.ts';
-import type { CliIo } from './program.ts';
+import { consoleFor, type CliIo } from './shared.ts';
 
 const FLAG_KEYS = [
   'target',
@@ -41,13 +39,9 @@ export function flagLayer(flags: Record<string, unknown>): RawOptions {
 export async function runCommand(flags: Record<string, unknown>, io: CliIo): Promise<number> {
   const file = typeof flags.config === 'string' ? readConfigFile(flags.config) : {};
   const opts = resolveOptions({ flag: flagLayer(flags), env: readEnv(io.env), file });
-  const reporter = new ConsoleReporter({
-    write: io.out,
-    mode: flags.quiet === true ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
-    colour: useColour(io.isTTY === true, io.env),
-    // The bundled target's own credential is redacted by the runner; these are the user's.
-    secrets: [opts.apiKey, opts.bearer].filter((s): s is string => s !== undefined),
-  });
+  // The bundled target's own credential is redacted by the runner; these are the user's.
+  const secrets = [opts.apiKey, opts.bearer].filter((s): s is string => s !== undefined);
+  const reporter = consoleFor(flags, io, secrets);
   const result = await runResolved(
     opts,
     [],

@@ -1,7 +1,7 @@
 // `a2a-conformance serve`: runs the bundled reference server (delegates to reference-server/cli.ts).
 // Loaded dynamically: the harness never imports the server's code.
 import { ConfigError } from '../options.ts';
-import type { CliIo } from './program.ts';
+import type { CliIo } from './shared.ts';
 
 interface ServeModule {
   runServe(options: {

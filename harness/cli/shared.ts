@@ -1,0 +1,61 @@
+// What the CLI's commands share (program.ts builds them; none imports another): the io they write
+// to, the exit-code setter, repeatable options, the options of every graded mode and the console
+// reporter those modes print with.
+import { Option, type Command } from 'commander';
+import { useColour } from '../../reporters/console/ansi.ts';
+import { ConsoleReporter } from '../../reporters/console/console-reporter.ts';
+import { ConfigError } from '../options.ts';
+
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** stdout is a terminal: the console reporter colours its output (unless NO_COLOR is set). */
+  isTTY?: boolean;
+}
+
+/** How a command hands its exit code to main(). */
+export type SetCode = (code: number) => void;
+
+/** Commander's reader of a repeatable option: each use adds one value. */
+export const collect = (value: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  value,
+];
+
+export function positiveInt(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new ConfigError(`${flag} must be a positive integer, got '${String(value)}'`);
+  return n;
+}
+
+/** The options of the receiver and client modes that say what is graded and how it is reported. */
+export function addGradingOptions(command: Command, onlyExample: string): Command {
+  return command
+    .option('--out <dir>', 'directory for the report files (default ./reports)')
+    .addOption(
+      new Option('--level <level>', 'requirements to run and grade (default all)').choices([
+        'must',
+        'should',
+        'all',
+      ]),
+    )
+    .option('--only <glob>', `requirement ids or sections, e.g. "${onlyExample}"; repeatable`, collect)
+    .option('--baseline <file>', 'expected failures: an earlier report.json or {"expectedFailures": [ids]}')
+    .addOption(
+      new Option('--quiet', 'print only the findings, the verdict and the exit line').conflicts('verbose'),
+    )
+    .option('--verbose', 'print every finding in full');
+}
+
+/** The console reporter of a command: --quiet or --verbose, colour on a terminal, secrets masked. */
+export function consoleFor(flags: Record<string, unknown>, io: CliIo, secrets: string[]): ConsoleReporter {
+  return new ConsoleReporter({
+    write: io.out,
+    mode: flags.quiet === true ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
+    colour: useColour(io.isTTY === true, io.env),
+    secrets,
+  });
+}
