@@ -12,7 +12,7 @@ import { renderHtml } from './html/html-report.ts';
 import { renderJsonReport } from './json-report.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
-import { redactResult } from './redaction.ts';
+import { redactResult } from '../harness/io/redaction.ts';
 
 export { complianceOf, computeCompliance, verdictLine, formatScore, type Compliance } from './score.ts';
 export { renderJsonReport, reportDocument, REPORT_SCHEMA_ID, type ReportDocument } from './json-report.ts';

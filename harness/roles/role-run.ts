@@ -2,7 +2,7 @@
 // level -> verdict, summary, exit code, baseline, redaction) and writes the same report files, so
 // reporters, baselines and exit codes work unchanged for every role.
 import type { Requirement, Role } from '../../requirements/types.ts';
-import { redactResult } from '../../reporters/redaction.ts';
+import { redactResult } from '../io/redaction.ts';
 import type { LevelSelection } from '../types.ts';
 import type {
   CheckResult,

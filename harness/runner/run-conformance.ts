@@ -2,7 +2,7 @@
 // the baseline, hand the RunResult to the reporters and write the report files (reporters/) into
 // `out`. A run that cannot be done exits 2, never passes.
 import { readFileSync } from 'node:fs';
-import { redactResult } from '../../reporters/redaction.ts';
+import { redactResult } from '../io/redaction.ts';
 import { toolLabel } from '../../reporters/tool-label.ts';
 import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
 import type { Requirement, Role } from '../../requirements/types.ts';

@@ -3,7 +3,7 @@
 // closing summary (console-summary.ts). Quiet mode prints only the findings and the verdict.
 import type { ProgressEvent } from '../../harness/runner/collector.ts';
 import type { CheckResult, CheckStatus, RunResult } from '../../harness/types.ts';
-import { redactLine } from '../redaction.ts';
+import { redactLine } from '../../harness/io/redaction.ts';
 import { palette, type Palette } from './ansi.ts';
 import { formatRunSummary, type ConsoleMode } from './console-summary.ts';
 
