@@ -21,7 +21,7 @@ export { renderHtml } from './html/html-report.ts';
 export { renderMarkdown } from './markdown.ts';
 export { renderBadge } from './badge.ts';
 export { ConsoleReporter, type ConsoleOptions } from './console/console-reporter.ts';
-export { redactResult, MIN_SECRET_LENGTH } from './redaction.ts';
+export { redactResult, MIN_SECRET_LENGTH } from '../harness/io/redaction.ts';
 
 /** File name -> renderer, in the order they are written. */
 export const REPORT_FILES: Readonly<Record<string, (result: RunResult) => string>> = Object.freeze({
