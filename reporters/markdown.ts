@@ -14,7 +14,7 @@ import {
   rootCausesOf,
 } from './root-causes.ts';
 import { anchorOf, ATTENTION, firstFinding, roleTarget } from './sections.ts';
-import { toolLabel } from './tool-label.ts';
+import { toolLabel } from '../harness/tool-label.ts';
 import { trafficFacts } from './traffic.ts';
 
 const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY', 'INFO'];

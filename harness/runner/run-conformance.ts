@@ -3,7 +3,7 @@
 // `out`. A run that cannot be done exits 2, never passes.
 import { readFileSync } from 'node:fs';
 import { redactResult } from '../io/redaction.ts';
-import { toolLabel } from '../../reporters/tool-label.ts';
+import { toolLabel } from '../tool-label.ts';
 import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
 import type { Requirement, Role } from '../../requirements/types.ts';
 import { Governor, newTally } from '../io/governor.ts';

@@ -9,7 +9,7 @@ import { getRequirement, hasRequirement, specExcerpt } from '../../requirements/
 import { complianceOf, type Compliance } from '../score.ts';
 import { causeHeadline, dialectCount, dialectHeadline, dialectOf, rootCausesOf } from '../root-causes.ts';
 import { anchorOf, groupBySection, roleTarget } from '../sections.ts';
-import { toolLabel } from '../tool-label.ts';
+import { toolLabel } from '../../harness/tool-label.ts';
 import { trafficFacts, type TrafficFact } from '../traffic.ts';
 import { streamTimeline, webhookTimelines, type StreamTimeline, type WebhookTimeline } from './timelines.ts';
 
