@@ -5,8 +5,8 @@ import type { Command } from 'commander';
 import { runClient } from '../client/run-client.ts';
 import { isScenario, SCENARIO_TASKS, SCENARIOS, type Scenario } from '../client/scenarios.ts';
 import { ConfigError } from '../options.ts';
-import type { LevelSelection } from '../types.ts';
-import { addGradingOptions, collect, consoleFor, positiveInt, type CliIo, type SetCode } from './shared.ts';
+import { addGradingOptions, collect, consoleFor, gradingFlags, positiveInt } from './shared.ts';
+import type { CliIo, SetCode } from './shared.ts';
 
 function scenariosOf(names: readonly string[]): Scenario[] | undefined {
   const list = names
@@ -33,12 +33,7 @@ export async function clientCommand(
     command,
     ...(scenarios === undefined ? {} : { scenarios }),
     ...(scenarioTimeoutMs === undefined ? {} : { scenarioTimeoutMs }),
-    ...(flags.out === undefined ? {} : { out: String(flags.out) }),
-    ...(flags.level === undefined ? {} : { level: flags.level as LevelSelection }),
-    only: ((flags.only as string[] | undefined) ?? [])
-      .flatMap((g) => g.split(','))
-      .filter((g) => g.trim() !== ''),
-    ...(flags.baseline === undefined ? {} : { baseline: String(flags.baseline) }),
+    ...gradingFlags(flags),
     log: (line) => reporter.line(line),
   });
   reporter.summary(result);

@@ -3,8 +3,8 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../options.ts';
 import { runReceiver } from '../receiver/run-receiver.ts';
-import type { LevelSelection } from '../types.ts';
-import { addGradingOptions, collect, consoleFor, positiveInt, type CliIo, type SetCode } from './shared.ts';
+import { addGradingOptions, collect, consoleFor, gradingFlags, positiveInt } from './shared.ts';
+import type { CliIo, SetCode } from './shared.ts';
 
 /** `name:value` pairs of --header; a name must be an HTTP token. */
 export function parseHeaders(pairs: readonly string[]): Record<string, string> {
@@ -48,12 +48,7 @@ export async function receiverCommand(flags: Record<string, unknown>, io: CliIo)
     url,
     headers,
     ...(secret === undefined ? {} : { secret }),
-    ...(flags.out === undefined ? {} : { out: String(flags.out) }),
-    ...(flags.level === undefined ? {} : { level: flags.level as LevelSelection }),
-    only: ((flags.only as string[] | undefined) ?? [])
-      .flatMap((g) => g.split(','))
-      .filter((g) => g.trim() !== ''),
-    ...(flags.baseline === undefined ? {} : { baseline: String(flags.baseline) }),
+    ...gradingFlags(flags),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     log: (line) => reporter.line(line),
   });

@@ -5,6 +5,7 @@ import { Option, type Command } from 'commander';
 import { useColour } from '../../reporters/console/ansi.ts';
 import { ConsoleReporter } from '../../reporters/console/console-reporter.ts';
 import { ConfigError } from '../options.ts';
+import type { LevelSelection } from '../types.ts';
 
 export interface CliIo {
   out: (text: string) => void;
@@ -48,6 +49,23 @@ export function addGradingOptions(command: Command, onlyExample: string): Comman
       new Option('--quiet', 'print only the findings, the verdict and the exit line').conflicts('verbose'),
     )
     .option('--verbose', 'print every finding in full');
+}
+
+/** What the grading options were given as, in the shape of the receiver and client run options. */
+export function gradingFlags(flags: Record<string, unknown>): {
+  out?: string;
+  level?: LevelSelection;
+  only: string[];
+  baseline?: string;
+} {
+  return {
+    ...(flags.out === undefined ? {} : { out: String(flags.out) }),
+    ...(flags.level === undefined ? {} : { level: flags.level as LevelSelection }),
+    only: ((flags.only as string[] | undefined) ?? [])
+      .flatMap((g) => g.split(','))
+      .filter((g) => g.trim() !== ''),
+    ...(flags.baseline === undefined ? {} : { baseline: String(flags.baseline) }),
+  };
 }
 
 /** The console reporter of a command: --quiet or --verbose, colour on a terminal, secrets masked. */
