@@ -4,7 +4,7 @@
 // (`npx a2a-conformance run --only '1/*'`), the API from a plain .mjs file with no loader, and a
 // TypeScript consumer type-checked against the shipped declarations. One test: each step needs
 // the one before, and together they take about a minute.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../schemas/error-codes.ts';
 import { validate } from '../../schemas/registry.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -72,6 +73,50 @@ function copyPackageSources(): string {
   // typescript, for the prepack build.
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return dir;
+}
+
+/**
+ * `serve` from the installed package: reads its first lines (base URL, agent, API key), sends one
+ * JSON-RPC request, then stops the server by its PID.
+ */
+async function serveOnce(cwd: string): Promise<unknown> {
+  const bin = join(cwd, 'node_modules/a2a-conformance/bin/a2a-conformance.js');
+  const child = spawn(process.execPath, [bin, 'serve', '--host', '127.0.0.1', '--port', '0'], {
+    cwd,
+    env: userEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const lines = await new Promise<string[]>((resolve, reject) => {
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        const got = text.split('\n');
+        if (got.length > 3) resolve(got.slice(0, 3));
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited ${code} before its first lines: ${text}`)));
+    });
+    const [baseUrl, agent, key] = [
+      lines[0]!,
+      lines[1]!.replace(/^agent /, ''),
+      lines[2]!.replace(/^api-key /, ''),
+    ];
+    const answer = await fetch(`${baseUrl}/api/v1/a2a/${agent}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'r1',
+        method: 'tasks/get',
+        params: { taskId: 'no-such-task' },
+      }),
+    });
+    return await answer.json();
+  } finally {
+    child.kill();
+    await exited;
+  }
 }
 
 const API_CHECK = `
@@ -180,6 +225,13 @@ describe('the packed package', () => {
     expect(explained.stdout).toMatch(/line \d+: .*Equals the request `id`/);
     expect(explained.stdout).toMatch(/C-13 Id types/);
     expect(explained.stdout).toMatch(/checks \([1-9]\d*\):/);
+
+    // serve: the reference server from the package answers JSON-RPC.
+    expect(await serveOnce(user)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 'r1',
+      error: { code: ERROR_CODES.TASK_NOT_FOUND },
+    });
 
     // The API from plain Node: no tsx, no loader; the reporters write every file from JavaScript.
     writeFileSync(join(user, 'api.mjs'), API_CHECK);
