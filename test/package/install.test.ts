@@ -1,9 +1,9 @@
 // The package as a user gets it: `npm pack` (prepack builds the JavaScript entry points and the
 // declarations, postpack removes them) in a copy of the package's files, then `npm install <tarball>`
 // into an empty directory (--prefer-offline: the cache `npm ci` filled serves it), then the CLI
-// (`npx a2a-conformance run --only '1/*'`), the API from a plain .mjs file with no loader, and a
-// TypeScript consumer type-checked against the shipped declarations. One test: each step needs
-// the one before, and together they take about a minute.
+// (`npx a2a-conformance run --only '1/*'`, --version, explain, serve), the API from a plain .mjs
+// file with no loader, and a TypeScript consumer type-checked against the shipped declarations.
+// One test: each step needs the one before, and together they take one to two minutes.
 import { execFile, spawn } from 'node:child_process';
 import {
   cpSync,
