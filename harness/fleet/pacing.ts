@@ -7,11 +7,11 @@ import { rate } from '../options.ts';
 import type { FleetAgentPlan } from './fleet-file.ts';
 
 /**
- * Peak resident memory of one certification, the CLI and its vitest worker together: 540 MB
- * measured (bench/fleet.ts, BENCHMARKS.md "Fleet"), rounded up, so that the default parallelism
- * never asks for more than the machine's memory.
+ * Peak resident memory of one certification, the CLI and its vitest worker together: 550 MB for a
+ * narrow run, 635 to 774 MB for a whole-ledger one (bench/fleet.ts, BENCHMARKS.md "Fleet"), rounded
+ * up, so that the default parallelism never asks for more than the machine's memory.
  */
-const MEMORY_PER_RUN = 640 * 1024 * 1024;
+const MEMORY_PER_RUN = 800 * 1024 * 1024;
 /**
  * Runs per core: a certification of a remote agent mostly waits on the network and on the agent's
  * LLM, but each costs 3 to 5 CPU-seconds of its own (tsx, vitest start, schema compiles).

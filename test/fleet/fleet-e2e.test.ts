@@ -4,7 +4,7 @@
 // then merged. Every agent is listed with the level its own report.json gives, one that hangs or
 // fails never stops the others, shard and fleet files are schema-valid, no credential is written
 // anywhere, and a shard run again keeps its complete reports.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
@@ -182,7 +182,7 @@ describe('fleet run as 3 shards, then fleet merge', () => {
     Object.assign(broken, { failing: [], level: 'fully-compliant', exitCode: 0 });
     previous.agents = previous.agents.filter((a) => a.name !== 'reset');
     const file = join(dir, 'previous.json');
-    await import('node:fs').then((fs) => fs.writeFileSync(file, JSON.stringify(previous)));
+    writeFileSync(file, JSON.stringify(previous));
     const out = join(dir, 'fleet-2');
     await shell.run('fleet', 'merge', ...[1, 2, 3].map(shardDir), '--out', out, '--previous', file);
     const next = JSON.parse(readFileSync(join(out, 'fleet.json'), 'utf8')) as FleetReport;
