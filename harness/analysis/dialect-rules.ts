@@ -5,7 +5,8 @@
 import { METHODS } from '../../schemas/error-codes.ts';
 import type { Exchange } from '../io/evidence.ts';
 import type { DialectId } from './types.ts';
-import { isObject, methodOf, paramsOf, resultsOf, rpcErrorOf } from './findings.ts';
+import { methodOf, paramsOf, resultsOf, rpcErrorOf } from './findings.ts';
+import { isObject } from '../../schemas/json.ts';
 
 export interface RunView {
   /** Task ids the target itself returned during the run. */

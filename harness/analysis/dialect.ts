@@ -5,7 +5,8 @@ import type { Exchange } from '../io/evidence.ts';
 import type { TargetClient } from '../io/target-client.ts';
 import type { RequirementResult } from '../types.ts';
 import { DIALECT_RULES, type DialectRule, type RunView } from './dialect-rules.ts';
-import { decidingChecks, failureText, isFinding, isObject, resultsOf, rpcErrorOf } from './findings.ts';
+import { decidingChecks, failureText, isFinding, resultsOf, rpcErrorOf } from './findings.ts';
+import { isObject } from '../../schemas/json.ts';
 import type { DialectId, DialectProbeAnswer, DialectReport } from './types.ts';
 
 export const DIALECT_NAMES: Readonly<Record<DialectId, string>> = Object.freeze({

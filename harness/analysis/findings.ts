@@ -2,14 +2,11 @@
 // decided them, what their failed assertions say, and what their recorded exchanges answered
 // (JSON-RPC errors, results, SSE event results), secrets already redacted.
 import type { Exchange } from '../io/evidence.ts';
+import { isObject } from '../../schemas/json.ts';
 import type { CheckResult, RequirementResult, Verdict } from '../types.ts';
 
 /** Verdicts a root cause can explain: a MUST failure, a SHOULD warning, a harness error. */
 export const FINDING_VERDICTS: readonly Verdict[] = ['fail', 'warn', 'error'];
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export function isFinding(r: Pick<RequirementResult, 'verdict'>): boolean {
   return FINDING_VERDICTS.includes(r.verdict);

@@ -11,11 +11,11 @@ import {
   expectedCodes,
   expectedStatuses,
   isFinding,
-  isObject,
   methodOf,
   normalise,
   rpcErrorOf,
 } from './findings.ts';
+import { isObject } from '../../schemas/json.ts';
 import type { DialectProbeAnswer, RootCause, RootCauseKind, RunAnalysis } from './types.ts';
 
 /** A cause is worth leading with when it explains at least this many findings. */

@@ -2,6 +2,7 @@
 // line-level tracker records the framing the parser hides (which fields an event block used, how
 // many data: lines, line endings, bytes after the final event). Serves spec 4.2/4.5 and C-26/C-31.
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
+import { isObject } from '../../schemas/json.ts';
 import { parseJson } from './body-reader.ts';
 import { redact, type SseEvent, type StreamTranscript } from './evidence.ts';
 import { fieldName, LineSplitter, type LineEnding } from './sse-lines.ts';
@@ -15,10 +16,6 @@ interface Block {
   fields: Set<string>;
   dataLines: number;
   text: string;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export function emptyTranscript(exchangeId: string): StreamTranscript {

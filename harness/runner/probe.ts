@@ -2,6 +2,7 @@
 // No complete answer, a redirect, a refused credential (C-01) or an unknown agent (C-23) means the
 // run cannot be done.
 import { ERROR_CODES } from '../../schemas/error-codes.ts';
+import { isObject } from '../../schemas/json.ts';
 import type { Exchange } from '../io/evidence.ts';
 import type { Governor, TrafficTally } from '../io/governor.ts';
 import { createTargetClient } from '../io/target-client.ts';
@@ -23,10 +24,6 @@ export interface ProbeOutcome {
   couldNotRun: string | null;
   /** No card under the spec's method: the answers under the official A2A dialects' names. */
   dialectProbe?: DialectProbeAnswer[];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Method not found, and A2A v1.0's VersionNotSupported (-32009) for a request without A2A-Version. */

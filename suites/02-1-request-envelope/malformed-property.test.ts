@@ -5,8 +5,15 @@ import fc from 'fast-check';
 import { cardClaims } from '../../harness/capabilities.ts';
 import type { TargetClient } from '../../harness/io/target-client.ts';
 import { validate } from '../../schemas/registry.ts';
-import { resultOf, textPart, messageParams, verifies, type CheckContext } from '../support/index.ts';
-import { acceptedMimeType, answerOf, isObject, servedMethods } from '../support/resources-area.ts';
+import {
+  isObject,
+  messageParams,
+  resultOf,
+  textPart,
+  verifies,
+  type CheckContext,
+} from '../support/index.ts';
+import { acceptedMimeType, answerOf, servedMethods } from '../support/resources-area.ts';
 import { buildBody, type BodyContext } from './malformed-body.ts';
 import { arbMalformedEnvelope, arbMalformedParams, type MalformedCase } from './malformed.ts';
 

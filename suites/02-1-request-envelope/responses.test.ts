@@ -2,6 +2,7 @@
 // checked with the registry schemas; and section 2's extra-fields policy (C-36), observed on results.
 import {
   is,
+  isObject,
   messageParams,
   resultOf,
   textPart,
@@ -9,7 +10,7 @@ import {
   verifies,
   type AnsweredExchange,
 } from '../support/index.ts';
-import { checkSchema, isObject, reportExtras, sharedSample } from '../support/resources-area.ts';
+import { checkSchema, reportExtras, sharedSample } from '../support/resources-area.ts';
 
 const CARD = 'agent/authenticatedExtendedCard';
 const EXACTLY_ONE = is.where('exactly one of result and error', (a) => Array.isArray(a) && a.length === 1);

@@ -5,6 +5,7 @@ import {
   directivePart,
   directivesHonoured,
   is,
+  isObject,
   messageParams,
   resultOf,
   statusOf,
@@ -15,13 +16,7 @@ import {
   type JsonObject,
 } from '../support/index.ts';
 import { TASK_STATES } from '../../schemas/error-codes.ts';
-import {
-  checkSchema,
-  isObject,
-  reportExtras,
-  sharedSample,
-  streamResults,
-} from '../support/resources-area.ts';
+import { checkSchema, reportExtras, sharedSample, streamResults } from '../support/resources-area.ts';
 
 interface Resubscription {
   taskId: string;

@@ -5,7 +5,6 @@ import {
   answer,
   answerError,
   fetchCard,
-  isObject,
   listedMethods,
   methodCalls,
   pathValue,
@@ -14,6 +13,7 @@ import {
 import {
   ERROR_CODES,
   is,
+  isObject,
   messageParams,
   METHODS,
   resultOf,

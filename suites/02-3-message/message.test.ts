@@ -2,6 +2,7 @@
 // data.field at SHOULD level), and the agent's reply carrying role "agent" in results and events.
 import { randomUUID } from 'node:crypto';
 import {
+  isObject,
   messageParams,
   resultOf,
   statusOf,
@@ -12,7 +13,6 @@ import {
 } from '../support/index.ts';
 import {
   expectInvalidParams,
-  isObject,
   servedMethods,
   sharedSample,
   streamResults,

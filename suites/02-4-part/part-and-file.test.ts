@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import {
   errorOf,
   is,
+  isObject,
   messageParams,
   resultOf,
   statusOf,
@@ -17,7 +18,6 @@ import {
 import {
   acceptedMimeType,
   expectInvalidParams,
-  isObject,
   servedMethods,
   sharedSample,
   streamResults,

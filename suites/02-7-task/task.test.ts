@@ -3,6 +3,7 @@
 // updatedAt is observed on a task held in `working` by the directive contract (docs/directives.md).
 import {
   directivePart,
+  isObject,
   messageParams,
   requireDirectives,
   resultOf,
@@ -15,7 +16,6 @@ import {
 import {
   checkSchema,
   reportExtras,
-  isObject,
   isRfc3339,
   servedMethods,
   sharedSample,

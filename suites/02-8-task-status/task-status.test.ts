@@ -5,6 +5,7 @@ import {
   directivePart,
   directivesHonoured,
   is,
+  isObject,
   messageParams,
   requireDirectives,
   resultOf,
@@ -20,7 +21,6 @@ import { TASK_STATES } from '../../schemas/error-codes.ts';
 import {
   cancelRunningTask,
   checkSchema,
-  isObject,
   servedMethods,
   sharedSample,
   statusesOf,

@@ -8,6 +8,7 @@ import {
   ERROR_CODES,
   FINAL_STATES,
   is,
+  isObject,
   messageParams,
   requireDirectives,
   resultOf,
@@ -30,10 +31,6 @@ import {
   runStream,
   type StreamRun,
 } from '../support/streaming-area.ts';
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The result a resubscribe gave for a finished task, in either C-09 form; records a third form. */
 function finalAnswer(c: CheckContext, run: StreamRun): JsonObject | undefined {

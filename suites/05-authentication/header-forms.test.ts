@@ -6,7 +6,6 @@ import {
   answer,
   answerError,
   CARD,
-  isObject,
   onlyApiKey,
   onlyBearer,
   sampleTaskId,
@@ -15,7 +14,7 @@ import {
   wrongKeyHeader,
   type Headers,
 } from '../support/access-area.ts';
-import { messageParams, textPart, verifies, type CheckContext } from '../support/index.ts';
+import { isObject, messageParams, textPart, verifies, type CheckContext } from '../support/index.ts';
 
 /** Three methods of different kinds: the card, a task creation and a task read. */
 async function servedCalls(c: CheckContext) {

@@ -8,6 +8,7 @@ import {
   directivesHonoured,
   errorOf,
   is,
+  isObject,
   messageParams,
   resultOf,
   textPart,
@@ -16,7 +17,6 @@ import {
 import {
   DELIVERY_WAIT_MS,
   eventOf,
-  isObject,
   ofTask,
   payloadOf,
   refusal,

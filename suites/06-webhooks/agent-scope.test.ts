@@ -6,6 +6,7 @@
 import {
   FINAL_STATES,
   is,
+  isObject,
   sendTask,
   stateOf,
   textPart,
@@ -18,7 +19,6 @@ import {
   eventOf,
   finishedTaskId,
   getConfig,
-  isObject,
   isoTimestamp,
   ofTask,
   requireResult,

@@ -2,12 +2,13 @@
 // method, -32000 with taskId and suggestion, -32003 with taskId and currentState (C-08), -32004 with
 // taskId and reason (C-41), -32603 (an unexpected fault, provoked by the a2a:directive internalError).
 import { randomUUID } from 'node:crypto';
-import { answer, answerError, isObject, listedMethods, startLiveTask } from '../support/access-area.ts';
+import { answer, answerError, listedMethods, startLiveTask } from '../support/access-area.ts';
 import {
   directivePart,
   ERROR_CODES,
   errorOf,
   is,
+  isObject,
   messageParams,
   requireDirectives,
   textPart,

@@ -4,14 +4,15 @@ import {
   ERROR_CODES,
   errorOf,
   is,
-  resultOf,
+  isObject,
   responseOf,
+  resultOf,
   typeOf,
   verifies,
   type AnsweredExchange,
   type CheckContext,
 } from '../support/index.ts';
-import { isObject } from '../support/resources-area.ts';
+import {} from '../support/resources-area.ts';
 
 const CARD = 'agent/authenticatedExtendedCard';
 

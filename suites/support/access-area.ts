@@ -12,6 +12,7 @@ import {
 import type { RpcOptions, TargetClient } from '../../harness/io/target-client.ts';
 import '../../harness/provided.ts';
 import { METHODS } from '../../schemas/error-codes.ts';
+import { isObject } from '../../schemas/json.ts';
 import {
   directivePart,
   messageParams,
@@ -59,10 +60,6 @@ export function wrongBearerHeader(): string {
 /** The run's credentials (the context hides them; the injected run carries them). */
 export function runCredentials(): { apiKey?: string; bearer?: string } {
   return inject('a2aRun').auth;
-}
-
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** A dotted path read, e.g. 'capabilities.fileUpload.maxFileSize'. */

@@ -3,9 +3,10 @@
 // that needs scripted behaviour reports not-exercised on an agent that does not implement it.
 import { randomUUID } from 'node:crypto';
 import type { AnsweredExchange, CheckContext } from '../../harness/index.ts';
+import { isObject, type JsonObject } from '../../schemas/json.ts';
 import { responseOf } from './rpc-response.ts';
 
-export type JsonObject = Record<string, unknown>;
+export type { JsonObject };
 
 export interface DirectiveFields {
   delayMs?: number;
@@ -47,10 +48,6 @@ export function userMessage(parts: readonly JsonObject[]): JsonObject {
 /** message/send or message/stream params (2.6); `extra` adds contextId, sessionId or id. */
 export function messageParams(parts: readonly JsonObject[], extra: JsonObject = {}): JsonObject {
   return { message: userMessage(parts), ...extra };
-}
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The `result` member when it is an object. */

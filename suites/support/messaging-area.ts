@@ -5,12 +5,9 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { AnsweredExchange, CheckContext } from '../../harness/index.ts';
 import { validate, type SchemaName } from '../../schemas/registry.ts';
+import { isObject } from '../../schemas/json.ts';
 import { filePart, messageParams, resultOf, textPart, type JsonObject } from './messages.ts';
 import { errorOf, responseOf } from './rpc-response.ts';
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function positiveInt(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined;

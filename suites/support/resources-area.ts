@@ -5,14 +5,11 @@ import { randomUUID } from 'node:crypto';
 import { is, type AnsweredExchange, type CheckContext } from '../../harness/index.ts';
 import type { SseEvent, StreamTranscript } from '../../harness/io/evidence.ts';
 import { METHODS, ERROR_CODES } from '../../schemas/error-codes.ts';
+import { isObject } from '../../schemas/json.ts';
 import { validate, type SchemaName } from '../../schemas/registry.ts';
 import { directivePart, messageParams, resultOf, type DirectiveFields, type JsonObject } from './messages.ts';
 import { errorOf, responseOf, type RpcResponse } from './rpc-response.ts';
 export { isRfc3339 } from './timestamps.ts';
-
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * One sample per file: the first check that asks makes it with its own client (so the exchange is

@@ -1,16 +1,13 @@
 // Readers of a JSON-RPC response body (spec 2.2, 7): they return what is there, typed loosely, so a
 // check can record the actual value even when the target sent something malformed.
 import type { AnsweredExchange } from '../../harness/index.ts';
+import { isObject } from '../../schemas/json.ts';
 
 export interface RpcResponse {
   jsonrpc?: unknown;
   id?: unknown;
   result?: unknown;
   error?: { code?: unknown; message?: unknown; data?: unknown };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The response object, or undefined when the body is not a JSON object. */

@@ -6,6 +6,7 @@ import type { SseEvent, StreamTranscript } from '../../harness/io/evidence.ts';
 import type { SseStream } from '../../harness/io/sse-reader.ts';
 import type { StreamOptions, TargetClient } from '../../harness/io/target-client.ts';
 import { validate } from '../../schemas/registry.ts';
+import { isObject } from '../../schemas/json.ts';
 import { is, type CheckContext } from './index.ts';
 import {
   directivePart,
@@ -30,10 +31,6 @@ export interface StreamRun {
 
 export function requestId(): string {
   return `conf-${randomUUID()}`;
-}
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Opens a streaming request with the area's budgets and waits for its end. */

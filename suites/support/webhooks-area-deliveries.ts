@@ -3,13 +3,10 @@
 // checked against initialDelay * backoffMultiplier^(n-1) within C-20's tolerance.
 import { is, type CheckContext, type CheckWebhooks, type Matcher } from '../../harness/index.ts';
 import type { Delivery } from '../../harness/io/evidence.ts';
+import { isObject } from '../../schemas/json.ts';
 import type { JsonObject } from './messages.ts';
 
 export const DEFAULT_POLICY = Object.freeze({ maxRetries: 3, backoffMultiplier: 2, initialDelay: 1 });
-
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** C-20 tolerance of a measured retry delay: [scheduled - 50 ms, scheduled + 1000 ms]. */
 export const EARLY_MS = 50;

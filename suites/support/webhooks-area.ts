@@ -19,7 +19,8 @@ import {
   type JsonObject,
 } from './messages.ts';
 import { errorOf, responseOf } from './rpc-response.ts';
-import { DEFAULT_POLICY, isObject, sleep, type RetryPolicy } from './webhooks-area-deliveries.ts';
+import { isObject } from '../../schemas/json.ts';
+import { DEFAULT_POLICY, sleep, type RetryPolicy } from './webhooks-area-deliveries.ts';
 
 export type { Delivery } from '../../harness/io/evidence.ts';
 export type { Matcher } from '../../harness/index.ts';
