@@ -4,6 +4,7 @@
 import { startMutant, type MutantOptions, type ProxyCall, type ProxyHooks } from './proxy.ts';
 import type { Freedom, LegalVariant } from './types.ts';
 import {
+  isObject,
   relayHooks,
   resign,
   startWebhookRelay,
@@ -103,10 +104,6 @@ export function legal(spec: LegalSpec): LegalVariant {
 }
 
 // ---- walking JSON values in place ----------------------------------------------------------------
-
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Calls `fn` on every object of `value`, parents before children (fn may add or reorder members). */
 export function eachObject(value: unknown, fn: (o: JsonObject, key: string | undefined) => void): void {

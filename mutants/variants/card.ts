@@ -3,26 +3,24 @@
 import { mutant } from '../define.ts';
 import { sendJson } from '../proxy.ts';
 import type { Variant } from '../types.ts';
+import { isObject, type JsonObject } from '../../schemas/json.ts';
 
 const CARD = 'agent/authenticatedExtendedCard';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** A JSON hook editing the card result (an error answer is left alone). */
-function editCard(edit: (card: Obj) => void) {
+function editCard(edit: (card: JsonObject) => void) {
   return {
     [CARD](body: unknown) {
-      if (isObj(body) && isObj(body.result)) edit(body.result);
+      if (isObject(body) && isObject(body.result)) edit(body.result);
     },
   };
 }
 
 /** A request hook editing the card params (created when absent). */
-function editParams(edit: (params: Obj) => void) {
+function editParams(edit: (params: JsonObject) => void) {
   return (call: { method?: string; json: unknown }): unknown => {
-    if (call.method !== CARD || !isObj(call.json)) return undefined;
-    const params = isObj(call.json.params) ? call.json.params : {};
+    if (call.method !== CARD || !isObject(call.json)) return undefined;
+    const params = isObject(call.json.params) ? call.json.params : {};
     edit(params);
     call.json.params = params;
     return call.json;
@@ -37,7 +35,7 @@ const variants: Variant[] = [
     description: 'the card leaves out agent.version',
     hooks: {
       json: editCard((card) => {
-        if (isObj(card.agent)) delete card.agent.version;
+        if (isObject(card.agent)) delete card.agent.version;
       }),
     },
   }),
@@ -48,7 +46,7 @@ const variants: Variant[] = [
     description: 'metrics.successRate is the text "NN%" instead of a number from 0 to 100',
     hooks: {
       json: editCard((card) => {
-        if (isObj(card.metrics)) card.metrics.successRate = `${String(card.metrics.successRate)}%`;
+        if (isObject(card.metrics)) card.metrics.successRate = `${String(card.metrics.successRate)}%`;
       }),
     },
   }),

@@ -5,20 +5,18 @@ import { mutant } from '../define.ts';
 import { sendJson } from '../proxy.ts';
 import { DEFAULT_SUPPORTED_TYPES } from '../../reference-server/index.ts';
 import type { Variant } from '../types.ts';
+import { isObject, type JsonObject } from '../../schemas/json.ts';
 
 const CARD = 'agent/authenticatedExtendedCard';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** A JSON hook editing one part (`limits` or `capabilities.fileUpload`) of the card result. */
-function editCard(part: 'limits' | 'fileUpload', edit: (o: Obj) => void) {
+function editCard(part: 'limits' | 'fileUpload', edit: (o: JsonObject) => void) {
   return {
     [CARD](body: unknown) {
-      const card = isObj(body) && isObj(body.result) ? body.result : undefined;
-      const caps = isObj(card?.capabilities) ? card.capabilities : undefined;
+      const card = isObject(body) && isObject(body.result) ? body.result : undefined;
+      const caps = isObject(card?.capabilities) ? card.capabilities : undefined;
       const o = part === 'limits' ? card?.limits : caps?.fileUpload;
-      if (isObj(o)) edit(o);
+      if (isObject(o)) edit(o);
     },
   };
 }
@@ -117,12 +115,12 @@ const variants: Variant[] = [
     hooks: {
       answer(call, res) {
         if (call.method !== 'message/send' && call.method !== 'message/stream') return false;
-        const message = isObj(call.params?.message) ? call.params.message : {};
+        const message = isObject(call.params?.message) ? call.params.message : {};
         const parts = Array.isArray(message.parts) ? (message.parts as unknown[]) : [];
         let total = 0;
         let at = -1;
         parts.forEach((p, i) => {
-          if (!isObj(p) || typeof p.text !== 'string') return;
+          if (!isObject(p) || typeof p.text !== 'string') return;
           total += p.text.length;
           if (at < 0 && total > LIMITS.maxMessageLength) at = i;
         });

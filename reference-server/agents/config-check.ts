@@ -1,6 +1,7 @@
 // Small field checkers for configuration objects: each records a readable error
 // (`agents[0].limits.requestsPerMinute: must be an integer >= 1 (got "abc")`) instead of throwing,
 // so one run reports every mistake of a config file at once.
+import { isObject } from '../../schemas/json.ts';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -18,10 +19,6 @@ export function describe(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Collects problems under a path prefix. */
 export class Checker {
   constructor(readonly problems: string[] = []) {}
@@ -31,7 +28,7 @@ export class Checker {
   }
 
   object(path: string, value: unknown, allowedKeys: readonly string[]): value is Record<string, unknown> {
-    if (!isPlainObject(value)) {
+    if (!isObject(value)) {
       this.fail(path, 'must be an object', value);
       return false;
     }

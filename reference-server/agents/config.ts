@@ -2,7 +2,8 @@
 // AgentConfigInput into a resolved AgentConfig (spec 2.14 and 8; CLARIFICATIONS C-04, C-05, C-41, C-42, C-44).
 import { METHODS, type MethodName } from '../../schemas/error-codes.ts';
 import type { AgentCapabilities, AgentConfig, AgentConfigInput } from '../types.ts';
-import { Checker, ConfigError, isPlainObject } from './config-check.ts';
+import { isObject } from '../../schemas/json.ts';
+import { Checker, ConfigError } from './config-check.ts';
 
 export const DEFAULT_SUPPORTED_TYPES: readonly string[] = Object.freeze([
   'text/plain',
@@ -64,7 +65,7 @@ function methodsDisabledBy(streaming: boolean, webhooks: boolean): Set<MethodNam
 }
 
 function resolveCapabilities(raw: unknown, path: string, check: Checker): AgentCapabilities {
-  const caps = isPlainObject(raw) ? raw : {};
+  const caps = isObject(raw) ? raw : {};
   if (raw !== undefined) check.object(path, raw, CAPABILITY_KEYS);
   const flag = (key: string, fallback: boolean): boolean =>
     caps[key] === undefined ? fallback : check.boolean(`${path}.${key}`, caps[key]) && (caps[key] as boolean);
@@ -93,7 +94,7 @@ function resolveCapabilities(raw: unknown, path: string, check: Checker): AgentC
 }
 
 function resolveFileUpload(raw: unknown, path: string, check: Checker): AgentCapabilities['fileUpload'] {
-  const upload = isPlainObject(raw) ? raw : {};
+  const upload = isObject(raw) ? raw : {};
   if (raw !== undefined) check.object(path, raw, FILE_UPLOAD_KEYS);
   let supportedTypes = [...DEFAULT_SUPPORTED_TYPES];
   const types = upload.supportedTypes;
@@ -109,7 +110,7 @@ function resolveFileUpload(raw: unknown, path: string, check: Checker): AgentCap
 }
 
 function resolveLimits(raw: unknown, path: string, check: Checker): AgentConfig['limits'] {
-  const limits = isPlainObject(raw) ? raw : {};
+  const limits = isObject(raw) ? raw : {};
   if (raw !== undefined) check.object(path, raw, LIMIT_KEYS);
   const int = (key: keyof typeof AGENT_DEFAULTS, min: number, max: number): number => {
     const value = limits[key] === undefined ? AGENT_DEFAULTS[key] : limits[key];

@@ -1,6 +1,7 @@
 // Validation of tasks/pushNotificationConfig/set and /get params (spec 2.11, 4.6, 4.7; rulings C-14,
 // C-18, C-19): every refusal is -32602 with data {details, field} naming the exact offending field.
 import { ERROR_CODES, ERROR_MESSAGES, WEBHOOK_EVENTS } from '../../schemas/error-codes.ts';
+import { isObject } from '../../schemas/json.ts';
 import type { Outcome, RetryPolicy, RpcError, WebhookConfigInput, WebhookEvent } from './types.ts';
 import { ipLiteralOf, isForbiddenAddress } from './ssrf-guard.ts';
 
@@ -45,9 +46,6 @@ const fail = (field: string, details: string): { ok: false; error: RpcError } =>
   error: invalidParams(field, details),
 });
 
-export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 function validateUrl(raw: unknown, allowPrivateTargets: boolean): Outcome<string> {
   const field = 'config.url';
   if (raw === undefined) return fail(field, 'config.url is required');
@@ -79,7 +77,7 @@ function validateUrl(raw: unknown, allowPrivateTargets: boolean): Outcome<string
 
 function validateHeaders(raw: unknown): Outcome<Record<string, string>> {
   if (raw === undefined) return { ok: true, result: {} };
-  if (!isPlainObject(raw)) return fail('config.headers', 'config.headers must be an object of string values');
+  if (!isObject(raw)) return fail('config.headers', 'config.headers must be an object of string values');
   const entries = Object.entries(raw);
   if (entries.length > MAX_HEADERS)
     return fail('config.headers', `config.headers has more than ${MAX_HEADERS} entries`);
@@ -128,7 +126,7 @@ const RETRY_RULES: readonly NumberRule[] = [
 
 function validateRetryPolicy(raw: unknown): Outcome<RetryPolicy> {
   if (raw === undefined) return { ok: true, result: { ...DEFAULT_RETRY_POLICY } };
-  if (!isPlainObject(raw)) return fail('config.retryPolicy', 'config.retryPolicy must be an object');
+  if (!isObject(raw)) return fail('config.retryPolicy', 'config.retryPolicy must be an object');
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY };
   for (const { key, ok, rule } of RETRY_RULES) {
     const value = raw[key];
@@ -153,7 +151,7 @@ function validateSecret(raw: unknown): Outcome<string | undefined> {
 /** Validates `params.config`; unknown fields are ignored (C-36). */
 export function validateConfig(raw: unknown, allowPrivateTargets: boolean): Outcome<WebhookConfigInput> {
   if (raw === undefined) return fail('config', 'config is required');
-  if (!isPlainObject(raw)) return fail('config', 'config must be an object');
+  if (!isObject(raw)) return fail('config', 'config must be an object');
   const url = validateUrl(raw.url, allowPrivateTargets);
   if (!url.ok) return url;
   const headers = validateHeaders(raw.headers);
@@ -180,7 +178,7 @@ export function validateSetParams(
   params: unknown,
   allowPrivateTargets: boolean,
 ): Outcome<{ config: WebhookConfigInput; taskId: string | undefined }> {
-  if (!isPlainObject(params)) return fail('params', 'params must be an object with a config');
+  if (!isObject(params)) return fail('params', 'params must be an object with a config');
   const config = validateConfig(params.config, allowPrivateTargets);
   if (!config.ok) return config;
   const taskId = validateTaskId(params.taskId);
@@ -191,7 +189,7 @@ export function validateSetParams(
 /** get params are optional (spec 2.1): absent or null means agent-level scope. */
 export function validateGetParams(params: unknown): Outcome<{ taskId: string | undefined }> {
   if (params === undefined || params === null) return { ok: true, result: { taskId: undefined } };
-  if (!isPlainObject(params)) return fail('params', 'params must be an object');
+  if (!isObject(params)) return fail('params', 'params must be an object');
   const taskId = validateTaskId(params.taskId);
   if (!taskId.ok) return taskId;
   return { ok: true, result: { taskId: taskId.result } };
