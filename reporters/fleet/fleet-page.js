@@ -179,20 +179,25 @@ function renderChanges() {
       x.newlyFailing.length ? ` · newly failing: ${x.newlyFailing.join(', ')}` : '',
       x.nowPassing.length ? ` · now passing: ${x.nowPassing.join(', ')}` : '',
     );
+  // el() flattens the optional parts (append() would print an array as text).
   host.append(
-    el('h2', { text: `Changes since ${c.previous}` }),
-    el('p', {
-      text: `${c.regressed.length} regressed, ${c.fixed.length} fixed, ${c.added.length} added, ${c.removed.length} removed`,
-    }),
-    c.regressed.length
-      ? [el('h3', { text: 'Regressed' }), el('ul', { id: 'regressed' }, c.regressed.map(line))]
-      : [],
-    c.fixed.length ? [el('h3', { text: 'Fixed' }), el('ul', { id: 'fixed' }, c.fixed.map(line))] : [],
-    c.added.length ? el('p', { text: `Added: ${c.added.join(', ')}` }) : null,
-    c.removed.length ? el('p', { text: `Removed: ${c.removed.join(', ')}` }) : null,
-    c.newlyFailing.length
-      ? el('p', { text: `Requirements newly failing across the fleet: ${c.newlyFailing.join(', ')}` })
-      : null,
+    el(
+      'div',
+      {},
+      el('h2', { text: `Changes since ${c.previous}` }),
+      el('p', {
+        text: `${c.regressed.length} regressed, ${c.fixed.length} fixed, ${c.added.length} added, ${c.removed.length} removed`,
+      }),
+      c.regressed.length
+        ? [el('h3', { text: 'Regressed' }), el('ul', { id: 'regressed' }, c.regressed.map(line))]
+        : [],
+      c.fixed.length ? [el('h3', { text: 'Fixed' }), el('ul', { id: 'fixed' }, c.fixed.map(line))] : [],
+      c.added.length ? el('p', { text: `Added: ${c.added.join(', ')}` }) : null,
+      c.removed.length ? el('p', { text: `Removed: ${c.removed.join(', ')}` }) : null,
+      c.newlyFailing.length
+        ? el('p', { text: `Requirements newly failing across the fleet: ${c.newlyFailing.join(', ')}` })
+        : null,
+    ),
   );
 }
 

@@ -8,8 +8,42 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderFleetHtml } from '../../reporters/fleet/fleet-html.ts';
+import { fleetHtmlData, renderFleetHtml } from '../../reporters/fleet/fleet-html.ts';
 import { EVIL_NAME, fleetReport } from './fixtures.ts';
+
+describe('fleet.html changes since --previous', () => {
+  it('embeds the regressed and fixed agents with their before and after', () => {
+    const report = fleetReport();
+    const state = { level: 'fully-compliant' as const, exitCode: 0 as const, score: 100 };
+    const after = { level: 'not-compliant' as const, exitCode: 1 as const, score: 80 };
+    report.changes = {
+      previous: 'last/fleet.json',
+      previousGeneratedAt: '2026-11-24T09:00:00.000Z',
+      regressed: [
+        { name: 'travel', before: state, after, newlyFailing: ['7/method-not-found-code'], nowPassing: [] },
+      ],
+      fixed: [],
+      added: ['search'],
+      removed: ['legacy'],
+      newlyFailing: ['7/method-not-found-code'],
+    };
+    const data = fleetHtmlData(report);
+    expect(data.changes?.regressed).toEqual([
+      {
+        name: 'travel',
+        before: 'fully compliant 100% (exit 0)',
+        after: 'not compliant 80% (exit 1)',
+        newlyFailing: ['7/method-not-found-code'],
+        nowPassing: [],
+      },
+    ]);
+    expect(data.changes).toMatchObject({
+      added: ['search'],
+      removed: ['legacy'],
+      previous: 'last/fleet.json',
+    });
+  });
+});
 
 describe('fleet.html as a file', () => {
   const html = renderFleetHtml(fleetReport());
@@ -42,7 +76,25 @@ describe('fleet.html in headless Chromium', () => {
     page.locator('#agents tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-name')));
 
   beforeAll(async () => {
-    writeFileSync(join(dir, 'fleet.html'), renderFleetHtml(fleetReport()));
+    const report = fleetReport();
+    report.changes = {
+      previous: 'last/fleet.json',
+      previousGeneratedAt: '2026-11-24T09:00:00.000Z',
+      regressed: [],
+      fixed: [
+        {
+          name: 'billing',
+          before: { level: 'must-compliant', exitCode: 0, score: 90 },
+          after: { level: 'fully-compliant', exitCode: 0, score: 100 },
+          newlyFailing: [],
+          nowPassing: ['7/x'],
+        },
+      ],
+      added: [],
+      removed: [],
+      newlyFailing: [],
+    };
+    writeFileSync(join(dir, 'fleet.html'), renderFleetHtml(report));
     mkdirSync(join(dir, 'shard-1', 'travel'), { recursive: true });
     writeFileSync(
       join(dir, 'shard-1', 'travel', 'report.html'),
@@ -105,6 +157,13 @@ describe('fleet.html in headless Chromium', () => {
     await page.locator('input[name=level][value=fully-compliant]').check();
     await page.locator('input[name=status][value=not-run]').check();
     expect(await page.locator('#shown').innerText()).toBe('5 of 5 agents shown');
+  });
+
+  it('lists the agents fixed since --previous with their before and after', async () => {
+    expect(await page.locator('#changes').innerText()).toMatch(/Changes since last\/fleet\.json/);
+    expect(await page.locator('#fixed').innerText()).toBe(
+      'billing MUST-compliant 90% (exit 0) → fully compliant 100% (exit 0) · now passing: 7/x',
+    );
   });
 
   it('keeps markup in a name as text, and says why an agent without a report has none', async () => {
