@@ -63,6 +63,11 @@ export const TASK_STATES = Object.freeze([
 export type TaskState = (typeof TASK_STATES)[number];
 export const FINAL_STATES: ReadonlySet<TaskState> = new Set(['completed', 'failed', 'canceled']);
 
+/** Whether a value names a final state (spec 3, rule 1: completed, failed, canceled). */
+export function isFinalState(state: unknown): state is TaskState {
+  return FINAL_STATES.has(state as TaskState);
+}
+
 export const WEBHOOK_EVENTS = Object.freeze([
   'task.submitted',
   'task.working',

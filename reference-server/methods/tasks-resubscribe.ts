@@ -1,10 +1,10 @@
 // tasks/resubscribe (spec 4.5, 2.10; C-09, C-10, C-41): a final task answers its final status as
 // plain JSON; a live task streams (with the earlier statuses when includeHistory is true).
+import { isFinalState } from '../../schemas/error-codes.ts';
 import { fail, rpcError } from '../rpc/errors.ts';
 import { paramsObject, readResubscribeParams } from '../rpc/params.ts';
 import { assertStreamCapacity, streamTask } from '../sse/task-stream.ts';
 import type { TaskRecord } from '../tasks/task-store.ts';
-import { isFinal } from '../tasks/transitions.ts';
 import type { TaskStatus } from '../types.ts';
 import { findTask, type MethodHandler } from './context.ts';
 
@@ -29,7 +29,7 @@ export const tasksResubscribe: MethodHandler = (context) => {
   const { runtime } = context;
   const { taskId, includeHistory } = readResubscribeParams(paramsObject(context.params, true));
   const task = findTask(runtime, taskId);
-  if (isFinal(task.status.state)) return { result: resubscribeResult(task, task.status, false, true) };
+  if (isFinalState(task.status.state)) return { result: resubscribeResult(task, task.status, false, true) };
   if (!runtime.config.capabilities.streaming) {
     fail(rpcError('SUBSCRIPTION_FAILED', { taskId, reason: 'this agent does not support streaming' }));
   }

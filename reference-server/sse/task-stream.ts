@@ -4,7 +4,7 @@ import type { AgentRuntime } from '../agents/runtime.ts';
 import type { MethodContext } from '../methods/context.ts';
 import { errorResponse, fail, rpcError, successResponse, type RpcErrorObject } from '../rpc/errors.ts';
 import type { TaskRecord } from '../tasks/task-store.ts';
-import { isFinal } from '../tasks/transitions.ts';
+import { isFinalState } from '../../schemas/error-codes.ts';
 import type { TaskStatus } from '../types.ts';
 import { SseStream } from './sse-writer.ts';
 
@@ -36,7 +36,7 @@ export function streamTask(
   stream.onClose(() => runtime.streams.delete(stream));
   stream.open(context.responseHeaders);
   const send = (status: TaskStatus): boolean => {
-    const final = isFinal(status.state);
+    const final = isFinalState(status.state);
     try {
       stream.send(successResponse(context.id, toResult(task, status, final)));
     } catch {

@@ -3,13 +3,13 @@
 // and announces every status change to subscribers (SSE, C-10/C-31) and to the webhook service (6.1).
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TaskState, WebhookEvent } from '../../schemas/error-codes.ts';
+import { isFinalState, type TaskState, type WebhookEvent } from '../../schemas/error-codes.ts';
 import { AgentFailure, isAbortError, planJob, type AgentJob } from '../agent/reference-agent.ts';
 import { contentText } from '../agent/directives.ts';
 import type { AgentConfig, Message, TaskProgress, TaskStatus } from '../types.ts';
 import { SlotQueue } from './queue.ts';
 import { TaskStore, type TaskRecord } from './task-store.ts';
-import { isFinal, isoOf, transition, updateProgress } from './transitions.ts';
+import { isoOf, transition, updateProgress } from './transitions.ts';
 
 export interface TaskUpdate {
   task: TaskRecord;
@@ -150,7 +150,7 @@ export class TaskEngine {
   }
 
   waitForFinal(task: TaskRecord): Promise<TaskRecord> {
-    if (isFinal(task.status.state)) return Promise.resolve(task);
+    if (isFinalState(task.status.state)) return Promise.resolve(task);
     return new Promise((resolve) => {
       const unsubscribe = this.subscribe(task.id, (update) => {
         if (!update.final) return;
@@ -167,13 +167,13 @@ export class TaskEngine {
       currentState: task.status.state,
       raced,
     });
-    if (isFinal(task.status.state)) return refused(false);
+    if (isFinalState(task.status.state)) return refused(false);
     const run = this.runs.get(task.id);
     if (run !== undefined) {
       // Cooperative cancel: the agent may still finish first; that is the race of C-08.
       run.lazy.abort();
       await Promise.race([run.settled, sleep(CANCEL_GRACE_MS, undefined, { ref: false })]);
-      if (isFinal(task.status.state)) return refused(task.status.state !== 'canceled');
+      if (isFinalState(task.status.state)) return refused(task.status.state !== 'canceled');
     } else {
       this.queue.remove(task.id);
     }
@@ -238,7 +238,7 @@ export class TaskEngine {
    * DOMException with its stack, a measurable share of every message/send).
    */
   private finish(task: TaskRecord, status: TaskStatus, agentRunning = true): boolean {
-    if (this.closed || isFinal(task.status.state)) return false;
+    if (this.closed || isFinalState(task.status.state)) return false;
     this.change(task, status);
     const run = this.runs.get(task.id);
     if (run !== undefined) {
@@ -260,7 +260,7 @@ export class TaskEngine {
   }
 
   private notify(task: TaskRecord): void {
-    const final = isFinal(task.status.state);
+    const final = isFinalState(task.status.state);
     const set = this.listeners.get(task.id);
     if (set === undefined) return;
     if (final) this.listeners.delete(task.id);

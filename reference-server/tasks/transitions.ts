@@ -1,7 +1,7 @@
 // The task state machine of spec section 3 as data plus the one function allowed to change a
 // task's status: illegal transitions and exits from a final state are refused (spec 3 rule 1),
 // timestamps follow C-35/C-39 and progress stays monotone (C-24).
-import { FINAL_STATES, type TaskState } from '../../schemas/error-codes.ts';
+import { isFinalState, type TaskState } from '../../schemas/error-codes.ts';
 import type { TaskProgress, TaskStatus } from '../types.ts';
 
 /** Spec 3 table: the only legal (from -> to) pairs. */
@@ -36,10 +36,6 @@ export interface StatefulTask {
 
 /** includeHistory replays (C-10) are bounded so a chatty agent cannot grow a task without limit. */
 export const MAX_HISTORY = 1000;
-
-export function isFinal(state: TaskState): boolean {
-  return FINAL_STATES.has(state);
-}
 
 export function canTransition(from: TaskState, to: TaskState): boolean {
   return LEGAL_TRANSITIONS[from].includes(to);
@@ -85,7 +81,7 @@ export function transition(task: StatefulTask, status: TaskStatus, now: Date = n
   if (!canTransition(from, status.state)) throw new IllegalTransitionError(from, status.state);
   record(task, status, now);
   if (status.state === 'working') task.startedAt = task.updatedAt;
-  if (isFinal(status.state)) task.finishedAt = task.updatedAt;
+  if (isFinalState(status.state)) task.finishedAt = task.updatedAt;
 }
 
 /**

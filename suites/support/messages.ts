@@ -3,6 +3,7 @@
 // that needs scripted behaviour reports not-exercised on an agent that does not implement it.
 import { randomUUID } from 'node:crypto';
 import type { AnsweredExchange, CheckContext } from '../../harness/index.ts';
+import { FINAL_STATES as TASK_FINAL_STATES } from '../../schemas/error-codes.ts';
 import { isObject, type JsonObject } from '../../schemas/json.ts';
 import { responseOf } from './rpc-response.ts';
 
@@ -24,7 +25,8 @@ export interface DirectiveFields {
   internalError?: boolean;
 }
 
-export const FINAL_STATES: readonly string[] = ['completed', 'failed', 'canceled'];
+/** The final states (spec 3) as a list, for `is.oneOf`. */
+export const FINAL_STATES: readonly string[] = Object.freeze([...TASK_FINAL_STATES]);
 
 export function textPart(text: string): JsonObject {
   return { type: 'text', text };
