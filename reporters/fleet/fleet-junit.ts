@@ -21,7 +21,10 @@ function notRunSuite(agent: FleetAgentOutcome, index: number, timestamp: string)
     timestamp,
     properties: { target: agent.target, agentId: agent.agentId, exitCode: String(agent.exitCode) },
   });
-  const error = `      <error${attrs({ message: agent.exitReason, type: 'not-run' })}/>`;
+  // An agent with a level had a report: if it cannot be read now, say so rather than its old verdict.
+  const message =
+    agent.level === null ? agent.exitReason : `report.json not found or unreadable in ${agent.reportDir}`;
+  const error = `      <error${attrs({ message, type: agent.level === null ? 'not-run' : 'no-report' })}/>`;
   const body = [
     `    <testcase${attrs({ name: 'certification', classname: agent.name, time: seconds(agent.wallMs) })}>`,
     error,

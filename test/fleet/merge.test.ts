@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mergeFleet } from '../../harness/fleet/merge.ts';
+import { renderFleetJunit } from '../../reporters/fleet/fleet-junit.ts';
 import { ConfigError } from '../../harness/options.ts';
 import type { FleetAgentOutcome, FleetShard } from '../../schemas/generated/types.ts';
 import { validate } from '../../schemas/registry.ts';
@@ -52,6 +53,21 @@ describe('mergeFleet', () => {
     expect(report.missingShards).toEqual([2]);
     expect(report.summary).toMatchObject({ agents: 3, passed: 2, failed: 1, notRun: 0, exitCode: 2 });
     expect(report.summary.exitReason).toContain('1 shard(s) missing');
+  });
+
+  it("writes one junit testsuite per agent, and says so when an agent's report.json is gone", () => {
+    const a = shardDir(1, [
+      agent('search'),
+      agent('down', { level: null, exitCode: 2, status: 'not-run', exitReason: 'not run: killed' }),
+    ]);
+    const out = join(root, 'fleet-junit');
+    const merged = mergeFleet({ dirs: [a], out });
+    const xml = renderFleetJunit(merged.report, merged.results);
+    expect(xml.match(/<testsuite /g)).toHaveLength(2);
+    expect(xml).toContain('<error message="not run: killed" type="not-run"/>');
+    expect(xml).toMatch(
+      /<error message="report.json not found or unreadable in \.\.\/s\d+\/search" type="no-report"\/>/,
+    );
   });
 
   const refusals: Array<[string, () => string[], RegExp]> = [
