@@ -4,7 +4,7 @@
 // repeated credential headers, unknown HTTP and JSON-RPC methods, batches, notifications, oversized
 // bodies and targets, malformed HTTP. Every case is plain data, so a failing one prints and replays.
 import fc from 'fast-check';
-import { METHODS } from '../schemas/error-codes.ts';
+import { METHODS, WEBHOOK_EVENTS } from '../schemas/error-codes.ts';
 
 export const FUZZ_AGENT = 'fuzz-agent';
 export const FUZZ_KEY = 'fuzz-key-0123456789';
@@ -122,7 +122,6 @@ const taskId = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...TASK_IDS) },
   { weight: 1, arbitrary: fc.uuid() },
 );
-const WEBHOOK_EVENTS = ['task.submitted', 'task.working', 'task.completed', 'task.failed', 'task.canceled'];
 
 /** Valid-looking params per method; mutations below then break one field at a time. */
 function paramsOf(method: string): fc.Arbitrary<Record<string, unknown>> {
@@ -152,7 +151,7 @@ function paramsOf(method: string): fc.Arbitrary<Record<string, unknown>> {
                 'ftp://x/',
                 'relative',
               ),
-              events: fc.subarray(WEBHOOK_EVENTS),
+              events: fc.subarray([...WEBHOOK_EVENTS]),
               headers: fc.dictionary(
                 fc.constantFrom('X-A', 'Host', 'X-Webhook-Event'),
                 fc.string({ maxLength: 8 }),
