@@ -25,7 +25,8 @@ export interface ServeIo {
 }
 
 function parsePort(value: number | string | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
+  // An empty A2A_PORT is unset (effectiveOptions); an empty --port is a mistake, refused below.
+  if (value === undefined) return undefined;
   const port = typeof value === 'number' ? value : Number(value);
   if (
     !Number.isInteger(port) ||

@@ -6,7 +6,7 @@ import type { CliIo } from './shared.ts';
 interface ServeModule {
   runServe(options: {
     host?: string;
-    port?: number;
+    port?: number | string;
     agentId?: string;
     apiKey?: string;
     config?: string;
@@ -21,12 +21,8 @@ const SERVE_MODULE = '../../reference-server/cli.ts';
 export async function serveCommand(flags: Record<string, unknown>, _io: CliIo): Promise<number> {
   const options: Parameters<ServeModule['runServe']>[0] = {};
   if (typeof flags.host === 'string') options.host = flags.host;
-  if (typeof flags.port === 'string') {
-    if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) {
-      throw new ConfigError(`--port must be a port number, got ${JSON.stringify(flags.port)}`);
-    }
-    options.port = Number(flags.port);
-  }
+  // runServe validates the port, as it does A2A_PORT's (one rule: an integer from 0 to 65535).
+  if (typeof flags.port === 'string') options.port = flags.port;
   if (typeof flags.agentId === 'string') options.agentId = flags.agentId;
   if (typeof flags.apiKey === 'string') options.apiKey = flags.apiKey;
   if (typeof flags.config === 'string') options.config = flags.config;

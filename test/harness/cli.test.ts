@@ -123,6 +123,14 @@ describe.concurrent('a2a-conformance CLI', () => {
     expect(legal).toContain('\n  cancel-finished-task-answers-32000  (mutants/legal/ruled-choices.ts)');
   });
 
+  it("refuses a bad serve --port with the reference server's own port rule", async () => {
+    for (const port of ['abc', '70000', '']) {
+      const r = await inProcess(['serve', '--port', port]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`port: must be an integer from 0 to 65535 (got ${JSON.stringify(port)})`);
+    }
+  });
+
   it('takes flags over env over the config file', async () => {
     const [fromFile, fromEnv, fromFlag] = await Promise.all([closedPort(), closedPort(), closedPort()]);
     const dir = mkdtempSync(join(tmpdir(), 'a2a-cli-'));
