@@ -11,7 +11,7 @@ import { certificationAgent } from '../mutants/proxy.ts';
 import { loadVariants } from '../mutants/runner.ts';
 import type { MutantTarget } from '../mutants/types.ts';
 import { generateApiKey, startReferenceServer } from '../reference-server/index.ts';
-import type { FleetAgent, FleetFile, FleetRunOptions } from '../schemas/generated/types.ts';
+import type { FleetAgent, FleetFile, FleetHost, FleetRunOptions } from '../schemas/generated/types.ts';
 import { startDelayProxy } from './field/delay-proxy.ts';
 
 /** Variants whose checks are quick and whose run needs no extra option (webhook receivers). */
@@ -65,6 +65,8 @@ export interface FleetTargetsOptions {
   only?: string[];
   /** More run options for every agent (e.g. a profile). */
   defaults?: FleetRunOptions;
+  /** hosts entry of the reference server's origin (its agents reached directly). */
+  host?: FleetHost;
 }
 
 /** A TCP server that accepts and then never answers (`hang`) or resets at once (`reset`). */
@@ -184,6 +186,7 @@ export async function startFleetTargets(opts: FleetTargetsOptions): Promise<Flee
       runs: 20,
       ...opts.defaults,
     },
+    ...(opts.host === undefined ? {} : { hosts: { [server.baseUrl]: opts.host } }),
     agents,
   };
   const fleetFile = join(opts.dir, 'a2a-fleet.json');

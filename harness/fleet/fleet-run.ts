@@ -118,7 +118,7 @@ export async function runFleetShard(opts: FleetRunOptions): Promise<FleetShard> 
   const started = new Date();
   const fleet = loadFleet(opts.fleetFile);
   const agents = inShard(fleet.agents, opts.shard);
-  const pacing = planPacing(agents, fleet.hosts, opts.parallel);
+  const pacing = planPacing(agents, fleet.hosts, opts.parallel, opts.shard.count);
   const outDir = resolve(opts.out);
   mkdirSync(outDir, { recursive: true });
   log(

@@ -62,12 +62,15 @@ function webhookKey(a: FleetAgentPlan): string | undefined {
 /**
  * A host without `maxAgents` lets all its agents run at once: each run paces itself by the agent's
  * own limit (its card's limits.requestsPerMinute, or its `rate` option). With a host `rate`, the runs
- * of the host at once are capped and share that rate evenly; an agent keeps a lower rate of its own.
+ * of the host at once are capped and share that rate evenly, with the runs of the other shards too
+ * (a CI matrix runs them at once): rate / (runs at once x shard count). An agent keeps a lower rate
+ * of its own.
  */
 export function planPacing(
   agents: readonly FleetAgentPlan[],
   hosts: Readonly<Record<string, FleetHost>>,
   requested: number | undefined,
+  shardCount = 1,
 ): Pacing {
   const caps = new Map<string, number>();
   const notes: string[] = [];
@@ -83,12 +86,14 @@ export function planPacing(
     if (hostRate === undefined) continue;
     const k = Math.min(caps.get(`host ${origin}`)!, parallel);
     caps.set(`host ${origin}`, k);
-    const share = splitRate(hostRate, k);
+    // The other shards of the fleet may be certifying agents of the same host at the same time.
+    const share = splitRate(hostRate, k * shardCount);
     for (const a of group) {
       const own = a.options.rate;
       rates.set(a.name, own !== undefined && perMinute(own) < perMinute(share) ? own : share);
     }
-    notes.push(`${origin}: ${hostRate} shared by up to ${k} agent(s) at once, ${share} each`);
+    const shards = shardCount > 1 ? ` and ${shardCount} shards` : '';
+    notes.push(`${origin}: ${hostRate} shared by up to ${k} agent(s) at once${shards}, ${share} each`);
   }
   const keys = new Map<string, string[]>();
   for (const a of agents) {

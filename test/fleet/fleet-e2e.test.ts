@@ -45,7 +45,8 @@ describe('fleet run as 3 shards, then fleet merge', () => {
   let report: FleetReport;
 
   beforeAll(async () => {
-    targets = await startFleetTargets({ dir });
+    // The reference server's origin shares 1800 requests a minute among the shards and their runs.
+    targets = await startFleetTargets({ dir, host: { rate: '1800/m', maxAgents: 3 } });
     shell = cli({ ...process.env, ...targets.env });
     for (let i = 1; i <= SHARDS; i += 1) {
       const { code } = await shell.run(
@@ -108,6 +109,21 @@ describe('fleet run as 3 shards, then fleet merge', () => {
     );
     expect(level('mutant-7-method-not-found-code--answers-32600')).toBe('not-compliant');
     expect(level('mutant-7-jsonrpc-errors-http-200--invalid-params-http-400')).toBe('must-compliant');
+  });
+
+  it("splits a host's rate among its runs at once: each run paces itself by its share", () => {
+    const direct = report.agents.find((a) => a.name === 'healthy-direct-1')!;
+    const own = JSON.parse(readFileSync(join(merged, direct.reportDir, 'report.json'), 'utf8'));
+    // 1800/m over 3 shards, then over the runs of that origin the shard lets run at once (at most 3).
+    const origin = report.agents.filter((a) => a.shard === direct.shard && a.target === direct.target);
+    const atOnce = Math.min(3, origin.length);
+    expect(own.traffic.rateLimit).toMatchObject({
+      requestsPerMinute: Math.floor(1800 / SHARDS / atOnce),
+      source: 'option',
+    });
+    const slow = report.agents.find((a) => a.name === 'healthy-slow-4')!;
+    const other = JSON.parse(readFileSync(join(merged, slow.reportDir, 'report.json'), 'utf8'));
+    expect(other.traffic.rateLimit.source).toBe('card');
   });
 
   it('keeps going past an agent that hangs, is refused, resets or has no credential, and exits 2', () => {
