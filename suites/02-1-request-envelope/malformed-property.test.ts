@@ -5,14 +5,8 @@ import fc from 'fast-check';
 import { cardClaims } from '../../harness/capabilities.ts';
 import type { TargetClient } from '../../harness/io/target-client.ts';
 import { validate } from '../../schemas/registry.ts';
-import {
-  isObject,
-  messageParams,
-  resultOf,
-  textPart,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
+import { isObject } from '../../schemas/json.ts';
+import { messageParams, resultOf, textPart, verifies, type CheckContext } from '../support/index.ts';
 import { acceptedMimeType, answerOf, servedMethods } from '../support/resources-area.ts';
 import { buildBody, type BodyContext } from './malformed-body.ts';
 import { arbMalformedEnvelope, arbMalformedParams, type MalformedCase } from './malformed.ts';

@@ -1,8 +1,8 @@
 // 2.2 response envelope: `result` on success, `error` on failure, never both (JSON-RPC 2.0 section 5),
 // checked with the registry schemas; and section 2's extra-fields policy (C-36), observed on results.
+import { isObject } from '../../schemas/json.ts';
 import {
   is,
-  isObject,
   messageParams,
   resultOf,
   textPart,

@@ -5,7 +5,6 @@ import {
   directivePart,
   directivesHonoured,
   is,
-  isObject,
   messageParams,
   resultOf,
   statusOf,
@@ -16,6 +15,7 @@ import {
   type JsonObject,
 } from '../support/index.ts';
 import { TASK_STATES } from '../../schemas/error-codes.ts';
+import { isObject } from '../../schemas/json.ts';
 import { checkSchema, reportExtras, sharedSample, streamResults } from '../support/resources-area.ts';
 
 interface Resubscription {

@@ -4,15 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { WEBHOOK_EVENTS } from '../../schemas/error-codes.ts';
 import { validate } from '../../schemas/registry.ts';
-import {
-  is,
-  isObject,
-  messageParams,
-  resultOf,
-  textPart,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
+import { isObject } from '../../schemas/json.ts';
+import { is, messageParams, resultOf, textPart, verifies, type CheckContext } from '../support/index.ts';
 import {
   DEFAULT_POLICY,
   getConfig,

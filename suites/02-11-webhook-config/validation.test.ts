@@ -2,11 +2,11 @@
 // -32602 naming the offending field (`data.field`, rooted at params). Every set is scoped to a finished
 // task, so a target that wrongly accepts one stores a task-level configuration nothing is sent to.
 import { randomUUID } from 'node:crypto';
+import { isObject } from '../../schemas/json.ts';
 import {
   ERROR_CODES,
   errorOf,
   is,
-  isObject,
   messageParams,
   resultOf,
   textPart,

@@ -10,10 +10,10 @@ import {
   pathValue,
   sampleTaskId,
 } from '../support/access-area.ts';
+import { isObject } from '../../schemas/json.ts';
 import {
   ERROR_CODES,
   is,
-  isObject,
   messageParams,
   METHODS,
   resultOf,

@@ -2,9 +2,10 @@
 // agent/authenticatedExtendedCard call and checked both by the `agent-extended-card` schema (errors
 // at the field's path) and by the field's own rule. C-30 (metrics on request), C-46 (positive limits).
 import { validate } from '../../schemas/registry.ts';
+import { isObject } from '../../schemas/json.ts';
 import { fetchCard, pathValue } from '../support/access-area.ts';
 import type { Matcher } from '../../harness/index.ts';
-import { is, isObject, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import { is, typeOf, verifies, type CheckContext } from '../support/index.ts';
 
 const STRING = is.type('string');
 const BOOLEAN = is.type('boolean');

@@ -1,8 +1,8 @@
 // 2.3 Message: the request rules on role, messageId and parts (C-14: -32602 with data.details, and
 // data.field at SHOULD level), and the agent's reply carrying role "agent" in results and events.
 import { randomUUID } from 'node:crypto';
+import { isObject } from '../../schemas/json.ts';
 import {
-  isObject,
   messageParams,
   resultOf,
   statusOf,

@@ -2,10 +2,10 @@
 // a file needs name, mimeType and plain Base64 bytes (C-14: -32602, data.field at SHOULD level).
 // Reply parts are read from a real result. File checks are gated on capabilities.fileUpload (C-41).
 import { randomUUID } from 'node:crypto';
+import { isObject } from '../../schemas/json.ts';
 import {
   errorOf,
   is,
-  isObject,
   messageParams,
   resultOf,
   statusOf,

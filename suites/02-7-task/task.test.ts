@@ -1,9 +1,9 @@
 // 2.7 Task: id, status, contextId, final and the timestamps, checked on real results: one
 // message/send, the tasks/get of that task, one message/stream (rulings C-35, C-39). The change of
 // updatedAt is observed on a task held in `working` by the directive contract (docs/directives.md).
+import { isObject } from '../../schemas/json.ts';
 import {
   directivePart,
-  isObject,
   messageParams,
   requireDirectives,
   resultOf,

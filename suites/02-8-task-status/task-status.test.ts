@@ -5,7 +5,6 @@ import {
   directivePart,
   directivesHonoured,
   is,
-  isObject,
   messageParams,
   requireDirectives,
   resultOf,
@@ -18,6 +17,7 @@ import {
   type JsonObject,
 } from '../support/index.ts';
 import { TASK_STATES } from '../../schemas/error-codes.ts';
+import { isObject } from '../../schemas/json.ts';
 import {
   cancelRunningTask,
   checkSchema,

@@ -3,12 +3,12 @@
 // and -32004 where the subscription cannot be served (C-41: an agent without streaming; on a
 // streaming agent, a task the a2a:directive marks `streamable: false`).
 import { randomUUID } from 'node:crypto';
+import { isObject } from '../../schemas/json.ts';
 import {
   directivePart,
   ERROR_CODES,
   FINAL_STATES,
   is,
-  isObject,
   messageParams,
   requireDirectives,
   resultOf,

@@ -1,7 +1,8 @@
 // Spec 4.6 (tasks/pushNotificationConfig/set) with rulings C-14 and C-17: `config` is a required object,
 // and a set on a scope that already has a configuration replaces it (a new configId; events of the
 // task then reach the new url only). Task-level scopes only, so no other check is affected.
-import { is, isObject, verifies, type CheckContext } from '../support/index.ts';
+import { isObject } from '../../schemas/json.ts';
+import { is, verifies, type CheckContext } from '../support/index.ts';
 import {
   coveredInTime,
   DELIVERY_WAIT_MS,

@@ -2,7 +2,8 @@
 // get returns what set stored, and exactly the requested scope. The agent-level cases (no taskId,
 // no fallback from task to agent) live in suites/06-webhooks/agent-scope.test.ts with the other
 // checks that set an agent-level configuration, so that their order within one file is fixed.
-import { isObject, verifies } from '../support/index.ts';
+import { isObject } from '../../schemas/json.ts';
+import { verifies } from '../support/index.ts';
 import { finishedTaskId, getConfig, requireResult, requireSet } from '../support/webhooks-area.ts';
 
 // Each check works on its own tasks (task-level scopes): they run side by side.

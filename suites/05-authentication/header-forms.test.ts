@@ -14,7 +14,8 @@ import {
   wrongKeyHeader,
   type Headers,
 } from '../support/access-area.ts';
-import { isObject, messageParams, textPart, verifies, type CheckContext } from '../support/index.ts';
+import { isObject } from '../../schemas/json.ts';
+import { messageParams, textPart, verifies, type CheckContext } from '../support/index.ts';
 
 /** Three methods of different kinds: the card, a task creation and a task read. */
 async function servedCalls(c: CheckContext) {

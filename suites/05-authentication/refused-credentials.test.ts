@@ -15,12 +15,12 @@ import {
   type Answer,
   type RefusedCase,
 } from '../support/access-area.ts';
+import { isObject } from '../../schemas/json.ts';
 import {
   ERROR_CODES,
   errorOf,
   getTask,
   is,
-  isObject,
   messageParams,
   requireDirectives,
   resultOf,

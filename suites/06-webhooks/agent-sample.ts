@@ -3,12 +3,12 @@
 // the failed and canceled outcomes. Each is made once per file and records nothing itself.
 import { randomBytes } from 'node:crypto';
 import type { CheckWebhooks } from '../../harness/index.ts';
+import { isObject } from '../../schemas/json.ts';
 import {
   directivePart,
   directivesHonoured,
   errorOf,
   is,
-  isObject,
   messageParams,
   resultOf,
   textPart,

@@ -3,10 +3,10 @@
 // black-box samples (a plain task) and the scope rules side by side; last the events filter, whose
 // narrow configuration (task.completed only, no retries) is what stays set after this file.
 // (6/no-delivery-without-config, which needs no agent-level configuration, is in 02-11-webhook-config/.)
+import { isObject } from '../../schemas/json.ts';
 import {
   FINAL_STATES,
   is,
-  isObject,
   sendTask,
   stateOf,
   textPart,

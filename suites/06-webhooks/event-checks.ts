@@ -2,7 +2,8 @@
 // C-43 and C-45, on the agent-level samples of agent-sample.ts. Registered by agent-scope.test.ts so
 // that they run in its fixed order with the other checks that set an agent-level configuration.
 import { validate } from '../../schemas/registry.ts';
-import { is, isObject, requireDirectives, verifies, type CheckContext } from '../support/index.ts';
+import { isObject } from '../../schemas/json.ts';
+import { is, requireDirectives, verifies, type CheckContext } from '../support/index.ts';
 import type { VerifiesOptions } from '../../harness/index.ts';
 import {
   dataOf,

@@ -2,7 +2,8 @@
 // agent-level sample (a plain task, a secret and one configured header; every attempt answered 200).
 // Registered by agent-scope.test.ts; the per-retry fields are checked in delivery.test.ts.
 import { WEBHOOK_EVENTS } from '../../schemas/error-codes.ts';
-import { is, isObject, verifies, type CheckContext } from '../support/index.ts';
+import { isObject } from '../../schemas/json.ts';
+import { is, verifies, type CheckContext } from '../support/index.ts';
 import type { VerifiesOptions } from '../../harness/index.ts';
 import {
   dataOf,

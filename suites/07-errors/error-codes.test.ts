@@ -3,12 +3,12 @@
 // taskId and reason (C-41), -32603 (an unexpected fault, provoked by the a2a:directive internalError).
 import { randomUUID } from 'node:crypto';
 import { answer, answerError, listedMethods, startLiveTask } from '../support/access-area.ts';
+import { isObject } from '../../schemas/json.ts';
 import {
   directivePart,
   ERROR_CODES,
   errorOf,
   is,
-  isObject,
   messageParams,
   requireDirectives,
   textPart,

@@ -1,10 +1,10 @@
 // Section 9 versioning: the service under /api/v1/, other version segments refused as unknown routes
 // (C-33, C-32: HTTP 404 with -32600), jsonrpc exactly "2.0" (C-02), and a stable agent.version.
+import { isObject } from '../../schemas/json.ts';
 import {
   ERROR_CODES,
   errorOf,
   is,
-  isObject,
   responseOf,
   resultOf,
   typeOf,

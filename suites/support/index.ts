@@ -10,6 +10,5 @@ export {
   type AnsweredExchange,
 } from '../../harness/index.ts';
 export { ERROR_CODES, METHODS } from '../../schemas/error-codes.ts';
-export { isObject } from '../../schemas/json.ts';
 export { errorOf, responseOf, type RpcResponse } from './rpc-response.ts';
 export * from './messages.ts';
