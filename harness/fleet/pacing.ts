@@ -76,7 +76,10 @@ export function planPacing(
   const notes: string[] = [];
   const groups = byOrigin(agents);
   for (const [origin, group] of groups) {
-    caps.set(`host ${origin}`, Math.min(hosts[origin]?.maxAgents ?? group.length, group.length));
+    const max = hosts[origin]?.maxAgents;
+    // Each shard takes its part of maxAgents (at least one), the other shards running at once.
+    const perShard = max === undefined ? group.length : Math.max(1, Math.floor(max / shardCount));
+    caps.set(`host ${origin}`, Math.min(perShard, group.length));
   }
   const hostRoom = [...caps.values()].reduce((a, b) => a + b, 0);
   const parallel = requested ?? defaultParallel(agents.length, hostRoom);

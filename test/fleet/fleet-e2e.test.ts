@@ -46,7 +46,7 @@ describe('fleet run as 3 shards, then fleet merge', () => {
 
   beforeAll(async () => {
     // The reference server's origin shares 1800 requests a minute among the shards and their runs.
-    targets = await startFleetTargets({ dir, host: { rate: '1800/m', maxAgents: 3 } });
+    targets = await startFleetTargets({ dir, host: { rate: '1800/m', maxAgents: 9 } });
     shell = cli({ ...process.env, ...targets.env });
     for (let i = 1; i <= SHARDS; i += 1) {
       const { code } = await shell.run(
@@ -114,7 +114,7 @@ describe('fleet run as 3 shards, then fleet merge', () => {
   it("splits a host's rate among its runs at once: each run paces itself by its share", () => {
     const direct = report.agents.find((a) => a.name === 'healthy-direct-1')!;
     const own = JSON.parse(readFileSync(join(merged, direct.reportDir, 'report.json'), 'utf8'));
-    // 1800/m over 3 shards, then over the runs of that origin the shard lets run at once (at most 3).
+    // 1800/m over 3 shards, then over the runs of that origin the shard lets run at once (9 / 3 shards).
     const origin = report.agents.filter((a) => a.shard === direct.shard && a.target === direct.target);
     const atOnce = Math.min(3, origin.length);
     expect(own.traffic.rateLimit).toMatchObject({

@@ -37,10 +37,12 @@ describe('planPacing', () => {
     expect(p.keys.get('a1')).toEqual([`host ${A}`]);
   });
 
-  it("divides a host's rate among the shards too, which a CI matrix runs at once", () => {
-    const p = planPacing(agents, { [A]: { rate: '60/m', maxAgents: 3 } }, 2, 3);
+  it("divides a host's rate and maxAgents among the shards too, which a CI matrix runs at once", () => {
+    const p = planPacing(agents, { [A]: { rate: '60/m', maxAgents: 6 } }, 4, 3);
+    expect(p.caps.get(`host ${A}`)).toBe(2);
     expect(p.rates.get('a1')).toBe('10/m');
     expect(p.notes).toContain(`${A}: 60/m shared by up to 2 agent(s) at once and 3 shards, 10/m each`);
+    expect(planPacing(agents, { [A]: { maxAgents: 2 } }, 4, 3).caps.get(`host ${A}`)).toBe(1);
   });
 
   it("lets a host's agents run at once up to its maxAgents, and the default parallel fits the hosts' room", () => {
