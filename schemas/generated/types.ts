@@ -404,11 +404,11 @@ export interface FleetRunOptions {
  */
 export interface FleetHost {
   /**
-   * At most this many agents of the host are certified at once.
+   * At most this many agents of the host are certified at once across the fleet: each of n shards takes maxAgents / n of them (at least one).
    */
   maxAgents?: number;
   /**
-   * The host's request pace, `<n>/s`, `<n>/m` or `<n>/h`, split evenly among its agents running at once.
+   * The host's request pace, `<n>/s`, `<n>/m` or `<n>/h`, divided by the shard count and shared evenly by the host's runs at once (each gets it as its --rate).
    */
   rate?: string;
 }
