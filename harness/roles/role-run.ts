@@ -12,6 +12,7 @@ import type {
   RequirementResult,
   RunResult,
 } from '../types.ts';
+import { ledgerFields } from '../runner/assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline } from '../runner/baseline.ts';
 import { TOOL } from '../runner/run-conformance.ts';
 import { decideExit, foldVerdict, summarize } from '../verdict.ts';
@@ -45,12 +46,7 @@ export interface RoleRunInput {
 function requirementResult(r: Requirement, input: RoleRunInput): RequirementResult {
   const checks = input.checks.filter((c) => c.requirementId === r.id);
   const result: RequirementResult = {
-    id: r.id,
-    section: r.section,
-    role: r.role,
-    level: r.level,
-    behaviour: r.behaviour,
-    rulings: [...(r.rulings ?? [])],
+    ...ledgerFields(r),
     verdict:
       input.couldNotRun !== null
         ? 'error'

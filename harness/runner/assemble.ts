@@ -16,6 +16,20 @@ export interface AssembleInput {
   interrupted?: string;
 }
 
+/** The ledger's part of a requirement's result, the same whatever its checks found. */
+export function ledgerFields(
+  r: Requirement,
+): Pick<RequirementResult, 'id' | 'section' | 'role' | 'level' | 'behaviour' | 'rulings'> {
+  return {
+    id: r.id,
+    section: r.section,
+    role: r.role,
+    level: r.level,
+    behaviour: r.behaviour,
+    rulings: [...(r.rulings ?? [])],
+  };
+}
+
 /** Splits `<id> <title>` as verifies() names its tests. */
 export function splitTestName(name: string): { id: string; title: string } {
   const space = name.indexOf(' ');
@@ -89,12 +103,7 @@ function requirementResult(r: Requirement, checks: CheckResult[], input: Assembl
           capabilityAbsent: absent.length > 0,
         });
   const result: RequirementResult = {
-    id: r.id,
-    section: r.section,
-    role: r.role,
-    level: r.level,
-    behaviour: r.behaviour,
-    rulings: [...(r.rulings ?? [])],
+    ...ledgerFields(r),
     verdict,
     checks,
   };

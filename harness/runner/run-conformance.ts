@@ -11,7 +11,7 @@ import { ConfigError, resolveOptions, type RawOptions, type ResolvedRunOptions }
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import type { HarnessError, RecordedOptions, RequirementResult, RunResult } from '../types.ts';
 import { decideExit, summarize } from '../verdict.ts';
-import { assembleRequirements } from './assemble.ts';
+import { assembleRequirements, ledgerFields } from './assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline, type Baseline } from './baseline.ts';
 import { startBundledTarget, type BundledTarget } from './bundled-target.ts';
 import type { CollectedTest, ProgressListener } from './collector.ts';
@@ -205,12 +205,7 @@ async function runChecks(
 /** The probe failed: every selected requirement is unverified (error), none is a pass. */
 function notRun(selected: Requirement[], probe: ProbeOutcome): Checked {
   const requirements = selected.map<RequirementResult>((r) => ({
-    id: r.id,
-    section: r.section,
-    role: r.role,
-    level: r.level,
-    behaviour: r.behaviour,
-    rulings: [...(r.rulings ?? [])],
+    ...ledgerFields(r),
     verdict: 'error',
     message: `not run: ${probe.couldNotRun}`,
     checks: [],
