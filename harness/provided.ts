@@ -16,6 +16,10 @@ export interface FieldSettings {
   maxWaitMs: number | null;
   /** Epoch ms when the suites' budget ends: no paced wait may end later. */
   deadlineAt?: number;
+  /** Suite files run in several workers: the runner's governor and file lock (harness/io/governor-link.ts). */
+  governorUrl?: string;
+  /** Path patterns (regular expressions) of the suite files that run alone: they hold per-agent limits. */
+  exclusiveFiles?: string[];
 }
 
 export interface ProvidedRun {

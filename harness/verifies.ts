@@ -3,6 +3,7 @@
 import { inject, test, type TestContext } from 'vitest';
 import { getRequirement } from '../requirements/index.ts';
 import type { Requirement } from '../requirements/types.ts';
+import { remoteGovernor } from './check/context.ts';
 import { runCheck, type CheckFn } from './check/run-check.ts';
 import { newTally, type TrafficTally } from './io/governor.ts';
 import type { ProvidedRun } from './provided.ts';
@@ -59,6 +60,18 @@ function settle(ctx: TestContext, result: CheckResult): void {
   throw error;
 }
 
+/**
+ * With suite files in several workers, a test holds the run's file lock: shared, or exclusive to its
+ * file when that file holds per-agent limits (field.exclusiveFiles).
+ */
+async function fileLock(run: ProvidedRun, file: string): Promise<() => Promise<void>> {
+  const link = remoteGovernor(run);
+  if (link === undefined) return async () => undefined;
+  const path = file.split('\\').join('/');
+  const exclusive = (run.field.exclusiveFiles ?? []).some((p) => new RegExp(p).test(path));
+  return link.lock(exclusive ? path : null);
+}
+
 export function verifies(id: string, title: string, fn: CheckFn, options: VerifiesOptions = {}): void {
   const requirement = lookup(id);
   if (title.trim() === '') throw new Error(`verifies(): check of '${id}' needs a title`);
@@ -66,7 +79,9 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
   const budget = options.timeoutMs ?? provided?.checkTimeoutMs ?? FALLBACK_BUDGET_MS;
   const register = options.concurrent === true ? test.concurrent : test;
   // Waits on the agent's pace extend a check's budget (run-check.ts), up to the run's own budget.
-  const deadline = provided?.field.pace == null ? undefined : provided.field.deadlineAt;
+  // Paced, or waiting for the file lock of another worker's file: up to the run's own budget.
+  const waits = provided?.field.pace != null || provided?.field.governorUrl !== undefined;
+  const deadline = waits ? provided?.field.deadlineAt : undefined;
   // A check may also plan a long wait (--max-wait) on top of its budget.
   const timeout =
     budget +
@@ -82,7 +97,13 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
     }
     const spec = { requirement, title, fn, file: ctx.task.file.name, timeoutMs: budget };
     const tally = newTally();
-    const result = await runCheck(spec, run, tally);
+    const unlock = await fileLock(run, ctx.task.file.filepath);
+    let result: CheckResult;
+    try {
+      result = await runCheck(spec, run, tally);
+    } finally {
+      await unlock();
+    }
     ctx.task.meta.a2a = result;
     ctx.task.meta.a2aTraffic = tally;
     settle(ctx, result);

@@ -10,14 +10,19 @@ export interface DelayProxy {
   close(): Promise<void>;
 }
 
-/** The JSON-RPC method of a request body, when it has one. */
-function methodOf(body: Buffer): string | undefined {
+/** A request body's JSON, when it is JSON. */
+function jsonOf(body: Buffer): unknown {
   try {
-    const json = JSON.parse(body.toString('utf8')) as { method?: unknown };
-    return typeof json.method === 'string' ? json.method : undefined;
+    return JSON.parse(body.toString('utf8')) as unknown;
   } catch {
     return undefined;
   }
+}
+
+/** The JSON-RPC method of a request, when it has one. */
+function methodOf(json: unknown): string | undefined {
+  const method = (json as { method?: unknown } | undefined)?.method;
+  return typeof method === 'string' ? method : undefined;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -30,8 +35,8 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 export interface ProxyOptions {
-  /** How long to hold a request of this JSON-RPC method before forwarding it. */
-  delayMs?: (method: string | undefined) => number;
+  /** How long to hold a request (its JSON-RPC method and parsed body) before forwarding it. */
+  delayMs?: (method: string | undefined, body: unknown) => number;
   /**
    * Answer the n-th request (from 1) as a rate-limited agent would (C-04: HTTP 429, Retry-After 1,
    * -32012) instead of forwarding it.
@@ -68,7 +73,8 @@ export async function startDelayProxy(upstream: string, opts: ProxyOptions): Pro
         refuse(res, body);
         return;
       }
-      const ms = opts.delayMs?.(methodOf(body)) ?? 0;
+      const json = jsonOf(body);
+      const ms = opts.delayMs?.(methodOf(json), json) ?? 0;
       if (ms > 0) await new Promise((r) => setTimeout(r, ms));
       if (res.destroyed || req.socket.destroyed) return;
       const up = request(

@@ -27,12 +27,41 @@ function tunedAgent(key: string, extra: Record<string, unknown> = {}): Record<st
   };
 }
 
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isText = (v: unknown): boolean => typeof v === 'string' && v !== '';
+
+/** A part an agent would take to its LLM (spec 2.4, 2.5). */
+function validPart(p: unknown): boolean {
+  if (!isObj(p)) return false;
+  if (p.type === 'text') return typeof p.text === 'string';
+  const f = p.file;
+  return p.type === 'file' && isObj(f) && isText(f.name) && isText(f.mimeType) && typeof f.bytes === 'string';
+}
+
+/**
+ * A task-creating request an agent would take to its LLM: a well-formed message (spec 2.3). A
+ * malformed one is refused before any LLM call, so it is not held.
+ */
+function carriesMessage(body: unknown): boolean {
+  if (!isObj(body) || body.jsonrpc !== '2.0' || !isObj(body.params)) return false;
+  const m = body.params.message;
+  return (
+    isObj(m) &&
+    (m.role === 'user' || m.role === 'agent') &&
+    isText(m.messageId) &&
+    Array.isArray(m.parts) &&
+    m.parts.length > 0 &&
+    m.parts.every(validPart)
+  );
+}
+
 interface Condition {
   name: string;
   what: string;
   agent: (key: string) => Record<string, unknown>;
   /** Milliseconds a proxy holds a request of this method before forwarding it; none: no proxy. */
-  delayMs?: (method: string | undefined) => number;
+  delayMs?: (method: string | undefined, body: unknown) => number;
   args?: string[];
 }
 
@@ -53,7 +82,7 @@ const CONDITIONS: Condition[] = [
     name: 'slow-turns',
     what: '1.5 s before every task-creating request',
     agent: (k) => tunedAgent(k),
-    delayMs: (m) => (m !== undefined && TURN_METHODS.has(m) ? 1500 : 0),
+    delayMs: (m, body) => (m !== undefined && TURN_METHODS.has(m) && carriesMessage(body) ? 1500 : 0),
   },
   { name: 'link-40ms', what: '40 ms added to every request', agent: (k) => tunedAgent(k), delayMs: () => 40 },
   {

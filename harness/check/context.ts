@@ -7,9 +7,10 @@ import {
   RateLimitedError,
   sharedGovernor,
   TurnBudgetError,
-  type Governor,
+  type TrafficGovernor,
   type TrafficTally,
 } from '../io/governor.ts';
+import { RemoteGovernor } from '../io/governor-link.ts';
 import type { SseStream } from '../io/sse-reader.ts';
 import {
   createTargetClient,
@@ -91,8 +92,20 @@ export interface CheckContext {
   ): Promise<boolean>;
 }
 
-/** The run's governor in this process: every client of every check of the run goes through it. */
-export function runGovernor(run: ProvidedRun): Governor {
+let remote: RemoteGovernor | undefined;
+
+/** The runner's governor when suite files run in several workers (field.governorUrl), else none. */
+export function remoteGovernor(run: ProvidedRun): RemoteGovernor | undefined {
+  const url = run.field.governorUrl;
+  if (url === undefined) return undefined;
+  if (remote?.url !== url) remote = new RemoteGovernor(url);
+  return remote;
+}
+
+/** The run's governor: every client of every check of the run, in every worker, goes through it. */
+export function runGovernor(run: ProvidedRun): TrafficGovernor {
+  const linked = remoteGovernor(run);
+  if (linked !== undefined) return linked;
   const f = run.field;
   const settings = {
     pace: f.pace,

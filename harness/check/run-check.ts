@@ -1,5 +1,6 @@
 // Runs one check function under its budget and turns what it recorded into a CheckResult: status,
 // expected beside actual, redacted evidence and reproduction lines. Independent of vitest.
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Requirement } from '../../requirements/types.ts';
 import { absentCapabilities } from '../capabilities.ts';
@@ -15,7 +16,7 @@ import {
   newTally,
   PaceBudgetError,
   TurnBudgetError,
-  type Governor,
+  type TrafficGovernor,
   type TrafficTally,
 } from '../io/governor.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
@@ -44,20 +45,20 @@ const MAX_DELIVERY_EVIDENCE = 50;
 
 /**
  * Races the check against its budget. Time the run spent held back by the governor (the pace,
- * Retry-After) is the agent's limit, and time the check's own turns took is the agent's thinking,
+ * Retry-After) is the agent's limit, and time its requests to message/send and message/stream took
+ * is the agent's thinking,
  * not the check's slowness: the budget is extended by both.
  */
 function withBudget(
   work: Promise<void>,
   ms: number,
   controller: AbortController,
-  governor: Governor,
+  governor: TrafficGovernor,
   tally: TrafficTally,
   planned: { ms: number },
 ): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const agentTime = (): number =>
-    governor.heldBackMs() + tally.turnLatencyMs.reduce((a, b) => a + b, 0) + planned.ms;
+  const agentTime = (): number => governor.heldBackMs() + tally.agentMs + planned.ms;
   let credited = agentTime();
   const budget = new Promise<never>((_, reject) => {
     const expire = (): void => {
@@ -87,6 +88,8 @@ export async function runCheck(
   const absent = absentCapabilities(spec.requirement, run.card);
   const recorder = new CheckRecorder();
   const controller = new AbortController();
+  // Every request of the check listens to it (a governor wait, a remote admit): many at once is normal.
+  setMaxListeners(0, controller.signal);
   const pool = new ClientPool(run, tally, controller.signal);
   const hooks = new WebhookScope(run);
   let outcome: Outcome;

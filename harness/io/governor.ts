@@ -31,6 +31,8 @@ export interface TrafficTally {
   turnLatencyMs: number[];
   /** Time spent waiting on the pace or on Retry-After. */
   waitedMs: number;
+  /** Time the agent took on requests to message/send and message/stream, malformed ones included. */
+  agentMs: number;
   /** Rate-limited answers seen (and resent) outside a client that bypasses pacing. */
   rateLimitedAnswers: number;
   /** Most requests in flight at once while this tally counted. */
@@ -49,6 +51,7 @@ export function newTally(): TrafficTally {
     agentTurns: 0,
     turnLatencyMs: [],
     waitedMs: 0,
+    agentMs: 0,
     rateLimitedAnswers: 0,
     maxInFlight: 0,
     waiting: 0,
@@ -139,7 +142,20 @@ export interface AdmitOptions {
   bypass?: boolean | undefined;
 }
 
-export class Governor {
+/** What a client and a check's budget need of the run's governor (local, or the runner's over loopback). */
+export interface TrafficGovernor {
+  admit(o: AdmitOptions): Promise<() => void>;
+  onRateLimited(
+    retryAfterMs: number | undefined,
+    attempt: number,
+    o: Pick<AdmitOptions, 'tally' | 'signal'>,
+  ): Promise<void>;
+  turnAnswered(ms: number, tally: TrafficTally | undefined): void;
+  turnAllowanceMs(): number;
+  heldBackMs(): number;
+}
+
+export class Governor implements TrafficGovernor {
   private sentAt: number[] = [];
   private head = 0;
   private queue: Promise<void> = Promise.resolve();
@@ -156,6 +172,11 @@ export class Governor {
 
   get maxInFlight(): number {
     return this.total.maxInFlight;
+  }
+
+  /** Requests in flight now. */
+  get inFlightNow(): number {
+    return this.inFlight;
   }
 
   /**

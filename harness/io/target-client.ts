@@ -9,7 +9,7 @@ import {
   isRateLimitedAnswer,
   retryAfterMs,
   TURN_METHODS,
-  type Governor,
+  type TrafficGovernor,
   type TrafficTally,
 } from './governor.ts';
 import { classifyError } from './io-errors.ts';
@@ -44,7 +44,7 @@ export interface TargetClientOptions {
   /** Exchanges kept; the oldest are dropped beyond it (see droppedExchanges()). Default 10000. */
   maxExchanges?: number;
   /** The run's traffic governor (pace, Retry-After, concurrency); none: requests go out at once. */
-  governor?: Governor;
+  governor?: TrafficGovernor;
   /** Where this client's requests are counted (a check's tally). */
   tally?: TrafficTally;
   /**
@@ -143,8 +143,11 @@ class Client implements TargetClient {
   rpc(method: string, params?: unknown, opts: RpcOptions = {}): Promise<Exchange> {
     const turn = TURN_METHODS.has(method);
     const timeoutMs = (opts.timeoutMs ?? this.timeoutMs) + (turn ? this.turnAllowance() : 0);
-    return this.governed(turn, () =>
-      this.send(this.rpcSpec(method, params, opts, 'application/json'), timeoutMs),
+    const turnMethod = turn || (opts.rawBody !== undefined && namesTurnMethod(opts.rawBody));
+    return this.governed(
+      turn,
+      () => this.send(this.rpcSpec(method, params, opts, 'application/json'), timeoutMs),
+      turnMethod,
     );
   }
 
@@ -162,7 +165,10 @@ class Client implements TargetClient {
       void s.done.then((t) => {
         this.openStreams.delete(s);
         fillFromTranscript(ex, t);
-        if (turn) this.opts.governor?.turnAnswered(t.events[0]?.atMs ?? t.headersMs ?? 0, this.opts.tally);
+        if (!turn) return;
+        const ms = t.events[0]?.atMs ?? t.headersMs ?? 0;
+        if (this.opts.tally !== undefined) this.opts.tally.agentMs += ms;
+        this.opts.governor?.turnAnswered(ms, this.opts.tally);
       });
       const t = s.transcript;
       if (!this.governs() || t.isEventStream === true || t.status === undefined) return s;
@@ -181,7 +187,11 @@ class Client implements TargetClient {
       headers: mergeHeaders(base, req.headers),
     };
     if (req.body !== undefined) spec.body = req.body;
-    return this.governed(false, () => this.send(spec, req.timeoutMs ?? this.timeoutMs));
+    return this.governed(
+      false,
+      () => this.send(spec, req.timeoutMs ?? this.timeoutMs),
+      namesTurnMethod(req.body),
+    );
   }
 
   exchanges(): Exchange[] {
@@ -232,7 +242,7 @@ class Client implements TargetClient {
    * (HTTP 429 or -32012) is resent after Retry-After instead of reaching the check; the refused
    * attempt leaves no exchange (RunResult.traffic counts it).
    */
-  private async governed(turn: boolean, send: () => Promise<Exchange>): Promise<Exchange> {
+  private async governed(turn: boolean, send: () => Promise<Exchange>, turnMethod = turn): Promise<Exchange> {
     for (let attempt = 0; ; attempt += 1) {
       const release = await this.admit(turn);
       let ex: Exchange;
@@ -241,6 +251,7 @@ class Client implements TargetClient {
       } finally {
         release();
       }
+      if (turnMethod && this.opts.tally !== undefined) this.opts.tally.agentMs += ex.timings.totalMs;
       if (turn && ex.response !== undefined)
         this.opts.governor?.turnAnswered(ex.timings.totalMs, this.opts.tally);
       const res = ex.response;
@@ -348,6 +359,12 @@ class Client implements TargetClient {
     }
     return res;
   }
+}
+
+/** A raw body that calls message/send or message/stream (well-formed or not): the agent's time, not the check's. */
+function namesTurnMethod(body: string | Buffer | undefined): boolean {
+  if (body === undefined || body.length > 65_536) return false;
+  return /"method"\s*:\s*"message\/(?:send|stream)"/.test(body.toString());
 }
 
 /** A task-creating stream's budgets, grown by what the agent takes per turn (first event, idle, total). */

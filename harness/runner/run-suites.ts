@@ -5,6 +5,8 @@ import type { ProvidedRun } from '../provided.ts';
 import type { HarnessError } from '../types.ts';
 import { Collector, type CollectedTest, type ProgressListener } from './collector.ts';
 import { suiteFilesFor } from './suite-files.ts';
+import { Governor } from '../io/governor.ts';
+import { serveGovernor, type GovernorLink } from '../io/governor-link.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SUITES_CONFIG = fileURLToPath(new URL('../../suites/vitest.config.ts', import.meta.url));
@@ -36,8 +38,35 @@ const GRACE_MS = 5_000;
 // What a paced run keeps of its budget for the rate-limit checks, which wait for a window to reset.
 const RESERVE_MS = 75_000;
 
-function vitestOptions(provided: ProvidedRun, ids: readonly string[], collector: Collector) {
+/**
+ * Suite files that run alone when files run in several workers: they fill the agent's
+ * concurrentTasks slots (C-21), wait out its system timeout (C-05), race cancels against many tasks
+ * or exceed its rate limit (C-04), so another file's tasks would change what they observe.
+ */
+export const EXCLUSIVE_SUITE_FILES = Object.freeze([
+  '/suites/03-states/',
+  '/suites/04-3-tasks-get/get\\.test\\.ts$',
+  '/suites/04-4-tasks-cancel/race\\.test\\.ts$',
+  '/suites/08-limits/concurrent-tasks\\.test\\.ts$',
+  '/suites/99-rate-limit/',
+]);
+
+// Workers the suite files share against a --target: an agent's seconds per turn and its network
+// delay are waits, so files overlap them; more than three only add memory on two cores.
+const FIELD_WORKERS = 3;
+const MIN_PARALLEL_FILES = 8;
+
+/** Workers for this run: one for the bundled server (its speed is the floor) or a fixed receiver port. */
+export function suiteWorkers(provided: ProvidedRun, files: number): number {
+  if (provided.bundled || provided.webhookListen.port !== 0 || provided.field.concurrency < 8) return 1;
+  // A narrow run (--only a few sections) is over before more workers would have loaded.
+  return files < MIN_PARALLEL_FILES ? 1 : FIELD_WORKERS;
+}
+
+function vitestOptions(provided: ProvidedRun, ids: readonly string[], collector: Collector, workers: number) {
+  const parallel = workers > 1 ? { fileParallelism: true, maxWorkers: workers } : {};
   return {
+    ...parallel,
     root: PROJECT_ROOT,
     config: SUITES_CONFIG,
     watch: false,
@@ -91,10 +120,17 @@ export async function runSuites(
   const files = suiteFilesFor(PROJECT_ROOT, SUITES_DIR, ids);
   // No suite file spells a selected id: nothing to run, every selected requirement is not-exercised.
   if (files?.length === 0) return { tests: [], harnessErrors: [] };
+  const workers = suiteWorkers(provided, files?.length ?? Infinity);
+  let link: GovernorLink | undefined;
   try {
+    if (workers > 1) {
+      link = await serveGovernor(new Governor({ ...provided.field }));
+      provided.field.governorUrl = link.url;
+      provided.field.exclusiveFiles = [...EXCLUSIVE_SUITE_FILES];
+    }
     // Loaded on demand: vitest/node is the heaviest import of the CLI (seconds under tsx).
     const { startVitest } = await import('vitest/node');
-    const run = startVitest('test', files ?? [], vitestOptions(provided, ids, collector));
+    const run = startVitest('test', files ?? [], vitestOptions(provided, ids, collector, workers));
     await budgeted(run, budgetMs, collector, () => {
       interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished`;
     });
@@ -106,6 +142,7 @@ export async function runSuites(
   } finally {
     // startVitest sets process.exitCode on test failures; the runner decides the exit code itself.
     process.exitCode = exitCode;
+    await link?.close();
   }
   // Results that arrive after this point are ignored: the run is over.
   const outcome: SuitesOutcome = { tests: [...collector.tests], harnessErrors: [...collector.harnessErrors] };

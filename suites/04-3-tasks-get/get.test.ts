@@ -84,7 +84,7 @@ verifies(
       const queued = await openTask(c, [textPart('queued')]);
       await sleep(30);
       const state = stateOf(await getTask(c, queued.taskId));
-      await fill.requireHeld('when the queued task was read');
+      if (state !== 'submitted') await fill.requireHeld('when the queued task was read');
       c.check('tasks/get status.state', state, 'submitted');
       await cancelTask(c, queued.taskId);
     } finally {

@@ -12,6 +12,7 @@ import {
   RateLimitedError,
   retryAfterMs,
 } from '../../../harness/io/governor.ts';
+import { RemoteGovernor, serveGovernor } from '../../../harness/io/governor-link.ts';
 import { createTargetClient } from '../../../harness/io/target-client.ts';
 
 /** A server that refuses the first `refuse` requests (429, Retry-After 1, -32012), then answers. */
@@ -159,5 +160,59 @@ describe('rate-limited answers', () => {
     const ex = await client.rpc('tasks/get', { id: 't' });
     await client.close();
     expect(ex.response?.status).toBe(429);
+  });
+});
+
+describe('the link to the runner (suite files in several workers)', () => {
+  it('keeps one pace and one count for every worker, and rebuilds its refusals', async () => {
+    const g = new Governor({
+      pace: { limit: 1, windowMs: 60_000, source: 'card' },
+      concurrency: 4,
+      deadlineAt: Date.now() + 2_000,
+    });
+    const link = await serveGovernor(g);
+    try {
+      const a = new RemoteGovernor(link.url);
+      const b = new RemoteGovernor(link.url);
+      const tally = newTally();
+      (await a.admit({ turn: true, tally }))();
+      await expect(b.admit({ turn: false })).rejects.toBeInstanceOf(PaceBudgetError);
+      expect(tally).toMatchObject({ requests: 1, agentTurns: 1 });
+      expect(g.total.requests).toBe(1);
+    } finally {
+      await link.close();
+    }
+  });
+
+  it('an exclusive file runs alone; its own tests share the lock', async () => {
+    const link = await serveGovernor(new Governor({ pace: null, concurrency: 4 }));
+    try {
+      const r = new RemoteGovernor(link.url);
+      const order: string[] = [];
+      const shared = await r.lock(null);
+      const exclusive = r.lock('/suites/03-states/a.test.ts').then((unlock) => {
+        order.push('exclusive');
+        return unlock;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(order).toEqual([]);
+      await shared();
+      const unlockA = await exclusive;
+      const sameFile = await r.lock('/suites/03-states/a.test.ts');
+      const other = r.lock(null).then((unlock) => {
+        order.push('shared');
+        return unlock;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(order).toEqual(['exclusive']);
+      await unlockA();
+      await sameFile();
+      await (
+        await other
+      )();
+      expect(order).toEqual(['exclusive', 'shared']);
+    } finally {
+      await link.close();
+    }
   });
 });
