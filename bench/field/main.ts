@@ -94,6 +94,8 @@ const CONDITIONS: Condition[] = [
 
 interface Report {
   exitCode: number;
+  exitReason: string;
+  harnessErrors: Array<{ message: string }>;
   durationMs: number;
   summary: { byVerdict: Record<string, number> };
   requirements: Array<{ id: string; verdict: string; message?: string }>;
@@ -203,6 +205,12 @@ const rows: Row[] = [];
 for (const c of chosen) rows.push(await certify(c, extra, log));
 process.stdout.write(`${table(rows)}\n`);
 for (const row of rows) {
+  if (row.exit !== 0 && row.report !== undefined) {
+    const errors = row.report.harnessErrors.slice(0, 3).map((e) => e.message);
+    process.stdout.write(
+      `\n${row.condition.name}: exit ${row.exit}: ${row.report.exitReason} ${JSON.stringify(errors)}\n`,
+    );
+  }
   const ne =
     row.report?.requirements.filter((r) => r.verdict === 'not-exercised' || r.verdict === 'error') ?? [];
   if (ne.length > 0 && ne.length <= 12) {
