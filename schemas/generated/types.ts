@@ -30,13 +30,6 @@ export type TaskState = 'submitted' | 'working' | 'completed' | 'failed' | 'canc
  */
 export type FleetExitCode = 0 | 1 | 2;
 /**
- * The compliance level of report.json (README, Compliance and score).
- *
- * This interface was referenced by `SchemaTypes`'s JSON-Schema
- * via the `definition` "FleetComplianceLevel".
- */
-export type FleetComplianceLevel = 'fully-compliant' | 'must-compliant' | 'unverified' | 'not-compliant';
-/**
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "level".
  *
@@ -44,13 +37,6 @@ export type FleetComplianceLevel = 'fully-compliant' | 'must-compliant' | 'unver
  * via the `definition` "ReportLevel".
  */
 export type ReportLevel = 'MUST' | 'SHOULD' | 'MAY' | 'INFO';
-/**
- * The compliance level of report.json (README, Compliance and score).
- *
- * This interface was referenced by `FleetShard`'s JSON-Schema
- * via the `definition` "complianceLevel".
- */
-export type FleetComplianceLevel1 = 'fully-compliant' | 'must-compliant' | 'unverified' | 'not-compliant';
 /**
  * Spec 2.1/2.2/9: the jsonrpc field is always the string 2.0.
  *
@@ -559,7 +545,7 @@ export interface FleetAgentOutcome {
   reused: boolean;
   exitCode: FleetExitCode;
   exitReason: string;
-  level: FleetComplianceLevel | null;
+  level: ('fully-compliant' | 'must-compliant' | 'unverified' | 'not-compliant') | null;
   score: number | null;
   /**
    * The run was narrowed with --only (or a profile): the level holds for the selected requirements only.
@@ -668,7 +654,7 @@ export interface FleetAgentChange {
  * via the `definition` "FleetAgentState".
  */
 export interface FleetAgentState {
-  level: FleetComplianceLevel | null;
+  level: ('fully-compliant' | 'must-compliant' | 'unverified' | 'not-compliant') | null;
   exitCode: FleetExitCode;
   score: number | null;
   [k: string]: unknown;
@@ -1658,6 +1644,9 @@ export interface ReportRootCause {
 export interface ReportCompliance {
   /**
    * unverified: no MUST requirement failed, but some were not exercised or ended in a harness error (see unverified).
+   *
+   * This interface was referenced by `FleetShard`'s JSON-Schema
+   * via the `definition` "complianceLevel".
    */
   level: 'fully-compliant' | 'must-compliant' | 'unverified' | 'not-compliant';
   label: string;
