@@ -5,9 +5,8 @@ import { startMutant, type MutantOptions, type ProxyCall, type ProxyHooks } from
 import type { Freedom, LegalVariant } from './types.ts';
 import {
   isObject,
-  relayHooks,
   resign,
-  startWebhookRelay,
+  startRelayedMutant,
   type JsonObject,
   type RelayAttempt,
   type RelayMutation,
@@ -85,20 +84,7 @@ export function legal(spec: LegalSpec): LegalVariant {
     ...(spec.only ? { only: spec.only } : {}),
     async start() {
       if (mutation === undefined) return startMutant(hooks, spec.options);
-      const relay = await startWebhookRelay(mutation);
-      try {
-        const target = await startMutant(relayHooks(relay, hooks), spec.options);
-        return {
-          ...target,
-          async close() {
-            await target.close();
-            await relay.close();
-          },
-        };
-      } catch (error) {
-        await relay.close();
-        throw error;
-      }
+      return startRelayedMutant(mutation, hooks, spec.options);
     },
   };
 }

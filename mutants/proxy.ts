@@ -8,6 +8,7 @@ import {
   HTTP_LIMITS,
   installClientErrorHandler,
 } from '../reference-server/http/limits.ts';
+import { certificationAgent as bundledAgent } from '../harness/runner/bundled-target.ts';
 import { generateApiKey, startReferenceServer } from '../reference-server/index.ts';
 import type { AgentConfigInput, ReferenceServer, ReferenceServerOptions } from '../reference-server/index.ts';
 import type { ProxyCall, ProxyHooks, ResponseHead, SseContext } from './proxy-hooks.ts';
@@ -17,26 +18,13 @@ export type * from './proxy-hooks.ts';
 
 export const MUTANT_AGENT_ID = 'reference-agent';
 
-/**
- * The agent of `npm run certify` (harness/runner/bundled-target.ts): a 2 s system timeout and 200 ms
- * keep-alives so the timeout and ping checks are exercised within a short run.
- */
+/** The agent of `npm run certify` (harness/runner/bundled-target.ts), with `overrides` merged over it. */
 export function certificationAgent(
   id: string,
   key: string,
   overrides: Partial<AgentConfigInput> = {},
 ): AgentConfigInput {
-  return {
-    id,
-    name: 'Reference agent',
-    description: 'The a2a-conformance reference agent (docs/directives.md)',
-    apiKeys: [key],
-    bearerTokens: [key],
-    limits: { requestsPerMinute: 6000, concurrentTasks: 4, maxMessageLength: 100_000 },
-    systemTimeoutMs: 2000,
-    keepAliveMs: 200,
-    ...overrides,
-  };
+  return { ...(bundledAgent(id, key) as AgentConfigInput), ...overrides };
 }
 
 export interface MutantOptions {
@@ -78,7 +66,8 @@ function parseCall(req: IncomingMessage, body: Buffer): ProxyCall {
   return call;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The whole body of a request or response. */
+export function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -7,8 +7,8 @@ import { createHmac } from 'node:crypto';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expectedVerdict, idSlug } from './define.ts';
-import { startMutant, type MutantOptions, type ProxyHooks } from './proxy.ts';
-import type { Variant } from './types.ts';
+import { readBody, startMutant, type MutantOptions, type ProxyHooks } from './proxy.ts';
+import type { MutantTarget, Variant } from './types.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -77,15 +77,6 @@ export function setPayload(a: RelayAttempt, json: JsonObject): void {
 export function deliveryOf(a: RelayAttempt): { attempt?: number; maxAttempts?: number } {
   const d = a.json?.delivery;
   return typeof d === 'object' && d !== null && !Array.isArray(d) ? (d as never) : {};
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 function parse(body: Buffer): JsonObject | undefined {
@@ -298,6 +289,28 @@ export function relayHooks(relay: WebhookRelay, extra: ProxyHooks = {}): ProxyHo
   };
 }
 
+/** A mutant whose webhook deliveries pass through a relay running `mutation`; closing it closes both. */
+export async function startRelayedMutant(
+  mutation: RelayMutation = {},
+  hooks?: ProxyHooks,
+  options?: MutantOptions,
+): Promise<MutantTarget> {
+  const relay = await startWebhookRelay(mutation);
+  try {
+    const target = await startMutant(relayHooks(relay, hooks), options);
+    return {
+      ...target,
+      async close() {
+        await target.close();
+        await relay.close();
+      },
+    };
+  } catch (error) {
+    await relay.close();
+    throw error;
+  }
+}
+
 export function webhookMutant(spec: WebhookMutantSpec): Variant {
   return {
     name: `${idSlug(spec.breaks)}--${spec.slug}`,
@@ -306,21 +319,6 @@ export function webhookMutant(spec: WebhookMutantSpec): Variant {
     area: 'webhooks',
     description: spec.description,
     ...(spec.only ? { only: spec.only } : {}),
-    async start() {
-      const relay = await startWebhookRelay(spec.relay);
-      try {
-        const target = await startMutant(relayHooks(relay, spec.hooks), spec.options);
-        return {
-          ...target,
-          async close() {
-            await target.close();
-            await relay.close();
-          },
-        };
-      } catch (error) {
-        await relay.close();
-        throw error;
-      }
-    },
+    start: () => startRelayedMutant(spec.relay, spec.hooks, spec.options),
   };
 }

@@ -35,7 +35,7 @@ const SERVER_MODULE = '../../reference-server/index.ts';
  * keep-alives put `: ping` comments (spec 4.2) inside short streams; 6000 requests per minute leave
  * room for the property suites, while the rate-limit check (run last) can still reach the limit.
  */
-function certificationAgent(id: string, key: string): Record<string, unknown> {
+export function certificationAgent(id: string, key: string): Record<string, unknown> {
   return {
     id,
     name: 'Reference agent',
