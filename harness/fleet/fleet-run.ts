@@ -3,6 +3,7 @@
 // `<out>/shard.json`. A complete report from an earlier run of the shard is kept unless `force`.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { COMPLIANCE_LABELS, formatScore } from '../../reporters/score.ts';
 import type { FleetAgentOutcome, FleetExitCode, FleetShard } from '../../schemas/generated/types.ts';
 import { TOOL } from '../runner/run-conformance.ts';
 import { completeReport, type ReportFigures } from './agent-report.ts';
@@ -89,10 +90,13 @@ function outcome(
   };
 }
 
+/** `billing: MUST-compliant, score 97.5%, exit 0 (41.2 s)`: one agent's line in the console. */
 export function describeOutcome(a: FleetAgentOutcome): string {
-  const score = a.score === null ? '' : ` ${a.score}%`;
-  const how = a.reused ? 'kept' : `${(a.wallMs / 1000).toFixed(1)} s`;
-  return `${a.name}: ${a.level ?? 'no report'}${score}, exit ${a.exitCode} (${how})${a.exitCode === 2 ? `: ${a.exitReason}` : ''}`;
+  const level =
+    a.level === null ? 'no report' : `${COMPLIANCE_LABELS[a.level]}, score ${formatScore(a.score)}`;
+  const how = a.reused ? 'kept from an earlier run' : `${(a.wallMs / 1000).toFixed(1)} s`;
+  const why = a.exitCode === 2 ? `: ${a.exitReason}` : '';
+  return `${a.name}: ${level}, exit ${a.exitCode} (${how})${why}`;
 }
 
 /** One agent: its complete report kept (unless --force), or certified now. */
