@@ -3,6 +3,7 @@
 // run's probe (agent/authenticatedExtendedCard, spec 4.8) and answers it honestly when asked to.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { METHODS } from '../../schemas/error-codes.ts';
 
 export const AGENT_ID = 'hostile-agent';
 export const API_KEY = 'hostile-key';
@@ -50,16 +51,7 @@ export function card(agentId: string): Record<string, unknown> {
       status: 'active',
     },
     capabilities: {
-      supportedMethods: [
-        'message/send',
-        'message/stream',
-        'tasks/get',
-        'tasks/cancel',
-        'tasks/resubscribe',
-        'tasks/pushNotificationConfig/set',
-        'tasks/pushNotificationConfig/get',
-        'agent/authenticatedExtendedCard',
-      ],
+      supportedMethods: [...METHODS],
       fileUpload: { supported: true, maxFileSize: 5_242_880, supportedTypes: ['text/plain'] },
       streaming: true,
       multiTurn: true,
