@@ -1,24 +1,15 @@
 // Prints the outcome of the hostile cases as a Markdown table (pasted as is into RELIABILITY.md),
 // then every broken bound, and the report directory of each run for a closer look.
+import { VERDICTS } from '../../harness/types.ts';
+import { SHORT_VERDICT } from '../../reporters/console/console-summary.ts';
 import { mib, type Budget } from './bounds.ts';
 import type { CaseOutcome } from './run-case.ts';
-
-const VERDICTS = ['pass', 'fail', 'warn', 'info', 'not-applicable', 'not-exercised', 'error'] as const;
-const SHORT: Record<(typeof VERDICTS)[number], string> = {
-  pass: 'pass',
-  fail: 'fail',
-  warn: 'warn',
-  info: 'info',
-  'not-applicable': 'n/a',
-  'not-exercised': 'n/e',
-  error: 'error',
-};
 
 function counts(o: CaseOutcome): string {
   const by = o.run.report?.summary.byVerdict;
   if (by === undefined) return '-';
   return VERDICTS.filter((v) => by[v] > 0)
-    .map((v) => `${by[v]} ${SHORT[v]}`)
+    .map((v) => `${by[v]} ${SHORT_VERDICT[v]}`)
     .join(', ');
 }
 

@@ -13,7 +13,8 @@ import { leadLines } from './console-lead.ts';
 export type ConsoleMode = 'quiet' | 'normal' | 'verbose';
 
 const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY', 'INFO'];
-const SHORT: Record<Verdict, string> = {
+/** Verdicts in at most six characters, for table columns. */
+export const SHORT_VERDICT: Readonly<Record<Verdict, string>> = {
   pass: 'pass',
   fail: 'fail',
   warn: 'warn',
@@ -42,7 +43,7 @@ function probed(result: RunResult): boolean {
 }
 
 export function summaryTable(result: RunResult, p: Palette): string[] {
-  const header = `  ${fit('section', NAME_WIDTH)}${VERDICTS.map((v) => SHORT[v].padStart(6)).join('')}`;
+  const header = `  ${fit('section', NAME_WIDTH)}${VERDICTS.map((v) => SHORT_VERDICT[v].padStart(6)).join('')}`;
   const lines = [p.style('bold', 'Summary by section'), p.style('grey', header)];
   // A run that could not be done has every requirement in error: one line per section says nothing.
   if (probed(result)) {
