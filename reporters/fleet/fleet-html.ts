@@ -3,9 +3,8 @@
 // fleet-page.js, which draws a sortable, filterable table of agents linking to each report.html.
 import { readFileSync } from 'node:fs';
 import type { FleetAgentChange, FleetAgentOutcome, FleetReport } from '../../schemas/generated/types.ts';
-import { csp, embedJson } from '../html/html-report.ts';
+import { embedJson, pageOpening } from '../html/html-report.ts';
 import { COMPLIANCE_LABELS, formatScore } from '../score.ts';
-import { escapeXml } from '../xml.ts';
 
 const read = (file: string): string => readFileSync(new URL(file, import.meta.url), 'utf8');
 const CSS = `${read('../html/page.css')}${read('./fleet-page.css')}`;
@@ -76,20 +75,7 @@ export function fleetHtmlData(report: FleetReport) {
 
 export function renderFleetHtml(report: FleetReport): string {
   const data = fleetHtmlData(report);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${csp(SCRIPT)}">
-<link rel="icon" href="data:,">
-<title>${escapeXml(data.title)}</title>
-<style>
-${CSS}</style>
-</head>
-<body>
-<h1>${escapeXml(data.title)}</h1>
-<noscript><p>This report renders its tables with JavaScript; the same data is in fleet.json.</p></noscript>
+  return `${pageOpening(data.title, CSS, SCRIPT, 'fleet.json')}
 <div id="summary"></div>
 <div id="changes"></div>
 <h2>Agents</h2>

@@ -32,8 +32,11 @@ export function csp(script: string): string {
   return `default-src 'none'; script-src 'sha256-${hash}'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'`;
 }
 
-export function renderHtmlPage(data: HtmlData): string {
-  const script = `\n${SCRIPT}`;
+/**
+ * The opening of a self-contained report page, up to its <noscript> note: a CSP that admits only
+ * `script` (by its hash), the stylesheet, the title; `dataFile` names where the same data is.
+ */
+export function pageOpening(title: string, css: string, script: string, dataFile: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -41,13 +44,18 @@ export function renderHtmlPage(data: HtmlData): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${csp(script)}">
 <link rel="icon" href="data:,">
-<title>${escapeXml(data.title)}</title>
+<title>${escapeXml(title)}</title>
 <style>
-${CSS}</style>
+${css}</style>
 </head>
 <body>
-<h1>${escapeXml(data.title)}</h1>
-<noscript><p>This report renders its tables with JavaScript; the same data is in report.json.</p></noscript>
+<h1>${escapeXml(title)}</h1>
+<noscript><p>This report renders its tables with JavaScript; the same data is in ${dataFile}.</p></noscript>`;
+}
+
+export function renderHtmlPage(data: HtmlData): string {
+  const script = `\n${SCRIPT}`;
+  return `${pageOpening(data.title, CSS, script, 'report.json')}
 <div id="header"></div>
 <h2>Sections by verdict</h2>
 <div id="matrix"></div>
