@@ -4,7 +4,7 @@
 // then merged. Every agent is listed with the level its own report.json gives, one that hangs or
 // fails never stops the others, shard and fleet files are schema-valid, no credential is written
 // anywhere, and a shard run again keeps its complete reports.
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
@@ -70,6 +70,7 @@ describe('fleet run as 3 shards, then fleet merge', () => {
 
   afterAll(async () => {
     await targets?.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('splits the fleet into disjoint shards that together hold every agent', () => {

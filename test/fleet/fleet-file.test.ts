@@ -2,15 +2,16 @@
 // directory, the kill deadline derived from the budget, and a clear ConfigError naming the agent and
 // the field for every mistake (duplicate names, no credential variable, a credential or an unknown
 // option in the file, an invalid option value).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { KILL_MARGIN_MS, loadFleet } from '../../harness/fleet/fleet-file.ts';
 import { ConfigError, ENV_VARS } from '../../harness/options.ts';
 import { loadSchema } from '../../schemas/registry.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'a2a-fleet-file-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 function fleetFile(content: unknown): string {

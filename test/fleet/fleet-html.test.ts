@@ -2,7 +2,7 @@
 // escaped), and in real headless Chromium (Debian's, driven by playwright-core) opened from disk: the
 // table sorts by a clicked column both ways, the level, status and text filters hide and show rows,
 // an agent's name links to its report.html and the link opens, markup in a name stays text.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -115,6 +115,7 @@ describe('fleet.html in headless Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('shows the verdict, the agents by level, and every agent worst level first', async () => {

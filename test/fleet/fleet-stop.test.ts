@@ -2,7 +2,7 @@
 // which are detached process groups the signal does not reach, exits 2, and leaves a shard.json that
 // lists the agent it did not finish as not run, so the shard still merges.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,7 @@ describe('fleet run stopped by a signal', () => {
     const silent = await rawServer('hang');
     closers.push(silent.close);
     const dir = mkdtempSync(join(tmpdir(), 'a2a-fleet-stop-'));
+    closers.push(async () => rmSync(dir, { recursive: true, force: true }));
     const fleet = join(dir, 'a2a-fleet.json');
     const agents = [{ name: 'silent', target: silent.url, agentId: 'a', apiKeyEnv: 'FLEET_STOP_KEY' }];
     writeFileSync(

@@ -2,10 +2,10 @@
 // paths relative to --out, a shard of the fleet that is not given named and exit 2, and the
 // refusals (not a shard directory, an invalid shard.json, shards of two fleets, a shard or an agent
 // given twice), each a ConfigError saying what to do.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mergeFleet } from '../../harness/fleet/merge.ts';
 import { renderFleetJunit } from '../../reporters/fleet/fleet-junit.ts';
 import { ConfigError } from '../../harness/options.ts';
@@ -14,6 +14,7 @@ import { validate } from '../../schemas/registry.ts';
 import { agent } from './fixtures.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'a2a-fleet-merge-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 
 function shardDir(index: number, agents: FleetAgentOutcome[], over: Partial<FleetShard> = {}): string {
