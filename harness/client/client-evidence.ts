@@ -128,6 +128,11 @@ export function expectOutput(rec: CheckRecorder, run: ScenarioRun, expected: str
   rec.check('driver output (stdout)', d.stdout.trimEnd(), expected.trimEnd());
 }
 
+/** The requests of one JSON-RPC method the driver sent (notes the driver; none is recorded as such). */
+export function methodRequests(run: ScenarioRun, rec: CheckRecorder, method: string): SeenRequest[] {
+  return requests(run, rec, (s) => s.rpcMethod === method, method);
+}
+
 export function requests(
   run: ScenarioRun,
   rec: CheckRecorder,

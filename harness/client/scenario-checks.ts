@@ -13,6 +13,7 @@ import {
   isMessage,
   json,
   MAX_ATTEMPTS,
+  methodRequests,
   replyText,
   requests,
   type ClientCheckDef,
@@ -22,7 +23,7 @@ import {
 import type { Scenario } from './scenarios.ts';
 
 function streamOutcome(run: ScenarioRun, rec: CheckRecorder, ev: Exchange[]): void {
-  const streams = requests(run, rec, (s) => s.rpcMethod === 'message/stream', 'message/stream');
+  const streams = methodRequests(run, rec, 'message/stream');
   evidence(run, ev, streams);
   const final = streams.map(finalEvent).find((e) => e !== undefined);
   // The stream had begun (the server sends `: ping` first): a client that left before its end failed it.
@@ -37,7 +38,7 @@ const acceptsStream: ClientCheckDef = {
   requirementId: '4/client-accept-event-stream',
   title: 'message/stream is sent with Accept: text/event-stream',
   check(run, rec, ev) {
-    const streams = requests(run, rec, (s) => s.rpcMethod === 'message/stream', 'message/stream');
+    const streams = methodRequests(run, rec, 'message/stream');
     evidence(run, ev, streams);
     for (const s of streams) {
       rec.check(
@@ -81,7 +82,7 @@ export const SCENARIO_CHECKS: Readonly<Record<Scenario, readonly ClientCheckDef[
       requirementId: '4.1/client-reads-reply-text',
       title: 'send: the driver prints the text parts of result.status.message',
       check(run, rec, ev) {
-        const sends = requests(run, rec, (s) => s.rpcMethod === 'message/send', 'message/send');
+        const sends = methodRequests(run, rec, 'message/send');
         evidence(run, ev, sends);
         const answered = sends.find((s) => (s.answer?.json as Json | undefined)?.result !== undefined);
         if (answered === undefined) return rec.notExercised('no message/send got a result');
@@ -200,7 +201,7 @@ export const SCENARIO_CHECKS: Readonly<Record<Scenario, readonly ClientCheckDef[
       title:
         'cancel: tasks/cancel names the streamed task in params.taskId; the driver prints the state of the cancel result',
       check(run, rec, ev) {
-        const streams = requests(run, rec, (s) => s.rpcMethod === 'message/stream', 'message/stream');
+        const streams = methodRequests(run, rec, 'message/stream');
         const cancels = run.requests.filter((s) => s.rpcMethod === 'tasks/cancel');
         evidence(run, ev, [...streams, ...cancels]);
         const taskId = ((streams[0]?.answer?.events ?? []) as Json[])
@@ -225,7 +226,7 @@ export const SCENARIO_CHECKS: Readonly<Record<Scenario, readonly ClientCheckDef[
       requirementId: '7/client-retries-transient',
       title: "retry: the message/send answered 503 is retried and the retry's reply printed",
       check(run, rec, ev) {
-        const sends = requests(run, rec, (s) => s.rpcMethod === 'message/send', 'message/send');
+        const sends = methodRequests(run, rec, 'message/send');
         evidence(run, ev, sends);
         rec.check(
           'message/send attempts',
@@ -246,7 +247,7 @@ export const SCENARIO_CHECKS: Readonly<Record<Scenario, readonly ClientCheckDef[
       requirementId: '7/client-retries-bounded',
       title: `retry: at most ${MAX_ATTEMPTS} attempts, none after an answer that is not 5xx`,
       check(run, rec, ev) {
-        const sends = requests(run, rec, (s) => s.rpcMethod === 'message/send', 'message/send');
+        const sends = methodRequests(run, rec, 'message/send');
         evidence(run, ev, sends);
         rec.check(
           'message/send attempts',
@@ -268,7 +269,7 @@ export const SCENARIO_CHECKS: Readonly<Record<Scenario, readonly ClientCheckDef[
       title:
         'error: the message/send answered with a JSON-RPC error is sent once; the driver prints the code',
       check(run, rec, ev) {
-        const sends = requests(run, rec, (s) => s.rpcMethod === 'message/send', 'message/send');
+        const sends = methodRequests(run, rec, 'message/send');
         evidence(run, ev, sends);
         rec.check('message/send attempts', sends.length, 1);
         const code = (sends[0]?.answer?.json as Json | undefined)?.error?.code;
