@@ -1169,6 +1169,7 @@ export interface ConformanceReport {
   summary: ReportSummary;
   harnessErrors: ReportHarnessError[];
   baseline?: ReportBaseline;
+  traffic?: ReportTraffic;
   dialect?: ReportDialect;
   /**
    * Causes many findings share (harness/analysis): a dialect difference, an unexpected error code or HTTP status, a missing field, no answer; largest first. Absent from reports of older versions.
@@ -1582,6 +1583,46 @@ export interface ReportBaseline {
     current: string;
     [k: string]: unknown;
   };
+  [k: string]: unknown;
+}
+/**
+ * How the run went on the wire (harness/io/governor.ts): requests, agent turns, turn latency, the pace kept, concurrency, what the profile or budget cut. Absent from reports of older versions.
+ */
+export interface ReportTraffic {
+  profile: 'smoke' | 'standard' | 'full';
+  requests: number;
+  agentTurns: number;
+  maxTurns: number | null;
+  turnLatencyMs: {
+    p50: number | null;
+    p95: number | null;
+    samples: number;
+    [k: string]: unknown;
+  };
+  rateLimit: {
+    requestsPerMinute: number | null;
+    source: 'card' | 'option' | 'none';
+    waitedMs: number;
+    rateLimitedAnswers: number;
+    [k: string]: unknown;
+  };
+  concurrency: {
+    limit: number;
+    maxInFlight: number;
+    [k: string]: unknown;
+  };
+  cut: {
+    what: string;
+    option: string;
+    [k: string]: unknown;
+  }[];
+  properties?: {
+    requirementId: string;
+    label: string;
+    planned: number;
+    runs: number;
+    [k: string]: unknown;
+  }[];
   [k: string]: unknown;
 }
 /**
