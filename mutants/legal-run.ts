@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startMutant } from './proxy.ts';
 import { pool, runHarness } from './runner.ts';
-import type { Freedom, LegalVariant } from './types.ts';
+import type { Freedom, LegalVariant, SetRunOptions } from './types.ts';
 
 export const LEGAL_DIR = fileURLToPath(new URL('./legal/', import.meta.url));
 
@@ -116,11 +116,7 @@ export async function runLegalVariant(
 /** The control (the proxy with no change, over the union of the scopes), then every variant. */
 export async function runLegal(
   variants: readonly LegalVariant[],
-  {
-    concurrency = 3,
-    onResult,
-    keep,
-  }: { concurrency?: number; onResult?: (r: LegalResult) => void; keep?: string } = {},
+  { concurrency = 3, onResult, keep }: SetRunOptions<LegalResult> = {},
 ): Promise<LegalRun> {
   const started = Date.now();
   const target = await startMutant();

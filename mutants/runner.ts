@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { hasRequirement } from '../requirements/index.ts';
 import { expectedVerdict, idSlug } from './define.ts';
 import { startMutant } from './proxy.ts';
-import type { Area, MutantTarget, Variant } from './types.ts';
+import type { Area, MutantTarget, SetRunOptions, Variant } from './types.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const VARIANTS_DIR = join(ROOT, 'mutants', 'variants');
@@ -234,11 +234,7 @@ export interface MutationRun {
 /** The control and every variant, `concurrency` harness runs at a time (the control goes first). */
 export async function runMutants(
   variants: readonly Variant[],
-  {
-    concurrency = 3,
-    onResult,
-    keep,
-  }: { concurrency?: number; onResult?: (r: VariantResult) => void; keep?: string } = {},
+  { concurrency = 3, onResult, keep }: SetRunOptions<VariantResult> = {},
 ): Promise<MutationRun> {
   const started = Date.now();
   let control: ControlResult | undefined;

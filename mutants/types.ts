@@ -40,6 +40,16 @@ export interface Variant {
   start(): Promise<MutantTarget>;
 }
 
+/**
+ * How a set of variants runs: `concurrency` harness runs at a time, `onResult` as each ends, the
+ * reports kept under `keep`.
+ */
+export interface SetRunOptions<R> {
+  concurrency?: number;
+  onResult?: (r: R) => void;
+  keep?: string;
+}
+
 /** What a legal variant varies: one freedom the spec leaves to an agent. */
 export type Freedom =
   | 'sse-framing'
