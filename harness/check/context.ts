@@ -14,6 +14,7 @@ import { RemoteGovernor } from '../io/governor-link.ts';
 import type { SseStream } from '../io/sse-reader.ts';
 import {
   createTargetClient,
+  settled,
   type RpcOptions,
   type StreamOptions,
   type TargetClient,
@@ -190,11 +191,13 @@ export function createCheckContext(
     signal,
     client,
     newClient: (overrides) => pool.create(overrides),
-    async rpc(method, params, opts) {
-      const ex = await client.rpc(method, params, opts);
-      if (!completeAnswer(ex)) throw new NoAnswerError(ex);
-      return ex as AnsweredExchange;
-    },
+    rpc: (method, params, opts) =>
+      settled(
+        client.rpc(method, params, opts).then((ex) => {
+          if (!completeAnswer(ex)) throw new NoAnswerError(ex);
+          return ex as AnsweredExchange;
+        }),
+      ),
     stream: (method, params, opts) => client.stream(method, params, opts),
     webhooks: () => hooks.open(),
     check: (label, actual, expected, predicate) => recorder.check(label, actual, expected, predicate),

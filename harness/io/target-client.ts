@@ -144,14 +144,20 @@ class Client implements TargetClient {
     const turn = TURN_METHODS.has(method);
     const timeoutMs = (opts.timeoutMs ?? this.timeoutMs) + (turn ? this.turnAllowance() : 0);
     const turnMethod = turn || (opts.rawBody !== undefined && namesTurnMethod(opts.rawBody));
-    return this.governed(
-      turn,
-      () => this.send(this.rpcSpec(method, params, opts, 'application/json'), timeoutMs),
-      turnMethod,
+    return settled(
+      this.governed(
+        turn,
+        () => this.send(this.rpcSpec(method, params, opts, 'application/json'), timeoutMs),
+        turnMethod,
+      ),
     );
   }
 
-  async stream(method: string, params?: unknown, given: StreamOptions = {}): Promise<SseStream> {
+  stream(method: string, params?: unknown, given: StreamOptions = {}): Promise<SseStream> {
+    return settled(this.openStream(method, params, given));
+  }
+
+  private async openStream(method: string, params: unknown, given: StreamOptions): Promise<SseStream> {
     const turn = TURN_METHODS.has(method);
     const opts = turn ? slowAgentBudgets(given, this.turnAllowance()) : given;
     for (let attempt = 0; ; attempt += 1) {
@@ -187,10 +193,8 @@ class Client implements TargetClient {
       headers: mergeHeaders(base, req.headers),
     };
     if (req.body !== undefined) spec.body = req.body;
-    return this.governed(
-      false,
-      () => this.send(spec, req.timeoutMs ?? this.timeoutMs),
-      namesTurnMethod(req.body),
+    return settled(
+      this.governed(false, () => this.send(spec, req.timeoutMs ?? this.timeoutMs), namesTurnMethod(req.body)),
     );
   }
 
@@ -359,6 +363,16 @@ class Client implements TargetClient {
     }
     return res;
   }
+}
+
+/**
+ * The promise, marked handled: a governor's refusal (rate budget spent, rate limited) of a request a
+ * check started without awaiting it must not surface as an unhandled rejection of the whole run.
+ * Whoever awaits it still gets the rejection.
+ */
+export function settled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
 }
 
 /** A raw body that calls message/send or message/stream (well-formed or not): the agent's time, not the check's. */

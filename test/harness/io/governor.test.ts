@@ -147,6 +147,21 @@ describe('rate-limited answers', () => {
     expect((err as Error).message).toMatch(/^rate limited: 3 rate-limited answers/);
   });
 
+  it('a refused request that no one awaited is no unhandled rejection of the run', async () => {
+    const g = new Governor({
+      pace: { limit: 1, windowMs: 60_000, source: 'card' },
+      concurrency: 4,
+      deadlineAt: Date.now() + 500,
+    });
+    (await g.admit({ turn: false }))();
+    const client = createTargetClient({ baseUrl, agentId: 'a', auth: { apiKey: 'k' }, governor: g });
+    // vitest fails the file on an unhandled rejection.
+    void client.rpc('tasks/get', { id: 't' });
+    void client.stream('message/stream', {});
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.close();
+  });
+
   it('reach a client that bypasses pacing (the rate-limit checks)', async () => {
     Object.assign(state, { refuse: 1, seen: 0, retryAfter: true });
     const g = new Governor({ pace: null, concurrency: 4 });
