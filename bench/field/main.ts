@@ -98,7 +98,12 @@ interface Report {
   harnessErrors: Array<{ message: string }>;
   durationMs: number;
   summary: { byVerdict: Record<string, number> };
-  requirements: Array<{ id: string; verdict: string; message?: string }>;
+  requirements: Array<{
+    id: string;
+    verdict: string;
+    message?: string;
+    checks?: Array<{ message?: string }>;
+  }>;
   traffic?: {
     requests: number;
     agentTurns: number;
@@ -170,7 +175,7 @@ function falseFailures(row: Row, without: Row | undefined): string[] {
 function table(rows: Row[]): string {
   const without = rows.find((r) => r.condition.name === 'without');
   const head =
-    '| condition | wall s | x without | requests | agent turns | turn p50/p95 ms | waited on pace s | 429s | pass | fail | warn | not-exercised | error | false failures | exit |';
+    '| condition | wall s | x without | requests | agent turns | turn p50/p95 ms | waited s (summed over checks) | 429s | pass | fail | warn | not-exercised | error | false failures | exit |';
   const lines = [head, `|${' --- |'.repeat(15)}`];
   for (const row of rows) {
     const r = row.report;
@@ -215,7 +220,7 @@ for (const row of rows) {
     row.report?.requirements.filter((r) => r.verdict === 'not-exercised' || r.verdict === 'error') ?? [];
   if (ne.length > 0 && ne.length <= 12) {
     process.stdout.write(
-      `\n${row.condition.name}: ${ne.map((r) => `${r.id} (${r.verdict}: ${r.message ?? ''})`).join('; ')}\n`,
+      `\n${row.condition.name}: ${ne.map((r) => `${r.id} (${r.verdict}: ${r.message ?? r.checks?.find((k) => k.message)?.message ?? ''})`).join('; ')}\n`,
     );
   } else if (ne.length > 12) {
     process.stdout.write(`\n${row.condition.name}: ${ne.length} requirements not exercised or in error\n`);
