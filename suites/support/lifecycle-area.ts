@@ -184,6 +184,12 @@ export interface SlotFill {
   limit: number;
   holders: LiveTask[];
   release(): Promise<void>;
+  /**
+   * Reads the holders again: one no longer working (a slot freed, e.g. by a system timeout while a
+   * slow agent took the next request) means the queue was not held, and the check is not-exercised
+   * with the states seen. Call it after sampling the queued tasks, before grading them.
+   */
+  requireHeld(when: string): Promise<void>;
 }
 
 /**
