@@ -6,8 +6,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openOfflinePage } from '../support/offline-page.ts';
 import { fleetHtmlData, renderFleetHtml } from '../../reporters/fleet/fleet-html.ts';
 import { EVIL_NAME, fleetReport } from './fixtures.ts';
 
@@ -63,9 +64,6 @@ describe('fleet.html as a file', () => {
   });
 });
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'];
-ARGS.push('--disable-background-networking', '--disable-component-update', '--disable-sync');
-
 describe('fleet.html in headless Chromium', () => {
   let browser: Browser;
   let page: Page;
@@ -100,17 +98,7 @@ describe('fleet.html in headless Chromium', () => {
       join(dir, 'shard-1', 'travel', 'report.html'),
       '<!doctype html><title>travel report</title>',
     );
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
-    page = await browser.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('request', (r) => {
-      if (!r.url().startsWith('file:')) problems.push(`request: ${r.url()}`);
-    });
-    await page.goto(url);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+    ({ browser, page } = await openOfflinePage(url, problems));
   }, 30_000);
 
   afterAll(async () => {

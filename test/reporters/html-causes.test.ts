@@ -5,8 +5,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openOfflinePage } from '../support/offline-page.ts';
 import { analyseRun } from '../../harness/analysis/root-causes.ts';
 import type { RunTraffic } from '../../harness/types.ts';
 import { renderHtml } from '../../reporters/html/html-report.ts';
@@ -36,15 +37,7 @@ describe('report.html leads with the dialect and the root causes', () => {
     const run = fixtureRun(requirements, { traffic: TRAFFIC, ...analyseRun(requirements, V03_PROBE) });
     const file = join(mkdtempSync(join(tmpdir(), 'a2a-html-causes-')), 'report.html');
     writeFileSync(file, renderHtml(run));
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox'],
-    });
-    page = await browser.newPage();
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
-    await page.goto(pathToFileURL(file).href);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+    ({ browser, page } = await openOfflinePage(pathToFileURL(file).href, problems));
   }, 30_000);
 
   afterAll(async () => {

@@ -6,8 +6,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openOfflinePage } from '../support/offline-page.ts';
 import { htmlData } from '../../reporters/html/html-data.ts';
 import { embedJson, renderHtml } from '../../reporters/html/html-report.ts';
 import { anchorOf } from '../../reporters/sections.ts';
@@ -73,9 +74,6 @@ describe('report.html data', () => {
   });
 });
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'];
-ARGS.push('--disable-background-networking', '--disable-component-update', '--disable-sync');
-
 describe('report.html in headless Chromium', () => {
   let browser: Browser;
   let page: Page;
@@ -86,18 +84,7 @@ describe('report.html in headless Chromium', () => {
 
   beforeAll(async () => {
     writeFileSync(file, renderHtml(evilRun()));
-    // launch() gives every browser a fresh temporary profile (user data dir) of its own.
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
-    page = await browser.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('request', (r) => {
-      if (!r.url().startsWith('file:')) problems.push(`request: ${r.url()}`);
-    });
-    await page.goto(url);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+    ({ browser, page } = await openOfflinePage(url, problems));
   }, 30_000);
 
   afterAll(async () => {

@@ -1,0 +1,27 @@
+// A report page opened from disk in Debian's headless Chromium (driven by playwright-core: nothing is
+// downloaded), with every console error or warning, page error and request that is not a file: URL
+// collected, so a test can assert the page is self-contained and quiet.
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'];
+ARGS.push('--disable-background-networking', '--disable-component-update', '--disable-sync');
+
+/** Opens `url` and waits for the page's script to mark `body[data-ready]`; problems land in `problems`. */
+export async function openOfflinePage(
+  url: string,
+  problems: string[],
+): Promise<{ browser: Browser; page: Page }> {
+  // launch() gives every browser a fresh temporary profile (user data dir) of its own.
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  const page = await browser.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file:')) problems.push(`request: ${r.url()}`);
+  });
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+  return { browser, page };
+}
