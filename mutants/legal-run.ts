@@ -6,7 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startMutant } from './proxy.ts';
-import { pool, runHarness } from './runner.ts';
+import { pool, runHarness, runOnTarget } from './runner.ts';
 import type { Freedom, LegalVariant, SetRunOptions } from './types.ts';
 
 export const LEGAL_DIR = fileURLToPath(new URL('./legal/', import.meta.url));
@@ -81,36 +81,21 @@ export async function runLegalVariant(
   keep?: string,
 ): Promise<LegalResult> {
   const started = Date.now();
-  const base = { name: v.name, varies: v.varies };
-  let target;
-  try {
-    target = await v.start();
-  } catch (error) {
-    const problem = `start failed: ${(error as Error).message}`;
-    return {
-      ...base,
-      falseFindings: [],
-      unexercised: [],
-      clean: false,
-      exitCode: null,
-      durationMs: 0,
-      problem,
-    };
-  }
-  try {
-    const run = await runHarness(target, v.only ?? [], keep === undefined ? undefined : join(keep, v.name));
-    const found = compareWithControl(control, run.verdicts);
-    return {
-      ...base,
-      ...found,
-      clean: run.problem === undefined && found.falseFindings.length === 0,
-      exitCode: run.exitCode,
-      durationMs: Date.now() - started,
-      ...(run.problem !== undefined ? { problem: run.problem } : {}),
-    };
-  } finally {
-    await target.close();
-  }
+  const run = await runOnTarget(
+    () => v.start(),
+    v.only ?? [],
+    keep === undefined ? undefined : join(keep, v.name),
+  );
+  const found = compareWithControl(control, run.verdicts);
+  return {
+    name: v.name,
+    varies: v.varies,
+    ...found,
+    clean: run.problem === undefined && found.falseFindings.length === 0,
+    exitCode: run.exitCode,
+    durationMs: Date.now() - started,
+    ...(run.problem !== undefined ? { problem: run.problem } : {}),
+  };
 }
 
 /** The control (the proxy with no change, over the union of the scopes), then every variant. */

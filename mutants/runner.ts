@@ -144,42 +144,48 @@ export async function runHarness(
   }
 }
 
-/** Runs the harness against one variant; `keep` is a directory to leave its reports in. */
-export async function runVariant(v: Variant, keep?: string): Promise<VariantResult> {
-  const started = Date.now();
-  const base = { name: v.name, breaks: v.breaks, area: v.area, expect: v.expect };
+/**
+ * Starts a variant's target, runs the harness against it over `only` and closes it. A target that
+ * cannot start is the run's problem (no verdicts), never a throw.
+ */
+export async function runOnTarget(
+  start: () => Promise<MutantTarget>,
+  only: readonly string[],
+  keep?: string,
+): Promise<HarnessRun> {
   let target: MutantTarget;
   try {
-    target = await v.start();
+    target = await start();
   } catch (error) {
-    const problem = `start failed: ${(error as Error).message}`;
-    return {
-      ...base,
-      verdict: undefined,
-      caught: false,
-      exitCode: null,
-      durationMs: Date.now() - started,
-      problem,
-    };
+    return { exitCode: null, verdicts: {}, problem: `start failed: ${(error as Error).message}` };
   }
   try {
-    const run = await runHarness(
-      target,
-      v.only ?? [v.breaks],
-      keep === undefined ? undefined : join(keep, v.name),
-    );
-    const verdict = run.verdicts[v.breaks];
-    return {
-      ...base,
-      verdict,
-      caught: verdict === v.expect,
-      exitCode: run.exitCode,
-      durationMs: Date.now() - started,
-      ...(run.problem !== undefined ? { problem: run.problem } : {}),
-    };
+    return await runHarness(target, only, keep);
   } finally {
     await target.close();
   }
+}
+
+/** Runs the harness against one variant; `keep` is a directory to leave its reports in. */
+export async function runVariant(v: Variant, keep?: string): Promise<VariantResult> {
+  const started = Date.now();
+  const run = await runOnTarget(
+    () => v.start(),
+    v.only ?? [v.breaks],
+    keep === undefined ? undefined : join(keep, v.name),
+  );
+  const verdict = run.verdicts[v.breaks];
+  return {
+    name: v.name,
+    breaks: v.breaks,
+    area: v.area,
+    expect: v.expect,
+    verdict,
+    caught: verdict === v.expect,
+    exitCode: run.exitCode,
+    durationMs: Date.now() - started,
+    ...(run.problem !== undefined ? { problem: run.problem } : {}),
+  };
 }
 
 /** The union of the variants' --only scopes, run through the proxy with no hook: every verdict must pass. */
