@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runRoleCheck } from '../roles/role-check.ts';
-import { roleRunResult, saveRoleReports, type RoleRunOptions } from '../roles/role-run.ts';
+import { roleRunOptions, roleRunResult, saveRoleReports, type RoleRunOptions } from '../roles/role-run.ts';
 import { ConfigError } from '../options.ts';
 import { shellQuote } from '../reproduce.ts';
 import { selectForRun } from '../runner/run-conformance.ts';
@@ -116,14 +116,7 @@ export async function runClient(opts: ClientRunOptions): Promise<RunResult> {
   if (opts.command.length === 0)
     throw new ConfigError('client needs a command after --, e.g. client -- node my-driver.mjs');
   const startedAt = new Date();
-  const options: RoleRunOptions = {
-    level: opts.level ?? 'all',
-    only: opts.only ?? [],
-    timeoutMs: opts.scenarioTimeoutMs ?? 30_000,
-    budgetMs: opts.budgetMs ?? 600_000,
-    out: opts.out === undefined ? './reports' : opts.out,
-    ...(opts.baseline === undefined ? {} : { baseline: opts.baseline }),
-  };
+  const options = roleRunOptions(opts, opts.scenarioTimeoutMs ?? 30_000);
   const selected = selectForRun(options, 'client');
   const ids = new Set(selected.map((r) => r.id));
   // Without --scenario, only the scenarios that grade a selected requirement run (--only 4.2/* runs stream and cancel).

@@ -9,7 +9,7 @@ import { createTargetClient } from '../io/target-client.ts';
 import type { Exchange } from '../io/evidence.ts';
 import { shellQuote } from '../reproduce.ts';
 import { runRoleCheck } from '../roles/role-check.ts';
-import { roleRunResult, saveRoleReports, type RoleRunOptions } from '../roles/role-run.ts';
+import { roleRunOptions, roleRunResult, saveRoleReports, type RoleRunOptions } from '../roles/role-run.ts';
 import { selectForRun } from '../runner/run-conformance.ts';
 import type { CheckResult, Reachability, RunResult } from '../types.ts';
 import { deliveryOf, payloadFor, serialise, type Delivery } from './deliveries.ts';
@@ -125,14 +125,7 @@ async function probe(
 
 export async function runReceiver(opts: ReceiverRunOptions): Promise<RunResult> {
   const startedAt = new Date();
-  const options: RoleRunOptions = {
-    level: opts.level ?? 'all',
-    only: opts.only ?? [],
-    timeoutMs: opts.timeoutMs ?? 10_000,
-    budgetMs: opts.budgetMs ?? 600_000,
-    out: opts.out === undefined ? './reports' : opts.out,
-    ...(opts.baseline === undefined ? {} : { baseline: opts.baseline }),
-  };
+  const options = roleRunOptions(opts, opts.timeoutMs ?? 10_000);
   const selected = selectForRun(options, 'receiver');
   const headers = opts.headers ?? {};
   const secrets = [...(opts.secret === undefined ? [] : [opts.secret]), ...Object.values(headers)];

@@ -26,6 +26,18 @@ export interface RoleRunOptions {
   baseline?: string;
 }
 
+/** A role run's options: the given ones, else the defaults; `timeoutMs` is the mode's own budget per step. */
+export function roleRunOptions(given: Partial<RoleRunOptions>, timeoutMs: number): RoleRunOptions {
+  return {
+    level: given.level ?? 'all',
+    only: given.only ?? [],
+    timeoutMs,
+    budgetMs: given.budgetMs ?? 600_000,
+    out: given.out === undefined ? './reports' : given.out,
+    ...(given.baseline === undefined ? {} : { baseline: given.baseline }),
+  };
+}
+
 export interface RoleRunInput {
   role: Exclude<Role, 'service'>;
   /** What was certified: the receiver URL, or the client's command line. */
