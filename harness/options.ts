@@ -1,15 +1,11 @@
 // Resolves the run options from four layers, highest first: CLI flags, A2A_* environment variables,
 // a JSON config file (--config), defaults. Validation errors are ConfigError (exit 2, never a verdict).
 import { readFileSync } from 'node:fs';
+import { ConfigError } from '../schemas/config-error.ts';
 import type { Pace } from './io/governor.ts';
 import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection, type Profile } from './types.ts';
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 export type Layer = 'flag' | 'env' | 'file';
 export type RawOptions = Partial<Record<OptionKey, unknown>>;

@@ -1,7 +1,7 @@
 // `a2a-conformance serve`: starts the bundled reference server from flags, environment variables
 // (A2A_HOST, A2A_PORT, A2A_AGENT_ID, A2A_API_KEY, A2A_CONFIG) or a JSON config file, prints the
 // base URL then `agent <id>` / `api-key <key>` lines on stdout, and closes cleanly on SIGINT/SIGTERM.
-import { ConfigError } from './agents/config-check.ts';
+import { serverConfigError } from './agents/config-check.ts';
 import { loadConfigFile } from './agents/config-file.ts';
 import { AGENT_ID_PATTERN } from './agents/config.ts';
 import { defaultAgent, DEFAULT_AGENT_ID, generateApiKey, startReferenceServer } from './index.ts';
@@ -34,7 +34,7 @@ function parsePort(value: number | string | undefined): number | undefined {
     port > 65535 ||
     (typeof value === 'string' && !/^\d+$/.test(value))
   ) {
-    throw new ConfigError([`port: must be an integer from 0 to 65535 (got ${JSON.stringify(value)})`]);
+    throw serverConfigError([`port: must be an integer from 0 to 65535 (got ${JSON.stringify(value)})`]);
   }
   return port;
 }
@@ -56,7 +56,7 @@ function serverOptions(options: ServeOptions): ReferenceServerOptions {
   const base: ReferenceServerOptions = options.config === undefined ? {} : loadConfigFile(options.config);
   const agentId = options.agentId;
   if (agentId !== undefined && !AGENT_ID_PATTERN.test(agentId)) {
-    throw new ConfigError([
+    throw serverConfigError([
       `agent id: must match ${String(AGENT_ID_PATTERN)} (got ${JSON.stringify(agentId)})`,
     ]);
   }
@@ -65,7 +65,7 @@ function serverOptions(options: ServeOptions): ReferenceServerOptions {
     base.allowPrivateWebhookTargets ??= true;
     base.agents = [defaultAgent(agentId ?? DEFAULT_AGENT_ID, options.apiKey ?? generateApiKey())];
   } else if (agentId !== undefined && !base.agents.some((agent) => agent.id === agentId)) {
-    throw new ConfigError([`agent id: "${agentId}" is not an agent of ${options.config}`]);
+    throw serverConfigError([`agent id: "${agentId}" is not an agent of ${options.config}`]);
   } else if (options.apiKey !== undefined) {
     const target = base.agents.find(
       (agent) => agent.id === (agentId ?? base.agents?.[0]?.id),

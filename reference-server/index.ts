@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Checker, ConfigError } from './agents/config-check.ts';
+import { Checker } from './agents/config-check.ts';
 import { checkServerOptions } from './agents/config-file.ts';
 import { resolveAgentConfigs } from './agents/config.ts';
 import { createAgentRuntime, type AgentRuntime } from './agents/runtime.ts';
@@ -16,7 +16,7 @@ import { createWebhookService } from './webhooks/index.ts';
 export type * from './types.ts';
 export type { AttemptRecord, DeliveryRecord, DeliveryStatus } from './webhooks/types.ts';
 export { AGENT_DEFAULTS, DEFAULT_SUPPORTED_TYPES, maxBodyBytes } from './agents/config.ts';
-export { ConfigError } from './agents/config-check.ts';
+export { ConfigError } from '../schemas/config-error.ts';
 export { loadConfigFile, parseConfigText } from './agents/config-file.ts';
 export { DIRECTIVE_PREFIX, directivePart, type Directive } from './agent/directives.ts';
 
@@ -58,7 +58,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const { agents: agentInputs, ...serverOptions } = options;
   const check = new Checker();
   checkServerOptions(serverOptions, check);
-  if (check.problems.length > 0) throw new ConfigError(check.problems);
+  check.throwIfAny();
   const agents = resolveAgentConfigs(agentInputs ?? [defaultAgent()]);
   const webhooks = createWebhookService({
     userAgent: WEBHOOK_USER_AGENT,

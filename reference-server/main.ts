@@ -1,7 +1,7 @@
 // Runs the reference server directly (`npx tsx reference-server/main.ts [--port N] [--host H]
 // [--agent-id ID] [--api-key KEY] [--config FILE]`); the product CLI uses runServe() instead.
 import { parseArgs } from 'node:util';
-import { ConfigError } from './agents/config-check.ts';
+import { ConfigError } from '../schemas/config-error.ts';
 import { runServe } from './cli.ts';
 
 const { values } = parseArgs({

@@ -1,16 +1,12 @@
 // Small field checkers for configuration objects: each records a readable error
 // (`agents[0].limits.requestsPerMinute: must be an integer >= 1 (got "abc")`) instead of throwing,
-// so one run reports every mistake of a config file at once.
+// so one run reports every mistake of a config file at once, in one ConfigError (schemas/config-error.ts).
+import { ConfigError } from '../../schemas/config-error.ts';
 import { isObject } from '../../schemas/json.ts';
 
-export class ConfigError extends Error {
-  readonly problems: string[];
-
-  constructor(problems: string[]) {
-    super(`invalid reference server configuration:\n  - ${problems.join('\n  - ')}`);
-    this.name = 'ConfigError';
-    this.problems = problems;
-  }
+/** The reference server's ConfigError: every problem of its configuration under one heading. */
+export function serverConfigError(problems: readonly string[]): ConfigError {
+  return new ConfigError('invalid reference server configuration', problems);
 }
 
 export function describe(value: unknown): string {
@@ -22,6 +18,11 @@ export function describe(value: unknown): string {
 /** Collects problems under a path prefix. */
 export class Checker {
   constructor(readonly problems: string[] = []) {}
+
+  /** Throws a ConfigError listing every problem collected, if there is one. */
+  throwIfAny(): void {
+    if (this.problems.length > 0) throw serverConfigError(this.problems);
+  }
 
   fail(path: string, expectation: string, value: unknown): void {
     this.problems.push(`${path}: ${expectation} (got ${describe(value)})`);

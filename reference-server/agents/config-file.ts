@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { HTTP_LIMITS } from '../http/limits.ts';
 import type { ReferenceServerOptions } from '../types.ts';
-import { Checker, ConfigError } from './config-check.ts';
+import { ConfigError } from '../../schemas/config-error.ts';
+import { Checker, serverConfigError } from './config-check.ts';
 import { resolveAgentConfigs } from './config.ts';
 
 const SERVER_KEYS = [
@@ -67,7 +68,7 @@ export function parseConfigText(text: string, source: string): ReferenceServerOp
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError([`${source}: not valid JSON (${(error as Error).message})`]);
+    throw serverConfigError([`${source}: not valid JSON (${(error as Error).message})`]);
   }
   const check = new Checker();
   const options = checkServerOptions(raw, check);
@@ -80,7 +81,7 @@ export function parseConfigText(text: string, source: string): ReferenceServerOp
     agentProblems = error.problems;
   }
   const problems = [...check.problems, ...agentProblems];
-  if (problems.length > 0) throw new ConfigError(problems.map((problem) => `${source}: ${problem}`));
+  if (problems.length > 0) throw serverConfigError(problems.map((problem) => `${source}: ${problem}`));
   return options;
 }
 
@@ -89,7 +90,7 @@ export function loadConfigFile(path: string): ReferenceServerOptions {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ConfigError([
+    throw serverConfigError([
       `${path}: cannot read the config file (${(error as NodeJS.ErrnoException).code})`,
     ]);
   }

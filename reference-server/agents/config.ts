@@ -3,7 +3,7 @@
 import { METHODS, type MethodName } from '../../schemas/error-codes.ts';
 import type { AgentCapabilities, AgentConfig, AgentConfigInput } from '../types.ts';
 import { isObject } from '../../schemas/json.ts';
-import { Checker, ConfigError } from './config-check.ts';
+import { Checker } from './config-check.ts';
 
 export const DEFAULT_SUPPORTED_TYPES: readonly string[] = Object.freeze([
   'text/plain',
@@ -184,7 +184,7 @@ export function resolveAgentConfigs(raw: unknown, path = 'agents'): AgentConfig[
       agents.push(agent);
     });
   }
-  if (check.problems.length > 0) throw new ConfigError(check.problems);
+  check.throwIfAny();
   return agents;
 }
 
@@ -193,5 +193,4 @@ export function maxBodyBytes(agent: AgentConfig): number {
   return Math.ceil((agent.capabilities.fileUpload.maxFileSize * 4) / 3) * 8 + 1024 * 1024;
 }
 
-export { ConfigError };
 export type { AgentConfigInput };
