@@ -7,19 +7,18 @@ import { SECTION_2_7_TO_2_10 } from './sections/02-07-task.ts';
 import { SECTION_2_11_TO_2_13 } from './sections/02-11-webhook-config.ts';
 import { SECTION_2_14 } from './sections/02-14-agent-card.ts';
 import { SECTION_3 } from './sections/03-states.ts';
-import { SECTION_4 } from './sections/04-endpoint.ts';
-import { SECTION_4_1 } from './sections/04-1-message-send.ts';
-import { SECTION_4_2 } from './sections/04-2-message-stream.ts';
-import { SECTION_4_3 } from './sections/04-3-tasks-get.ts';
-import { SECTION_4_4 } from './sections/04-4-tasks-cancel.ts';
-import { SECTION_4_5 } from './sections/04-5-tasks-resubscribe.ts';
-import { SECTION_4_6_TO_4_7 } from './sections/04-6-push-config.ts';
-import { SECTION_4_8 } from './sections/04-8-extended-card.ts';
-import { SECTION_4_9 } from './sections/04-9-multi-turn-files.ts';
+import { SECTION_4 } from './sections/04-00-endpoint.ts';
+import { SECTION_4_1 } from './sections/04-01-message-send.ts';
+import { SECTION_4_2 } from './sections/04-02-message-stream.ts';
+import { SECTION_4_3 } from './sections/04-03-tasks-get.ts';
+import { SECTION_4_4 } from './sections/04-04-tasks-cancel.ts';
+import { SECTION_4_5 } from './sections/04-05-tasks-resubscribe.ts';
+import { SECTION_4_6_TO_4_7 } from './sections/04-06-push-config.ts';
+import { SECTION_4_8 } from './sections/04-08-extended-card.ts';
+import { SECTION_4_9 } from './sections/04-09-multi-turn-files.ts';
 import { SECTION_5 } from './sections/05-authentication.ts';
-import { SECTION_6_TO_6_1 } from './sections/06-1-webhook-events.ts';
-import { SECTION_6_2_TO_6_3 } from './sections/06-2-webhook-request.ts';
-import { SECTION_6_4_TO_6_6 } from './sections/06-4-signature-delivery.ts';
+import { SECTION_6_TO_6_5 } from './sections/06-01-webhooks.ts';
+import { SECTION_6_6 } from './sections/06-06-streaming-events.ts';
 import { SECTION_7 } from './sections/07-errors.ts';
 import { SECTION_8 } from './sections/08-limits.ts';
 import { SECTION_9 } from './sections/09-versioning.ts';
@@ -66,9 +65,8 @@ export const REQUIREMENTS: readonly Requirement[] = Object.freeze(
     SECTION_4_8,
     SECTION_4_9,
     SECTION_5,
-    SECTION_6_TO_6_1,
-    SECTION_6_2_TO_6_3,
-    SECTION_6_4_TO_6_6,
+    SECTION_6_TO_6_5,
+    SECTION_6_6,
     SECTION_7,
     SECTION_8,
     SECTION_9,

@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
+const runsLast = (f: TestSpecification): number =>
+  /[\\/]suites[\\/]08-limits[\\/]rate-limit\.test\.ts$/.test(f.moduleId) ? 1 : 0;
+
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
@@ -23,15 +26,17 @@ export default defineConfig({
     // Above the default check budget (30 s or 3x --timeout-ms) so verifies() reports overruns itself.
     testTimeout: 95_000,
     hookTimeout: 30_000,
-    // Files in path order (section order, stable from run to run), suites/99-rate-limit/ last whatever
-    // its name: tripping the rate limit (C-04) blocks the agent for up to 60 s.
+    // Files in spec section order: folders are named after their ledger files with zero-padded
+    // section numbers (suites/04-03-tasks-get verifies requirements/sections/04-03-tasks-get.ts), so
+    // path order is spec order, stable from run to run. One exception: the rate-limit burst
+    // (suites/08-limits/rate-limit.test.ts) runs last, because tripping the limit (C-04) blocks the
+    // agent for up to 60 s.
     sequence: {
-      sequencer: class PathOrderSequencer extends BaseSequencer {
+      sequencer: class SpecOrderSequencer extends BaseSequencer {
         override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-          const last = (f: TestSpecification) =>
-            /[\\/]suites[\\/]99-rate-limit[\\/]/.test(f.moduleId) ? 1 : 0;
           return [...files].sort(
-            (a, b) => last(a) - last(b) || (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0),
+            (a, b) =>
+              runsLast(a) - runsLast(b) || (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0),
           );
         }
       },

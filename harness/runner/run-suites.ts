@@ -45,10 +45,10 @@ const RESERVE_MS = 75_000;
  */
 export const EXCLUSIVE_SUITE_FILES = Object.freeze([
   '/suites/03-states/',
-  '/suites/04-3-tasks-get/get\\.test\\.ts$',
-  '/suites/04-4-tasks-cancel/race\\.test\\.ts$',
+  '/suites/04-03-tasks-get/get\\.test\\.ts$',
+  '/suites/04-04-tasks-cancel/race\\.test\\.ts$',
   '/suites/08-limits/concurrent-tasks\\.test\\.ts$',
-  '/suites/99-rate-limit/',
+  '/suites/08-limits/rate-limit\\.test\\.ts$',
 ]);
 
 // Workers the suite files share against a --target: an agent's seconds per turn and its network

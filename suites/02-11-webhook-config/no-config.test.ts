@@ -1,6 +1,6 @@
 // Spec 6 with ruling C-17: a task that no configuration covers is delivered nowhere. It needs an agent
 // with no agent-level configuration, which no set can undo, so it lives here: the suites run in path
-// order and this file comes before every one that sets an agent-level configuration (06-webhooks/).
+// order and this file comes before every one that sets an agent-level configuration (06-01-webhooks/).
 import { isObject } from '../../schemas/json.ts';
 import { sendTask, textPart, verifies } from '../support/index.ts';
 import {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type RunResult } from '../../harness/index.ts';
 import { closedPort, startFixture, type Fixture } from './fixtures/jsonrpc-fixture.ts';
 
-/** The requirements the first suite (suites/02-1-request-envelope) verifies. */
+/** The requirements the first suite (suites/02-01-envelopes) verifies. */
 const SUITE_IDS = [
   '2.1/jsonrpc-required',
   '2.1/method-required',

@@ -49,7 +49,7 @@ describe('formatSummary (the API)', () => {
 });
 
 describe('progress', () => {
-  const file = 'suites/02-1-request-envelope/envelope.test.ts';
+  const file = 'suites/02-01-envelopes/envelope.test.ts';
 
   it('prints each suite file with its sections, marks, counts, running totals and elapsed time', () => {
     const { r, out, advance } = reporter();

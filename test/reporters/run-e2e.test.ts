@@ -16,7 +16,7 @@ import { validate } from '../../schemas/registry.ts';
 const API_KEY = `e2e-key-${randomBytes(12).toString('hex')}`;
 const BEARER = `e2e-bearer-${randomBytes(12).toString('hex')}`;
 const FILES = ['badge.svg', 'console.txt', 'junit.xml', 'report.html', 'report.json', 'summary.md'];
-// Checks of one suite file (suites/06-webhooks/agent-scope.test.ts) that configure a secret and a header.
+// Checks of one suite file (suites/06-01-webhooks/agent-scope.test.ts) that configure a secret and a header.
 const ONLY = [
   '6.2/configured-headers-sent',
   '6.2/signature-header',
@@ -69,7 +69,7 @@ describe('run --out DIR against the reference server (--only four 6.2 and 6.4 re
   it('passes the selected sections, printing progress and the summary', () => {
     expect(ran.stderr).toBe('');
     expect(ran.code, ran.stdout).toBe(0);
-    expect(ran.stdout).toMatch(/\[ +\d+\.\ds\] 6\.2 6\.4 +suites\/06-webhooks\/agent-scope\.test\.ts \.+/);
+    expect(ran.stdout).toMatch(/\[ +\d+\.\ds\] 6\.2 6\.4 +suites\/06-01-webhooks\/agent-scope\.test\.ts \.+/);
     expect(ran.stdout).toContain('Summary by section');
     expect(ran.stdout).toMatch(/partial run \(--only\)\nexit 0: /);
   });

@@ -1,6 +1,6 @@
 // Spec 4.7 (tasks/pushNotificationConfig/get) with ruling C-17, on task-level scopes of finished tasks:
 // get returns what set stored, and exactly the requested scope. The agent-level cases (no taskId,
-// no fallback from task to agent) live in suites/06-webhooks/agent-scope.test.ts with the other
+// no fallback from task to agent) live in suites/06-01-webhooks/agent-scope.test.ts with the other
 // checks that set an agent-level configuration, so that their order within one file is fixed.
 import { isObject } from '../../schemas/json.ts';
 import { verifies } from '../support/index.ts';
