@@ -4,13 +4,18 @@
 import { normalise } from '../harness/analysis/findings.ts';
 import type { Level } from '../requirements/types.ts';
 import type { LevelSelection, RequirementResult, RunResult, Verdict } from '../harness/types.ts';
+import type {
+  ReportCompliance,
+  ReportLevelTally,
+  ReportUnverifiedGroup,
+} from '../schemas/generated/types.ts';
 
 /**
  * From best to worst. `unverified` sits between `not compliant` (a MUST requirement was seen
  * violated) and `MUST-compliant`: no MUST requirement failed, but some could not be verified (not
  * exercised, or a harness error), so the run neither shows a violation nor earns the claim.
  */
-export type ComplianceLevel = 'fully-compliant' | 'must-compliant' | 'unverified' | 'not-compliant';
+export type ComplianceLevel = ReportCompliance['level'];
 
 export const COMPLIANCE_LABELS: Readonly<Record<ComplianceLevel, string>> = Object.freeze({
   'fully-compliant': 'fully compliant',
@@ -23,42 +28,17 @@ export const COMPLIANCE_LABELS: Readonly<Record<ComplianceLevel, string>> = Obje
 export const SCORED_LEVELS = ['MUST', 'SHOULD'] as const satisfies readonly Level[];
 export type ScoredLevel = (typeof SCORED_LEVELS)[number];
 
-export interface LevelTally {
-  /** Requirements of the level that the run selected. */
-  run: number;
-  passed: number;
-  /** fail (MUST) or warn (SHOULD): the target was seen breaking the requirement. */
-  failed: number;
-  errored: number;
-  notExercised: number;
-  notApplicable: number;
-  /** The denominator: every selected requirement except not-applicable ones. */
-  counted: number;
-}
+/** One level's requirements by outcome (report.json `compliance.byLevel`). */
+export type LevelTally = ReportLevelTally;
 
 /** MUST requirements left unverified for one reason (`unverified` level: why it is not higher). */
-export interface UnverifiedGroup {
-  /** The reason, as the check or the harness gave it (ids and numbers in it kept from the first). */
-  why: string;
-  verdict: 'not-exercised' | 'error';
-  requirements: string[];
-}
+export type UnverifiedGroup = ReportUnverifiedGroup;
 
-export interface Compliance {
-  level: ComplianceLevel;
-  label: string;
-  /** 100 x passed / counted, rounded down to one decimal (never shows 100 unless all passed); null when nothing counted. */
-  score: number | null;
-  passed: number;
-  counted: number;
-  byLevel: Record<ScoredLevel, LevelTally>;
-  /** --only narrowed the run: the level holds for the selected requirements only. */
-  partial: boolean;
-  /** Why the level is not higher (empty when fully compliant). */
-  reasons: string[];
-  /** MUST requirements not exercised or in error, grouped by why, largest group first. */
-  unverified: UnverifiedGroup[];
-}
+/**
+ * report.json's `compliance`. This version always lists the unverified groups (report.json of older
+ * versions may lack them).
+ */
+export type Compliance = ReportCompliance & Required<Pick<ReportCompliance, 'unverified'>>;
 
 export function tallyLevel(
   requirements: readonly Pick<RequirementResult, 'level' | 'verdict'>[],

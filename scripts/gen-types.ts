@@ -72,7 +72,10 @@ export function compileToTypeScript(root: JSONSchema): Promise<string> {
     // http and file resolution off: an unmapped $ref fails instead of being fetched or read.
     $refOptions: { resolve: { http: false, file: false, local: localResolver } } as never,
     bannerComment: '',
-    additionalProperties: true,
+    // An object a schema leaves open (later versions may add fields) is typed by the fields this
+    // version knows: the harness's own types (harness/types.ts) are these, and an index signature
+    // would hide a misspelt field and empty an Omit<>. A free-form object says additionalProperties: true.
+    additionalProperties: false,
     unknownAny: true,
     ignoreMinAndMaxItems: true,
     unreachableDefinitions: true,

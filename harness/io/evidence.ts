@@ -2,172 +2,39 @@
 // (spec 4.2, ruling C-31) and webhook deliveries (spec 6), plus secret redaction so that API keys,
 // bearer tokens and webhook secrets (spec 2.11, 5) never reach a report.
 
-export type IoErrorKind = 'timeout' | 'connect' | 'reset' | 'body-too-large' | 'other';
+import type {
+  ReportDelivery,
+  ReportDeliveryResponse,
+  ReportExchange,
+  ReportIoError,
+  ReportRecordedRequest,
+  ReportRecordedResponse,
+  ReportSseComment,
+  ReportSseEvent,
+  ReportStreamTranscript,
+  ReportTimings,
+} from '../../schemas/generated/types.ts';
 
-export interface IoError {
-  kind: IoErrorKind;
-  message: string;
-  /** Low-level code when one was available (e.g. ECONNRESET, UND_ERR_SOCKET). */
-  code?: string;
-}
+// The records are report.json's evidence shapes (schemas/report.schema.json, generated into
+// schemas/generated/types.ts); only a delivery differs in memory, by its raw body.
+export type IoError = ReportIoError;
+export type IoErrorKind = IoError['kind'];
 
 export type HeaderMap = Record<string, string | string[]>;
 
-export interface RecordedRequest {
-  method: string;
-  url: string;
-  /** Lower-case names; secrets redacted. */
-  headers: Record<string, string>;
-  /** Body text (redacted, truncated beyond the recording cap with a marker); undefined when none. */
-  body?: string;
-  /**
-   * The JSON-RPC envelope as sent, redacted (rpc() and stream() only; absent with rawBody); when the
-   * body was cut for the record, its strings are cut the same way (REQUEST_JSON_STRING_CHARS).
-   */
-  json?: unknown;
-}
+export type RecordedRequest = ReportRecordedRequest;
+export type RecordedResponse = ReportRecordedResponse;
+export type Timings = ReportTimings;
+export type Exchange = ReportExchange;
+export type SseEvent = ReportSseEvent;
+export type SseComment = ReportSseComment;
+export type StreamTranscript = ReportStreamTranscript;
+export type StreamBudget = NonNullable<StreamTranscript['budgetExceeded']>;
+export type DeliveryResponse = ReportDeliveryResponse;
 
-export interface RecordedResponse {
-  status: number;
-  headers: HeaderMap;
-  /** Body text decoded as UTF-8 (lenient), redacted, truncated beyond the cap with a marker. */
-  body: string;
-  /** Bytes actually received (may be less than sent when the read was cut short). */
-  bodyBytes: number;
-  /** True when `body` was shortened for the record (the JSON, if any, was parsed from all bytes). */
-  truncated: boolean;
-  /** True when the received bytes are not valid UTF-8. */
-  invalidUtf8: boolean;
-  json?: unknown;
-  parseError?: string;
-  /** Occurrences of configured secrets found (and redacted) in headers and body. */
-  redactions: number;
-}
-
-export interface Timings {
-  /** Wall-clock start, ISO 8601. */
-  startedAt: string;
-  /** Ms from start until the response headers arrived. */
-  headersMs?: number;
-  /** Ms from start until the exchange ended (body read, error or stream closed). */
-  totalMs: number;
-}
-
-export interface Exchange {
-  /** Sequential per client: `ex-1`, `ex-2`, ... */
-  id: string;
-  kind: 'http' | 'stream';
-  request: RecordedRequest;
-  response?: RecordedResponse;
-  timings: Timings;
-  error?: IoError;
-  /** For kind 'stream', once the stream has ended. */
-  transcript?: StreamTranscript;
-}
-
-export type StreamBudget = 'first-event' | 'idle' | 'total' | 'bytes';
-
-export interface SseEvent {
-  index: number;
-  /** Ms since the request started when the blank line ending the event arrived. */
-  atMs: number;
-  /** Data as the SSE parser assembled it (several data: lines joined with \n). */
-  data: string;
-  event?: string;
-  id?: string;
-  hasEventField: boolean;
-  hasIdField: boolean;
-  /** Number of `data:` lines in the event block. */
-  dataLines: number;
-  multiLineData: boolean;
-  /** Field names other than data/event/id seen in the block (e.g. retry, or unknown names). */
-  otherFields: string[];
-  json?: unknown;
-  parseError?: string;
-  /** The JSON-RPC result carries final: true. */
-  isFinal: boolean;
-  /** The event is a JSON-RPC error response (C-26: an error after the stream started). */
-  isError: boolean;
-}
-
-export interface SseComment {
-  atMs: number;
-  text: string;
-}
-
-export interface StreamTranscript {
-  exchangeId: string;
-  status?: number;
-  headers: HeaderMap;
-  contentType?: string;
-  isEventStream: boolean;
-  headersMs?: number;
-  events: SseEvent[];
-  comments: SseComment[];
-  /** Index of the first event that ends the stream: result.final true, or a JSON-RPC error. */
-  finalIndex: number | null;
-  afterFinal: SseEvent[];
-  /** Bytes received after the blank line that ended the final event. */
-  afterFinalBytes: number;
-  /** Text received after the final event (capped). */
-  afterFinalText: string;
-  closedByServer: boolean;
-  /** Who ended the stream: the server (EOF), the client (close()/closeOnFinal/after-final wait), a budget, an error. */
-  closedBy: 'server' | 'client' | 'budget' | 'error';
-  /** Ms since the request started when the stream ended. */
-  closedAtMs?: number;
-  budgetExceeded?: StreamBudget;
-  error?: IoError;
-  /** Set when the response was application/json (C-26, C-09) instead of an event stream. */
-  json?: unknown;
-  parseError?: string;
-  /** Raw text received (redacted, capped), for wire-level checks such as C-31. */
-  raw: string;
-  rawTruncated: boolean;
-  /** Occurrences of configured secrets found (and redacted) in the raw text. */
-  redactions: number;
-  bytes: number;
-  invalidUtf8: boolean;
-  /** Line terminators seen in the stream. */
-  lineEndings: Array<'lf' | 'crlf' | 'cr'>;
-  /** Errors reported by the SSE parser (unknown fields, invalid retry, buffer overflow). */
-  parserErrors: string[];
-  /** Text of an event block left unterminated (no blank line) when the stream ended; '' if none. */
-  incompleteTail: string;
-}
-
-export interface DeliveryResponse {
-  status?: number;
-  delayMs?: number;
-  reset?: boolean;
-  hang?: boolean;
-  /** Monotonic ms (performance.now()) when the answer, reset or hang began. */
-  atMs?: number;
-}
-
-export interface Delivery {
-  /** Sequential per receiver. */
-  seq: number;
-  /** Token of urlFor(token), or undefined for other paths. */
-  token?: string;
-  /** Monotonic ms (performance.now()) when the request headers arrived. */
-  receivedAtMs: number;
-  /** Monotonic ms when the body had been read. */
-  bodyCompleteAtMs: number;
-  /** Wall-clock ISO 8601 time of arrival. */
-  timestamp: string;
-  method: string;
-  path: string;
-  /** Lower-case names, as received. */
-  headers: Record<string, string | string[]>;
+/** A webhook delivery as received: its report evidence (deliveryEvidence) plus the raw body. */
+export interface Delivery extends ReportDelivery {
   body: Buffer;
-  text: string;
-  bodyBytes: number;
-  bodyTruncated: boolean;
-  json?: unknown;
-  parseError?: string;
-  remoteAddress?: string;
-  response: DeliveryResponse;
 }
 
 export const REDACTED = '[redacted]';
@@ -256,7 +123,7 @@ export const DELIVERY_EVIDENCE_TEXT_CHARS = 16 * 1024;
  * A delivery as report evidence: redacted, JSON-safe (the raw Buffer is left out); text beyond
  * DELIVERY_EVIDENCE_TEXT_CHARS is cut, and the parsed JSON of such a delivery left out.
  */
-export function deliveryEvidence(d: Delivery, secrets: readonly string[]): Omit<Delivery, 'body'> {
+export function deliveryEvidence(d: Delivery, secrets: readonly string[]): ReportDelivery {
   const { body: _body, ...rest } = d;
   const cut = truncateText(rest.text, DELIVERY_EVIDENCE_TEXT_CHARS);
   if (cut.truncated) {

@@ -7,7 +7,8 @@ import { toolLabel } from '../tool-label.ts';
 import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
 import type { Requirement, Role } from '../../requirements/types.ts';
 import { Governor, newTally } from '../io/governor.ts';
-import { ConfigError, resolveOptions, type RawOptions, type ResolvedRunOptions } from '../options.ts';
+import { ConfigError, resolveOptions, type ResolvedRunOptions } from '../options.ts';
+import type { FleetRunOptions } from '../../schemas/generated/types.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import type { HarnessError, RecordedOptions, RequirementResult, RunResult } from '../types.ts';
 import { decideExit, summarize } from '../verdict.ts';
@@ -24,26 +25,18 @@ import { trimEvidence } from './trim-evidence.ts';
 
 export type RunReporter = (result: RunResult) => void | Promise<void>;
 
-export interface RunOptions extends RawOptions {
+/**
+ * runConformance()'s options: the run options by their config-file names (FleetRunOptions, from
+ * schemas/fleet-file.schema.json), the target and credentials a fleet sets per agent, and the hooks.
+ */
+export interface RunOptions extends FleetRunOptions {
+  /** The service's base URL; absent: certify the bundled reference server. */
   target?: string;
   agentId?: string;
   apiKey?: string;
   bearer?: string;
   /** Directory for the report files (default ./reports); null writes none. */
   out?: string | null;
-  level?: 'must' | 'should' | 'all';
-  only?: string | string[];
-  /** host:port of the webhook capture receiver (default 127.0.0.1:0). */
-  webhookListen?: string;
-  webhookPublicUrl?: string;
-  timeoutMs?: number;
-  checkTimeoutMs?: number;
-  budgetMs?: number;
-  seed?: number;
-  runs?: number;
-  baseline?: string;
-  /** Wire evidence kept (default failing with a target, all for the bundled server). */
-  evidence?: 'all' | 'failing' | 'none';
   /** Called with the finished RunResult, before the report files are written. */
   reporters?: RunReporter[];
   /** Progress lines; silent by default. */

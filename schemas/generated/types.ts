@@ -107,6 +107,8 @@ export type Timestamp = string;
  */
 export type ReportVerdict = 'pass' | 'fail' | 'warn' | 'info' | 'not-applicable' | 'not-exercised' | 'error';
 /**
+ * The outcome of one check (one verifies() call); error is the harness's own failure, never a pass.
+ *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "checkStatus".
  *
@@ -171,7 +173,6 @@ export interface AgentExtendedCard {
   capabilities?: AgentCapabilities;
   limits: AgentLimits;
   metrics?: AgentMetrics;
-  [k: string]: unknown;
 }
 export interface AgentInfo {
   id: string;
@@ -183,7 +184,6 @@ export interface AgentInfo {
    */
   type: string;
   status: 'active' | 'inactive' | 'maintenance';
-  [k: string]: unknown;
 }
 export interface AgentCapabilities {
   supportedMethods: string[];
@@ -191,7 +191,6 @@ export interface AgentCapabilities {
   streaming: boolean;
   multiTurn: boolean;
   webhooks: boolean;
-  [k: string]: unknown;
 }
 export interface FileUploadCapability {
   supported: boolean;
@@ -203,7 +202,6 @@ export interface FileUploadCapability {
    * MIME types.
    */
   supportedTypes: string[];
-  [k: string]: unknown;
 }
 export interface AgentLimits {
   requestsPerMinute: number;
@@ -212,7 +210,6 @@ export interface AgentLimits {
    * Characters.
    */
   maxMessageLength: number;
-  [k: string]: unknown;
 }
 export interface AgentMetrics {
   totalRequests: number;
@@ -224,7 +221,6 @@ export interface AgentMetrics {
    * Percentage.
    */
   successRate: number;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.8/4.1: the agent's reply in status.message: role agent and a parts array (a messageId is not required of replies).
@@ -233,7 +229,6 @@ export interface AgentMessage {
   role: 'agent';
   messageId?: string;
   parts: Part[];
-  [k: string]: unknown;
 }
 /**
  * Spec 2.4: a part of type text; text is required.
@@ -241,7 +236,6 @@ export interface AgentMessage {
 export interface TextPart {
   type: 'text';
   text: string;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.4/4.9: a part of type file; file is required.
@@ -249,7 +243,6 @@ export interface TextPart {
 export interface FilePart {
   type: 'file';
   file: File;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.5: a file sent inline as Base64 text.
@@ -264,7 +257,6 @@ export interface File {
    */
   mimeType: string;
   bytes: Base64;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.9/4.4: the result of tasks/cancel: status.state is canceled and status.reason the supplied reason (C-34: Canceled by client when none).
@@ -274,10 +266,8 @@ export interface CancelResult {
   status: TaskStatus & {
     state: 'canceled';
     reason: string;
-    [k: string]: unknown;
   };
   canceled: boolean;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.8/4.3: the status of a task. message is required when completed, error when failed, progress when working.
@@ -291,7 +281,6 @@ export interface TaskStatus {
    * Cancellation reason (cancel results, C-05 system timeout).
    */
   reason?: string;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.8 status.error (inner shape not shown); C-45: an object with a human-readable message and a short machine-readable code, both strings; further fields allowed.
@@ -302,7 +291,6 @@ export interface TaskStatus {
 export interface TaskError {
   code?: string;
   message?: string;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.8: progress of a working task; C-24: total > 0 and current >= 0 (current <= total is checked by the harness, JSON Schema cannot compare fields).
@@ -314,7 +302,6 @@ export interface TaskProgress {
   current: number;
   total: number;
   message: string;
-  [k: string]: unknown;
 }
 /**
  * Spec 4.8/C-30: params of agent/authenticatedExtendedCard (the params object itself is optional).
@@ -322,7 +309,6 @@ export interface TaskProgress {
 export interface ExtendedCardParams {
   includeCapabilities?: boolean;
   includeMetrics?: boolean;
-  [k: string]: unknown;
 }
 /**
  * The fleet file of `a2a-conformance fleet run --fleet FILE`: run options shared by every agent, per-host pacing, and the agents to certify. A credential is never written here: each agent names the environment variable that holds it.
@@ -357,6 +343,9 @@ export interface FleetFile {
 export interface FleetRunOptions {
   level?: 'must' | 'should' | 'all';
   only?: string | string[];
+  /**
+   * host:port of the webhook capture receiver (default 127.0.0.1:0).
+   */
   webhookListen?: string;
   webhookPublicUrl?: string;
   timeoutMs?: number;
@@ -375,6 +364,9 @@ export interface FleetRunOptions {
   rate?: string;
   concurrency?: number;
   maxTurns?: number;
+  /**
+   * Wire evidence kept (default failing with a target, all for the bundled server).
+   */
   evidence?: 'all' | 'failing' | 'none';
   /**
    * Longest wait a check may plan, with its unit: `300s`, `5m`.
@@ -436,7 +428,6 @@ export interface FleetReport {
   tool: {
     name: string;
     version: string;
-    [k: string]: unknown;
   };
   generatedAt: string;
   fleet: FleetIdentity;
@@ -452,7 +443,6 @@ export interface FleetReport {
    */
   requirements: FleetRequirementFailures[];
   changes?: FleetChanges;
-  [k: string]: unknown;
 }
 /**
  * The fleet a shard belongs to: shards of one fleet have the same digest.
@@ -473,7 +463,6 @@ export interface FleetIdentity {
    * Agents in the whole fleet.
    */
   agents: number;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `FleetReport`'s JSON-Schema
@@ -492,7 +481,6 @@ export interface FleetShardEntry {
   agents: number;
   exitCode: FleetExitCode;
   durationMs: number;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `FleetReport`'s JSON-Schema
@@ -515,11 +503,9 @@ export interface FleetSummary {
     unverified: number;
     'not-compliant': number;
     none: number;
-    [k: string]: unknown;
   };
   exitCode: FleetExitCode;
   exitReason: string;
-  [k: string]: unknown;
 }
 /**
  * One agent's certification, read from its report.json; level, score and counts are null when the run wrote no report.
@@ -568,7 +554,6 @@ export interface FleetAgentOutcome {
    * A command that re-runs this agent's certification; the credential is read from its environment variable.
    */
   command: string;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
@@ -585,7 +570,6 @@ export interface ReportVerdictCounts {
   'not-applicable': number;
   'not-exercised': number;
   error: number;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `FleetReport`'s JSON-Schema
@@ -601,7 +585,6 @@ export interface FleetRequirementFailures {
    * Names of the agents that fail it.
    */
   agents: string[];
-  [k: string]: unknown;
 }
 /**
  * Against the --previous fleet.json. regressed: a lower level, a worse exit code or a requirement newly failed; fixed: not regressed, and a higher level, a better exit code or a requirement no longer failed.
@@ -629,7 +612,6 @@ export interface FleetChanges {
    * Requirements failed by some agent now and by none before.
    */
   newlyFailing: string[];
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `FleetReport`'s JSON-Schema
@@ -644,7 +626,6 @@ export interface FleetAgentChange {
   after: FleetAgentState;
   newlyFailing: string[];
   nowPassing: string[];
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `FleetReport`'s JSON-Schema
@@ -657,7 +638,6 @@ export interface FleetAgentState {
   level: ('fully-compliant' | 'must-compliant' | 'unverified' | 'not-compliant') | null;
   exitCode: FleetExitCode;
   score: number | null;
-  [k: string]: unknown;
 }
 /**
  * shard.json written by `a2a-conformance fleet run --out DIR`: which agents the shard certified, with the exit code, compliance level, score, verdict counts and wall time of each. Objects are open: later versions may add fields.
@@ -667,7 +647,6 @@ export interface FleetShard {
   tool: {
     name: string;
     version: string;
-    [k: string]: unknown;
   };
   fleet: FleetIdentity;
   shard: FleetShardId;
@@ -681,7 +660,6 @@ export interface FleetShard {
   agents: FleetAgentOutcome[];
   exitCode: FleetExitCode;
   exitReason: string;
-  [k: string]: unknown;
 }
 /**
  * Shard `index` of `count` (1-based); an agent's shard is sha256(name) mod count.
@@ -695,7 +673,6 @@ export interface FleetShard {
 export interface FleetShardId {
   index: number;
   count: number;
-  [k: string]: unknown;
 }
 /**
  * Spec 7: the JSON-RPC error object. data, when present, is an object (C-40); for the codes of the frozen table (schemas/error-codes.ts) data is required with the shape the rulings give it.
@@ -706,7 +683,6 @@ export interface JsonRpcError {
   data?: {
     [k: string]: unknown;
   };
-  [k: string]: unknown;
 }
 /**
  * -32602 (spec 4.1/7, C-14): details names the field in words, field is its dotted path (e.g. message.parts[0].file.bytes). C-22 adds limit and actual.
@@ -720,7 +696,6 @@ export interface JsonRpcError {
 export interface InvalidParamsData {
   details: string;
   field: string;
-  [k: string]: unknown;
 }
 /**
  * -32000 task not found (spec 7): the unknown taskId and a suggestion.
@@ -734,7 +709,6 @@ export interface InvalidParamsData {
 export interface TaskNotFoundData {
   taskId: string;
   suggestion: string;
-  [k: string]: unknown;
 }
 /**
  * -32001 (C-06/C-07): the task is in a final state other than canceled.
@@ -748,7 +722,6 @@ export interface TaskNotFoundData {
 export interface TaskAlreadyCompletedData {
   taskId: string;
   currentState: 'completed' | 'failed';
-  [k: string]: unknown;
 }
 /**
  * -32002 (C-07): the task is already canceled.
@@ -762,7 +735,6 @@ export interface TaskAlreadyCompletedData {
 export interface TaskAlreadyCanceledData {
   taskId: string;
   currentState: 'canceled';
-  [k: string]: unknown;
 }
 /**
  * -32003 (C-08): the task reached a final state while the cancel was applied.
@@ -776,7 +748,6 @@ export interface TaskAlreadyCanceledData {
 export interface CancellationFailedData {
   taskId: string;
   currentState: 'completed' | 'failed';
-  [k: string]: unknown;
 }
 /**
  * -32004 (spec 4.5, C-41).
@@ -790,7 +761,6 @@ export interface CancellationFailedData {
 export interface SubscriptionFailedData {
   taskId: string;
   reason: string;
-  [k: string]: unknown;
 }
 /**
  * -32010 (C-01): the credential is missing or invalid.
@@ -803,7 +773,6 @@ export interface SubscriptionFailedData {
  */
 export interface UnauthorizedData {
   reason: 'missing' | 'invalid';
-  [k: string]: unknown;
 }
 /**
  * -32011 (C-23): the unknown agent_id.
@@ -816,7 +785,6 @@ export interface UnauthorizedData {
  */
 export interface AgentNotFoundData {
   agentId: string;
-  [k: string]: unknown;
 }
 /**
  * -32012 (C-04): the per-minute limit and the seconds to wait (the Retry-After value).
@@ -830,7 +798,6 @@ export interface AgentNotFoundData {
 export interface RateLimitedData {
   limit: number;
   retryAfterSeconds: number;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.2/7: a failed response; error is present and result absent. id is null when the request id could not be read (C-02, C-11, C-12, C-13).
@@ -840,7 +807,6 @@ export interface JsonRpcErrorResponse {
   id: ResponseId;
   error: JsonRpcError;
   result?: never;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -851,7 +817,6 @@ export interface MessageSendRequest {
   id: RequestId;
   method: 'message/send';
   params: MessageParams;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.6: params of message/send and message/stream.
@@ -870,7 +835,6 @@ export interface MessageParams {
    * Optional task id for this operation (C-16).
    */
   id?: string;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.3: the client's message in a request (params.message). C-14: an empty parts array is invalid.
@@ -887,7 +851,6 @@ export interface Message {
    * @minItems 1
    */
   parts: Part[];
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -898,7 +861,6 @@ export interface MessageStreamRequest {
   id: RequestId;
   method: 'message/stream';
   params: MessageParams;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -909,14 +871,12 @@ export interface TasksGetRequest {
   id: RequestId;
   method: 'tasks/get';
   params: TasksGetParams;
-  [k: string]: unknown;
 }
 /**
  * Spec 4.3: params of tasks/get.
  */
 export interface TasksGetParams {
   taskId: string;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -927,7 +887,6 @@ export interface TasksCancelRequest {
   id: RequestId;
   method: 'tasks/cancel';
   params: TasksCancelParams;
-  [k: string]: unknown;
 }
 /**
  * Spec 4.4: params of tasks/cancel.
@@ -935,7 +894,6 @@ export interface TasksCancelRequest {
 export interface TasksCancelParams {
   taskId: string;
   reason?: string;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -946,7 +904,6 @@ export interface TasksResubscribeRequest {
   id: RequestId;
   method: 'tasks/resubscribe';
   params: TasksResubscribeParams;
-  [k: string]: unknown;
 }
 /**
  * Spec 4.5: params of tasks/resubscribe.
@@ -957,7 +914,6 @@ export interface TasksResubscribeParams {
    * Replay earlier updates first (C-10).
    */
   includeHistory?: boolean;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -968,7 +924,6 @@ export interface PushConfigSetRequest {
   id: RequestId;
   method: 'tasks/pushNotificationConfig/set';
   params: PushConfigSetParams;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.11/4.6: params of tasks/pushNotificationConfig/set; taskId limits the configuration to one task (C-17).
@@ -976,7 +931,6 @@ export interface PushConfigSetRequest {
 export interface PushConfigSetParams {
   config: WebhookConfigInput;
   taskId?: string;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.11: the webhook configuration sent in params.config, with the validation rules of C-18 and C-19.
@@ -1003,7 +957,6 @@ export interface WebhookConfigInput {
    * Enables HMAC-SHA256 signatures (spec 6.4).
    */
   secret?: string;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.11 retryPolicy with the ranges of C-19; every field optional (defaults 3, 2.0, 1 second).
@@ -1018,7 +971,6 @@ export interface RetryPolicy {
    * Seconds.
    */
   initialDelay?: number;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1029,14 +981,12 @@ export interface PushConfigGetRequest {
   id: RequestId;
   method: 'tasks/pushNotificationConfig/get';
   params?: PushConfigGetParams;
-  [k: string]: unknown;
 }
 /**
  * Spec 4.7: params of tasks/pushNotificationConfig/get (the params object itself is optional).
  */
 export interface PushConfigGetParams {
   taskId?: string;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1047,7 +997,6 @@ export interface ExtendedCardRequest {
   id: RequestId;
   method: 'agent/authenticatedExtendedCard';
   params?: ExtendedCardParams;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.2: a successful response; result is an object (its shape depends on the method) and error is absent. The id echoes the request id, so it is never null.
@@ -1059,7 +1008,6 @@ export interface JsonRpcSuccessResponse {
     [k: string]: unknown;
   };
   error?: never;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.13/4.7: the result of tasks/pushNotificationConfig/get. When not configured, config and configId are null and active is false; otherwise configId is a string. secret and headers never appear (C-29), neither in config nor beside it.
@@ -1070,7 +1018,6 @@ export interface PushConfigGetResult {
   active: boolean;
   secret?: never;
   headers?: never;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.13: the stored configuration as returned by get, with effective events and retry policy (C-29). The secret and headers are never returned.
@@ -1092,7 +1039,6 @@ export interface StoredWebhookConfig {
   lastUsed?: null | Timestamp;
   secret?: never;
   headers?: never;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.13 config.retryPolicy: the effective policy with defaults filled in (C-29), same ranges as C-19.
@@ -1107,7 +1053,6 @@ export interface EffectiveRetryPolicy {
    * Seconds.
    */
   initialDelay: number;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.12/4.6: the result of tasks/pushNotificationConfig/set.
@@ -1117,7 +1062,6 @@ export interface PushConfigSetResult {
   configId: string;
   url: string;
   events: WebhookEvent[];
-  [k: string]: unknown;
 }
 /**
  * report.json written by `a2a-conformance run --out DIR`: the whole run result (harness/types.ts RunResult) plus its compliance. Secrets are redacted. Objects are open: later versions may add fields.
@@ -1135,10 +1079,11 @@ export interface ConformanceReport {
        * First 12 hex digits of the SHA-256 of each requirement's id, level, behaviour and quoted spec text.
        */
       hash: string;
+      /**
+       * How many requirements the ledger holds.
+       */
       requirements: number;
-      [k: string]: unknown;
     };
-    [k: string]: unknown;
   };
   /**
    * The role certified: service (run), receiver (receiver) or client (client); absent from reports older than roles (service).
@@ -1150,9 +1095,14 @@ export interface ConformanceReport {
   target: {
     baseUrl: string;
     agentId: string;
+    /**
+     * The credential the run sent: x-api-key, a bearer token, or none.
+     */
     authKind: 'api-key' | 'bearer' | 'none';
+    /**
+     * True when the run certified the bundled reference server.
+     */
     bundled: boolean;
-    [k: string]: unknown;
   };
   startedAt: string;
   finishedAt: string;
@@ -1175,10 +1125,15 @@ export interface ConformanceReport {
    * Causes many findings share (harness/analysis): a dialect difference, an unexpected error code or HTTP status, a missing field, no answer; largest first. Absent from reports of older versions.
    */
   rootCauses?: ReportRootCause[];
+  /**
+   * 0 no gating requirement failed; 1 one did; 2 the run could not be done.
+   */
   exitCode: 0 | 1 | 2;
+  /**
+   * One line saying why the exit code is what it is.
+   */
   exitReason: string;
   compliance: ReportCompliance;
-  [k: string]: unknown;
 }
 /**
  * The run's options; a credential is only ever recorded as [redacted].
@@ -1190,6 +1145,9 @@ export interface ConformanceReport {
  * via the `definition` "ReportOptions".
  */
 export interface ReportOptions {
+  /**
+   * --level: which requirements run; should also makes SHOULD warnings fail the run.
+   */
   level: 'must' | 'should' | 'all';
   only: string[];
   timeoutMs: number;
@@ -1207,9 +1165,10 @@ export interface ReportOptions {
   evidence?: 'all' | 'failing' | 'none';
   apiKey?: '[redacted]';
   bearer?: '[redacted]';
-  [k: string]: unknown;
 }
 /**
+ * The probe of the agent endpoint before the checks run.
+ *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "reachability".
  *
@@ -1217,12 +1176,20 @@ export interface ReportOptions {
  * via the `definition` "ReportReachability".
  */
 export interface ReportReachability {
+  /**
+   * True when the probe got an HTTP answer from the agent endpoint.
+   */
   reachable: boolean;
+  /**
+   * True when the probe's credential was accepted.
+   */
   authenticated: boolean;
+  /**
+   * HTTP status of the probe, when one came back.
+   */
   status?: number;
   message: string;
   durationMs: number;
-  [k: string]: unknown;
 }
 /**
  * One ledger requirement with its verdict and checks.
@@ -1237,22 +1204,21 @@ export interface ReportRequirement {
   id: string;
   section: string;
   /**
-   * The party a requirement binds (spec 4 and 6): the service, a webhook receiver or a client.
-   *
-   * This interface was referenced by `ConformanceReport`'s JSON-Schema
-   * via the `definition` "role".
+   * The party the requirement binds (absent from reports older than roles: service).
    */
   role?: 'service' | 'receiver' | 'client';
   level: ReportLevel;
   behaviour: string;
   rulings: string[];
   verdict: ReportVerdict;
+  /**
+   * Why the verdict is what it is when no check decides it (e.g. 'no check registered').
+   */
   message?: string;
   checks: ReportCheck[];
-  [k: string]: unknown;
 }
 /**
- * One check (one verifies() call) with expected, actual and its wire evidence.
+ * One check (one verifies() call) with expected, actual and its wire evidence. expected and actual: of the first failed assertion (or of the failure); absent on pass.
  *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "check".
@@ -1264,38 +1230,26 @@ export interface ReportCheck {
   requirementId: string;
   title: string;
   status: ReportCheckStatus;
-  /**
-   * Of the first failed assertion; absent on pass.
-   */
-  expected?: {
-    [k: string]: unknown;
-  };
+  expected?: unknown;
   actual?: unknown;
   message: string;
   assertions: ReportAssertion[];
+  /**
+   * c.info() notes: observations that are neither pass nor fail.
+   */
   notes: string[];
   evidence: ReportEvidence;
   durationMs: number;
-  reproduce: {
-    command: string;
-    curl?: string;
-    [k: string]: unknown;
-  };
-  file?: string;
+  reproduce: ReportReproduce;
   /**
-   * Set when --evidence left this check's wire evidence out (a passing check under failing, every check under none): how many of each there were.
+   * Suite file that registered the check, relative to the project root.
    */
-  evidenceOmitted?: {
-    evidence: 'failing' | 'none';
-    exchanges: number;
-    streams: number;
-    deliveries: number;
-    assertions: number;
-    [k: string]: unknown;
-  };
-  [k: string]: unknown;
+  file?: string;
+  evidenceOmitted?: ReportEvidenceOmitted;
 }
 /**
+ * One recorded comparison (h2spec style: expected beside actual). expected: the expected value, or a description of it when a matcher or predicate decided; actual: absent when the actual value was undefined (e.g. a missing field).
+ *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "assertion".
  *
@@ -1305,16 +1259,12 @@ export interface ReportCheck {
 export interface ReportAssertion {
   label: string;
   expected?: unknown;
-  /**
-   * Absent when the actual value was undefined (e.g. a missing field).
-   */
-  actual?: {
-    [k: string]: unknown;
-  };
+  actual?: unknown;
   pass: boolean;
-  [k: string]: unknown;
 }
 /**
+ * Wire evidence gathered while a check ran.
+ *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "evidence".
  *
@@ -1322,13 +1272,21 @@ export interface ReportAssertion {
  * via the `definition` "ReportEvidence".
  */
 export interface ReportEvidence {
+  /**
+   * Every HTTP exchange of the check; stream exchanges carry their transcript.
+   */
   exchanges: ReportExchange[];
+  /**
+   * Transcripts of the check's streams (also reachable through their exchange).
+   */
   streams: ReportStreamTranscript[];
+  /**
+   * Webhook deliveries to the URLs the check handed out.
+   */
   deliveries: ReportDelivery[];
-  [k: string]: unknown;
 }
 /**
- * One HTTP exchange with the target.
+ * One HTTP exchange with the target; a stream exchange carries its transcript once the stream has ended.
  *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "exchange".
@@ -1337,22 +1295,19 @@ export interface ReportEvidence {
  * via the `definition` "ReportExchange".
  */
 export interface ReportExchange {
+  /**
+   * Sequential per client: ex-1, ex-2, ...
+   */
   id: string;
   kind: 'http' | 'stream';
   request: ReportRecordedRequest;
   response?: ReportRecordedResponse;
-  timings: {
-    startedAt: string;
-    headersMs?: number;
-    totalMs: number;
-    [k: string]: unknown;
-  };
+  timings: ReportTimings;
   error?: ReportIoError;
   transcript?: ReportStreamTranscript;
-  [k: string]: unknown;
 }
 /**
- * The request as sent; secrets redacted.
+ * The request as sent; secrets redacted. json: the JSON-RPC envelope as sent, redacted (absent for a raw body); when the body was cut for the record, its strings are cut the same way.
  *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "request".
@@ -1363,14 +1318,21 @@ export interface ReportExchange {
 export interface ReportRecordedRequest {
   method: string;
   url: string;
+  /**
+   * Lower-case names; secrets redacted.
+   */
   headers: {
     [k: string]: string;
   };
+  /**
+   * Body text (redacted, cut beyond the recording cap with a marker); absent when none.
+   */
   body?: string;
   json?: unknown;
-  [k: string]: unknown;
 }
 /**
+ * The response as received; json: the body parsed, when it was JSON (parseError otherwise).
+ *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "response".
  *
@@ -1382,14 +1344,42 @@ export interface ReportRecordedResponse {
   headers: {
     [k: string]: string | string[];
   };
+  /**
+   * Body text decoded as UTF-8 (lenient), redacted, cut beyond the recording cap with a marker.
+   */
   body: string;
+  /**
+   * Bytes actually received (may be less than sent when the read was cut short).
+   */
   bodyBytes: number;
+  /**
+   * True when body was shortened for the record (the JSON, if any, was parsed from all bytes).
+   */
   truncated: boolean;
+  /**
+   * True when the received bytes are not valid UTF-8.
+   */
   invalidUtf8: boolean;
   json?: unknown;
   parseError?: string;
+  /**
+   * Occurrences of configured secrets found (and redacted) in headers and body.
+   */
   redactions: number;
-  [k: string]: unknown;
+}
+export interface ReportTimings {
+  /**
+   * Wall-clock start, ISO 8601.
+   */
+  startedAt: string;
+  /**
+   * Ms from start until the response headers arrived.
+   */
+  headersMs?: number;
+  /**
+   * Ms from start until the exchange ended (body read, error or stream closed).
+   */
+  totalMs: number;
 }
 /**
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
@@ -1401,11 +1391,13 @@ export interface ReportRecordedResponse {
 export interface ReportIoError {
   kind: 'timeout' | 'connect' | 'reset' | 'body-too-large' | 'other';
   message: string;
+  /**
+   * Low-level code when one was available (e.g. ECONNRESET, UND_ERR_SOCKET).
+   */
   code?: string;
-  [k: string]: unknown;
 }
 /**
- * An SSE stream as received (spec 4.2, C-31).
+ * An SSE stream as received (spec 4.2, C-31); json: the body, when the response was application/json (C-26, C-09) instead of an event stream.
  *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "streamTranscript".
@@ -1423,33 +1415,63 @@ export interface ReportStreamTranscript {
   isEventStream: boolean;
   headersMs?: number;
   events: ReportSseEvent[];
-  comments: {
-    atMs: number;
-    text: string;
-    [k: string]: unknown;
-  }[];
+  comments: ReportSseComment[];
+  /**
+   * Index of the first event that ends the stream: result.final true, or a JSON-RPC error.
+   */
   finalIndex: number | null;
   afterFinal: ReportSseEvent[];
+  /**
+   * Bytes received after the blank line that ended the final event.
+   */
   afterFinalBytes: number;
+  /**
+   * Text received after the final event (capped).
+   */
   afterFinalText: string;
   closedByServer: boolean;
+  /**
+   * Who ended the stream: the server (EOF), the client (close, close on final, after-final wait), a budget, an error.
+   */
   closedBy: 'server' | 'client' | 'budget' | 'error';
+  /**
+   * Ms since the request started when the stream ended.
+   */
   closedAtMs?: number;
+  /**
+   * The stream budget that ended the stream, when one did.
+   */
   budgetExceeded?: 'first-event' | 'idle' | 'total' | 'bytes';
   error?: ReportIoError;
   json?: unknown;
   parseError?: string;
+  /**
+   * Raw text received (redacted, capped), for wire-level checks such as C-31.
+   */
   raw: string;
   rawTruncated: boolean;
+  /**
+   * Occurrences of configured secrets found (and redacted) in the raw text.
+   */
   redactions: number;
   bytes: number;
   invalidUtf8: boolean;
+  /**
+   * Line terminators seen in the stream.
+   */
   lineEndings: ('lf' | 'crlf' | 'cr')[];
+  /**
+   * Errors reported by the SSE parser (unknown fields, invalid retry, buffer overflow).
+   */
   parserErrors: string[];
+  /**
+   * Text of an event block left unterminated (no blank line) when the stream ended; '' if none.
+   */
   incompleteTail: string;
-  [k: string]: unknown;
 }
 /**
+ * One SSE event of a stream; json: its data parsed, when it was JSON (parseError otherwise).
+ *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "sseEvent".
  *
@@ -1458,23 +1480,44 @@ export interface ReportStreamTranscript {
  */
 export interface ReportSseEvent {
   index: number;
+  /**
+   * Ms since the request started when the blank line ending the event arrived.
+   */
   atMs: number;
+  /**
+   * Data as the SSE parser assembled it (several data: lines joined with a line feed).
+   */
   data: string;
   event?: string;
   id?: string;
   hasEventField: boolean;
   hasIdField: boolean;
+  /**
+   * Number of data: lines in the event block.
+   */
   dataLines: number;
   multiLineData: boolean;
+  /**
+   * Field names other than data, event and id seen in the block (e.g. retry, or unknown names).
+   */
   otherFields: string[];
   json?: unknown;
   parseError?: string;
+  /**
+   * The JSON-RPC result carries final: true.
+   */
   isFinal: boolean;
+  /**
+   * The event is a JSON-RPC error response (C-26: an error after the stream started).
+   */
   isError: boolean;
-  [k: string]: unknown;
+}
+export interface ReportSseComment {
+  atMs: number;
+  text: string;
 }
 /**
- * A webhook delivery received by the capture receiver (spec 6); times in monotonic ms.
+ * A webhook delivery received by the capture receiver (spec 6); times in monotonic ms. The raw body is left out, its text kept (cut beyond 16 KiB, its parsed JSON then left out).
  *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "delivery".
@@ -1483,13 +1526,31 @@ export interface ReportSseEvent {
  * via the `definition` "ReportDelivery".
  */
 export interface ReportDelivery {
+  /**
+   * Sequential per receiver.
+   */
   seq: number;
+  /**
+   * The token of the URL the check handed out; absent for other paths.
+   */
   token?: string;
+  /**
+   * Monotonic ms (performance.now()) when the request headers arrived.
+   */
   receivedAtMs: number;
+  /**
+   * Monotonic ms when the body had been read.
+   */
   bodyCompleteAtMs: number;
+  /**
+   * Wall-clock time of arrival.
+   */
   timestamp: string;
   method: string;
   path: string;
+  /**
+   * Lower-case names, as received.
+   */
   headers: {
     [k: string]: string | string[];
   };
@@ -1499,15 +1560,43 @@ export interface ReportDelivery {
   json?: unknown;
   parseError?: string;
   remoteAddress?: string;
-  response: {
-    status?: number;
-    delayMs?: number;
-    reset?: boolean;
-    hang?: boolean;
-    atMs?: number;
-    [k: string]: unknown;
-  };
-  [k: string]: unknown;
+  response: ReportDeliveryResponse;
+}
+/**
+ * How the receiver answered the delivery, as the check set it.
+ */
+export interface ReportDeliveryResponse {
+  status?: number;
+  delayMs?: number;
+  reset?: boolean;
+  hang?: boolean;
+  /**
+   * Monotonic ms (performance.now()) when the answer, reset or hang began.
+   */
+  atMs?: number;
+}
+export interface ReportReproduce {
+  /**
+   * A command that re-runs just this requirement against the same target.
+   */
+  command: string;
+  /**
+   * The first exchange of the check as a curl line; credentials as $A2A_API_KEY / $A2A_BEARER.
+   */
+  curl?: string;
+}
+/**
+ * Set when --evidence left this check's wire evidence out (a passing check under failing, every check under none): how many of each there were.
+ */
+export interface ReportEvidenceOmitted {
+  evidence: 'failing' | 'none';
+  exchanges: number;
+  streams: number;
+  deliveries: number;
+  /**
+   * Assertions dropped (a passing check keeps only its verdict).
+   */
+  assertions: number;
 }
 /**
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
@@ -1524,12 +1613,10 @@ export interface ReportSummary {
     SHOULD: ReportVerdictCounts;
     MAY: ReportVerdictCounts;
     INFO: ReportVerdictCounts;
-    [k: string]: unknown;
   };
-  [k: string]: unknown;
 }
 /**
- * A failure of the harness itself, never a verdict on the target.
+ * A failure of the harness itself (a suite that failed to load, an unhandled error, a spent budget), never a verdict on the target.
  *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "harnessError".
@@ -1541,7 +1628,6 @@ export interface ReportHarnessError {
   message: string;
   file?: string;
   stack?: string;
-  [k: string]: unknown;
 }
 /**
  * --baseline outcome: new failures and expected failures that now pass both fail the run.
@@ -1554,26 +1640,44 @@ export interface ReportHarnessError {
  */
 export interface ReportBaseline {
   file: string;
+  /**
+   * report: an earlier report.json; expected-failures: {"expectedFailures": [ids]}.
+   */
   format: 'report' | 'expected-failures';
+  /**
+   * Requirement ids the baseline expects to fail (fail or warn in a report baseline).
+   */
   expectedFailures: string[];
+  /**
+   * Gating failures the baseline does not expect: they fail the run (exit 1).
+   */
   newFailures: {
     id: string;
     verdict: ReportVerdict;
-    [k: string]: unknown;
   }[];
+  /**
+   * Expected failures that now pass: they fail the run too, until the baseline drops them.
+   */
   nowPassing: string[];
+  /**
+   * Expected failures that still fail: excused.
+   */
   stillFailing: string[];
+  /**
+   * Requirements whose verdict got worse (e.g. pass -> fail) since the baseline.
+   */
   regressions: {
     id: string;
     before: ReportVerdict;
     after: ReportVerdict;
-    [k: string]: unknown;
   }[];
+  /**
+   * Requirements whose verdict got better since the baseline.
+   */
   improvements: {
     id: string;
     before: ReportVerdict;
     after: ReportVerdict;
-    [k: string]: unknown;
   }[];
   /**
    * A report baseline's ledger hash beside this run's (baseline null: an older report without one); when they differ, a requirement may have changed between the two runs.
@@ -1581,49 +1685,71 @@ export interface ReportBaseline {
   ledger?: {
     baseline: string | null;
     current: string;
-    [k: string]: unknown;
   };
-  [k: string]: unknown;
 }
 /**
  * How the run went on the wire (harness/io/governor.ts): requests, agent turns, turn latency, the pace kept, concurrency, what the profile or budget cut. Absent from reports of older versions.
  */
 export interface ReportTraffic {
+  /**
+   * --profile: how many agent turns a run may spend (README, Field conditions).
+   */
   profile: 'smoke' | 'standard' | 'full';
+  /**
+   * Every request sent to the target (resent rate-limited attempts included).
+   */
   requests: number;
+  /**
+   * Requests that created a task (message/send, message/stream): each an LLM call on a real agent.
+   */
   agentTurns: number;
+  /**
+   * --max-turns, null when uncapped.
+   */
   maxTurns: number | null;
   turnLatencyMs: {
     p50: number | null;
     p95: number | null;
     samples: number;
-    [k: string]: unknown;
   };
   rateLimit: {
+    /**
+     * The pace the governor kept; null when it kept none.
+     */
     requestsPerMinute: number | null;
     source: 'card' | 'option' | 'none';
+    /**
+     * Time spent waiting on the pace or on Retry-After.
+     */
     waitedMs: number;
+    /**
+     * Rate-limited answers (HTTP 429 or -32012) seen outside the rate-limit checks, each resent.
+     */
     rateLimitedAnswers: number;
-    [k: string]: unknown;
   };
+  /**
+   * Requests in flight at once: the cap (--concurrency) and the most seen.
+   */
   concurrency: {
     limit: number;
     maxInFlight: number;
-    [k: string]: unknown;
   };
+  /**
+   * What the profile or budget left out, and the option that covers it.
+   */
   cut: {
     what: string;
     option: string;
-    [k: string]: unknown;
   }[];
+  /**
+   * Generated cases each property got: planned by the profile, and run (absent from reports of older versions).
+   */
   properties?: {
     requirementId: string;
     label: string;
     planned: number;
     runs: number;
-    [k: string]: unknown;
   }[];
-  [k: string]: unknown;
 }
 /**
  * The official A2A dialect the target speaks instead of this spec's JSON-RPC, named from the dialect probe and the differences the run saw.
@@ -1643,14 +1769,12 @@ export interface ReportDialect {
     spec: string;
     seen: string;
     requirements: number;
-    [k: string]: unknown;
   }[];
   /**
    * Findings (fail, warn, error) the differences explain.
    */
   explained: number;
   findings: number;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
@@ -1668,10 +1792,8 @@ export interface ReportRootCause {
   requirements: {
     id: string;
     verdict: ReportVerdict;
-    [k: string]: unknown;
   }[];
   example?: string;
-  [k: string]: unknown;
 }
 /**
  * Compliance level and score (README, Reports): passes / MUST and SHOULD requirements run, minus not-applicable; not-exercised and error count against the target.
@@ -1691,26 +1813,28 @@ export interface ReportCompliance {
    */
   level: 'fully-compliant' | 'must-compliant' | 'unverified' | 'not-compliant';
   label: string;
+  /**
+   * 100 x passed / counted, rounded down to one decimal (never shows 100 unless all passed); null when nothing counted.
+   */
   score: number | null;
   passed: number;
   counted: number;
   byLevel: {
     MUST: ReportLevelTally;
     SHOULD: ReportLevelTally;
-    [k: string]: unknown;
   };
+  /**
+   * --only narrowed the run: the level holds for the selected requirements only.
+   */
   partial: boolean;
+  /**
+   * Why the level is not higher (empty when fully compliant).
+   */
   reasons: string[];
   /**
    * MUST requirements not exercised or in error, grouped by why, largest group first.
    */
-  unverified?: {
-    why: string;
-    verdict: 'not-exercised' | 'error';
-    requirements: string[];
-    [k: string]: unknown;
-  }[];
-  [k: string]: unknown;
+  unverified?: ReportUnverifiedGroup[];
 }
 /**
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
@@ -1720,14 +1844,30 @@ export interface ReportCompliance {
  * via the `definition` "ReportLevelTally".
  */
 export interface ReportLevelTally {
+  /**
+   * Requirements of the level that the run selected.
+   */
   run: number;
   passed: number;
+  /**
+   * fail (MUST) or warn (SHOULD): the target was seen breaking the requirement.
+   */
   failed: number;
   errored: number;
   notExercised: number;
   notApplicable: number;
+  /**
+   * The denominator: every selected requirement except not-applicable ones.
+   */
   counted: number;
-  [k: string]: unknown;
+}
+export interface ReportUnverifiedGroup {
+  /**
+   * The reason, as the check or the harness gave it (ids and numbers in it kept from the first).
+   */
+  why: string;
+  verdict: 'not-exercised' | 'error';
+  requirements: string[];
 }
 /**
  * Spec 2.10/4.5: the result of tasks/resubscribe (plain response for a finished task, C-09, or each SSE event, C-10).
@@ -1737,7 +1877,6 @@ export interface ResubscribeResult {
   status: TaskStatus;
   subscribed: boolean;
   final: boolean;
-  [k: string]: unknown;
 }
 /**
  * Spec 4.1: the result of message/send: a task with contextId, final always true, and status.state completed, working, failed or canceled.
@@ -1746,13 +1885,11 @@ export interface SendResult {
   id: string;
   status: TaskStatus & {
     state?: 'completed' | 'working' | 'failed' | 'canceled';
-    [k: string]: unknown;
   };
   contextId: string;
   final: true;
   createdAt?: Timestamp;
   updatedAt?: Timestamp;
-  [k: string]: unknown;
 }
 /**
  * Spec 4.2: the JSON-RPC response carried by one data: line of an SSE stream, whose result is a StreamTask. An error event (C-26) is validated with jsonrpc-error-response instead.
@@ -1762,7 +1899,6 @@ export interface StreamEvent {
   id: RequestId;
   result: StreamTask;
   error?: never;
-  [k: string]: unknown;
 }
 /**
  * Spec 4.2/4.5/6.6: the task carried by one SSE event of message/stream or tasks/resubscribe; final is false on intermediate events and true on the last.
@@ -1776,7 +1912,6 @@ export interface StreamTask {
    * Present on tasks/resubscribe events (C-10).
    */
   subscribed?: boolean;
-  [k: string]: unknown;
 }
 /**
  * Spec 2.7: a task as returned in result, with only the fields present in every context required. The per-method variants are send-result, stream-task, tasks-get-result.
@@ -1788,7 +1923,6 @@ export interface Task {
   final?: boolean;
   createdAt?: Timestamp;
   updatedAt?: Timestamp;
-  [k: string]: unknown;
 }
 /**
  * Spec 4.3: the result of tasks/get: id, status, optional contextId, createdAt and updatedAt (final tolerated, C-35).
@@ -1800,7 +1934,6 @@ export interface TasksGetResult {
   final?: boolean;
   createdAt: Timestamp;
   updatedAt: Timestamp;
-  [k: string]: unknown;
 }
 /**
  * Spec 6.2: the headers of a webhook request as Node exposes them (lower-case names). x-webhook-signature is required only when a secret is configured; headers from the configuration may be added.
@@ -1820,7 +1953,6 @@ export interface WebhookHeaders {
    * <product>-Webhook/<version>.
    */
   'user-agent': string;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1833,7 +1965,6 @@ export interface TaskSubmittedWebhookPayload {
   taskId: string;
   data: TaskSubmittedEventData;
   delivery: WebhookDelivery;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1846,7 +1977,6 @@ export interface TaskSubmittedEventData {
    * Milliseconds.
    */
   estimatedDuration: number;
-  [k: string]: unknown;
 }
 /**
  * Spec 6.3: attempt counter (from 1) and attempts allowed (maxRetries + 1, C-20).
@@ -1857,7 +1987,6 @@ export interface TaskSubmittedEventData {
 export interface WebhookDelivery {
   attempt: number;
   maxAttempts: number;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1870,7 +1999,6 @@ export interface TaskWorkingWebhookPayload {
   taskId: string;
   data: TaskWorkingEventData;
   delivery: WebhookDelivery;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1880,7 +2008,6 @@ export interface TaskWorkingEventData {
   taskId: string;
   startedAt: Timestamp;
   progress: TaskProgress;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1893,7 +2020,6 @@ export interface TaskCompletedWebhookPayload {
   taskId: string;
   data: TaskCompletedEventData;
   delivery: WebhookDelivery;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1908,12 +2034,10 @@ export interface TaskCompletedEventData {
    */
   duration: number;
   completedAt: Timestamp;
-  [k: string]: unknown;
 }
 export interface CompletedEventStatus {
   state?: 'completed';
   message: AgentMessage;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1926,7 +2050,6 @@ export interface TaskFailedWebhookPayload {
   taskId: string;
   data: TaskFailedEventData;
   delivery: WebhookDelivery;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1940,12 +2063,10 @@ export interface TaskFailedEventData {
    */
   duration: number;
   failedAt: Timestamp;
-  [k: string]: unknown;
 }
 export interface FailedEventStatus {
   state?: 'failed';
   error: TaskError;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1958,7 +2079,6 @@ export interface TaskCanceledWebhookPayload {
   taskId: string;
   data: TaskCanceledEventData;
   delivery: WebhookDelivery;
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -1968,5 +2088,4 @@ export interface TaskCanceledEventData {
   taskId: string;
   reason: string;
   canceledAt: Timestamp;
-  [k: string]: unknown;
 }
