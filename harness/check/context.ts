@@ -23,6 +23,7 @@ import {
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import type { AuthKind } from '../types.ts';
 import type fc from 'fast-check';
+import { whereOf } from './matchers.ts';
 import { propertyLimits } from './profile.ts';
 import { checkProperty, type PropertyAllowance, type PropertyPredicate } from './property.ts';
 import type { CheckRecorder } from './recorder.ts';
@@ -67,10 +68,17 @@ export interface CheckContext {
   stream(method: string, params?: unknown, opts?: StreamOptions): Promise<SseStream>;
   /** The webhook capture receiver, started on first use; deliveries to newUrl() URLs are evidence. */
   webhooks(): Promise<CheckWebhooks>;
-  /** Soft assertion, recorded as expected beside actual; returns whether it held. */
-  check(label: string, actual: unknown, expected: unknown, predicate?: (actual: unknown) => boolean): boolean;
+  /**
+   * Soft assertion, recorded as expected beside actual; returns whether it held. `expected` is a value
+   * (deep equality) or a matcher of `is`; a predicate is `is.where(description, test)`.
+   */
+  check(label: string, actual: unknown, expected: unknown): boolean;
+  /** @deprecated Pass `is.where(description, predicate)` as `expected` instead. */
+  check(label: string, actual: unknown, expected: unknown, predicate: (actual: unknown) => boolean): boolean;
   /** Hard assertion: a miss ends the check as failed. */
-  require(label: string, actual: unknown, expected: unknown, predicate?: (actual: unknown) => boolean): void;
+  require(label: string, actual: unknown, expected: unknown): void;
+  /** @deprecated Pass `is.where(description, predicate)` as `expected` instead. */
+  require(label: string, actual: unknown, expected: unknown, predicate: (actual: unknown) => boolean): void;
   fail(message: string, detail?: { expected?: unknown; actual?: unknown }): never;
   notExercised(reason: string): never;
   notApplicable(reason: string): never;
@@ -200,8 +208,10 @@ export function createCheckContext(
       ),
     stream: (method, params, opts) => client.stream(method, params, opts),
     webhooks: () => hooks.open(),
-    check: (label, actual, expected, predicate) => recorder.check(label, actual, expected, predicate),
-    require: (label, actual, expected, predicate) => recorder.require(label, actual, expected, predicate),
+    check: (label: string, actual: unknown, expected: unknown, predicate?: (actual: unknown) => boolean) =>
+      recorder.check(label, actual, whereOf(expected, predicate)),
+    require: (label: string, actual: unknown, expected: unknown, predicate?: (actual: unknown) => boolean) =>
+      recorder.require(label, actual, whereOf(expected, predicate)),
     fail: (message, detail) => recorder.fail(message, detail),
     notExercised: (reason) => recorder.notExercised(reason),
     notApplicable: (reason) => recorder.notApplicable(reason),

@@ -34,6 +34,18 @@ export const is = Object.freeze({
   absent: () => matcher('absent (undefined)', (a) => a === undefined),
   matching: (re: RegExp) => matcher(`a string matching ${re}`, (a) => typeof a === 'string' && re.test(a)),
   nonEmptyString: () => matcher('a non-empty string', (a) => typeof a === 'string' && a.length > 0),
+  /** A number >= min (a count, a duration); `why` is appended to the description. */
+  atLeast: (min: number, why?: string) =>
+    matcher(
+      `at least ${min}${why === undefined ? '' : ` (${why})`}`,
+      (a) => typeof a === 'number' && a >= min,
+    ),
+  /** A number <= max (a count, a duration); `why` is appended to the description. */
+  atMost: (max: number, why?: string) =>
+    matcher(
+      `at most ${max}${why === undefined ? '' : ` (${why})`}`,
+      (a) => typeof a === 'number' && a <= max,
+    ),
   /** An object having at least these fields with deep-equal values (extra fields tolerated, C-36). */
   objectContaining: (fields: Record<string, unknown>) =>
     matcher(`an object containing ${show(fields)}`, (a) => containsFields(a, fields)),
@@ -53,13 +65,14 @@ function containsFields(actual: unknown, fields: Record<string, unknown>): boole
   );
 }
 
-/** Decides an expectation: a matcher, a predicate, or deep equality. Returns the recorded `expected`. */
-export function evaluate(
-  actual: unknown,
-  expected: unknown,
-  predicate?: (actual: unknown) => boolean,
-): { pass: boolean; expected: unknown } {
-  if (predicate) return { pass: predicate(actual), expected };
+/** The older predicate form `check(label, actual, description, predicate)` as the `is.where` it means. */
+export function whereOf(description: unknown, predicate?: (actual: unknown) => boolean): unknown {
+  if (predicate === undefined) return description;
+  return is.where(typeof description === 'string' ? description : show(description), predicate);
+}
+
+/** Decides an expectation: a matcher (`is.where` for any predicate) or deep equality. Returns the recorded `expected`. */
+export function evaluate(actual: unknown, expected: unknown): { pass: boolean; expected: unknown } {
   if (isMatcher(expected)) return { pass: expected.test(actual), expected: expected.description };
   return { pass: isDeepStrictEqual(actual, expected), expected };
 }

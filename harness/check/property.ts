@@ -1,6 +1,7 @@
 // Property checks for suites: fast-check runs with the run's one seed/runs setting (--seed, --runs),
 // and a counterexample is recorded as a failed assertion with its seed and replay path, not thrown.
 import fc from 'fast-check';
+import { is } from './matchers.ts';
 import type { CheckRecorder } from './recorder.ts';
 import { errorMessage } from './recorder.ts';
 
@@ -75,8 +76,7 @@ export async function checkProperty<T>(
     return recorder.check(
       label,
       `${details.numRuns} generated case(s) held`,
-      `holds for ${numRuns} generated case(s)`,
-      () => true,
+      is.where(`holds for ${numRuns} generated case(s)`, () => true),
     );
   }
   if (details.counterexample === null) {
@@ -93,5 +93,9 @@ export async function checkProperty<T>(
   recorder.info(
     `${label}: replay with --seed ${details.seed} (fast-check path ${details.counterexamplePath})`,
   );
-  return recorder.check(label, actual, 'holds for every generated case', () => false);
+  return recorder.check(
+    label,
+    actual,
+    is.where('holds for every generated case', () => false),
+  );
 }

@@ -34,21 +34,19 @@ export class CheckRecorder {
   readonly notes: string[] = [];
   private failure: { message: string; expected?: unknown; actual?: unknown } | undefined;
 
-  /** Soft assertion: records and returns whether it held; the check goes on either way. */
-  check(
-    label: string,
-    actual: unknown,
-    expected: unknown,
-    predicate?: (actual: unknown) => boolean,
-  ): boolean {
-    const verdict = evaluate(actual, expected, predicate);
+  /**
+   * Soft assertion: records and returns whether it held; the check goes on either way. `expected` is
+   * a value (deep equality) or a matcher of `is` (`is.where(description, test)` for a predicate).
+   */
+  check(label: string, actual: unknown, expected: unknown): boolean {
+    const verdict = evaluate(actual, expected);
     this.assertions.push({ label, expected: verdict.expected, actual, pass: verdict.pass });
     return verdict.pass;
   }
 
   /** Hard assertion: like check(), but a miss ends the check as failed (later steps depend on it). */
-  require(label: string, actual: unknown, expected: unknown, predicate?: (actual: unknown) => boolean): void {
-    if (!this.check(label, actual, expected, predicate)) {
+  require(label: string, actual: unknown, expected: unknown): void {
+    if (!this.check(label, actual, expected)) {
       throw new CheckStop('fail', this.describeAssertion(this.assertions.at(-1)!));
     }
   }

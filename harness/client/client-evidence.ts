@@ -128,25 +128,35 @@ export function expectOutput(rec: CheckRecorder, run: ScenarioRun, expected: str
   rec.check('driver output (stdout)', d.stdout.trimEnd(), expected.trimEnd());
 }
 
-/** The requests of one JSON-RPC method the driver sent (notes the driver; none is recorded as such). */
-export function methodRequests(run: ScenarioRun, rec: CheckRecorder, method: string): SeenRequest[] {
-  return requests(run, rec, (s) => s.rpcMethod === method, method);
+/** The requests of one JSON-RPC method the driver sent, as requests() gives them. */
+export function methodRequests(
+  run: ScenarioRun,
+  rec: CheckRecorder,
+  ev: Exchange[],
+  method: string,
+): SeenRequest[] {
+  return requests(run, rec, ev, (s) => s.rpcMethod === method, method);
 }
 
+/**
+ * The requests the driver sent that `filter` keeps, recorded as the check's evidence; notes the
+ * driver's outcome, and records a failed assertion when there is none.
+ */
 export function requests(
   run: ScenarioRun,
   rec: CheckRecorder,
+  ev: Exchange[],
   filter: (s: SeenRequest) => boolean,
   what: string,
 ): SeenRequest[] {
   const found = run.requests.filter(filter);
   driverNote(rec, run.driver);
-  if (found.length === 0) {
-    rec.check(
-      `requests of the ${run.scenario} scenario (${what})`,
-      0,
-      is.where('at least one', (n) => (n as number) > 0),
-    );
-  }
+  evidence(run, ev, found);
+  if (found.length === 0) rec.check(`requests of the ${run.scenario} scenario (${what})`, 0, is.atLeast(1));
   return found;
+}
+
+/** The `result` of the JSON answer a request got (undefined for an error, a stream or no answer). */
+export function answerResult(s: SeenRequest | undefined): Json | undefined {
+  return (s?.answer?.json as Json | undefined)?.result;
 }

@@ -4,6 +4,7 @@ import { is } from '../check/matchers.ts';
 import type { CheckRecorder } from '../check/recorder.ts';
 import type { Exchange } from '../io/evidence.ts';
 import {
+  answerResult,
   BASE64,
   CLOSE_WITHIN_MS,
   evidence,
@@ -20,11 +21,11 @@ import {
   type Json,
   type ScenarioRun,
 } from './client-evidence.ts';
+import type { SeenRequest } from './scenario-server.ts';
 import type { Scenario } from './scenarios.ts';
 
 function streamOutcome(run: ScenarioRun, rec: CheckRecorder, ev: Exchange[]): void {
-  const streams = methodRequests(run, rec, 'message/stream');
-  evidence(run, ev, streams);
+  const streams = methodRequests(run, rec, ev, 'message/stream');
   const final = streams.map(finalEvent).find((e) => e !== undefined);
   // The stream had begun (the server sends `: ping` first): a client that left before its end failed it.
   if (final === undefined && streams.some((s) => s.stream !== undefined)) {
@@ -38,9 +39,7 @@ const acceptsStream: ClientCheckDef = {
   requirementId: '4/client-accept-event-stream',
   title: 'message/stream is sent with Accept: text/event-stream',
   check(run, rec, ev) {
-    const streams = methodRequests(run, rec, 'message/stream');
-    evidence(run, ev, streams);
-    for (const s of streams) {
+    for (const s of methodRequests(run, rec, ev, 'message/stream')) {
       rec.check(
         `request ${s.seq} accept`,
         s.headers.accept,
@@ -54,14 +53,8 @@ const closesOnFinal: ClientCheckDef = {
   requirementId: '4.2/client-closes-on-final',
   title: `the stream is closed within ${CLOSE_WITHIN_MS} ms of the final event (the server holds it open)`,
   check(run, rec, ev) {
-    const streams = requests(
-      run,
-      rec,
-      (s) => s.stream?.finalAtMs !== undefined,
-      'a stream that reached its final event',
-    );
-    evidence(run, ev, streams);
-    for (const s of streams) {
+    const reachedFinal = (s: SeenRequest): boolean => s.stream?.finalAtMs !== undefined;
+    for (const s of requests(run, rec, ev, reachedFinal, 'a stream that reached its final event')) {
       const ms =
         s.stream!.closedAtMs === undefined
           ? 'never closed by the client'
@@ -69,7 +62,7 @@ const closesOnFinal: ClientCheckDef = {
       rec.check(
         `request ${s.seq}: ms from the final event to the client closing`,
         ms,
-        is.where(`at most ${CLOSE_WITHIN_MS}`, (v) => typeof v === 'number' && v <= CLOSE_WITHIN_MS),
+        is.atMost(CLOSE_WITHIN_MS),
       );
     }
   },
@@ -82,11 +75,11 @@ export const SCENARIO_CHECKS: Readonly<Record<Scenario, readonly ClientCheckDef[
       requirementId: '4.1/client-reads-reply-text',
       title: 'send: the driver prints the text parts of result.status.message',
       check(run, rec, ev) {
-        const sends = methodRequests(run, rec, 'message/send');
-        evidence(run, ev, sends);
-        const answered = sends.find((s) => (s.answer?.json as Json | undefined)?.result !== undefined);
-        if (answered === undefined) return rec.notExercised('no message/send got a result');
-        expectOutput(rec, run, replyText((answered.answer!.json as Json).result) ?? '');
+        const result = methodRequests(run, rec, ev, 'message/send')
+          .map(answerResult)
+          .find((r) => r !== undefined);
+        if (result === undefined) return rec.notExercised('no message/send got a result');
+        expectOutput(rec, run, replyText(result) ?? '');
       },
     },
   ],
@@ -114,20 +107,15 @@ export const SCENARIO_CHECKS: Readonly<Record<Scenario, readonly ClientCheckDef[
       requirementId: '4.9/client-carries-context-id',
       title: 'multi-turn: the second message carries the contextId of the first answer; both replies printed',
       check(run, rec, ev) {
-        const messages = requests(run, rec, isMessage, 'messages');
-        evidence(run, ev, messages);
-        rec.check(
-          'messages sent',
-          messages.length,
-          is.where('at least 2', (n) => (n as number) >= 2),
-        );
+        const messages = requests(run, rec, ev, isMessage, 'messages');
+        rec.check('messages sent', messages.length, is.atLeast(2));
         const [first, second] = messages;
         if (first === undefined || second === undefined) return;
-        const result = (first.answer?.json as Json | undefined)?.result ?? finalEvent(first)?.result;
+        const result = answerResult(first) ?? finalEvent(first)?.result;
         const contextId = result?.contextId;
         if (typeof contextId !== 'string') return rec.notExercised('the first answer carried no contextId');
         rec.check('second message params.contextId', json(second).params?.contextId, contextId);
-        const secondResult = (second.answer?.json as Json | undefined)?.result ?? finalEvent(second)?.result;
+        const secondResult = answerResult(second) ?? finalEvent(second)?.result;
         expectOutput(rec, run, `${replyText(result) ?? ''}\n${replyText(secondResult) ?? ''}`);
       },
     },
@@ -178,11 +166,7 @@ export const SCENARIO_CHECKS: Readonly<Record<Scenario, readonly ClientCheckDef[
           (message?.parts ?? []).filter((p: Json) => p?.type === 'text').map((p: Json) => p.text),
           is.where('includes "file"', (t) => Array.isArray(t) && t.includes('file')),
         );
-        rec.check(
-          'file parts',
-          parts.length,
-          is.where('at least one', (n) => (n as number) > 0),
-        );
+        rec.check('file parts', parts.length, is.atLeast(1));
         rec.check(
           'driver exit',
           run.driver.killed
@@ -201,22 +185,18 @@ export const SCENARIO_CHECKS: Readonly<Record<Scenario, readonly ClientCheckDef[
       title:
         'cancel: tasks/cancel names the streamed task in params.taskId; the driver prints the state of the cancel result',
       check(run, rec, ev) {
-        const streams = methodRequests(run, rec, 'message/stream');
+        const streams = methodRequests(run, rec, ev, 'message/stream');
         const cancels = run.requests.filter((s) => s.rpcMethod === 'tasks/cancel');
-        evidence(run, ev, [...streams, ...cancels]);
+        evidence(run, ev, cancels);
         const taskId = ((streams[0]?.answer?.events ?? []) as Json[])
           .map((e) => e?.result?.id)
           .find((id) => typeof id === 'string');
         if (taskId === undefined) return rec.notExercised('the stream carried no task id');
-        rec.check(
-          'tasks/cancel requests',
-          cancels.length,
-          is.where('at least one', (n) => (n as number) > 0),
-        );
+        rec.check('tasks/cancel requests', cancels.length, is.atLeast(1));
         const cancel = cancels.at(-1);
         if (cancel === undefined) return;
         rec.check('tasks/cancel params.taskId', json(cancel).params?.taskId, taskId);
-        const state = (cancel.answer?.json as Json | undefined)?.result?.status?.state;
+        const state = answerResult(cancel)?.status?.state;
         expectOutput(rec, run, typeof state === 'string' ? state : 'canceled');
       },
     },
@@ -226,34 +206,18 @@ export const SCENARIO_CHECKS: Readonly<Record<Scenario, readonly ClientCheckDef[
       requirementId: '7/client-retries-transient',
       title: "retry: the message/send answered 503 is retried and the retry's reply printed",
       check(run, rec, ev) {
-        const sends = methodRequests(run, rec, 'message/send');
-        evidence(run, ev, sends);
-        rec.check(
-          'message/send attempts',
-          sends.length,
-          is.where('at least 2 (the 503, then a retry)', (n) => (n as number) >= 2),
-        );
-        const answered = sends.find(
-          (s) => !is5xx(s) && (s.answer?.json as Json | undefined)?.result !== undefined,
-        );
-        expectOutput(
-          rec,
-          run,
-          replyText((answered?.answer?.json as Json | undefined)?.result) ?? '(no retry was answered)',
-        );
+        const sends = methodRequests(run, rec, ev, 'message/send');
+        rec.check('message/send attempts', sends.length, is.atLeast(2, 'the 503, then a retry'));
+        const answered = sends.find((s) => !is5xx(s) && answerResult(s) !== undefined);
+        expectOutput(rec, run, replyText(answerResult(answered)) ?? '(no retry was answered)');
       },
     },
     {
       requirementId: '7/client-retries-bounded',
       title: `retry: at most ${MAX_ATTEMPTS} attempts, none after an answer that is not 5xx`,
       check(run, rec, ev) {
-        const sends = methodRequests(run, rec, 'message/send');
-        evidence(run, ev, sends);
-        rec.check(
-          'message/send attempts',
-          sends.length,
-          is.where(`at most ${MAX_ATTEMPTS}`, (n) => (n as number) <= MAX_ATTEMPTS),
-        );
+        const sends = methodRequests(run, rec, ev, 'message/send');
+        rec.check('message/send attempts', sends.length, is.atMost(MAX_ATTEMPTS));
         const settled = sends.findIndex((s) => !is5xx(s));
         rec.check(
           'attempts after the first answer that is not 5xx',
@@ -269,8 +233,7 @@ export const SCENARIO_CHECKS: Readonly<Record<Scenario, readonly ClientCheckDef[
       title:
         'error: the message/send answered with a JSON-RPC error is sent once; the driver prints the code',
       check(run, rec, ev) {
-        const sends = methodRequests(run, rec, 'message/send');
-        evidence(run, ev, sends);
+        const sends = methodRequests(run, rec, ev, 'message/send');
         rec.check('message/send attempts', sends.length, 1);
         const code = (sends[0]?.answer?.json as Json | undefined)?.error?.code;
         expectOutput(rec, run, String(code ?? -32603));
@@ -280,17 +243,11 @@ export const SCENARIO_CHECKS: Readonly<Record<Scenario, readonly ClientCheckDef[
 };
 
 function fileParts(run: ScenarioRun, rec: CheckRecorder, ev: Exchange[]): Json[] {
-  const messages = requests(run, rec, isMessage, 'messages');
-  evidence(run, ev, messages);
+  const messages = requests(run, rec, ev, isMessage, 'messages');
   const parts = messages.flatMap((s) => {
     const p = json(s).params?.message?.parts;
     return Array.isArray(p) ? (p as Json[]).filter((x) => x?.type === 'file') : [];
   });
-  if (parts.length === 0)
-    rec.check(
-      'parts of type file',
-      0,
-      is.where('at least one', (n) => (n as number) > 0),
-    );
+  if (parts.length === 0) rec.check('parts of type file', 0, is.atLeast(1));
   return parts;
 }

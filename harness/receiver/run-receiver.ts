@@ -80,11 +80,7 @@ function latencyChecks(
           maxMs: times.at(-1),
         };
         rec.info('response time (ms, request sent to status line)', summary);
-        rec.check(
-          'deliveries timed',
-          times.length,
-          is.where('at least one', (n) => typeof n === 'number' && n > 0),
-        );
+        rec.check('deliveries timed', times.length, is.atLeast(1));
       },
     }),
   ];

@@ -161,8 +161,10 @@ verifies(
       c.check(
         `${label}: status.progress`,
         status.progress,
-        'an object {current, total, message} with 0 <= current <= total, total > 0',
-        (p) => progressIssues(p) === undefined,
+        is.where(
+          'an object {current, total, message} with 0 <= current <= total, total > 0',
+          (p) => progressIssues(p) === undefined,
+        ),
       );
     }
   },

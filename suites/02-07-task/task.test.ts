@@ -4,6 +4,7 @@
 import { isObject } from '../../schemas/json.ts';
 import {
   directivePart,
+  is,
   messageParams,
   requireDirectives,
   resultOf,
@@ -112,7 +113,7 @@ verifies(
     const { get } = await results(c);
     const rfc3339 = 'an ISO 8601 (RFC 3339) date-time with a time zone';
     for (const field of ['createdAt', 'updatedAt']) {
-      c.check(`tasks/get result.${field}`, get[field], rfc3339, isRfc3339);
+      c.check(`tasks/get result.${field}`, get[field], is.where(rfc3339, isRfc3339));
     }
   },
 );
@@ -123,11 +124,10 @@ verifies('2.7/updated-at-present', 'tasks/get carries updatedAt, not before crea
   c.check(
     'createdAt <= updatedAt',
     { createdAt: get.createdAt, updatedAt: get.updatedAt },
-    'createdAt <= updatedAt',
-    (v) => {
+    is.where('createdAt <= updatedAt', (v) => {
       const t = v as { createdAt: unknown; updatedAt: unknown };
       return Date.parse(String(t.createdAt)) <= Date.parse(String(t.updatedAt));
-    },
+    }),
   );
 });
 
@@ -166,11 +166,10 @@ verifies('2.7/updated-at-present', 'updatedAt moves forward when a working task 
   c.check(
     `updatedAt after the cancel (${tick + 5} ms later) > updatedAt while working`,
     times,
-    'canceled later than working',
-    (v) => {
+    is.where('canceled later than working', (v) => {
       const t = v as typeof times;
       return Date.parse(String(t.canceled)) > Date.parse(String(t.working));
-    },
+    }),
   );
 });
 

@@ -130,7 +130,7 @@ verifies(
       c.check(
         `ms until running task #${i} ended (from before its creation)`,
         h.endedAfterMs,
-        is.where(`at least ${s.timeoutMs}`, (v) => typeof v === 'number' && v >= s.timeoutMs),
+        is.atLeast(s.timeoutMs),
       );
     }
     c.check(

@@ -94,7 +94,11 @@ verifies(
   async (c) => {
     const ex = await c.rpc('message/send', {});
     c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-    c.check('error.data.details', errorData(ex)?.details, 'a string naming "message"', namesField('message'));
+    c.check(
+      'error.data.details',
+      errorData(ex)?.details,
+      is.where('a string naming "message"', namesField('message')),
+    );
     c.check('result', resultOf(ex), is.absent());
   },
   { concurrent: true },
@@ -109,7 +113,11 @@ for (const fieldCase of MISSING) {
       const ex = await c.rpc('message/send', brokenParams(c, fieldCase));
       const leaf = leafOf(field);
       c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-      c.check('error.data.details', errorData(ex)?.details, `a string naming "${leaf}"`, namesField(leaf));
+      c.check(
+        'error.data.details',
+        errorData(ex)?.details,
+        is.where(`a string naming "${leaf}"`, namesField(leaf)),
+      );
       c.check('result', resultOf(ex), is.absent());
       // C-14 grades data.field as SHOULD: noted here, checked by the invalid-value checks below.
       c.info(`error.data.field (C-14 expects ${field})`, errorData(ex)?.field);

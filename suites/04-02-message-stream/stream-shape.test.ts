@@ -44,11 +44,7 @@ verifies('4.2/stream-event-data-line', 'every event data is one JSON-RPC respons
 
 verifies('4.2/stream-event-task', 'every event result is a task with id, status.state, final', async (c) => {
   const { t } = await sampleStream(c);
-  c.require(
-    'number of SSE events',
-    t.events.length,
-    is.where('at least one', (n) => (n as number) > 0),
-  );
+  c.require('number of SSE events', t.events.length, is.atLeast(1));
   checkEventTasks(c, t);
 });
 
@@ -176,7 +172,7 @@ verifies(
       c.check(
         `\`: ping\` comments within ${delayMs} ms (interval ${interval} ms)`,
         texts.length,
-        is.where('at least one', (n) => (n as number) > 0),
+        is.atLeast(1),
       );
     }
   },

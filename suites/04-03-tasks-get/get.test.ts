@@ -109,11 +109,7 @@ verifies(
   async (c) => {
     const trace = await progressTrace(c);
     const working = trace.reads.filter((t) => stateOf(t) === 'working');
-    c.require(
-      'working statuses read',
-      working.length,
-      is.where('at least one', (n) => (n as number) > 0),
-    );
+    c.require('working statuses read', working.length, is.atLeast(1));
     for (const [i, t] of working.entries()) {
       const progress = statusOf(t)?.progress;
       c.check(
@@ -144,8 +140,10 @@ verifies(
     const currents = trace.reads
       .map((t) => (statusOf(t)?.progress as { current?: unknown } | undefined)?.current)
       .filter((v): v is number => typeof v === 'number');
-    c.check('progress.current over the polls', currents, 'a non-decreasing sequence', () =>
-      currents.every((v, i) => i === 0 || v >= currents[i - 1]!),
+    c.check(
+      'progress.current over the polls',
+      currents,
+      is.where('a non-decreasing sequence', () => currents.every((v, i) => i === 0 || v >= currents[i - 1]!)),
     );
   },
   { concurrent: true },
@@ -162,8 +160,7 @@ verifies(
       c.check(
         `read #${i} (createdAt, updatedAt)`,
         [t?.createdAt, t?.updatedAt],
-        'createdAt <= updatedAt',
-        () => created <= updated,
+        is.where('createdAt <= updatedAt', () => created <= updated),
       );
     }
     // Two changes within one tick of the target's clock (the same second, for whole-second
@@ -174,7 +171,11 @@ verifies(
       if (prev === undefined || stateOf(prev) === stateOf(t)) continue;
       const label = `updatedAt across ${String(stateOf(prev))} -> ${String(stateOf(t))}`;
       const pair = [prev?.updatedAt, t?.updatedAt];
-      c.check(label, pair, 'a later or equal updatedAt', () => instantOf(pair[1]) >= instantOf(pair[0]));
+      c.check(
+        label,
+        pair,
+        is.where('a later or equal updatedAt', () => instantOf(pair[1]) >= instantOf(pair[0])),
+      );
       if (instantOf(pair[1]) === instantOf(pair[0]))
         c.info(`${label}: the same instant at the target's timestamp precision (legal)`, pair);
     }
@@ -187,8 +188,10 @@ verifies('4.3/get-timestamps-ordered', 'a completed task has createdAt <= update
   c.check(
     '(createdAt, updatedAt)',
     [task?.createdAt, task?.updatedAt],
-    'createdAt <= updatedAt',
-    () => Date.parse(String(task?.createdAt)) <= Date.parse(String(task?.updatedAt)),
+    is.where(
+      'createdAt <= updatedAt',
+      () => Date.parse(String(task?.createdAt)) <= Date.parse(String(task?.updatedAt)),
+    ),
   );
 });
 

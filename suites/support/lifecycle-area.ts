@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SseEvent } from '../../harness/io/evidence.ts';
 import type { SseStream } from '../../harness/io/sse-reader.ts';
-import type { AnsweredExchange, CheckContext } from './index.ts';
+import { is, type AnsweredExchange, type CheckContext } from './index.ts';
 import {
   directivePart,
   directivesHonoured,
@@ -98,7 +98,7 @@ export async function openTask(c: CheckContext, parts: readonly JsonObject[]): P
       c.require('first message/stream event carries result.id', typeof id, 'string');
       return { taskId: id as string, stream };
     }
-    c.require('message/stream sends a first event', stream.transcript.events.length, 1, (n) => n !== 0);
+    c.require('message/stream sends a first event', stream.transcript.events.length, is.atLeast(1));
   }
   const taskId = randomUUID();
   void c.client.rpc('message/send', messageParams(parts, { id: taskId }), { timeoutMs: 30_000 });

@@ -3,7 +3,7 @@
 // the arbitrary of any valid message (2.3-2.5) for the message/send properties.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import type { AnsweredExchange, CheckContext } from '../../harness/index.ts';
+import { is, type AnsweredExchange, type CheckContext } from '../../harness/index.ts';
 import { validate, type SchemaName } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
 import { filePart, messageParams, resultOf, textPart, type JsonObject } from './messages.ts';
@@ -92,8 +92,7 @@ export function checkSchema(c: CheckContext, name: SchemaName, value: unknown, l
   return c.check(
     label ?? `valid against schemas/${name}.schema.json`,
     result.valid ? 'valid' : result.errors,
-    `valid against schemas/${name}.schema.json`,
-    () => result.valid,
+    is.where(`valid against schemas/${name}.schema.json`, () => result.valid),
   );
 }
 

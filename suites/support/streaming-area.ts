@@ -114,11 +114,7 @@ export function checkContentType(c: CheckContext, t: StreamTranscript, p = ''): 
 /** 4.2: every event's data is one JSON-RPC response object (C-31). */
 export function checkDataIsResponse(c: CheckContext, t: StreamTranscript, p = ''): boolean {
   requireAnswered(t);
-  c.require(
-    `${p}number of SSE events`,
-    t.events.length,
-    is.where('at least one', (n) => (n as number) > 0),
-  );
+  c.require(`${p}number of SSE events`, t.events.length, is.atLeast(1));
   const bad = t.events.flatMap((ev): unknown[] => {
     if (ev.json === undefined)
       return [{ index: ev.index, data: ev.data.slice(0, 200), error: ev.parseError }];
@@ -164,11 +160,7 @@ export function checkSingleFinal(c: CheckContext, t: StreamTranscript, p = ''): 
 /** 6.6 / C-31: every event's JSON-RPC id equals the request id. */
 export function checkEventIds(c: CheckContext, run: StreamRun, p = ''): boolean {
   requireAnswered(run.t);
-  c.require(
-    `${p}number of SSE events`,
-    run.t.events.length,
-    is.where('at least one', (n) => (n as number) > 0),
-  );
+  c.require(`${p}number of SSE events`, run.t.events.length, is.atLeast(1));
   const ids = run.t.events.map((ev) => (isObject(ev.json) ? ev.json.id : undefined));
   return c.check(
     `${p}event ids (request id ${run.requestId})`,

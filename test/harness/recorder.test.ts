@@ -1,7 +1,7 @@
 // The check recorder and matchers (harness/check): expected beside actual as data, and how a check's
 // ending (return, CheckStop, crash) becomes its status.
 import { describe, expect, it } from 'vitest';
-import { is } from '../../harness/check/matchers.ts';
+import { is, whereOf } from '../../harness/check/matchers.ts';
 import { CheckRecorder, CheckStop } from '../../harness/check/recorder.ts';
 
 function ended(r: CheckRecorder, body: () => void) {
@@ -110,7 +110,39 @@ describe('matchers', () => {
     [is.nonEmptyString(), '', false],
     [is.objectContaining({ code: -32601 }), { code: -32601, message: 'x' }, true],
     [is.objectContaining({ code: is.oneOf([1, 2]) }), { code: 3 }, false],
+    [is.atLeast(2), 2, true],
+    [is.atLeast(2), 1, false],
+    [is.atLeast(1), '3', false],
+    [is.atMost(6), 6, true],
+    [is.atMost(6), 7, false],
+    [is.atMost(6), undefined, false],
   ])('%s on %j is %s', (m, actual, expected) => {
     expect(m.test(actual)).toBe(expected);
+  });
+
+  it('describes a bound with its reason', () => {
+    expect(is.atLeast(2, 'the 503, then a retry').description).toBe('at least 2 (the 503, then a retry)');
+    expect(is.atMost(3000).description).toBe('at most 3000');
+  });
+
+  it('records a predicate as is.where: its description as expected beside the actual value', () => {
+    const r = new CheckRecorder();
+    r.check(
+      'order',
+      [2, 1],
+      is.where('a non-decreasing pair', (v) => (v as number[])[0]! <= (v as number[])[1]!),
+    );
+    expect(r.assertions).toEqual([
+      { label: 'order', expected: 'a non-decreasing pair', actual: [2, 1], pass: false },
+    ]);
+  });
+
+  it('reads the older predicate form as the is.where it means', () => {
+    expect(whereOf('same', undefined)).toBe('same');
+    const m = whereOf('positive', (v) => (v as number) > 0);
+    const r = new CheckRecorder();
+    expect(r.check('n', 1, m)).toBe(true);
+    expect(r.check('n', 0, m)).toBe(false);
+    expect(r.assertions.map((a) => a.expected)).toEqual(['positive', 'positive']);
   });
 });
