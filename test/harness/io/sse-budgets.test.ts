@@ -1,24 +1,11 @@
 // SSE budgets: a stream that never sends a first event, goes silent, pings forever without a final
 // event, or floods bytes is cut off within its budget and the spent budget is recorded.
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTargetClient, type TargetClient } from '../../../harness/io/target-client.ts';
-import { startFixture, writeForever, type Fixture, type Handler } from './fixture-server.ts';
+import { describe, expect, it } from 'vitest';
+import { fixtureClients } from '../../support/fixture-client.ts';
+import { startFixture, writeForever } from './fixture-server.ts';
 
-let fixture: Fixture | undefined;
-let client: TargetClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await fixture?.close();
-  client = undefined;
-  fixture = undefined;
-});
-
-async function setup(handler: Handler): Promise<TargetClient> {
-  fixture = await startFixture(handler);
-  client = createTargetClient({ baseUrl: fixture.url, agentId: 'a', auth: {} });
-  return client;
-}
+const io = fixtureClients((url) => ({ baseUrl: url, agentId: 'a', auth: {} }));
+const { setup } = io;
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream' };
 const EVENT =
@@ -106,7 +93,7 @@ describe('budgets', () => {
     const f = await startFixture(() => undefined);
     const url = f.url;
     await f.close();
-    client = createTargetClient({ baseUrl: url, agentId: 'a', auth: {} });
+    const client = io.client({ baseUrl: url, agentId: 'a', auth: {} });
     const t = await (await client.stream('message/stream', {})).done;
     expect(t).toMatchObject({ closedBy: 'error', error: { kind: 'connect' } });
     expect(client.exchanges()[0]!.error?.kind).toBe('connect');

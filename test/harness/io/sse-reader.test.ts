@@ -1,25 +1,12 @@
 // SSE framing as the reader records it (spec 4.2, rulings C-26, C-31): events with arrival times,
 // comments, multi-line data, event:/id: fields, bytes after the final event, JSON answers before the
 // stream started, and the evidence kept on the client.
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTargetClient, type TargetClient } from '../../../harness/io/target-client.ts';
-import { startFixture, writeSlowly, type Fixture, type Handler } from './fixture-server.ts';
+import { describe, expect, it } from 'vitest';
+import { fixtureClients } from '../../support/fixture-client.ts';
+import { writeSlowly } from './fixture-server.ts';
 
-let fixture: Fixture | undefined;
-let client: TargetClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await fixture?.close();
-  client = undefined;
-  fixture = undefined;
-});
-
-async function setup(handler: Handler): Promise<TargetClient> {
-  fixture = await startFixture(handler);
-  client = createTargetClient({ baseUrl: fixture.url, agentId: 'a', auth: { apiKey: 'sse-key-1234' } });
-  return client;
-}
+const io = fixtureClients((url) => ({ baseUrl: url, agentId: 'a', auth: { apiKey: 'sse-key-1234' } }));
+const { setup } = io;
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 
@@ -41,7 +28,7 @@ describe('a well-formed stream', () => {
     const s = await c.stream('message/stream', { message: {} }, { id: 'r1' });
     expect(s.transcript.status).toBe(200);
     const t = await s.done;
-    expect(fixture!.seen[0]!.headers.accept).toBe('text/event-stream');
+    expect(io.fixture().seen[0]!.headers.accept).toBe('text/event-stream');
     expect(t).toMatchObject({
       status: 200,
       contentType: 'text/event-stream',

@@ -1,25 +1,11 @@
 // The target client's bounds: a silent server, a server trickling bytes forever, a 100 MB body and a
 // reset mid-response all end within budget as recorded errors, never as a hang, a throw or an OOM.
 import { Readable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTargetClient, type TargetClient } from '../../../harness/io/target-client.ts';
-import { startFixture, writeForever, type Fixture, type Handler } from './fixture-server.ts';
+import { describe, expect, it } from 'vitest';
+import { fixtureClients } from '../../support/fixture-client.ts';
+import { writeForever } from './fixture-server.ts';
 
-let fixture: Fixture | undefined;
-let client: TargetClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await fixture?.close();
-  client = undefined;
-  fixture = undefined;
-});
-
-async function setup(handler: Handler, opts: { timeoutMs?: number; maxBodyBytes?: number } = {}) {
-  fixture = await startFixture(handler);
-  client = createTargetClient({ baseUrl: fixture.url, agentId: 'a', auth: { apiKey: 'k' }, ...opts });
-  return client;
-}
+const { setup } = fixtureClients((url) => ({ baseUrl: url, agentId: 'a', auth: { apiKey: 'k' } }));
 
 describe('deadlines', () => {
   it('times out a server that never answers, within the budget', async () => {
@@ -128,6 +114,5 @@ describe('close()', () => {
     const ex = await pending;
     expect(ex.error).toBeDefined();
     expect(ex.timings.totalMs).toBeLessThan(2000);
-    client = undefined;
   });
 });

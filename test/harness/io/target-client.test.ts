@@ -1,29 +1,12 @@
 // The target client's request building (spec 2.1 envelope, spec 4 path, spec 5 credentials) and its
 // recording of well-formed and odd responses (HTML, invalid UTF-8, wrong Content-Type, redirects).
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTargetClient, type TargetClient } from '../../../harness/io/target-client.ts';
-import { startFixture, type Fixture, type Handler } from './fixture-server.ts';
+import { describe, expect, it } from 'vitest';
+import { fixtureClients } from '../../support/fixture-client.ts';
+import { startFixture, type Handler } from './fixture-server.ts';
 
-let fixture: Fixture | undefined;
-let client: TargetClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await fixture?.close();
-  client = undefined;
-  fixture = undefined;
-});
-
-async function setup(handler: Handler, opts: { timeoutMs?: number } = {}): Promise<TargetClient> {
-  fixture = await startFixture(handler);
-  client = createTargetClient({
-    baseUrl: `${fixture.url}/`,
-    agentId: 'agent-1',
-    auth: { apiKey: 'k-1' },
-    ...opts,
-  });
-  return client;
-}
+// The base URL ends with '/': the client must not double the slash before the spec 4 path.
+const io = fixtureClients((url) => ({ baseUrl: `${url}/`, agentId: 'agent-1', auth: { apiKey: 'k-1' } }));
+const { setup } = io;
 
 const jsonReply: Handler = (_req, res, body) => {
   let id: unknown = null;
@@ -41,9 +24,9 @@ describe('rpc envelope and headers', () => {
     const c = await setup(jsonReply);
     const a = await c.rpc('tasks/get', { taskId: 't1' });
     const b = await c.rpc('tasks/get', { taskId: 't1' });
-    const sent = fixture!.seen.map((s) => JSON.parse(s.body.toString()) as Record<string, unknown>);
-    expect(fixture!.seen[0]).toMatchObject({ method: 'POST', url: '/api/v1/a2a/agent-1' });
-    expect(fixture!.seen[0]!.headers).toMatchObject({
+    const sent = io.fixture().seen.map((s) => JSON.parse(s.body.toString()) as Record<string, unknown>);
+    expect(io.fixture().seen[0]).toMatchObject({ method: 'POST', url: '/api/v1/a2a/agent-1' });
+    expect(io.fixture().seen[0]!.headers).toMatchObject({
       'content-type': 'application/json',
       accept: 'application/json',
       'x-api-key': 'k-1',
@@ -69,7 +52,7 @@ describe('rpc envelope and headers', () => {
     await c.rpc('tasks/get', {}, { headers: { 'X-Api-Key': null, Authorization: 'Bearer other' } });
     await c.rpc('ignored', undefined, { rawBody: '{not json', path: '/api/v2/a2a/agent-1' });
     await c.rpc('tasks/get', {}, { agentId: 'agent 2', httpMethod: 'PUT' });
-    const [s0, s1, s2, s3, s4] = fixture!.seen;
+    const [s0, s1, s2, s3, s4] = io.fixture().seen;
     expect(JSON.parse(s0!.body.toString())).toEqual({
       jsonrpc: '2.0',
       id: 42,
@@ -91,10 +74,10 @@ describe('rpc envelope and headers', () => {
     const c = await setup((_req, res) => res.writeHead(204).end());
     const ex = await c.raw({ method: 'OPTIONS', headers: { Origin: 'http://example.test' } });
     await c.raw({ method: 'POST', path: '/nowhere', body: 'x', auth: true });
-    expect(fixture!.seen[0]!.headers.origin).toBe('http://example.test');
-    expect(fixture!.seen[0]!.headers['x-api-key']).toBeUndefined();
-    expect(fixture!.seen[1]).toMatchObject({ method: 'POST', url: '/nowhere' });
-    expect(fixture!.seen[1]!.headers['x-api-key']).toBe('k-1');
+    expect(io.fixture().seen[0]!.headers.origin).toBe('http://example.test');
+    expect(io.fixture().seen[0]!.headers['x-api-key']).toBeUndefined();
+    expect(io.fixture().seen[1]).toMatchObject({ method: 'POST', url: '/nowhere' });
+    expect(io.fixture().seen[1]!.headers['x-api-key']).toBe('k-1');
     expect(ex.response).toMatchObject({ status: 204, body: '', parseError: 'empty body' });
   });
 });
@@ -141,7 +124,7 @@ describe('odd responses are recorded, never thrown', () => {
     const ex = await c.rpc('tasks/get', {});
     expect(ex.response?.status).toBe(307);
     expect(ex.response?.headers.location).toBe('/elsewhere');
-    expect(fixture!.seen.map((s) => s.url)).toEqual(['/api/v1/a2a/agent-1']);
+    expect(io.fixture().seen.map((s) => s.url)).toEqual(['/api/v1/a2a/agent-1']);
   });
 
   it('records a request undici refuses to send (invalid header value) instead of throwing', async () => {
@@ -149,14 +132,14 @@ describe('odd responses are recorded, never thrown', () => {
     const ex = await c.rpc('tasks/get', {}, { headers: { 'x-bad': 'a\r\nb' } });
     expect(ex.error?.kind).toBe('other');
     expect(ex.response).toBeUndefined();
-    expect(fixture!.seen).toEqual([]);
+    expect(io.fixture().seen).toEqual([]);
   });
 
   it('records a refused connection as a connect error', async () => {
     const f = await startFixture(jsonReply);
     const url = f.url;
     await f.close();
-    client = createTargetClient({ baseUrl: url, agentId: 'a', auth: {}, timeoutMs: 2000 });
+    const client = io.client({ baseUrl: url, agentId: 'a', auth: {}, timeoutMs: 2000 });
     const ex = await client.rpc('tasks/get', {});
     expect(ex.response).toBeUndefined();
     expect(ex.error).toMatchObject({ kind: 'connect', code: 'ECONNREFUSED' });
@@ -169,19 +152,15 @@ describe('redaction of secrets in evidence', () => {
   const configured = 'configured-SECRET-0003';
 
   it('redacts credentials and secrets in request and response headers and bodies, not on the wire', async () => {
-    fixture = await startFixture((req, res, body) => {
+    const echo: Handler = (req, res, body) => {
       res.writeHead(200, {
         'content-type': 'application/json',
         'x-echo-key': String(req.headers['x-api-key']),
       });
       res.end(JSON.stringify({ echoed: body.toString(), auth: req.headers.authorization }));
-    });
-    client = createTargetClient({
-      baseUrl: fixture.url,
-      agentId: 'a',
-      auth: { apiKey: key, bearer: token },
-      secrets: [configured],
-    });
+    };
+    const client = await setup(echo, { auth: { apiKey: key, bearer: token }, secrets: [configured] });
+    const fixture = io.fixture();
     const ex = await client.rpc('message/send', { note: `mentions ${configured} and ${key}` });
     expect(fixture.seen[0]!.headers['x-api-key']).toBe(key);
     expect(fixture.seen[0]!.headers.authorization).toBe(`Bearer ${token}`);
@@ -196,8 +175,7 @@ describe('redaction of secrets in evidence', () => {
   });
 
   it('redacts what addSecrets() adds, never the webhook secret or header values the harness configures', async () => {
-    fixture = await startFixture((_req, res, body) => res.writeHead(200).end(body));
-    client = createTargetClient({ baseUrl: fixture.url, agentId: 'a', auth: {} });
+    const client = await setup((_req, res, body) => res.writeHead(200).end(body), { auth: {} });
     const config = {
       url: 'http://x.test/h',
       secret: 'whsec-made-up-1',
