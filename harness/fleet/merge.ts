@@ -14,6 +14,7 @@ import type {
 import { validate } from '../../schemas/registry.ts';
 import { ConfigError } from '../options.ts';
 import { TOOL } from '../runner/run-conformance.ts';
+import { trimEvidence } from '../runner/trim-evidence.ts';
 import { readReportDocument } from './agent-report.ts';
 import { diffFleets } from './changes.ts';
 import { fleetExit, SHARD_FILE } from './fleet-run.ts';
@@ -85,18 +86,13 @@ function readShards(dirs: readonly string[]): ReadShard[] {
   return shards;
 }
 
-const NO_EVIDENCE = Object.freeze({ exchanges: [], streams: [], deliveries: [] });
-
 /**
- * What the fleet's reports read of an agent's run: verdicts and findings. The wire evidence (most of
- * a report.json) stays in the agent's own reports, so a large fleet merges in little memory.
+ * What the fleet's reports read of an agent's run: verdicts and findings (`--evidence none`). The wire
+ * evidence (most of a report.json) and the card stay in the agent's own reports, so a large fleet
+ * merges in little memory.
  */
 function withoutEvidence(result: RunResult): RunResult {
-  const requirements = result.requirements.map((r) => ({
-    ...r,
-    checks: r.checks.map((c) => ({ ...c, assertions: [], evidence: NO_EVIDENCE })),
-  }));
-  return { ...result, card: null, requirements };
+  return { ...trimEvidence(result, 'none'), card: null };
 }
 
 function failuresOf(results: Map<string, RunResult>): FleetRequirementFailures[] {

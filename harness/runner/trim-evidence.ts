@@ -2,6 +2,7 @@
 // that of every check that did not pass (fail, error, not-exercised, not-applicable) and only the
 // verdict of a passing one; `none` keeps no check's exchanges, streams, deliveries or curl line.
 // Expected vs actual, the assertions of a check that did not pass and the reproduce command stay.
+// A result trimmed again (a fleet merge trims the reports it reads) keeps the first counts.
 import type { CheckResult, EvidenceMode, RunResult } from '../types.ts';
 
 const NO_EVIDENCE = (): CheckResult['evidence'] => ({ exchanges: [], streams: [], deliveries: [] });
@@ -10,6 +11,7 @@ function trimCheck(c: CheckResult, mode: Exclude<EvidenceMode, 'all'>): CheckRes
   const passed = c.status === 'pass';
   if (mode === 'failing' && !passed) return c;
   const { curl: _curl, ...reproduce } = c.reproduce;
+  const before = c.evidenceOmitted;
   return {
     ...c,
     // A passing check keeps only its verdict; the assertions of one that did not pass are the finding.
@@ -17,11 +19,12 @@ function trimCheck(c: CheckResult, mode: Exclude<EvidenceMode, 'all'>): CheckRes
     evidence: NO_EVIDENCE(),
     reproduce,
     evidenceOmitted: {
-      evidence: mode,
-      exchanges: c.evidence.exchanges.length,
-      streams: c.evidence.streams.length,
-      deliveries: c.evidence.deliveries.length,
-      assertions: passed ? c.assertions.length : 0,
+      // The stricter mode names what is missing: none also dropped the evidence failing kept.
+      evidence: before?.evidence === 'none' ? 'none' : mode,
+      exchanges: (before?.exchanges ?? 0) + c.evidence.exchanges.length,
+      streams: (before?.streams ?? 0) + c.evidence.streams.length,
+      deliveries: (before?.deliveries ?? 0) + c.evidence.deliveries.length,
+      assertions: (before?.assertions ?? 0) + (passed ? c.assertions.length : 0),
     },
   };
 }

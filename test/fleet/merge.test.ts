@@ -11,6 +11,8 @@ import { renderFleetJunit } from '../../reporters/fleet/fleet-junit.ts';
 import { ConfigError } from '../../harness/options.ts';
 import type { FleetAgentOutcome, FleetShard } from '../../schemas/generated/types.ts';
 import { validate } from '../../schemas/registry.ts';
+import { reportDocument } from '../../reporters/json-report.ts';
+import { fixtureRun } from '../reporters/fixtures.ts';
 import { agent } from './fixtures.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'a2a-fleet-merge-'));
@@ -69,6 +71,29 @@ describe('mergeFleet', () => {
     expect(xml).toMatch(
       /<error message="report.json not found or unreadable in \.\.\/s\d+\/search" type="no-report"\/>/,
     );
+  });
+
+  it("keeps of each agent's report.json its verdicts and findings, not its wire evidence (as --evidence none)", () => {
+    const a = shardDir(1, [agent('search')]);
+    const run = fixtureRun();
+    mkdirSync(join(a, 'search'));
+    writeFileSync(join(a, 'search', 'report.json'), JSON.stringify(reportDocument(run)));
+    const kept = mergeFleet({ dirs: [a], out: join(root, 'fleet-kept') }).results.get('search')!;
+    expect(kept.card).toBeNull();
+    expect(kept.requirements.map((r) => r.verdict)).toEqual(run.requirements.map((r) => r.verdict));
+    const checks = kept.requirements.flatMap((r) => r.checks);
+    const given = run.requirements.flatMap((r) => r.checks);
+    expect(given.some((c) => c.evidence.exchanges.length > 0)).toBe(true);
+    checks.forEach((c, i) => {
+      expect(c.evidence).toEqual({ exchanges: [], streams: [], deliveries: [] });
+      expect(c.evidenceOmitted).toMatchObject({
+        evidence: 'none',
+        exchanges: given[i]!.evidence.exchanges.length,
+      });
+    });
+    const failed = checks.find((c) => c.status === 'fail')!;
+    expect(failed).toMatchObject({ expected: 'r1', actual: 'not-your-id' });
+    expect(failed.assertions).toHaveLength(1);
   });
 
   const refusals: Array<[string, () => string[], RegExp]> = [

@@ -61,6 +61,24 @@ describe('trimEvidence', () => {
     expect(failed.evidenceOmitted).toMatchObject({ exchanges: 1, assertions: 0 });
   });
 
+  it('trimmed again (a fleet merge trims the reports it reads), a check keeps the first counts', () => {
+    const once = checksOf(trimEvidence(run, 'failing'));
+    const twice = checksOf(trimEvidence(trimEvidence(run, 'failing'), 'none'));
+    twice.forEach((c, i) => {
+      const was = before[i]!;
+      expect(wire(c)).toBe(0);
+      if (was.status === 'pass') {
+        expect(c.evidenceOmitted).toEqual({ ...once[i]!.evidenceOmitted, evidence: 'none' });
+        return;
+      }
+      expect(c.assertions).toEqual(was.assertions);
+      expect(c.evidenceOmitted).toMatchObject({ evidence: 'none', exchanges: was.evidence.exchanges.length });
+    });
+    expect(checksOf(trimEvidence(trimEvidence(run, 'none'), 'failing'))).toEqual(
+      checksOf(trimEvidence(run, 'none')),
+    );
+  });
+
   it('writes a report that conforms to the schema, and report.html says what was not kept', () => {
     for (const mode of ['failing', 'none'] as const) {
       const trimmed = trimEvidence({ ...run, options: { ...run.options, evidence: mode } }, mode);

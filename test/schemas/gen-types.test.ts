@@ -1,5 +1,6 @@
 // scripts/gen-types.ts: the committed schemas/generated/types.ts is current (what
-// `npm run gen:types:check` asserts), carries its header, and $refs never leave the local schemas.
+// `npm run gen:types:check` asserts), carries its header, types an open object by its fields, and
+// $refs never leave the local schemas.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_NAMES } from '../../schemas/registry.ts';
@@ -45,6 +46,21 @@ describe('gen:types', () => {
     expect(schemaStems()).toEqual([...SCHEMA_NAMES].sort());
     const root = buildRootSchema(schemaStems()) as { required: string[] };
     expect(root.required).toEqual([...SCHEMA_NAMES].sort());
+  });
+
+  it('types an open object by its fields, and a free-form one (additionalProperties: true) as a record', async () => {
+    const schema = {
+      title: 'X',
+      type: 'object',
+      properties: {
+        open: { type: 'object', properties: { a: { type: 'string' } } },
+        free: { type: 'object', additionalProperties: true },
+      },
+    };
+    const ts = (await compileToTypeScript(schema as never)).replace(/\s+/g, ' ');
+    expect(ts).toContain('open?: { a?: string }');
+    expect(ts).toContain('free?: { [k: string]: unknown }');
+    expect(ts.match(/\[k: string\]/g)).toHaveLength(1);
   });
 
   it('refuses a $ref outside the local base instead of fetching it', async () => {
