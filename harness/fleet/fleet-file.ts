@@ -8,15 +8,10 @@ import type { FleetAgent, FleetFile, FleetHost, FleetRunOptions } from '../../sc
 import { validate } from '../../schemas/registry.ts';
 import { ConfigError, DEFAULTS, ENV_VARS, resolveOptions, type RawOptions } from '../options.ts';
 
-/** One agent ready to run: options merged (defaults, then its own) and paths made absolute. */
-export interface FleetAgentPlan {
-  name: string;
-  target: string;
-  agentId: string;
+/** One agent of the fleet file ready to run: options merged (defaults, then its own) and paths made absolute. */
+export interface FleetAgentPlan extends FleetAgent {
   /** `https://agents.example.com`: agents of one origin share its pacing. */
   origin: string;
-  apiKeyEnv?: string;
-  bearerEnv?: string;
   /** The run options as a `run --config` file holds them (no target, agent id, out or credential). */
   options: FleetRunOptions;
   /** Killed by PID after this long (wall clock). */

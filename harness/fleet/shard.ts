@@ -1,13 +1,11 @@
 // Deterministic, stable sharding of a fleet: an agent's shard depends only on its name and the shard
 // count (sha256 of the name, mod n), so adding or removing an agent never moves the others.
 import { createHash } from 'node:crypto';
+import type { FleetShardId } from '../../schemas/generated/types.ts';
 import { ConfigError } from '../options.ts';
 
-export interface ShardId {
-  /** 1-based, as in `--shard 2/3` and in shard.json. */
-  index: number;
-  count: number;
-}
+/** shard.json's `shard`: index of count, 1-based as in `--shard 2/3`. */
+export type ShardId = FleetShardId;
 
 export const WHOLE_FLEET: ShardId = Object.freeze({ index: 1, count: 1 });
 

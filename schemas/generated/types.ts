@@ -662,7 +662,7 @@ export interface FleetShard {
   exitReason: string;
 }
 /**
- * Shard `index` of `count` (1-based); an agent's shard is sha256(name) mod count.
+ * Shard `index` of `count` (1-based, as in `--shard 2/3`); an agent's shard is sha256(name) mod count.
  *
  * This interface was referenced by `FleetShard`'s JSON-Schema
  * via the `definition` "shardId".
@@ -1762,21 +1762,45 @@ export interface ReportTraffic {
  */
 export interface ReportDialect {
   id: 'a2a-v0.3' | 'a2a-v1.0';
-  name: string;
-  evidence: string[];
-  differences: {
-    id: string;
-    spec: string;
-    seen: string;
-    requirements: number;
-  }[];
   /**
-   * Findings (fail, warn, error) the differences explain.
+   * e.g. the official A2A v0.3 JSON-RPC.
+   */
+  name: string;
+  /**
+   * What named the dialect: probe answers and differences seen, one line each.
+   */
+  evidence: string[];
+  differences: ReportDialectDifference[];
+  /**
+   * Findings (MUST fail, SHOULD warn, error) the differences explain, of all findings.
    */
   explained: number;
   findings: number;
 }
 /**
+ * A way the target's answers differ from this spec that the named dialect explains.
+ */
+export interface ReportDialectDifference {
+  /**
+   * Stable id, e.g. extended-card-method, kind-discriminator, task-id-param.
+   */
+  id: string;
+  /**
+   * What this spec asks.
+   */
+  spec: string;
+  /**
+   * What the target did, as the dialect does it.
+   */
+  seen: string;
+  /**
+   * Findings (fail, warn, error) this difference explains.
+   */
+  requirements: number;
+}
+/**
+ * One cause many findings share: an unexpected error code, HTTP status or missing field, no answer, a dialect difference.
+ *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "rootCause".
  *
@@ -1786,13 +1810,28 @@ export interface ReportDialect {
 export interface ReportRootCause {
   kind:
     'dialect' | 'error-code' | 'http-status' | 'no-answer' | 'missing-field' | 'no-error' | 'harness-error';
+  /**
+   * Stable key of the cause, e.g. `error-code 200 -32001 Task not found: #` or `dialect task-id-param`.
+   */
   key: string;
+  /**
+   * One line: what the target did.
+   */
   cause: string;
+  /**
+   * What the spec asks instead, when the cause says it.
+   */
   expected?: string;
+  /**
+   * The findings it explains, in ledger order.
+   */
   requirements: {
     id: string;
     verdict: ReportVerdict;
   }[];
+  /**
+   * One exchange that shows it, on one line.
+   */
   example?: string;
 }
 /**
