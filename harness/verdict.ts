@@ -5,6 +5,7 @@ import type {
   CheckStatus,
   LevelSelection,
   RequirementResult,
+  RunResult,
   RunSummary,
   Verdict,
   VerdictCounts,
@@ -60,10 +61,7 @@ export function gatingLevels(selection: LevelSelection): ReadonlySet<Level> {
   return new Set<Level>(selection === 'should' ? ['MUST', 'SHOULD'] : ['MUST']);
 }
 
-export interface ExitDecision {
-  exitCode: 0 | 1 | 2;
-  exitReason: string;
-}
+export type ExitDecision = Pick<RunResult, 'exitCode' | 'exitReason'>;
 
 /**
  * 2 when the run could not be done (probe failed, suites failed to load, budget spent); 1 when a
