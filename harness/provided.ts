@@ -12,6 +12,8 @@ export interface FieldSettings {
   concurrency: number;
   /** Cap on agent turns (task-creating requests) of the whole run; null: none. */
   maxTurns: number | null;
+  /** Agent turns in flight at once: the card's limits.concurrentTasks (spec 8); null or absent: none. */
+  taskCap?: number | null;
   /** Longest wait a check may plan (e.g. a system timeout); null: the check's own budget. */
   maxWaitMs: number | null;
   /** Epoch ms when the suites' budget ends: no paced wait may end later. */

@@ -25,6 +25,12 @@ export interface VerifiesOptions {
    * that mostly wait (retry schedules, timeouts, delays) and touch no per-agent limit.
    */
   concurrent?: boolean;
+  /**
+   * The check fills or overflows the agent's limits.concurrentTasks on purpose (C-21: queued tasks,
+   * slot holders): its task-creating requests neither wait for one of the run's task slots nor hold
+   * one. Every other check's turns stay within the card's limit (harness/io/governor.ts).
+   */
+  overflowsTasks?: boolean;
 }
 
 // vitest's own timeout stays above the check budget so that verifies() reports the overrun itself.
@@ -95,7 +101,14 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
         'no target provided: run the suites with a2a-conformance or --config suites/vitest.config.ts',
       );
     }
-    const spec = { requirement, title, fn, file: ctx.task.file.name, timeoutMs: budget };
+    const spec = {
+      requirement,
+      title,
+      fn,
+      file: ctx.task.file.name,
+      timeoutMs: budget,
+      overflowsTasks: options.overflowsTasks === true,
+    };
     const tally = newTally();
     const unlock = await fileLock(run, ctx.task.file.filepath);
     let result: CheckResult;

@@ -6,6 +6,7 @@ import {
   PaceBudgetError,
   RateLimitedError,
   sharedGovernor,
+  TaskSlotError,
   TurnBudgetError,
   type TrafficGovernor,
   type TrafficTally,
@@ -121,13 +122,21 @@ export function runGovernor(run: ProvidedRun): TrafficGovernor {
     concurrency: f.concurrency,
     deadlineAt: f.deadlineAt,
     maxTurns: f.maxTurns,
+    taskCap: f.taskCap,
   };
   return sharedGovernor(`${run.baseUrl} ${run.agentId} ${f.deadlineAt ?? ''}`, settings);
 }
 
-/** A governor's refusal to wait or to spend (a budget spent) or to go on (rate limited): never a finding. */
-export function isGovernorStop(e: unknown): e is PaceBudgetError | TurnBudgetError | RateLimitedError {
-  return e instanceof PaceBudgetError || e instanceof TurnBudgetError || e instanceof RateLimitedError;
+/** A governor's refusal to wait or to spend (a budget spent) or to go on (rate limited, no task slot): never a finding. */
+export function isGovernorStop(
+  e: unknown,
+): e is PaceBudgetError | TurnBudgetError | RateLimitedError | TaskSlotError {
+  return (
+    e instanceof PaceBudgetError ||
+    e instanceof TurnBudgetError ||
+    e instanceof RateLimitedError ||
+    e instanceof TaskSlotError
+  );
 }
 
 /** The longest wait a check may plan without --max-wait. */
@@ -141,6 +150,8 @@ export class ClientPool {
     /** Counts this pool's requests; the governor's waits do not spend the check's budget. */
     readonly tally?: TrafficTally,
     private readonly signal?: AbortSignal,
+    /** The check fills or overflows the agent's task slots on purpose (verifies' overflowsTasks, C-21). */
+    private readonly overflowTasks = false,
   ) {}
 
   create(overrides: Partial<TargetClientOptions> = {}): TargetClient {
@@ -152,6 +163,7 @@ export class ClientPool {
       governor: runGovernor(this.run),
       ...(this.tally === undefined ? {} : { tally: this.tally }),
       ...(this.signal === undefined ? {} : { signal: this.signal }),
+      ...(this.overflowTasks ? { overflowTasks: true } : {}),
       ...overrides,
       secrets: [...secretsOf(this.run), ...(overrides.secrets ?? [])],
     });

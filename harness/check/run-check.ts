@@ -35,6 +35,8 @@ export interface CheckSpec {
   file?: string;
   /** Overrides the run's per-check budget (e.g. a webhook retry schedule). */
   timeoutMs?: number;
+  /** Holds more tasks than the agent's limits.concurrentTasks on purpose (C-21): no task slot is waited for. */
+  overflowsTasks?: boolean;
 }
 
 class BudgetSpent extends Error {}
@@ -90,7 +92,7 @@ export async function runCheck(
   const controller = new AbortController();
   // Every request of the check listens to it (a governor wait, a remote admit): many at once is normal.
   setMaxListeners(0, controller.signal);
-  const pool = new ClientPool(run, tally, controller.signal);
+  const pool = new ClientPool(run, tally, controller.signal, spec.overflowsTasks === true);
   const hooks = new WebhookScope(run);
   let outcome: Outcome;
   if (absent.length > 0) {

@@ -1,6 +1,8 @@
 // One governor for a run whose suite files run in several workers: the runner serves its Governor on
 // 127.0.0.1:0 and each worker reaches it through a RemoteGovernor, so the pace, the cap on requests
-// in flight, the turn count and Retry-After stay run-wide. The same link holds the suite-file lock:
+// in flight, the agent's task slots, the turn count and Retry-After stay run-wide. A task slot is held
+// by an open request to the runner, so a worker that ends or aborts frees its slots by closing it.
+// The same link holds the suite-file lock:
 // files that fill the agent's slots or trip its rate limit (per-agent limits, C-04, C-21) run alone.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,9 +10,11 @@ import { Agent, request } from 'undici';
 import {
   PaceBudgetError,
   RateLimitedError,
+  TaskSlotError,
   TurnBudgetError,
   type AdmitOptions,
   type Governor,
+  type TaskSlotOptions,
   type TrafficGovernor,
   type TrafficTally,
 } from './governor.ts';
@@ -107,6 +111,16 @@ export async function serveGovernor(governor: Governor): Promise<GovernorLink> {
         const after = typeof body.retryAfterMs === 'number' ? body.retryAfterMs : undefined;
         await governor.onRateLimited(after, body.attempt as number, { signal });
         reply(res, 200, state());
+      } else if (req.url === '/task') {
+        const release = await governor.holdTask({ signal });
+        if (res.destroyed) return release();
+        // Held while this answer stays open: the worker closes it to release the slot.
+        res.on('close', release);
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        res.write(`${JSON.stringify(state())}\n`);
+      } else if (req.url === '/not-a-turn') {
+        governor.notATurn(undefined);
+        reply(res, 200, state());
       } else if (req.url === '/turn') {
         governor.turnAnswered(body.ms as number, undefined);
         reply(res, 200, state());
@@ -152,7 +166,9 @@ function rebuild(error: { name: string; message: string }): Error {
         ? new TurnBudgetError(0)
         : error.name === 'RateLimitedError'
           ? new RateLimitedError(0, '')
-          : new Error();
+          : error.name === 'TaskSlotError'
+            ? new TaskSlotError(0, 0)
+            : new Error();
   e.message = error.message;
   return e;
 }
@@ -160,6 +176,8 @@ function rebuild(error: { name: string; message: string }): Error {
 /** A worker's view of the runner's governor. */
 export class RemoteGovernor implements TrafficGovernor {
   private readonly dispatcher = new Agent({ keepAliveTimeout: 60_000, connections: 64 });
+  // Task slots are open requests: on their own connections, never in the way of the calls above.
+  private readonly slots = new Agent({ keepAliveTimeout: 1_000 });
   private last: LinkState = { inFlight: 0, heldBackMs: 0, allowanceMs: 0 };
   private waiting = 0;
   private waitingSince = 0;
@@ -200,6 +218,40 @@ export class RemoteGovernor implements TrafficGovernor {
   turnAnswered(ms: number, tally: TrafficTally | undefined): void {
     tally?.turnLatencyMs.push(ms);
     void this.call('/turn', { ms }).catch(() => undefined);
+  }
+
+  notATurn(tally: TrafficTally | undefined): void {
+    if (tally !== undefined) tally.agentTurns -= 1;
+    void this.call('/not-a-turn', {}).catch(() => undefined);
+  }
+
+  async holdTask(o: TaskSlotOptions): Promise<() => void> {
+    if (this.waiting === 0) this.waitingSince = Date.now();
+    this.waiting += 1;
+    let res: Awaited<ReturnType<typeof request>>;
+    try {
+      res = await request(`${this.url}/task`, {
+        dispatcher: this.slots,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        ...(o.signal === undefined ? {} : { signal: o.signal }),
+      });
+    } finally {
+      this.waiting -= 1;
+    }
+    if (res.statusCode !== 200) {
+      const json = (await res.body.json()) as { error: { name: string; message: string } };
+      throw rebuild(json.error);
+    }
+    // The check's abort also ends the request, and with it the hold.
+    res.body.on('error', () => undefined);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      res.body.destroy();
+    };
   }
 
   turnAllowanceMs(): number {

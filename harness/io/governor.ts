@@ -1,7 +1,8 @@
 // The traffic governor: one per run (per process), under every request the harness sends to the
 // target. It keeps the pace the agent card announces (limits.requestsPerMinute, spec 8) over the
 // sliding window of C-04 or the one --rate gives, holds every request after a rate-limited answer
-// (HTTP 429 or -32012) until Retry-After, caps requests in flight (--concurrency), and counts.
+// (HTTP 429 or -32012) until Retry-After, caps requests in flight (--concurrency) and agent turns in
+// flight (the card's limits.concurrentTasks, C-21), and counts.
 import { ERROR_CODES } from '../../schemas/error-codes.ts';
 
 /** A pace: at most `limit` requests in any `windowMs`. */
@@ -20,6 +21,14 @@ export interface GovernorSettings {
   deadlineAt?: number | undefined;
   /** Agent turns the run may spend (--max-turns); null or undefined: no cap. */
   maxTurns?: number | null;
+  /**
+   * Agent turns in flight at once: the card's limits.concurrentTasks (spec 8); null or undefined:
+   * no cap. Past it the agent would queue the task (C-21) and a check timing a running task would
+   * see it `submitted`; only the checks that overflow the agent's slots on purpose go past it.
+   */
+  taskCap?: number | null;
+  /** Longest wait for a task slot before the check is an error (TaskSlotError); default TASK_SLOT_WAIT_MS. */
+  taskWaitMs?: number;
 }
 
 /** Counts of one check's requests (or of the probe's); summed into RunResult.traffic by the runner. */
@@ -60,9 +69,6 @@ export function newTally(): TrafficTally {
   };
 }
 
-/** The methods whose request creates a task: an agent turn (spec 4.1, 4.2). */
-export const TURN_METHODS: ReadonlySet<string> = new Set(['message/send', 'message/stream']);
-
 /** The run's budget does not leave room for a wait on the pace: what is left is not exercised. */
 export class PaceBudgetError extends Error {
   constructor(waitMs: number, pace: Pace | null) {
@@ -81,6 +87,20 @@ export class TurnBudgetError extends Error {
       `turn budget spent: the run's ${maxTurns} agent turns (--max-turns) were spent before this check's`,
     );
     this.name = 'TurnBudgetError';
+  }
+}
+
+/**
+ * No task slot freed in time: the run's other requests held every one of the agent's
+ * limits.concurrentTasks slots for longer than any turn should take (a check that holds more tasks
+ * than that on purpose must say so: verifies(..., { overflowsTasks: true })). The check is an error.
+ */
+export class TaskSlotError extends Error {
+  constructor(cap: number, waitedMs: number) {
+    super(
+      `task slots held: waited ${Math.round(waitedMs / 1000)} s for one of the agent's ${cap} task slots (limits.concurrentTasks), all held by other requests of the run`,
+    );
+    this.name = 'TaskSlotError';
   }
 }
 
@@ -110,6 +130,9 @@ const WINDOW_SLACK_MS = 1_000;
 const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
 const MAX_RETRY_AFTER_MS = 120_000;
 const RECENT_TURNS = 50;
+// Longest wait for a task slot: every holder ends by itself (a send's deadline, a stream's total
+// budget, its final event, the check's end), so a wait this long means a holder that never ends.
+export const TASK_SLOT_WAIT_MS = 120_000;
 
 export function paceCap(p: Pace): number {
   return Math.max(1, Math.floor(p.limit * PACE_SHARE));
@@ -142,6 +165,8 @@ export interface AdmitOptions {
   bypass?: boolean | undefined;
 }
 
+export type TaskSlotOptions = Pick<AdmitOptions, 'tally' | 'signal'>;
+
 /** What a client and a check's budget need of the run's governor (local, or the runner's over loopback). */
 export interface TrafficGovernor {
   admit(o: AdmitOptions): Promise<() => void>;
@@ -151,6 +176,14 @@ export interface TrafficGovernor {
     o: Pick<AdmitOptions, 'tally' | 'signal'>,
   ): Promise<void>;
   turnAnswered(ms: number, tally: TrafficTally | undefined): void;
+  /** A request counted as a turn when admitted made no task (the agent refused it): uncounts it. */
+  notATurn(tally: TrafficTally | undefined): void;
+  /**
+   * Waits for one of the agent's task slots (limits.concurrentTasks) and holds it until the returned
+   * release is called: around a task-creating request, from before it is admitted until its task
+   * ends (a send's answer, a stream's final event or end). Never waits without a cap.
+   */
+  holdTask(o: TaskSlotOptions): Promise<() => void>;
   turnAllowanceMs(): number;
   heldBackMs(): number;
 }
@@ -162,6 +195,10 @@ export class Governor implements TrafficGovernor {
   private pausedUntil = 0;
   private inFlight = 0;
   private slotWaiters: Array<() => void> = [];
+  private tasksInFlight = 0;
+  private taskWaiters: Array<() => void> = [];
+  /** Most task slots held at once. */
+  maxTasksInFlight = 0;
   /** Run-wide counts (every tally also counts its own). */
   readonly total: TrafficTally = newTally();
   private waiters = 0;
@@ -177,6 +214,11 @@ export class Governor implements TrafficGovernor {
   /** Requests in flight now. */
   get inFlightNow(): number {
     return this.inFlight;
+  }
+
+  /** Task slots held now. */
+  get tasksNow(): number {
+    return this.tasksInFlight;
   }
 
   /**
@@ -258,6 +300,28 @@ export class Governor implements TrafficGovernor {
     }
   }
 
+  async holdTask(o: TaskSlotOptions): Promise<() => void> {
+    const cap = this.settings.taskCap;
+    if (cap === null || cap === undefined) return () => undefined;
+    if (this.tasksInFlight < cap && this.taskWaiters.length === 0) this.tasksInFlight += 1;
+    else await this.awaitTaskSlot(cap, o);
+    this.maxTasksInFlight = Math.max(this.maxTasksInFlight, this.tasksInFlight);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      // Handed to the first waiter as it is: no newcomer takes it in between (first come, first served).
+      const next = this.taskWaiters.shift();
+      if (next === undefined) this.tasksInFlight -= 1;
+      else next();
+    };
+  }
+
+  notATurn(tally: TrafficTally | undefined): void {
+    this.total.agentTurns -= 1;
+    if (tally !== undefined) tally.agentTurns -= 1;
+  }
+
   /** Records a task-creating request's answer time. */
   turnAnswered(ms: number, tally: TrafficTally | undefined): void {
     this.total.turnLatencyMs.push(ms);
@@ -312,6 +376,39 @@ export class Governor implements TrafficGovernor {
       } finally {
         done();
       }
+    }
+  }
+
+  /** Queues for the next released task slot, within taskWaitMs and the check's signal. */
+  private async awaitTaskSlot(cap: number, { signal, tally }: TaskSlotOptions): Promise<void> {
+    const done = this.hold(tally);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        if (signal?.aborted === true) {
+          reject(signal.reason as Error);
+          return;
+        }
+        const leave = (): void => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+        };
+        const grant = (): void => {
+          leave();
+          resolve();
+        };
+        const giveUp = (error: Error): void => {
+          leave();
+          this.taskWaiters = this.taskWaiters.filter((w) => w !== grant);
+          reject(error);
+        };
+        const onAbort = (): void => giveUp(signal!.reason as Error);
+        const waitMs = this.settings.taskWaitMs ?? TASK_SLOT_WAIT_MS;
+        const timer = setTimeout(() => giveUp(new TaskSlotError(cap, waitMs)), waitMs);
+        this.taskWaiters.push(grant);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    } finally {
+      done();
     }
   }
 

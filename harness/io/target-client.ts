@@ -3,15 +3,10 @@
 // recorded, never thrown; every request ends by a total deadline; redirects are never followed.
 import { performance } from 'node:perf_hooks';
 import { Agent, request, type Dispatcher } from 'undici';
+import { answerMadeTask, eventEndsTask, isAgentTurnBody, isAgentTurnRequest } from './agent-turn.ts';
 import { readCapped, type BodyAccumulator } from './body-reader.ts';
 import type { Exchange } from './evidence.ts';
-import {
-  isRateLimitedAnswer,
-  retryAfterMs,
-  TURN_METHODS,
-  type TrafficGovernor,
-  type TrafficTally,
-} from './governor.ts';
+import { isRateLimitedAnswer, retryAfterMs, type TrafficGovernor, type TrafficTally } from './governor.ts';
 import { classifyError } from './io-errors.ts';
 import {
   agentPath,
@@ -52,6 +47,11 @@ export interface TargetClientOptions {
    * that exceed the rate limit on purpose (C-04). The requests still count in the pace's window.
    */
   bypassPacing?: boolean;
+  /**
+   * Send task-creating requests whatever the agent's limits.concurrentTasks: only for the checks that
+   * fill or overflow the agent's slots on purpose (C-21). They neither wait for a task slot nor hold one.
+   */
+  overflowTasks?: boolean;
   /** Aborts waits on the governor (the check's budget). */
   signal?: AbortSignal;
 }
@@ -141,16 +141,17 @@ class Client implements TargetClient {
   }
 
   rpc(method: string, params?: unknown, opts: RpcOptions = {}): Promise<Exchange> {
-    const turn = TURN_METHODS.has(method);
+    // Every attempt gets a fresh spec, so a request resent after a rate-limited answer has its own id (C-52).
+    let spec: RequestSpec | undefined = this.rpcSpec(method, params, opts, 'application/json');
+    const turn = isTurn(spec);
     const timeoutMs = (opts.timeoutMs ?? this.timeoutMs) + (turn ? this.turnAllowance() : 0);
-    const turnMethod = turn || (opts.rawBody !== undefined && namesTurnMethod(opts.rawBody));
-    return settled(
-      this.governed(
-        turn,
-        () => this.send(this.rpcSpec(method, params, opts, 'application/json'), timeoutMs),
-        turnMethod,
-      ),
-    );
+    const turnMethod = turn || namesTurnMethod(spec.body);
+    const next = (): RequestSpec => {
+      const s = spec ?? this.rpcSpec(method, params, opts, 'application/json');
+      spec = undefined;
+      return s;
+    };
+    return settled(this.governed(turn, () => this.send(next(), timeoutMs), turnMethod));
   }
 
   stream(method: string, params?: unknown, given: StreamOptions = {}): Promise<SseStream> {
@@ -158,31 +159,55 @@ class Client implements TargetClient {
   }
 
   private async openStream(method: string, params: unknown, given: StreamOptions): Promise<SseStream> {
-    const turn = TURN_METHODS.has(method);
+    const turn = isTurn(this.rpcSpec(method, params, given, 'text/event-stream'));
     const opts = turn ? slowAgentBudgets(given, this.turnAllowance()) : given;
-    for (let attempt = 0; ; attempt += 1) {
-      const release = await this.admit(turn);
-      const spec = this.rpcSpec(method, params, opts, 'text/event-stream');
-      const ex = this.record(spec, 'stream');
-      const s = await openSseStream(this.dispatcher, spec, ex.id, () => this.secretList, opts);
-      // A stream holds no slot once it answered: checks keep streams open while they send more.
-      release();
-      this.openStreams.add(s);
-      void s.done.then((t) => {
-        this.openStreams.delete(s);
-        fillFromTranscript(ex, t);
-        if (!turn) return;
-        const ms = t.events[0]?.atMs ?? t.headersMs ?? 0;
-        if (this.opts.tally !== undefined) this.opts.tally.agentMs += ms;
-        this.opts.governor?.turnAnswered(ms, this.opts.tally);
-      });
-      const t = s.transcript;
-      if (!this.governs() || t.isEventStream === true || t.status === undefined) return s;
-      await s.done;
-      if (!isRateLimitedAnswer(t.status, t.json)) return s;
-      this.forget(ex);
-      await this.opts.governor!.onRateLimited(retryAfterMs(t.headers, t.json), attempt, this.opts);
+    const releaseTask = await this.holdTask(turn);
+    try {
+      for (let attempt = 0; ; attempt += 1) {
+        const spec = this.rpcSpec(method, params, opts, 'text/event-stream');
+        const { s, ex } = await this.streamOnce(spec, opts, turn);
+        const t = s.transcript;
+        if (!this.governs() || t.isEventStream === true || t.status === undefined) {
+          holdUntilTaskEnds(s, releaseTask);
+          return s;
+        }
+        await s.done;
+        if (!isRateLimitedAnswer(t.status, t.json)) {
+          releaseTask();
+          return s;
+        }
+        this.forget(ex);
+        await this.opts.governor!.onRateLimited(retryAfterMs(t.headers, t.json), attempt, this.opts);
+      }
+    } catch (e) {
+      releaseTask();
+      throw e;
     }
+  }
+
+  /** One attempt: admitted by the governor, recorded, counted when it ends. */
+  private async streamOnce(
+    spec: RequestSpec,
+    opts: StreamOptions,
+    turn: boolean,
+  ): Promise<{ s: SseStream; ex: Exchange }> {
+    const release = await this.admit(turn);
+    const ex = this.record(spec, 'stream');
+    const s = await openSseStream(this.dispatcher, spec, ex.id, () => this.secretList, opts);
+    // A stream holds no request slot once it answered: checks keep streams open while they send more.
+    release();
+    this.openStreams.add(s);
+    void s.done.then((t) => {
+      this.openStreams.delete(s);
+      fillFromTranscript(ex, t);
+      if (!turn) return;
+      const ms = t.events[0]?.atMs ?? t.headersMs ?? 0;
+      if (this.opts.tally !== undefined) this.opts.tally.agentMs += ms;
+      if (t.isEventStream === true || (t.status !== undefined && answerMadeTask(t.status, t.json)))
+        this.opts.governor?.turnAnswered(ms, this.opts.tally);
+      else this.opts.governor?.notATurn(this.opts.tally);
+    });
+    return { s, ex };
   }
 
   raw(req: RawRequest): Promise<Exchange> {
@@ -193,9 +218,9 @@ class Client implements TargetClient {
       headers: mergeHeaders(base, req.headers),
     };
     if (req.body !== undefined) spec.body = req.body;
-    return settled(
-      this.governed(false, () => this.send(spec, req.timeoutMs ?? this.timeoutMs), namesTurnMethod(req.body)),
-    );
+    const turn = isTurn(spec);
+    const timeoutMs = (req.timeoutMs ?? this.timeoutMs) + (turn ? this.turnAllowance() : 0);
+    return settled(this.governed(turn, () => this.send(spec, timeoutMs), turn || namesTurnMethod(spec.body)));
   }
 
   exchanges(): Exchange[] {
@@ -247,26 +272,43 @@ class Client implements TargetClient {
    * attempt leaves no exchange (RunResult.traffic counts it).
    */
   private async governed(turn: boolean, send: () => Promise<Exchange>, turnMethod = turn): Promise<Exchange> {
-    for (let attempt = 0; ; attempt += 1) {
-      const release = await this.admit(turn);
-      let ex: Exchange;
-      try {
-        ex = await send();
-      } finally {
-        release();
+    // A send holds its task slot until it is answered: the call blocks until the task is final (spec
+    // 4.1). A target that answers `working` early (C-25) frees the slot with its answer.
+    const releaseTask = await this.holdTask(turn);
+    try {
+      for (let attempt = 0; ; attempt += 1) {
+        const release = await this.admit(turn);
+        let ex: Exchange;
+        try {
+          ex = await send();
+        } finally {
+          release();
+        }
+        if (turnMethod && this.opts.tally !== undefined) this.opts.tally.agentMs += ex.timings.totalMs;
+        const res = ex.response;
+        if (turn && res !== undefined) {
+          if (answerMadeTask(res.status, res.json))
+            this.opts.governor?.turnAnswered(ex.timings.totalMs, this.opts.tally);
+          else this.opts.governor?.notATurn(this.opts.tally);
+        }
+        if (!this.governs() || res === undefined || !isRateLimitedAnswer(res.status, res.json)) return ex;
+        this.forget(ex);
+        await this.opts.governor!.onRateLimited(retryAfterMs(res.headers, res.json), attempt, this.opts);
       }
-      if (turnMethod && this.opts.tally !== undefined) this.opts.tally.agentMs += ex.timings.totalMs;
-      if (turn && ex.response !== undefined)
-        this.opts.governor?.turnAnswered(ex.timings.totalMs, this.opts.tally);
-      const res = ex.response;
-      if (!this.governs() || res === undefined || !isRateLimitedAnswer(res.status, res.json)) return ex;
-      this.forget(ex);
-      await this.opts.governor!.onRateLimited(retryAfterMs(res.headers, res.json), attempt, this.opts);
+    } finally {
+      releaseTask();
     }
   }
 
-  private forget(ex: Exchange): void {
-    const i = this.log.indexOf(ex);
+  /** One of the agent's task slots for a turn (none for other requests, or when the client overflows). */
+  private holdTask(turn: boolean): Promise<() => void> {
+    const g = this.opts.governor;
+    if (!turn || g === undefined || this.opts.overflowTasks === true) return Promise.resolve(() => undefined);
+    return g.holdTask({ tally: this.opts.tally, signal: this.opts.signal });
+  }
+
+  private forget(ex: Exchange | undefined): void {
+    const i = ex === undefined ? -1 : this.log.indexOf(ex);
     if (i >= 0) this.log.splice(i, 1);
   }
 
@@ -373,6 +415,22 @@ class Client implements TargetClient {
 export function settled<T>(p: Promise<T>): Promise<T> {
   p.catch(() => undefined);
   return p;
+}
+
+/** A request that creates a task: a well-formed message/send or message/stream POSTed (agent-turn.ts). */
+function isTurn(spec: RequestSpec): boolean {
+  if (spec.method !== 'POST') return false;
+  return spec.envelope !== undefined ? isAgentTurnRequest(spec.envelope) : isAgentTurnBody(spec.body);
+}
+
+/** The task slot of a stream's turn is free at the task's final event, or when the stream ends. */
+function holdUntilTaskEnds(s: SseStream, release: () => void): void {
+  void s.done.then(release);
+  void (async () => {
+    for await (const ev of s.events()) {
+      if (eventEndsTask(ev.json)) return release();
+    }
+  })().catch(release);
 }
 
 /** A raw body that calls message/send or message/stream (well-formed or not): the agent's time, not the check's. */

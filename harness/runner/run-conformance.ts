@@ -20,7 +20,7 @@ import { analyseRun } from '../analysis/root-causes.ts';
 import { dialectProbeLines } from '../analysis/dialect.ts';
 import { probeTarget, type ProbeOutcome } from './probe.ts';
 import { runSuites } from './run-suites.ts';
-import { fieldSettings, paceFor, summarizeTraffic } from './traffic.ts';
+import { fieldSettings, paceFor, summarizeTraffic, taskCapFor } from './traffic.ts';
 import { trimEvidence } from './trim-evidence.ts';
 
 export type RunReporter = (result: RunResult) => void | Promise<void>;
@@ -103,6 +103,7 @@ export async function runResolved(
     const probe = await probeTarget(provided, probeTraffic);
     provided.card = probe.card;
     f.pace = paceFor(opts, probe.card);
+    f.taskCap = taskCapFor(probe.card);
     for (const line of dialectProbeLines(probe.dialectProbe)) log(line);
     const checked =
       probe.couldNotRun === null

@@ -33,6 +33,19 @@ export function paceFor(
     : null;
 }
 
+/**
+ * The card's limits.concurrentTasks (spec 8): the governor keeps at most that many agent turns in
+ * flight; null when the card gives no positive whole number.
+ */
+export function taskCapFor(card: Record<string, unknown> | null): number | null {
+  const limits = card?.limits;
+  const n =
+    typeof limits === 'object' && limits !== null
+      ? (limits as Record<string, unknown>).concurrentTasks
+      : undefined;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : null;
+}
+
 /** Nearest-rank percentile of ascending `sorted`. */
 function percentile(sorted: number[], p: number): number | null {
   if (sorted.length === 0) return null;

@@ -100,7 +100,7 @@ verifies(
     const s = await queueScenario(c);
     c.check('tasks/get states of the two queued tasks', s.queuedStates, ['submitted', 'submitted']);
   },
-  { concurrent: true },
+  { concurrent: true, overflowsTasks: true },
 );
 
 verifies(
@@ -114,7 +114,7 @@ verifies(
       c.check('stream states of the dequeued task', s.dequeuedStream, ['submitted', 'working', 'canceled']);
     }
   },
-  { concurrent: true },
+  { concurrent: true, overflowsTasks: true },
 );
 
 verifies(
@@ -130,5 +130,5 @@ verifies(
     c.check('tasks/get status.reason', statusOf(s.canceledLater)?.reason, QUEUED_REASON);
     if (s.canceledStream !== undefined) c.check('stream states', s.canceledStream, ['submitted', 'canceled']);
   },
-  { concurrent: true },
+  { concurrent: true, overflowsTasks: true },
 );

@@ -104,7 +104,7 @@ verifies(
       c.check(`state of running task #${i} read again later`, h.laterState, 'canceled');
     }
   },
-  { concurrent: true },
+  { concurrent: true, overflowsTasks: true },
 );
 
 verifies(
@@ -116,7 +116,7 @@ verifies(
       c.check(`status.reason of running task #${i}`, h.reason, 'system timeout');
     }
   },
-  { concurrent: true },
+  { concurrent: true, overflowsTasks: true },
 );
 
 verifies(
@@ -142,5 +142,5 @@ verifies(
       ),
     );
   },
-  { concurrent: true },
+  { concurrent: true, overflowsTasks: true },
 );

@@ -114,31 +114,41 @@ async function queueScenario(c: CheckContext): Promise<QueueSample> {
 
 const queueSample = sharedSample('two tasks queued behind every slot', queueScenario);
 
-verifies('3/cancel-from-submitted-webhook', 'canceling a queued task delivers task.canceled', async (c) => {
-  await requireDirectives(c, 'holding a task in submitted (every slot filled)');
-  const { canceled } = await queueSample(c);
-  c.require(
-    'tasks/cancel of the submitted task succeeded',
-    canceled.cancel,
-    is.objectContaining({ canceled: true }),
-  );
-  checkEvent(c, canceled.deliveries, 'task.canceled', { reason: CANCEL_QUEUED });
-  const events = canceled.deliveries.map(eventOf);
-  c.check('no task.working for a task canceled before it ran', events.includes('task.working'), false);
-});
+verifies(
+  '3/cancel-from-submitted-webhook',
+  'canceling a queued task delivers task.canceled',
+  async (c) => {
+    await requireDirectives(c, 'holding a task in submitted (every slot filled)');
+    const { canceled } = await queueSample(c);
+    c.require(
+      'tasks/cancel of the submitted task succeeded',
+      canceled.cancel,
+      is.objectContaining({ canceled: true }),
+    );
+    checkEvent(c, canceled.deliveries, 'task.canceled', { reason: CANCEL_QUEUED });
+    const events = canceled.deliveries.map(eventOf);
+    c.check('no task.working for a task canceled before it ran', events.includes('task.working'), false);
+  },
+  { overflowsTasks: true },
+);
 
-verifies('3/working-webhook-optional', 'a dequeued task may announce task.working', async (c) => {
-  await requireDirectives(c, 'holding a task in submitted (every slot filled)');
-  const { dequeued } = await queueSample(c);
-  const events = dequeued.deliveries.map(eventOf);
-  c.require('task.completed of the dequeued task delivered', events.includes('task.completed'), true);
-  const working = events.indexOf('task.working');
-  c.info('task.working delivered (optional per agent)', working !== -1);
-  if (working === -1) return;
-  c.check('at most one task.working', events.filter((e) => e === 'task.working').length, 1);
-  c.check('task.working precedes task.completed', working < events.indexOf('task.completed'), true);
-  c.check('task.working data.taskId', dataOf(dequeued.deliveries[working]!)?.taskId, dequeued.taskId);
-});
+verifies(
+  '3/working-webhook-optional',
+  'a dequeued task may announce task.working',
+  async (c) => {
+    await requireDirectives(c, 'holding a task in submitted (every slot filled)');
+    const { dequeued } = await queueSample(c);
+    const events = dequeued.deliveries.map(eventOf);
+    c.require('task.completed of the dequeued task delivered', events.includes('task.completed'), true);
+    const working = events.indexOf('task.working');
+    c.info('task.working delivered (optional per agent)', working !== -1);
+    if (working === -1) return;
+    c.check('at most one task.working', events.filter((e) => e === 'task.working').length, 1);
+    c.check('task.working precedes task.completed', working < events.indexOf('task.completed'), true);
+    c.check('task.working data.taskId', dataOf(dequeued.deliveries[working]!)?.taskId, dequeued.taskId);
+  },
+  { overflowsTasks: true },
+);
 
 // ---- running tasks given a task-level configuration ---------------------------------------------
 

@@ -91,6 +91,7 @@ verifies(
       await fill.release();
     }
   },
+  { overflowsTasks: true },
 );
 
 verifies('4.3/get-status-details', 'a completed status carries the agent reply message', async (c) => {

@@ -186,6 +186,7 @@ verifies(
     if (seen.refusal !== undefined)
       c.info('the agent refused an overflow task (C-21 rules queueing)', seen.refusal);
   },
+  { overflowsTasks: true },
 );
 
 verifies(
@@ -207,4 +208,5 @@ verifies(
     );
     c.check('queued tasks in the order they started', seen.started, seen.queued);
   },
+  { overflowsTasks: true },
 );

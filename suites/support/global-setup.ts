@@ -7,7 +7,7 @@ import '../../harness/provided.ts';
 import { startBundledTarget } from '../../harness/runner/bundled-target.ts';
 import { probeTarget } from '../../harness/runner/probe.ts';
 import { providedRun } from '../../harness/runner/run-conformance.ts';
-import { paceFor } from '../../harness/runner/traffic.ts';
+import { paceFor, taskCapFor } from '../../harness/runner/traffic.ts';
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   if (project.getProvidedContext().a2aRun !== undefined) return undefined;
@@ -21,6 +21,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   }
   run.card = probe.card;
   run.field.pace = paceFor(opts, probe.card);
+  run.field.taskCap = taskCapFor(probe.card);
   project.provide('a2aRun', run);
   return async () => {
     await bundled?.close();

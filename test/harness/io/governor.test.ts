@@ -1,5 +1,6 @@
 // The traffic governor: the pace over a sliding window, a rate-limited answer (HTTP 429 or -32012)
 // waited out and resent without reaching the caller, the run's budget, and the counts it keeps.
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,19 +122,21 @@ describe('rate-limited answers', () => {
     expect(retryAfterMs({}, {})).toBeUndefined();
   });
 
-  it('are waited out and resent: the caller sees only the answer, the tally counts both', async () => {
+  it('are waited out and resent: the caller sees only the answer, the tally counts both requests', async () => {
     Object.assign(state, { refuse: 1, seen: 0, retryAfter: true });
     const g = new Governor({ pace: null, concurrency: 4 });
     const tally = newTally();
     const client = createTargetClient({ baseUrl, agentId: 'a', auth: { apiKey: 'k' }, governor: g, tally });
     const t0 = Date.now();
-    const ex = await client.rpc('message/send', { message: {} });
+    const message = { role: 'user', messageId: randomUUID(), parts: [{ type: 'text', text: 'hi' }] };
+    const ex = await client.rpc('message/send', { message });
     await client.close();
     expect(ex.response?.status).toBe(200);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
     expect(client.exchanges()).toHaveLength(1);
-    expect(tally).toMatchObject({ requests: 2, agentTurns: 2, rateLimitedAnswers: 1 });
-    expect(tally.turnLatencyMs).toHaveLength(2);
+    // The refused attempt made no task: one turn, one turn latency.
+    expect(tally).toMatchObject({ requests: 2, agentTurns: 1, rateLimitedAnswers: 1 });
+    expect(tally.turnLatencyMs).toHaveLength(1);
   });
 
   it('without Retry-After back off, and give up as "rate limited" after the last backoff', async () => {
