@@ -1,5 +1,6 @@
 // Mutants of the webhook payload (spec 6.1, 6.3; rulings C-20, C-39, C-43): the relay edits one field
 // of every delivery and signs the edited body afresh, so only that field is wrong.
+import type { ProxyHooks } from '../proxy-hooks.ts';
 import type { Variant } from '../types.ts';
 import {
   deliveryOf,
@@ -22,8 +23,33 @@ function editPayload(edit: (payload: JsonObject, a: RelayAttempt) => void) {
   };
 }
 
-/** The events list of each set request (by JSON-RPC id), for the events-filter mutant. */
+/** The events list of each set request (by JSON-RPC id), for the events-filter mutants. */
 const requested = new Map<string, JsonObject[keyof JsonObject]>();
+
+/**
+ * The events list of a set request (of every configuration, or only of a task-level one) never
+ * reaches the server, which therefore delivers all five events; the set result is given the
+ * client's list back, so only the deliveries show the filter was not applied.
+ */
+function eventsFilterDropped(which: 'every configuration' | 'task-level'): ProxyHooks {
+  return {
+    request(call) {
+      const config = call.params?.config;
+      if (call.method !== 'tasks/pushNotificationConfig/set' || !isObject(config)) return undefined;
+      if (which === 'task-level' && typeof call.params?.taskId !== 'string') return undefined;
+      if (!Array.isArray(config.events)) return undefined;
+      requested.set(String(call.id), config.events);
+      delete config.events;
+      return call.json;
+    },
+    json: {
+      'tasks/pushNotificationConfig/set'(body, ctx) {
+        const events = requested.get(String(ctx.call.id));
+        if (events !== undefined && isObject(body) && isObject(body.result)) body.result.events = events;
+      },
+    },
+  };
+}
 
 const variants: Variant[] = [
   webhookMutant({
@@ -47,46 +73,14 @@ const variants: Variant[] = [
     slug: 'filter-ignored',
     description:
       'a configuration with an events list is delivered every event (the list is stored and reported, never applied)',
-    hooks: {
-      request(call) {
-        const config = call.params?.config;
-        if (call.method !== 'tasks/pushNotificationConfig/set' || !isObject(config)) return undefined;
-        if (!Array.isArray(config.events)) return undefined;
-        // The list never reaches the server, which therefore delivers all five events; the set
-        // result is given the client's list back.
-        requested.set(String(call.id), config.events);
-        delete config.events;
-        return call.json;
-      },
-      json: {
-        'tasks/pushNotificationConfig/set'(body, ctx) {
-          const events = requested.get(String(ctx.call.id));
-          if (events !== undefined && isObject(body) && isObject(body.result)) body.result.events = events;
-        },
-      },
-    },
+    hooks: eventsFilterDropped('every configuration'),
   }),
   webhookMutant({
     breaks: '6.1/events-filter',
     slug: 'ignored-for-task-level',
     description:
       'the events list of a task-level configuration is ignored (every event of the task is delivered); agent-level lists are applied',
-    hooks: {
-      request(call) {
-        const config = call.params?.config;
-        if (call.method !== 'tasks/pushNotificationConfig/set' || !isObject(config)) return undefined;
-        if (typeof call.params?.taskId !== 'string' || !Array.isArray(config.events)) return undefined;
-        requested.set(String(call.id), config.events);
-        delete config.events;
-        return call.json;
-      },
-      json: {
-        'tasks/pushNotificationConfig/set'(body, ctx) {
-          const events = requested.get(String(ctx.call.id));
-          if (events !== undefined && isObject(body) && isObject(body.result)) body.result.events = events;
-        },
-      },
-    },
+    hooks: eventsFilterDropped('task-level'),
   }),
   webhookMutant({
     breaks: '6.3/payload-agent-id',
