@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { runConformance, type RunOptions } from '../../harness/index.ts';
 import type { Delivery, HeaderMap } from '../../harness/io/evidence.ts';
 import type { OptionKey, RawOptions } from '../../harness/options.ts';
-import type { RunResult, VerdictCounts } from '../../harness/types.ts';
+import { EVIDENCE_MODES, VERDICTS, type RunResult, type VerdictCounts } from '../../harness/types.ts';
 import { reportDocument, type ReportDocument } from '../../reporters/json-report.ts';
 import type {
   ConformanceReport,
@@ -77,6 +77,12 @@ describe('report.schema.json generates the report types', () => {
         1,
       );
     }
+  });
+
+  it("the harness's value lists are the schema's enums, in its order", () => {
+    const defs = loadSchema('report').$defs as Record<string, Json>;
+    expect(VERDICTS).toEqual(defs.verdict!.enum);
+    expect(EVIDENCE_MODES).toEqual((defs.options!.properties as Record<string, Json>).evidence!.enum);
   });
 
   it('types an open object by its fields: an index signature only where the schema is free-form', () => {
