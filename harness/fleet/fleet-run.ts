@@ -16,7 +16,8 @@ import { inShard, type ShardId } from './shard.ts';
 export const SHARD_FILE = 'shard.json';
 export const SHARD_SCHEMA_ID = 'https://a2a-conformance.dev/schemas/fleet-shard.schema.json';
 
-export interface FleetRunOptions {
+/** `fleet run`'s options (a fleet file's run options are the generated FleetRunOptions). */
+export interface ShardRunOptions {
   fleetFile: string;
   shard: ShardId;
   /** Agents at once; default from the machine's cores and memory and the hosts' limits. */
@@ -103,7 +104,7 @@ export function describeOutcome(a: FleetAgentOutcome): string {
 async function certifyAgent(
   plan: FleetAgentPlan,
   outDir: string,
-  opts: FleetRunOptions,
+  opts: ShardRunOptions,
   rate: string | undefined,
 ): Promise<FleetAgentOutcome> {
   const dir = join(outDir, plan.name);
@@ -117,7 +118,7 @@ async function certifyAgent(
   return outcome(plan, opts.shard, opts.out, false, await runAgent(input));
 }
 
-export async function runFleetShard(opts: FleetRunOptions): Promise<FleetShard> {
+export async function runFleetShard(opts: ShardRunOptions): Promise<FleetShard> {
   const log = opts.log ?? (() => undefined);
   const started = new Date();
   const fleet = loadFleet(opts.fleetFile);
