@@ -5,7 +5,8 @@
 import { serviceBody } from './lib/bodies.ts';
 import { startChild, type Child } from './lib/child.ts';
 import { runLoad } from './lib/load.ts';
-import { readSettings } from './lib/settings.ts';
+import { scriptCommand } from '../scripts/args.ts';
+import { settingsOf, withBenchOptions } from './lib/settings.ts';
 import { median, round } from './lib/stats.ts';
 import { profileFlags } from './lib/targets.ts';
 
@@ -14,10 +15,16 @@ interface Info {
   apiKey: string;
 }
 
-const [baselineEntry, ...rest] = process.argv.slice(2);
-if (baselineEntry === undefined)
-  throw new Error('usage: compare-reference.ts <baseline reference-server/index.ts>');
-const settings = readSettings(rest);
+const command = withBenchOptions(
+  scriptCommand(
+    'npx tsx bench/compare-reference.ts',
+    'message/send of two copies of the reference server, rounds back to back.',
+  ),
+)
+  .argument('<baseline-entry>', "the baseline copy's reference-server/index.ts")
+  .parse();
+const baselineEntry = command.processedArgs[0] as string;
+const settings = settingsOf(command);
 const start = (tag: string, entry?: string): Promise<Child<Info>> =>
   startChild<Info>('reference', {
     args: ['send'],

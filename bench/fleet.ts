@@ -11,12 +11,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { runFleetShard } from '../harness/fleet/fleet-run.ts';
 import { mergeFleet } from '../harness/fleet/merge.ts';
 import { childrenOf, tree } from '../reliability/hostile/process-rss.ts';
 import type { FleetAgentOutcome, FleetShard } from '../schemas/generated/types.ts';
 import { startFleetTargets, type FleetTargets } from './fleet-targets.ts';
+import { list, listOf, positiveInt, scriptCommand } from '../scripts/args.ts';
 import { environment } from './lib/report.ts';
 import { round } from './lib/stats.ts';
 
@@ -226,17 +226,31 @@ function printThroughput(rows: Single[], print: (l: string) => void): void {
   }
 }
 
+const positiveInts = (value: string): number[] => list(value).map(positiveInt);
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      agents: { type: 'string', default: '12' },
-      parallel: { type: 'string', default: '1,2,4,8' },
-      throughput: { type: 'string', default: '40@6000,1500@60' },
-      skip: { type: 'string', default: '' },
-      keep: { type: 'boolean', default: false },
-    },
-  });
-  const skip = new Set(values.skip.split(','));
+  const values = scriptCommand('npx tsx bench/fleet.ts', 'Measure fleet certification on one machine.')
+    .option('--agents <n>', 'agents of the fleet (three of them mutants)', positiveInt, 12)
+    .option(
+      '--parallel <list>',
+      'the --parallel values of the curve, comma-separated',
+      positiveInts,
+      [1, 2, 4, 8],
+    )
+    .option('--throughput <list>', 'T@R pairs: T ms per agent turn, R requests a minute', list, [
+      '40@6000',
+      '1500@60',
+    ])
+    .option(
+      '--skip <parts>',
+      'parts to skip, comma-separated: curve, shards, throughput',
+      listOf(['curve', 'shards', 'throughput']),
+      [],
+    )
+    .option('--keep', 'leave the reports in /tmp')
+    .parse()
+    .opts<{ agents: number; parallel: number[]; throughput: string[]; skip: string[]; keep?: boolean }>();
+  const skip = new Set(values.skip);
   const print = (line: string): void => void process.stdout.write(`${line}\n`);
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
   const dir = mkdtempSync(join(tmpdir(), 'a2a-bench-fleet-'));
@@ -245,10 +259,10 @@ async function main(): Promise<void> {
   let ok = true;
   try {
     if (!skip.has('curve') || !skip.has('shards')) {
-      const healthy = Math.max(1, Number(values.agents) - 3);
+      const healthy = Math.max(1, values.agents - 3);
       const targets = await startFleetTargets({ dir, healthy, broken: false });
       try {
-        const parallels = values.parallel.split(',').map(Number);
+        const parallels = values.parallel;
         const rows = await curve(targets, dir, skip.has('curve') ? [Math.max(...parallels)] : parallels, log);
         if (!skip.has('curve')) printCurve(rows, print);
         const last = rows.at(-1)!;
@@ -259,7 +273,7 @@ async function main(): Promise<void> {
     }
     if (!skip.has('throughput')) {
       const rows: Single[] = [];
-      for (const pair of values.throughput.split(',')) {
+      for (const pair of values.throughput) {
         const [ms, rpm] = pair.split('@').map(Number) as [number, number];
         log(`  one certification at ${ms} ms per turn, ${rpm} requests a minute...`);
         rows.push(await throughput(dir, ms, rpm));
@@ -267,7 +281,7 @@ async function main(): Promise<void> {
       printThroughput(rows, print);
     }
   } finally {
-    if (values.keep) log(`reports kept in ${dir}`);
+    if (values.keep === true) log(`reports kept in ${dir}`);
     else rmSync(dir, { recursive: true, force: true });
   }
   process.exitCode = ok ? 0 : 1;

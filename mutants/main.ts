@@ -6,30 +6,40 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { positiveInt, scriptCommand } from '../scripts/args.ts';
 import { computeLegalScore, legalScoreMarkdown, loadLegalVariants, runLegal } from './legal-run.ts';
 import { loadVariants, runMutants } from './runner.ts';
 import { computeScore, scoreMarkdown } from './score.ts';
 
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 
-const args = process.argv.slice(2);
-let concurrency = 3;
-let keep: string | undefined;
-let extended = false;
-let sets = { mutants: true, legal: true };
-const filters: string[] = [];
-for (let i = 0; i < args.length; i++) {
-  if (args[i] === '--concurrency') concurrency = Number(args[++i]);
-  else if (args[i] === '--keep-reports') keep = join(RESULTS, 'reports');
-  else if (args[i] === '--extended') extended = true;
-  else if (args[i] === '--mutants') sets = { mutants: true, legal: false };
-  else if (args[i] === '--legal') sets = { mutants: false, legal: true };
-  else filters.push(args[i] as string);
-}
-if (!Number.isInteger(concurrency) || concurrency < 1) {
-  process.stderr.write('--concurrency must be a positive integer\n');
-  process.exit(2);
-}
+const command = scriptCommand(
+  'npm run mutants --',
+  'Run the mutants (each must be caught) and the legal variants (each must stay clean), with their controls.',
+)
+  .argument('[name-filter...]', 'only the variants whose name contains one of these')
+  .option('--concurrency <n>', 'variants run at once', positiveInt, 3)
+  .option('--extended', 'also the extended set of mutants')
+  .option('--keep-reports', "keep each run's reports under mutants/results/reports/")
+  .option('--mutants', 'only the mutants')
+  .option('--legal', 'only the legal variants')
+  .parse();
+const flags = command.opts<{
+  concurrency: number;
+  extended?: boolean;
+  keepReports?: boolean;
+  mutants?: boolean;
+  legal?: boolean;
+}>();
+const filters = command.processedArgs[0] as string[];
+const concurrency = flags.concurrency;
+const keep = flags.keepReports === true ? join(RESULTS, 'reports') : undefined;
+const extended = flags.extended === true;
+// Either flag alone runs only its set; both (like neither) run both.
+const sets = {
+  mutants: flags.mutants === true || flags.legal !== true,
+  legal: flags.legal === true || flags.mutants !== true,
+};
 const picked = <T extends { name: string }>(all: T[]): T[] =>
   filters.length === 0 ? all : all.filter((v) => filters.some((f) => v.name.includes(f)));
 await mkdir(RESULTS, { recursive: true });

@@ -2,22 +2,21 @@
 // reference server (reliability/fuzz.ts); prints the figures and exits 1 on a violation, a crash or
 // a heap that did not return to its baseline.
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { integer, positiveInt, scriptCommand } from '../scripts/args.ts';
 import { FUZZ_DEFAULTS, runFuzz } from './fuzz.ts';
 import { formatBytes, heapGrowth, HEAP_TOLERANCE_BYTES } from './figures.ts';
 
-const { values } = parseArgs({
-  options: {
-    requests: { type: 'string' },
-    seed: { type: 'string' },
-    concurrency: { type: 'string' },
-    json: { type: 'string' },
-  },
-});
+const values = scriptCommand('npm run fuzz --', 'Fuzz the reference server with generated hostile requests.')
+  .option('--requests <n>', 'requests to send', positiveInt, FUZZ_DEFAULTS.requests)
+  .option('--seed <s>', 'generator seed (the same seed sends the same requests)', integer, FUZZ_DEFAULTS.seed)
+  .option('--concurrency <c>', 'requests in flight at once', positiveInt, FUZZ_DEFAULTS.concurrency)
+  .option('--json <file>', 'also write the report as JSON')
+  .parse()
+  .opts<{ requests: number; seed: number; concurrency: number; json?: string }>();
 const report = await runFuzz({
-  requests: Number(values.requests ?? FUZZ_DEFAULTS.requests),
-  seed: Number(values.seed ?? FUZZ_DEFAULTS.seed),
-  concurrency: Number(values.concurrency ?? FUZZ_DEFAULTS.concurrency),
+  requests: values.requests,
+  seed: values.seed,
+  concurrency: values.concurrency,
   onProgress: (done) => {
     if (done % 10_000 === 0) process.stdout.write(`  ${done} requests\n`);
   },

@@ -4,22 +4,24 @@
 // an error beyond the ruled limits, a lost or stuck task, a lost or duplicated webhook event, a
 // crash, or a heap past its bound.
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { positiveInt, positiveNumber, scriptCommand } from '../scripts/args.ts';
 import { formatBytes } from './figures.ts';
 import { runSoak, SOAK_DEFAULTS, soakVerdict } from './soak.ts';
 import { runWebhookFaults } from './webhook-faults.ts';
 
-const { values } = parseArgs({
-  options: {
-    clients: { type: 'string' },
-    'duration-s': { type: 'string' },
-    json: { type: 'string' },
-    'no-faults': { type: 'boolean' },
-  },
-});
-const durationMs = Number(values['duration-s'] ?? SOAK_DEFAULTS.durationMs / 1000) * 1000;
+const values = scriptCommand(
+  'npm run soak --',
+  'Soak the reference server, then deliver webhooks to faulty receivers.',
+)
+  .option('--clients <n>', 'concurrent clients', positiveInt, SOAK_DEFAULTS.clients)
+  .option('--duration-s <s>', 'seconds of load', positiveNumber, SOAK_DEFAULTS.durationMs / 1000)
+  .option('--json <file>', 'also write the report as JSON')
+  .option('--no-faults', 'skip the webhook fault scenarios')
+  .parse()
+  .opts<{ clients: number; durationS: number; json?: string; faults: boolean }>();
+const durationMs = values.durationS * 1000;
 const report = await runSoak({
-  clients: Number(values.clients ?? SOAK_DEFAULTS.clients),
+  clients: values.clients,
   durationMs,
   onSample: (atMs, memory, requests) =>
     process.stdout.write(
@@ -61,7 +63,7 @@ if (report.crashed) process.stdout.write(`stderr of the server process:\n${repor
 const problems = soakVerdict(report);
 process.stdout.write(problems.length === 0 ? 'soak PASS\n' : `soak FAIL: ${problems.join('; ')}\n`);
 
-if (values['no-faults'] !== true) {
+if (values.faults) {
   process.stdout.write('webhook delivery against faulty receivers:\n');
   const faults = await runWebhookFaults({ long: true });
   for (const s of faults.scenarios) {

@@ -9,8 +9,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { defaultAgent, generateApiKey, startReferenceServer } from '../../reference-server/index.ts';
+import { listOf, scriptCommand } from '../../scripts/args.ts';
 import { startDelayProxy } from './delay-proxy.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -191,17 +191,17 @@ function table(rows: Row[]): string {
   return lines.join('\n');
 }
 
-const { values } = parseArgs({
-  options: { only: { type: 'string' }, profile: { type: 'string' }, json: { type: 'string' } },
-});
-const only = values.only?.split(',') ?? CONDITIONS.map((c) => c.name);
-const unknown = only.filter((n) => !CONDITIONS.some((c) => c.name === n));
-if (unknown.length > 0) {
-  process.stderr.write(
-    `unknown condition(s) ${unknown.join(', ')}; known: ${CONDITIONS.map((c) => c.name).join(', ')}\n`,
-  );
-  process.exit(2);
-}
+const values = scriptCommand('npm run field --', 'Certify the reference server under field conditions.')
+  .option(
+    '--only <names>',
+    'conditions to run, comma-separated (the run without any always runs)',
+    listOf(CONDITIONS.map((c) => c.name)),
+  )
+  .option('--profile <profile>', 'the --profile of every harness run')
+  .option('--json <file>', 'also write the rows as JSON')
+  .parse()
+  .opts<{ only?: string[]; profile?: string; json?: string }>();
+const only = values.only ?? CONDITIONS.map((c) => c.name);
 // The run without any condition comes first: every other row is compared with it.
 const chosen = CONDITIONS.filter((c) => c.name === 'without' || only.includes(c.name));
 const extra = values.profile === undefined ? [] : ['--profile', values.profile];

@@ -2,7 +2,8 @@
 // whole ledger, in parallel where the cores allow, prints a table (exit code, wall time, peak RSS
 // of the CLI and of its vitest worker, report, verdict counts) and exits 1 when a bound is broken.
 // Options: --jobs N, --case NAME (repeatable), --scoped (each case's small --only scope).
-import { parseArgs } from 'node:util';
+import { collect } from '../../harness/cli/shared.ts';
+import { positiveInt, scriptCommand } from '../../scripts/args.ts';
 import type { Budget } from './bounds.ts';
 import { CASES } from './cases.ts';
 import { defaultJobs, pool, runCase, type CaseOutcome } from './run-case.ts';
@@ -22,14 +23,17 @@ const BUDGET: Budget = {
   maxWorkerRssBytes: 768 * 1024 * 1024,
 };
 
-const { values } = parseArgs({
-  options: {
-    jobs: { type: 'string' },
-    case: { type: 'string', multiple: true },
-    scoped: { type: 'boolean', default: false },
-  },
-});
-const jobs = values.jobs === undefined ? defaultJobs() : Number(values.jobs);
+const values = scriptCommand(
+  'npm run hostile --',
+  'Run the CLI against every hostile target and check its bounds.',
+)
+  .option('--jobs <n>', 'cases run at once (default: one per core)', positiveInt)
+  .option('--case <name>', 'only this case; repeatable', collect)
+  .option('--scoped', 'each case on its small --only scope instead of the whole ledger')
+  .parse()
+  .opts<{ jobs?: number; case?: string[]; scoped?: boolean }>();
+const scoped = values.scoped === true;
+const jobs = values.jobs ?? defaultJobs();
 const picked = values.case ?? [];
 const cases = picked.length === 0 ? CASES : CASES.filter((c) => picked.includes(c.name));
 if (cases.length === 0) {
@@ -40,12 +44,12 @@ if (cases.length === 0) {
 console.log(
   `hostile targets: ${cases.length} case(s), ${jobs} at a time; per run --timeout-ms ${BUDGET.timeoutMs} ` +
     `--check-timeout-ms ${BUDGET.checkTimeoutMs} --budget-ms ${BUDGET.budgetMs} --runs 20 --seed 1` +
-    (values.scoped ? ', each case on its --only scope' : ', whole ledger'),
+    (scoped ? ', each case on its --only scope' : ', whole ledger'),
 );
 const outcomes: CaseOutcome[] = await pool(cases, jobs, async (c) => {
   const o = await runCase(c, {
     budget: BUDGET,
-    scoped: values.scoped,
+    scoped,
     extraArgs: ['--runs', '20', '--seed', '1'],
   });
   console.log(`  ${c.name}: exit ${String(o.run.exitCode)} in ${(o.run.wallMs / 1000).toFixed(1)} s`);
