@@ -1,11 +1,12 @@
 // 2.1 / 2.2 JSON-RPC request and response envelopes, and the standard JSON-RPC error codes the
 // service inherits (spec 7 note 3, C-02): jsonrpc "2.0" and the string id echoed, -32700 with id
 // null, -32600 for an invalid request, -32601 for a method outside section 4.
-import { randomUUID } from 'node:crypto';
 import {
+  CARD,
   ERROR_CODES,
   errorOf,
   is,
+  requestId,
   responseOf,
   typeOf,
   verifies,
@@ -15,11 +16,6 @@ import {
 
 // A method no agent serves: the spec names eight methods (section 4), this is not one of them.
 const UNKNOWN_METHOD = 'tasks/conformanceProbeUnknownMethod';
-const CARD = 'agent/authenticatedExtendedCard';
-
-function requestId(): string {
-  return `conf-${randomUUID()}`;
-}
 
 /** Cut off mid-object: the id cannot be read, so JSON-RPC 2.0 section 5 requires id null. */
 function truncatedRequest(): string {

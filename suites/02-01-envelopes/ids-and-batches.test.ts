@@ -3,10 +3,12 @@
 // task under a fresh client task id (2.6 `id`, C-16), and tasks/get must not find it afterwards.
 import { randomUUID } from 'node:crypto';
 import {
+  CARD,
   ERROR_CODES,
   errorOf,
   is,
   messageParams,
+  requestId,
   responseOf,
   textPart,
   typeOf,
@@ -15,11 +17,9 @@ import {
   type CheckContext,
 } from '../support/index.ts';
 
-const CARD = 'agent/authenticatedExtendedCard';
-
 function sendEnvelope(taskId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const params = messageParams([textPart('must not run')], { id: taskId });
-  return { jsonrpc: '2.0', id: `conf-${randomUUID()}`, method: 'message/send', params, ...extra };
+  return { jsonrpc: '2.0', id: requestId(), method: 'message/send', params, ...extra };
 }
 
 /** JSON-RPC error -32600 with id null, as a single response object on HTTP 200 (C-11, C-12, C-13). */

@@ -3,6 +3,7 @@
 // ruled error code, id and data.field, and the ledger level of the rule it breaks.
 import fc from 'fast-check';
 import { METHODS } from '../../schemas/error-codes.ts';
+import { CARD } from '../support/index.ts';
 import {
   arbArray,
   arbBool,
@@ -46,7 +47,6 @@ export interface MalformedCase {
   body: { text: string } | { hugeText: number } | { json: Junk } | { envelope: EnvelopeSpec };
 }
 
-const CARD = 'agent/authenticatedExtendedCard';
 const INVALID_REQUEST = -32600;
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;

@@ -3,6 +3,7 @@
 // Methods the card does not list are skipped (C-41 answers them -32601).
 import { randomUUID } from 'node:crypto';
 import {
+  CARD,
   ERROR_CODES,
   errorOf,
   is,
@@ -17,7 +18,6 @@ import {
 } from '../support/index.ts';
 import { answerError, expectInvalidParams, servedMethods } from '../support/resources-area.ts';
 
-const CARD = 'agent/authenticatedExtendedCard';
 const PUSH_GET = 'tasks/pushNotificationConfig/get';
 /** Spec 2.1: every method of section 4 needs params but the two whose params are optional. */
 const REQUIRES_PARAMS = METHODS.filter((m) => m !== PUSH_GET && m !== CARD);

@@ -2,6 +2,7 @@
 // checked with the registry schemas; and section 2's extra-fields policy (C-36), observed on results.
 import { isObject } from '../../schemas/json.ts';
 import {
+  CARD,
   is,
   messageParams,
   resultOf,
@@ -12,7 +13,6 @@ import {
 } from '../support/index.ts';
 import { checkSchema, reportExtras, sharedSample } from '../support/resources-area.ts';
 
-const CARD = 'agent/authenticatedExtendedCard';
 const EXACTLY_ONE = is.where('exactly one of result and error', (a) => Array.isArray(a) && a.length === 1);
 
 /** One success and one failure of each kind this file needs, made once. */

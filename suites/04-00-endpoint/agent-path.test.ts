@@ -2,24 +2,23 @@
 // agent_id (C-23), a path that is not an agent path and a wrong HTTP method (C-32) are refused with a
 // JSON-RPC error body and the HTTP status of C-03. Checks are independent and run concurrently.
 import {
+  CARD,
   completeAnswer,
   ERROR_CODES,
   errorOf,
   is,
   messageParams,
-  resultOf,
+  NoAnswerError,
   responseOf,
+  resultOf,
   sendTask,
   textPart,
   typeOf,
-  NoAnswerError,
   verifies,
   type AnsweredExchange,
   type CheckContext,
 } from '../support/index.ts';
 import { checkSchema, errorData, unknownId } from '../support/messaging-area.ts';
-
-const CARD = 'agent/authenticatedExtendedCard';
 
 function supportedMethods(c: CheckContext): string[] {
   const caps = (c.card as { capabilities?: { supportedMethods?: unknown } } | null)?.capabilities;

@@ -2,12 +2,13 @@
 // otherwise 415 with -32600), the Accept header of streaming and plain methods (C-27) and the
 // required body (an empty one is a parse error, C-02). Checks are independent and run concurrently.
 import {
+  CARD,
   ERROR_CODES,
   errorOf,
   is,
   messageParams,
-  resultOf,
   responseOf,
+  resultOf,
   textPart,
   typeOf,
   verifies,
@@ -15,8 +16,6 @@ import {
   type CheckContext,
 } from '../support/index.ts';
 import { checkSchema } from '../support/messaging-area.ts';
-
-const CARD = 'agent/authenticatedExtendedCard';
 
 function mediaTypeOf(ex: { response?: { headers: Record<string, string | string[]> } }): string | undefined {
   const header = ex.response?.headers['content-type'];

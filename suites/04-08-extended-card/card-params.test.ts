@@ -3,8 +3,8 @@
 // always there; a non-boolean flag is -32602 (C-14).
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
-import { CARD, fetchCard } from '../support/access-area.ts';
-import { ERROR_CODES, errorOf, is, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import { fetchCard } from '../support/access-area.ts';
+import { CARD, ERROR_CODES, errorOf, is, typeOf, verifies, type CheckContext } from '../support/index.ts';
 
 /** Params forms with what each must yield: `undefined` is a request without a params member. */
 const DEFAULT_CAPABILITIES: ReadonlyArray<[string, unknown]> = [

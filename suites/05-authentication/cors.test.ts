@@ -3,14 +3,13 @@
 // Origin, errors and streams included, carries Access-Control-Allow-Origin and exposes two headers.
 import {
   answer,
-  CARD,
   header,
   headerList,
   NO_CREDENTIAL,
   TEST_ORIGIN,
   type Answer,
 } from '../support/access-area.ts';
-import { is, messageParams, textPart, verifies, type CheckContext } from '../support/index.ts';
+import { CARD, is, messageParams, textPart, verifies, type CheckContext } from '../support/index.ts';
 
 const ALLOWED_ORIGIN = is.oneOf(['*', TEST_ORIGIN]);
 const REQUEST_HEADERS = ['content-type', 'authorization', 'x-api-key', 'accept'];

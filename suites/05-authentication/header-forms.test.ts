@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import {
   answer,
   answerError,
-  CARD,
   onlyApiKey,
   onlyBearer,
   sampleTaskId,
@@ -15,7 +14,7 @@ import {
   type Headers,
 } from '../support/access-area.ts';
 import { isObject } from '../../schemas/json.ts';
-import { messageParams, textPart, verifies, type CheckContext } from '../support/index.ts';
+import { CARD, messageParams, textPart, verifies, type CheckContext } from '../support/index.ts';
 
 /** Three methods of different kinds: the card, a task creation and a task read. */
 async function servedCalls(c: CheckContext) {

@@ -22,6 +22,7 @@ import {
   getTask,
   is,
   messageParams,
+  requestId,
   requireDirectives,
   resultOf,
   stateOf,
@@ -49,7 +50,7 @@ function refuseAll(c: CheckContext): Promise<Refusal[]> {
     const out: Refusal[] = [];
     for (const { method, params } of methodCalls(await sampleTaskId(c), hook)) {
       for (const rc of REFUSED_CASES) {
-        const id = `conf-${randomUUID()}`;
+        const id = requestId();
         out.push({ method, rc, id, a: await answer(c.client, method, params, { headers: rc.headers, id }) });
       }
     }

@@ -3,8 +3,8 @@
 // errors come with HTTP 200; transport-level conditions with their own status and still a JSON-RPC body.
 import { randomUUID } from 'node:crypto';
 import type { Exchange } from '../../harness/io/evidence.ts';
-import { CARD, NO_CREDENTIAL, sampleTaskId } from '../support/access-area.ts';
-import { completeAnswer, ERROR_CODES, NoAnswerError, type CheckContext } from '../support/index.ts';
+import { NO_CREDENTIAL, sampleTaskId } from '../support/access-area.ts';
+import { CARD, completeAnswer, ERROR_CODES, NoAnswerError, type CheckContext } from '../support/index.ts';
 
 export interface ErrorCase {
   name: string;

@@ -2,6 +2,7 @@
 // when present: C-40) on every error the catalogue provokes, JSON-RPC-level and transport-level alike;
 // plus the standard codes on cases the envelope suite does not send (C-02, C-13).
 import {
+  CARD,
   ERROR_CODES,
   errorOf,
   is,
@@ -10,7 +11,6 @@ import {
   verifies,
   type CheckContext,
 } from '../support/index.ts';
-import { CARD } from '../support/access-area.ts';
 import { errorMember, gradable, provokeAll } from './error-cases.ts';
 
 async function everyError(c: CheckContext) {

@@ -2,8 +2,8 @@
 // and requests with one invalid value, each with the dotted path (relative to params) that the
 // -32602 error's data.field must name.
 import { randomUUID } from 'node:crypto';
-import { CARD, pathValue } from '../support/access-area.ts';
-import type { JsonObject } from '../support/index.ts';
+import { pathValue } from '../support/access-area.ts';
+import { CARD, type JsonObject } from '../support/index.ts';
 
 export interface ParamsCase {
   label: string;

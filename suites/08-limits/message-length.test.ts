@@ -3,6 +3,7 @@
 // the reference's request body bound (C-42, INFO: HTTP 413 with -32600). The checks run
 // concurrently: the large requests overlap.
 import {
+  CARD,
   ERROR_CODES,
   errorOf,
   is,
@@ -18,7 +19,6 @@ import { checkSchema, errorData, fileUploadOf, requireCardLimit } from '../suppo
 const MAX_EXERCISED_LENGTH = 2_000_000;
 // One code point, two UTF-16 code units: a server counting UTF-16 (JavaScript's length) overcounts it.
 const ASTRAL = '\u{1F600}';
-const CARD = 'agent/authenticatedExtendedCard';
 
 function requireLength(c: CheckContext): number {
   const limit = requireCardLimit(c, 'maxMessageLength');

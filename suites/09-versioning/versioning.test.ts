@@ -2,6 +2,7 @@
 // (C-33, C-32: HTTP 404 with -32600), jsonrpc exactly "2.0" (C-02), and a stable agent.version.
 import { isObject } from '../../schemas/json.ts';
 import {
+  CARD,
   ERROR_CODES,
   errorOf,
   is,
@@ -12,9 +13,6 @@ import {
   type AnsweredExchange,
   type CheckContext,
 } from '../support/index.ts';
-import {} from '../support/resources-area.ts';
-
-const CARD = 'agent/authenticatedExtendedCard';
 
 function agentVersion(card: unknown): unknown {
   return isObject(card) && isObject(card.agent) ? card.agent.version : undefined;

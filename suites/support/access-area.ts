@@ -21,8 +21,8 @@ import {
   waitForTask,
   type JsonObject,
 } from './messages.ts';
+import { CARD } from './rpc-request.ts';
 
-export const CARD = 'agent/authenticatedExtendedCard';
 /** An Origin no deployment is likely to list: only a wildcard (the default of C-38) allows it. */
 export const TEST_ORIGIN = 'https://a2a-conformance-client.example';
 const WRONG_KEY = 'a2a-conformance-wrong-key-0000000000';

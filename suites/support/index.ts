@@ -11,4 +11,5 @@ export {
 } from '../../harness/index.ts';
 export { ERROR_CODES, METHODS } from '../../schemas/error-codes.ts';
 export { errorOf, responseOf, type RpcResponse } from './rpc-response.ts';
+export { CARD, requestId } from './rpc-request.ts';
 export * from './messages.ts';
