@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { is, type AnsweredExchange, type CheckContext } from '../../harness/index.ts';
 import { validate, type SchemaName } from '../../schemas/registry.ts';
+import { ERROR_CODES } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
 import { filePart, messageParams, resultOf, textPart, type JsonObject } from './messages.ts';
 import { errorOf, responseOf } from './rpc-response.ts';
@@ -79,6 +80,25 @@ export function unknownId(prefix: string): string {
 export function errorData(ex: AnsweredExchange): JsonObject | undefined {
   const data = errorOf(ex)?.data;
   return isObject(data) ? data : undefined;
+}
+
+/** C-22: a request over a limit gets -32602 naming the field, the limit and the actual size, and no result. */
+export function expectOverLimit(
+  c: CheckContext,
+  ex: AnsweredExchange,
+  over: { field: string; limit: number; actual: number },
+): void {
+  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+  c.check('error.data.field', errorData(ex)?.field, over.field);
+  c.check('error.data.limit', errorData(ex)?.limit, over.limit);
+  c.check('error.data.actual', errorData(ex)?.actual, over.actual);
+  c.check('result', resultOf(ex), is.absent());
+}
+
+/** A message/send at a limit is accepted: no error, and a result of the send-result schema. */
+export function expectSendAccepted(c: CheckContext, ex: AnsweredExchange): void {
+  c.check('error', errorOf(ex), is.absent());
+  checkSchema(c, 'send-result', resultOf(ex), 'message/send result');
 }
 
 /** A `details` text that names a field (C-14): a non-empty string mentioning its last segment. */
