@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   is,
-  messageParams,
   resultOf,
+  sendText,
   statusOf,
   textPart,
   typeOf,
@@ -19,7 +19,7 @@ function contentType(ex: AnsweredExchange): string {
 }
 
 const sendSample = sharedSample('message/send of a plain text message', (c) =>
-  c.rpc('message/send', messageParams([textPart('overview: hello agent')])),
+  sendText(c, 'overview: hello agent'),
 );
 
 verifies(

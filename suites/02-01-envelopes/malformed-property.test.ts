@@ -6,7 +6,7 @@ import { cardClaims } from '../../harness/capabilities.ts';
 import type { TargetClient } from '../../harness/io/target-client.ts';
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
-import { messageParams, resultOf, textPart, verifies, type CheckContext } from '../support/index.ts';
+import { resultOf, sendText, verifies, type CheckContext } from '../support/index.ts';
 import { acceptedMimeType, answerOf, servedMethods } from '../support/resources-area.ts';
 import { buildBody, type BodyContext } from './malformed-body.ts';
 import { arbMalformedEnvelope, arbMalformedParams, type MalformedCase } from './malformed.ts';
@@ -23,7 +23,7 @@ const STREAMING = ['message/stream', 'tasks/resubscribe'];
 
 async function judgeFor(c: CheckContext): Promise<Judge> {
   // One finished task of the agent, so cancel/resubscribe faults are about params, not the task.
-  const task = resultOf(await c.rpc('message/send', messageParams([textPart('malformed-property seed')])));
+  const task = resultOf(await sendText(c, 'malformed-property seed'));
   c.require('seed task id', typeof task?.id, 'string');
   // Bodies are capped in the evidence: a counterexample's request is rebuilt from its case anyway.
   const client = c.newClient({ recordBodyChars: 2_048 });

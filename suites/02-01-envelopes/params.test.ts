@@ -10,6 +10,7 @@ import {
   messageParams,
   METHODS,
   resultOf,
+  sendText,
   textPart,
   typeOf,
   verifies,
@@ -122,7 +123,7 @@ verifies(
   '2.1/unknown-members-ignored',
   'an unknown field in tasks/get and card params is ignored',
   async (c) => {
-    const sent = resultOf(await c.rpc('message/send', messageParams([textPart('for tasks/get')])));
+    const sent = resultOf(await sendText(c, 'for tasks/get'));
     c.require('message/send result id', typeOf(sent?.id), 'string');
     const get = await c.rpc('tasks/get', { taskId: sent!.id, xUnknown: 1 });
     c.check('tasks/get: result.id', resultOf(get)?.id, sent!.id);

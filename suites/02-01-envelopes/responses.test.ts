@@ -1,16 +1,7 @@
 // 2.2 response envelope: `result` on success, `error` on failure, never both (JSON-RPC 2.0 section 5),
 // checked with the registry schemas; and section 2's extra-fields policy (C-36), observed on results.
 import { isObject } from '../../schemas/json.ts';
-import {
-  CARD,
-  is,
-  messageParams,
-  resultOf,
-  textPart,
-  typeOf,
-  verifies,
-  type AnsweredExchange,
-} from '../support/index.ts';
+import { CARD, is, resultOf, sendText, typeOf, verifies, type AnsweredExchange } from '../support/index.ts';
 import { checkSchema, reportExtras, sharedSample } from '../support/resources-area.ts';
 
 const EXACTLY_ONE = is.where('exactly one of result and error', (a) => Array.isArray(a) && a.length === 1);
@@ -18,7 +9,7 @@ const EXACTLY_ONE = is.where('exactly one of result and error', (a) => Array.isA
 /** One success and one failure of each kind this file needs, made once. */
 const successes = sharedSample('card and message/send successes', async (c) => ({
   card: await c.rpc(CARD),
-  send: await c.rpc('message/send', messageParams([textPart('response envelope sample')])),
+  send: await sendText(c, 'response envelope sample'),
 }));
 
 const failures = sharedSample('unknown method and unknown task failures', async (c) => ({

@@ -1,21 +1,8 @@
 // 2.6 message params: `message` required (C-14), `contextId` optional and checked against the
 // contexts the agent issued (C-15), `sessionId` accepted, and a client task `id` honoured once (C-16).
 import { randomUUID } from 'node:crypto';
-import {
-  errorOf,
-  is,
-  messageParams,
-  resultOf,
-  textPart,
-  typeOf,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
+import { errorOf, is, resultOf, sendText, textPart, typeOf, verifies } from '../support/index.ts';
 import { expectInvalidParams } from '../support/resources-area.ts';
-
-async function sendText(c: CheckContext, text: string, extra = {}) {
-  return c.rpc('message/send', messageParams([textPart(text)], extra));
-}
 
 verifies('2.6/message-required', 'message/send params without message get -32602 with details', async (c) => {
   expectInvalidParams(c, await c.rpc('message/send', {}), 'message', false);

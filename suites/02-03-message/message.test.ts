@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { isObject } from '../../schemas/json.ts';
 import {
-  messageParams,
   resultOf,
+  sendText,
   statusOf,
   textPart,
   verifies,
@@ -88,7 +88,7 @@ verifies(
 
 /** The agent's messages of a plain send and a plain stream (when served). */
 const replies = sharedSample('message/send result and message/stream events', async (c) => {
-  const send = resultOf(await c.rpc('message/send', messageParams([textPart('reply role sample')])));
+  const send = resultOf(await sendText(c, 'reply role sample'));
   const streamed = servedMethods(c).includes('message/stream')
     ? streamResults(await streamToEnd(c, [textPart('reply role sample')]))
     : [];

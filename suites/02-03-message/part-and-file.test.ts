@@ -6,8 +6,8 @@ import { isObject } from '../../schemas/json.ts';
 import {
   errorOf,
   is,
-  messageParams,
   resultOf,
+  sendText,
   statusOf,
   textPart,
   typeOf,
@@ -64,7 +64,7 @@ verifies('2.4/file-part-needs-file', 'a file part without file gets -32602 with 
 });
 
 const replies = sharedSample('message/send result and message/stream events', async (c) => {
-  const send = resultOf(await c.rpc('message/send', messageParams([textPart('reply parts sample')])));
+  const send = resultOf(await sendText(c, 'reply parts sample'));
   const streamed = servedMethods(c).includes('message/stream')
     ? streamResults(await streamToEnd(c, [textPart('reply parts sample')]))
     : [];

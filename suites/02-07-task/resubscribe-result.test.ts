@@ -7,6 +7,7 @@ import {
   is,
   messageParams,
   resultOf,
+  sendText,
   statusOf,
   textPart,
   typeOf,
@@ -34,7 +35,7 @@ async function resubscribe(c: CheckContext, taskId: string): Promise<Resubscript
 }
 
 const ofFinished = sharedSample('tasks/resubscribe of a completed task', async (c) => {
-  const task = resultOf(await c.rpc('message/send', messageParams([textPart('resubscribe sample')])));
+  const task = resultOf(await sendText(c, 'resubscribe sample'));
   return typeof task?.id === 'string' ? resubscribe(c, task.id) : undefined;
 });
 

@@ -8,6 +8,7 @@ import {
   messageParams,
   requireDirectives,
   resultOf,
+  sendText,
   statusOf,
   textPart,
   typeOf,
@@ -31,7 +32,7 @@ import {
 type Seen = Array<[string, JsonObject]>;
 
 const plain = sharedSample('plain message/send result and message/stream events', async (c) => {
-  const send = resultOf(await c.rpc('message/send', messageParams([textPart('status sample')])));
+  const send = resultOf(await sendText(c, 'status sample'));
   const streamed = servedMethods(c).includes('message/stream')
     ? streamResults(await streamToEnd(c, [textPart('status sample')]))
     : [];

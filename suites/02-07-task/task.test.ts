@@ -8,6 +8,7 @@ import {
   messageParams,
   requireDirectives,
   resultOf,
+  sendText,
   textPart,
   typeOf,
   verifies,
@@ -26,7 +27,7 @@ import {
 import { timestampTickMs } from '../support/timestamps.ts';
 
 const samples = sharedSample('message/send result, its tasks/get result and a message/stream', async (c) => {
-  const send = resultOf(await c.rpc('message/send', messageParams([textPart('task fields sample')])));
+  const send = resultOf(await sendText(c, 'task fields sample'));
   const get =
     typeof send?.id === 'string' ? resultOf(await c.rpc('tasks/get', { taskId: send.id })) : undefined;
   const streamed = servedMethods(c).includes('message/stream')

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { WEBHOOK_EVENTS } from '../../schemas/error-codes.ts';
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
-import { is, messageParams, resultOf, textPart, verifies, type CheckContext } from '../support/index.ts';
+import { is, resultOf, sendText, verifies, type CheckContext } from '../support/index.ts';
 import {
   DEFAULT_POLICY,
   getConfig,
@@ -26,7 +26,7 @@ const ALL_FIVE = is.where(`the five events ${JSON.stringify(WEBHOOK_EVENTS)}, an
 });
 
 async function plainTaskId(c: CheckContext): Promise<string | undefined> {
-  const ex = await c.rpc('message/send', messageParams([textPart('webhook results scope')]));
+  const ex = await sendText(c, 'webhook results scope');
   const id = resultOf(ex)?.id;
   return typeof id === 'string' ? id : undefined;
 }

@@ -7,9 +7,8 @@ import {
   ERROR_CODES,
   errorOf,
   is,
-  messageParams,
   resultOf,
-  textPart,
+  sendText,
   verifies,
   type CheckContext,
 } from '../support/index.ts';
@@ -27,7 +26,7 @@ import {
 const HOOK = 'https://webhook.a2a-conformance.invalid/validation';
 
 const scopeTask = sharedSample('finished task used as the scope of every set', async (c) => {
-  const ex = await c.rpc('message/send', messageParams([textPart('webhook validation scope')]));
+  const ex = await sendText(c, 'webhook validation scope');
   const id = resultOf(ex)?.id;
   return typeof id === 'string' ? id : undefined;
 });

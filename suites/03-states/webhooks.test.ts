@@ -9,11 +9,10 @@ import {
   errorOf,
   getTask,
   is,
-  messageParams,
   requireDirectives,
   resultOf,
+  sendText,
   stateOf,
-  textPart,
   verifies,
   type CheckContext,
   type DirectiveFields,
@@ -218,7 +217,7 @@ verifies(
     const hooks = await c.webhooks();
     const { token, url } = hooks.newUrl('agent-level submitted');
     await requireSet(c, { url, events: ['task.submitted'] });
-    const ex = await c.rpc('message/send', messageParams([textPart('announce me')]));
+    const ex = await sendText(c, 'announce me');
     const taskId = resultOf(ex)?.id;
     c.require('message/send result.id', taskId, is.nonEmptyString());
     const ds = await captured(hooks, token, taskId as string, 'task.submitted');

@@ -12,6 +12,7 @@ import {
   responseOf,
   resultOf,
   sendTask,
+  sendText,
   textPart,
   typeOf,
   verifies,
@@ -92,7 +93,7 @@ verifies(
     c.check('tasks/get result.id', resultOf(get)?.id, task.id);
     const card = await c.rpc(CARD, {});
     checkSchema(c, 'agent-extended-card', resultOf(card), 'the card method answers a card');
-    const send = await c.rpc('message/send', messageParams([textPart('method selects, again')]));
+    const send = await sendText(c, 'method selects, again');
     checkSchema(c, 'send-result', resultOf(send), 'message/send answers a new task');
     c.check(
       'message/send created another task',

@@ -9,6 +9,7 @@ import {
   messageParams,
   responseOf,
   resultOf,
+  sendText,
   textPart,
   typeOf,
   verifies,
@@ -110,7 +111,7 @@ verifies(
   '4/accept-header-streaming',
   'tasks/get with Accept text/event-stream answers JSON',
   async (c) => {
-    const sent = await c.rpc('message/send', messageParams([textPart('get with sse accept')]));
+    const sent = await sendText(c, 'get with sse accept');
     const ex = await c.rpc(
       'tasks/get',
       { taskId: resultOf(sent)?.id },

@@ -8,9 +8,11 @@ import {
   FINAL_STATES,
   is,
   messageParams,
+  requireCompletedTask,
   requireDirectives,
-  resultOf,
   responseOf,
+  resultOf,
+  sendText,
   stateOf,
   statusOf,
   textPart,
@@ -19,7 +21,6 @@ import {
   type AnsweredExchange,
   type CheckContext,
   type JsonObject,
-  requireCompletedTask,
 } from '../support/index.ts';
 import {
   arbMessageParts,
@@ -33,7 +34,7 @@ import {
 const SEND_STATES = ['completed', 'working', 'failed', 'canceled'];
 
 /** One plain message per file: the field checks below only read its result. */
-const sample = memoised((c) => c.rpc('message/send', messageParams([textPart('hello, conformance')])));
+const sample = memoised((c) => sendText(c, 'hello, conformance'));
 
 /** A task the agent fails on purpose (docs/directives.md `fail`); short, for agents with a small maxMessageLength. */
 const failedSample = memoised((c) =>

@@ -8,6 +8,7 @@ import {
   is,
   replyText,
   resultOf,
+  sendText,
   stateOf,
   verifies,
   type CheckContext,
@@ -43,7 +44,7 @@ verifies('4.2/stream-same-params', 'a message without messageId is refused with 
 verifies('4.2/stream-same-params', 'the same input gets the same reply as message/send', async (c) => {
   const text = `same input ${randomUUID()}`;
   const [sent, streamed] = await Promise.all([
-    c.rpc('message/send', messageParams([textPart(text)])),
+    sendText(c, text),
     runStream(c, 'message/stream', messageParams([textPart(text)])),
   ]);
   const task = resultOf(sent);
@@ -58,7 +59,7 @@ verifies('4.2/stream-same-params', 'the same input gets the same reply as messag
 });
 
 verifies('4.2/stream-same-params', 'contextId and sessionId of message/send are accepted', async (c) => {
-  const first = resultOf(await c.rpc('message/send', messageParams([textPart('turn one')])));
+  const first = resultOf(await sendText(c, 'turn one'));
   const contextId = first?.contextId;
   c.require('message/send result contextId', contextId, is.nonEmptyString());
   const sessionId = `session-${randomUUID()}`;

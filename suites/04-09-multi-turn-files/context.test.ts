@@ -11,12 +11,13 @@ import {
   requireDirectives,
   resultOf,
   sendTask,
+  sendText,
   textPart,
   verifies,
   type CheckContext,
   type JsonObject,
 } from '../support/index.ts';
-import { checkSchema, errorData, replyFacts, sendText, unknownId } from '../support/messaging-area.ts';
+import { checkSchema, errorData, replyFacts, unknownId } from '../support/messaging-area.ts';
 
 /** Sends one turn; with `turn` the agent adds its turn and history lines (directives.md section 4). */
 async function turn(

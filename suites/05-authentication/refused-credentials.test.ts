@@ -25,6 +25,7 @@ import {
   requestId,
   requireDirectives,
   resultOf,
+  sendText,
   stateOf,
   textPart,
   verifies,
@@ -101,7 +102,7 @@ verifies(
 /** Whether the target gives a task the id the client chose (C-16); else the refusal check proves little. */
 async function honoursClientIds(c: CheckContext): Promise<boolean> {
   const id = randomUUID();
-  const ex = await c.rpc('message/send', messageParams([textPart('conformance: client id')], { id }));
+  const ex = await sendText(c, 'conformance: client id', { id });
   return resultOf(ex)?.id === id;
 }
 
@@ -156,9 +157,7 @@ async function checkNoWebhookConfigured(c: CheckContext, cases: readonly Refused
   if (c.card !== null && pathValue(c.card, 'capabilities.webhooks') === false)
     c.notApplicable('the card says webhooks: false');
   if (listed !== undefined && !listed.includes(SET)) c.notApplicable(`the card does not list ${SET}`);
-  const created = resultOf(
-    await c.rpc('message/send', messageParams([textPart('conformance: webhook target')])),
-  );
+  const created = resultOf(await sendText(c, 'conformance: webhook target'));
   c.require('message/send result id', typeof created?.id, 'string');
   const taskId = created!.id as string;
   const hooks = await c.webhooks();

@@ -11,6 +11,7 @@ import {
   is,
   messageParams,
   resultOf,
+  sendText,
   textPart,
   type CheckContext,
 } from '../support/index.ts';
@@ -113,7 +114,7 @@ export const agentSample = sharedSample(
       deliveries: [],
     };
     if (at.problem !== undefined) return { ...sample, problem: at.problem };
-    const ex = await c.rpc('message/send', messageParams([textPart('webhook sample')]));
+    const ex = await sendText(c, 'webhook sample');
     const task = resultOf(ex);
     if (typeof task?.id !== 'string') return { ...sample, problem: 'message/send answered no task id' };
     const state = isObject(task.status) ? task.status.state : undefined;

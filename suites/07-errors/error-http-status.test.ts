@@ -3,7 +3,7 @@
 // a JSON-RPC error body; a deterministic error is never a 5xx (clients retry only those).
 import { validate } from '../../schemas/registry.ts';
 import { header, pathValue } from '../support/access-area.ts';
-import { ERROR_CODES, errorOf, is, messageParams, textPart, verifies } from '../support/index.ts';
+import { ERROR_CODES, errorOf, is, sendText, verifies } from '../support/index.ts';
 import { errorMember, gradable, provokeAll, type ErrorAnswer } from './error-cases.ts';
 
 /** Media type without parameters, lower-cased (C-28 allows charset). */
@@ -59,7 +59,7 @@ verifies('7/transport-errors-http-status', 'a request body over the limit gets 4
     );
   }
   const text = 'x'.repeat(limit + 1);
-  const ex = await c.rpc('message/send', messageParams([textPart(text)]));
+  const ex = await sendText(c, text);
   c.check('HTTP status', ex.response.status, 413);
   c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
 });

@@ -53,6 +53,11 @@ export function messageParams(parts: readonly JsonObject[], extra: JsonObject = 
 }
 
 /** The `result` member when it is an object. */
+/** message/send of a text-only message; the raw exchange, for checks that read the answer loosely. */
+export function sendText(c: CheckContext, text: string, extra: JsonObject = {}): Promise<AnsweredExchange> {
+  return c.rpc('message/send', messageParams([textPart(text)], extra));
+}
+
 export function resultOf(ex: AnsweredExchange): JsonObject | undefined {
   const result = responseOf(ex)?.result;
   return isObject(result) ? result : undefined;

@@ -7,7 +7,7 @@ import { is, type AnsweredExchange, type CheckContext } from '../../harness/inde
 import { validate, type SchemaName } from '../../schemas/registry.ts';
 import { ERROR_CODES } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
-import { filePart, messageParams, resultOf, textPart, type JsonObject } from './messages.ts';
+import { filePart, messageParams, resultOf, type JsonObject } from './messages.ts';
 import { errorOf, responseOf } from './rpc-response.ts';
 
 function positiveInt(v: unknown): number | undefined {
@@ -114,11 +114,6 @@ export function checkSchema(c: CheckContext, name: SchemaName, value: unknown, l
     result.valid ? 'valid' : result.errors,
     is.where(`valid against schemas/${name}.schema.json`, () => result.valid),
   );
-}
-
-/** message/send of a text-only message; the raw exchange, for checks that read the answer loosely. */
-export function sendText(c: CheckContext, text: string, extra: JsonObject = {}): Promise<AnsweredExchange> {
-  return c.rpc('message/send', messageParams([textPart(text)], extra));
 }
 
 /**
