@@ -1,6 +1,7 @@
 // Spec 8 (limits.requestsPerMinute), ruled by C-04: requests sent quickly until one is refused (or
-// limit + 20 were sent) get HTTP 429, Retry-After and -32012 {limit, retryAfterSeconds}. Last suite
-// of the run (suites/vitest.config.ts): the agent stays blocked for up to 60 s afterwards.
+// limit + 20 were sent) get HTTP 429, Retry-After and -32012 {limit, retryAfterSeconds}; the checks
+// then say how long the window took to let a request in again (window-reset.ts). Last suite of the
+// run (suites/vitest.config.ts): the agent stays blocked for up to 60 s afterwards.
 import { inject } from 'vitest';
 import '../../harness/provided.ts';
 import {
@@ -13,6 +14,7 @@ import {
   type CheckContext,
 } from '../support/index.ts';
 import { errorData, memoised, requireCardLimit, timed } from '../support/messaging-area.ts';
+import { measureReset, type WindowReset } from './window-reset.ts';
 
 // C-04's request budget for this check: a larger limit cannot be reached in a run's time.
 const MAX_EXERCISED_LIMIT = 6_000;
@@ -31,6 +33,8 @@ interface Burst {
   other: unknown[];
   ms: number;
   refused?: AnsweredExchange;
+  /** How long the window took to let a request in again after the refusal. */
+  reset?: WindowReset;
 }
 
 function isRefusal(ex: AnsweredExchange): boolean {
@@ -63,8 +67,26 @@ const burst = memoised(async (c): Promise<Burst> => {
     c.notExercised(`limits.requestsPerMinute ${limit} is above the ${MAX_EXERCISED_LIMIT} requests sent`);
   }
   const { value, ms } = await timed(() => send(c, limit));
-  return { ...value, ms };
+  const b: Burst = { ...value, ms };
+  if (b.refused !== undefined) b.reset = await measureReset(c, b.refused, probeWith(c), isRefusal);
+  return b;
 });
+
+/** One request of the burst's kind from a client that bypasses pacing (its refusals reach the check). */
+function probeWith(c: CheckContext): () => Promise<AnsweredExchange | undefined> {
+  const client = c.newClient({ maxExchanges: 20, recordBodyChars: 4096, bypassPacing: true });
+  return async () => {
+    const ex = await client.rpc('agent/authenticatedExtendedCard', { includeCapabilities: false });
+    return ex.response === undefined ? undefined : (ex as AnsweredExchange);
+  };
+}
+
+/** The window's reset, as an observation of the check (report.json notes). */
+function reportReset(c: CheckContext, b: Burst): void {
+  if (b.reset === undefined) return;
+  const { note, ...measured } = b.reset;
+  c.info(note, measured);
+}
 
 function requireRefusal(c: CheckContext, b: Burst): AnsweredExchange {
   if (b.refused === undefined) {
@@ -79,6 +101,7 @@ verifies(
   async (c) => {
     const b = await burst(c);
     c.info(`${b.sent} requests in ${b.ms} ms: ${b.served} served, ${b.other.length} other answers`, b.other);
+    reportReset(c, b);
     // A burst slower than the window (a loaded machine, a slow network) may never put more than the
     // limit into any 60 s: then no refusal is owed.
     if (b.refused === undefined && b.ms >= WINDOW_MS) {
@@ -151,7 +174,9 @@ verifies(
   '8/rate-limit-retry-after',
   'the refusal carries Retry-After (delay-seconds, or an HTTP-date with a Date header)',
   async (c) => {
-    const ex = requireRefusal(c, await burst(c));
+    const b = await burst(c);
+    const ex = requireRefusal(c, b);
+    reportReset(c, b);
     const header = ex.response.headers['retry-after'];
     const seconds = retryAfterSeconds(header, ex.response.headers['date']);
     c.check(

@@ -9,6 +9,7 @@ import {
   type AnsweredExchange,
   type CheckContext,
 } from '../../harness/index.ts';
+import type { SseStream } from '../../harness/io/sse-reader.ts';
 import type { RpcOptions, TargetClient } from '../../harness/io/target-client.ts';
 import '../../harness/provided.ts';
 import { METHODS } from '../../schemas/error-codes.ts';
@@ -246,7 +247,7 @@ export function listedMethods(card: JsonObject | undefined): string[] | undefine
 export async function startLiveTask(
   c: CheckContext,
   directive: JsonObject,
-): Promise<{ taskId: string; close: () => Promise<unknown> }> {
+): Promise<{ taskId: string; stream: SseStream; close: () => Promise<unknown> }> {
   if (pathValue(c.card, 'capabilities.streaming') === false) {
     c.notExercised(
       'a live task is started with message/stream, which this agent does not serve (streaming false)',
@@ -261,5 +262,5 @@ export async function startLiveTask(
   }
   c.require('message/stream: task id of the first event', typeof taskId, 'string');
   await waitForTask(c, taskId as string, (st) => st === 'working', 2_000);
-  return { taskId: taskId as string, close: () => s.close() };
+  return { taskId: taskId as string, stream: s, close: () => s.close() };
 }

@@ -18,6 +18,7 @@ import {
   type DirectiveFields,
   type JsonObject,
 } from './messages.ts';
+import { endedBefore } from './ended-first.ts';
 import { errorOf } from './rpc-response.ts';
 
 export { sleep };
@@ -282,7 +283,8 @@ export async function cancellableTask(c: CheckContext, text: string): Promise<Li
 
 /**
  * tasks/cancel of a cancellableTask(). Without the directive contract a plain task may end before
- * the cancel arrives: an error answer then means not-exercised, never a finding.
+ * the cancel arrives, and a held task may meet its system timeout while the cancel waits on a slow
+ * or rate-limited agent: an error answer then means not-exercised, never a finding.
  */
 export async function cancelLive(
   c: CheckContext,
@@ -290,7 +292,10 @@ export async function cancelLive(
   reason?: string,
 ): Promise<AnsweredExchange> {
   const ex = await cancelTask(c, task.taskId, reason);
-  if (errorOf(ex) !== undefined && !(await directivesHonoured(c))) {
+  if (errorOf(ex) === undefined) return ex;
+  const ended = endedBefore(c, task, ex);
+  if (ended !== undefined) c.notExercised(ended);
+  if (!(await directivesHonoured(c))) {
     c.notExercised('the plain task ended before the cancel reached it (no directive contract to hold it)');
   }
   return ex;

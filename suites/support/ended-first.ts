@@ -1,0 +1,107 @@
+// Whether a task a check needed running had already ended on its own when the check's request (a
+// cancel) reached it: on a rate-limited, slow or remote agent the request may wait seconds on the
+// pace while the task finishes or meets the system timeout (C-05). Spec 3 (final states are terminal)
+// and C-06/C-08 make a refusal then legal: the check could not hold its precondition (not-exercised).
+import type { Exchange, SseEvent } from '../../harness/io/evidence.ts';
+import type { SseStream } from '../../harness/io/sse-reader.ts';
+import { isFinalState } from '../../schemas/error-codes.ts';
+import { isObject, type JsonObject } from '../../schemas/json.ts';
+import type { CheckContext } from './index.ts';
+
+/** One thing the harness heard of the task: its state, and when (epoch ms) the news arrived. */
+interface Heard {
+  state: unknown;
+  reason: unknown;
+  at: number;
+  via: string;
+}
+
+// C-05: the reason of a task ended by the system timeout.
+const SYSTEM_TIMEOUT = 'system timeout';
+
+function methodOf(ex: Exchange): string {
+  return isObject(ex.request.json) && typeof ex.request.json.method === 'string'
+    ? ex.request.json.method
+    : 'request';
+}
+
+function taskOf(json: unknown, taskId: string): JsonObject | undefined {
+  const result = isObject(json) ? json.result : undefined;
+  return isObject(result) && result.id === taskId ? result : undefined;
+}
+
+function heardOf(task: JsonObject, at: number, via: string): Heard {
+  const status = isObject(task.status) ? task.status : {};
+  return { state: status.state, reason: status.reason, at, via };
+}
+
+function fromEvents(events: readonly SseEvent[], startedAt: number, taskId: string, via: string): Heard[] {
+  return events.flatMap((ev) => {
+    const task = taskOf(ev.json, taskId);
+    return task === undefined ? [] : [heardOf(task, startedAt + ev.atMs, via)];
+  });
+}
+
+/** Every state of `taskId` the check's client heard (answers and stream events), with arrival times. */
+function heard(c: CheckContext, taskId: string, streams: readonly SseStream[]): Heard[] {
+  const live = new Map(streams.map((s) => [s.transcript.exchangeId, s.transcript]));
+  return c.client.exchanges().flatMap((ex) => {
+    const startedAt = Date.parse(ex.timings.startedAt);
+    const method = methodOf(ex);
+    const transcript = live.get(ex.id) ?? ex.transcript;
+    if (ex.kind === 'stream' && transcript !== undefined) {
+      return fromEvents(transcript.events, startedAt, taskId, `its ${method} events`);
+    }
+    const task = taskOf(ex.response?.json, taskId);
+    return task === undefined ? [] : [heardOf(task, startedAt + ex.timings.totalMs, `a ${method} answer`)];
+  });
+}
+
+/** A task the check keeps an eye on: its id and, when it was opened with message/stream, its stream. */
+export interface WatchedTask {
+  taskId: string;
+  stream?: SseStream | undefined;
+}
+
+function answerSummary(ex: Exchange): string {
+  const json = ex.response?.json;
+  const error = isObject(json) && isObject(json.error) ? json.error.code : undefined;
+  if (error !== undefined) return `error ${JSON.stringify(error)}`;
+  return ex.response === undefined ? 'no answer' : `HTTP ${ex.response.status}`;
+}
+
+/**
+ * What shows that the task ended on its own before `request` could act on it, or undefined: a final
+ * state the harness heard before the request left it, or an end by the system timeout (C-05) heard
+ * before the request's answer came back (the two crossed on the wire). Call it only when the answer
+ * would otherwise be a finding (a refused cancel), never to skip a passing check.
+ */
+export function endedBefore(c: CheckContext, task: WatchedTask, request: Exchange): string | undefined {
+  const sentAt = Date.parse(request.timings.startedAt);
+  const answeredAt = sentAt + request.timings.totalMs;
+  const streams = task.stream === undefined ? [] : [task.stream];
+  const ended = heard(c, task.taskId, streams)
+    .filter((h) => isFinalState(h.state))
+    .sort((a, b) => a.at - b.at)[0];
+  if (ended === undefined) return undefined;
+  const first = ended.at <= sentAt;
+  if (!first && !(ended.reason === SYSTEM_TIMEOUT && ended.at <= answeredAt)) return undefined;
+  const reason = typeof ended.reason === 'string' ? ` (reason ${JSON.stringify(ended.reason)})` : '';
+  const when = first
+    ? `${sentAt - ended.at} ms before the ${methodOf(request)} left the harness`
+    : `while the ${methodOf(request)} was on its way (${answeredAt - ended.at} ms before its answer)`;
+  return (
+    `the task was already ${String(ended.state)}${reason}, heard from ${ended.via} ${when}; ` +
+    `the ${methodOf(request)} (answered ${answerSummary(request)}) found no running task (a slow or rate-limited agent)`
+  );
+}
+
+/**
+ * A task read while the check needed it running that the system timeout (C-05) had ended already:
+ * what was seen, or undefined. The reads waited on the agent (its pace, its turns) past the timeout.
+ */
+export function endedOnItsOwn(task: JsonObject | undefined): string | undefined {
+  const status = isObject(task?.status) ? task.status : undefined;
+  if (!isFinalState(status?.state) || status.reason !== SYSTEM_TIMEOUT) return undefined;
+  return `the task was already ${String(status.state)} (reason "${SYSTEM_TIMEOUT}", C-05) when read`;
+}

@@ -1,0 +1,97 @@
+// endedBefore(): a refused cancel proves nothing when the harness had already heard the task end
+// on its own (its stream's final event, a message/send answer) before the cancel left, or heard the
+// system timeout (C-05) end it while the cancel was on its way; otherwise the refusal stays a finding.
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../../harness/io/evidence.ts';
+import type { CheckContext } from '../../suites/support/index.ts';
+import { endedBefore, endedOnItsOwn } from '../../suites/support/ended-first.ts';
+
+const T0 = Date.parse('2026-11-25T10:00:00.000Z');
+const at = (ms: number): string => new Date(T0 + ms).toISOString();
+
+function event(atMs: number, state: string, reason?: string) {
+  const status = reason === undefined ? { state } : { state, reason };
+  return {
+    index: 0,
+    atMs,
+    data: '',
+    json: { jsonrpc: '2.0', id: 's', result: { id: 't1', status, final: false } },
+  };
+}
+
+/** The task's stream, opened at T0, with the given events. */
+function stream(events: ReturnType<typeof event>[]): Exchange {
+  return {
+    id: 'ex-1',
+    kind: 'stream',
+    request: { method: 'POST', url: 'http://127.0.0.1/a', headers: {}, json: { method: 'message/stream' } },
+    timings: { startedAt: at(0), totalMs: 0 },
+    transcript: { exchangeId: 'ex-1', events } as never,
+  } as Exchange;
+}
+
+/** tasks/cancel sent at `sentMs`, answered `tookMs` later with error -32002. */
+function cancel(sentMs: number, tookMs = 5): Exchange {
+  return {
+    id: 'ex-2',
+    kind: 'http',
+    request: { method: 'POST', url: 'http://127.0.0.1/a', headers: {}, json: { method: 'tasks/cancel' } },
+    timings: { startedAt: at(sentMs), totalMs: tookMs },
+    response: {
+      status: 200,
+      headers: {},
+      body: '',
+      json: { jsonrpc: '2.0', id: 'c', error: { code: -32002 } },
+    },
+  } as Exchange;
+}
+
+function context(exchanges: Exchange[]): CheckContext {
+  return { client: { exchanges: () => exchanges } } as unknown as CheckContext;
+}
+
+describe('endedBefore', () => {
+  const timedOut = [event(10, 'submitted'), event(20, 'working'), event(2_020, 'canceled', 'system timeout')];
+
+  it('names the end the harness heard before the cancel left (the cancel waited on the pace)', () => {
+    const c = cancel(4_000);
+    const seen = endedBefore(context([stream(timedOut), c]), { taskId: 't1' }, c);
+    expect(seen).toMatch(
+      /^the task was already canceled \(reason "system timeout"\), heard from its message\/stream events 1980 ms before the tasks\/cancel left/,
+    );
+    expect(seen).toContain('answered error -32002');
+  });
+
+  it('counts a system timeout that crossed the cancel on the wire', () => {
+    const c = cancel(2_000, 50);
+    expect(endedBefore(context([stream(timedOut), c]), { taskId: 't1' }, c)).toMatch(
+      /on its way \(30 ms before its answer\)/,
+    );
+  });
+
+  it('leaves a refusal of a task still running when the cancel left a finding', () => {
+    const c = cancel(500);
+    expect(endedBefore(context([stream(timedOut), c]), { taskId: 't1' }, c)).toBeUndefined();
+    // An end heard after the cancel left that the timeout did not cause (the agent finished) is no excuse.
+    const finished = [event(20, 'working'), event(502, 'completed')];
+    expect(
+      endedBefore(context([stream(finished), cancel(500, 10)]), { taskId: 't1' }, cancel(500, 10)),
+    ).toBeUndefined();
+  });
+
+  it("another task's end is no excuse", () => {
+    const c = cancel(4_000);
+    expect(endedBefore(context([stream(timedOut), c]), { taskId: 'other' }, c)).toBeUndefined();
+  });
+});
+
+describe('endedOnItsOwn', () => {
+  it('a task read already canceled by the system timeout', () => {
+    expect(endedOnItsOwn({ id: 't', status: { state: 'canceled', reason: 'system timeout' } })).toMatch(
+      /C-05/,
+    );
+    expect(endedOnItsOwn({ id: 't', status: { state: 'canceled', reason: 'user' } })).toBeUndefined();
+    expect(endedOnItsOwn({ id: 't', status: { state: 'working' } })).toBeUndefined();
+    expect(endedOnItsOwn(undefined)).toBeUndefined();
+  });
+});
