@@ -3,6 +3,7 @@
 // run's probe (agent/authenticatedExtendedCard, spec 4.8) and answers it honestly when asked to.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AGENT_DEFAULTS } from '../../reference-server/index.ts';
 import { METHODS } from '../../schemas/error-codes.ts';
 
 export const AGENT_ID = 'hostile-agent';
@@ -39,29 +40,33 @@ export interface HostileTarget {
   close(): Promise<void>;
 }
 
-/** The extended card of an agent claiming every capability, so that every check runs (C-41). */
+/**
+ * The extended card of an agent claiming every capability, so that every check runs (C-41), with the
+ * reference server's default limits: a hostile target differs in how it answers, not in what it claims.
+ */
 export function card(agentId: string): Record<string, unknown> {
+  const d = AGENT_DEFAULTS;
   return {
     agent: {
       id: agentId,
       name: agentId,
       description: 'a hostile fixture target',
-      version: '1.0.0',
-      type: 'workflow',
-      status: 'active',
+      version: d.version,
+      type: d.type,
+      status: d.status,
     },
     capabilities: {
       supportedMethods: [...METHODS],
-      fileUpload: { supported: true, maxFileSize: 5_242_880, supportedTypes: ['text/plain'] },
+      fileUpload: { supported: true, maxFileSize: d.maxFileSize, supportedTypes: ['text/plain'] },
       streaming: true,
       multiTurn: true,
       webhooks: true,
     },
     limits: {
-      requestsPerMinute: 600,
-      concurrentTasks: 4,
-      maxMessageLength: 100_000,
-      systemTimeoutMs: 300_000,
+      requestsPerMinute: d.requestsPerMinute,
+      concurrentTasks: d.concurrentTasks,
+      maxMessageLength: d.maxMessageLength,
+      systemTimeoutMs: d.systemTimeoutMs,
     },
   };
 }
