@@ -43,24 +43,26 @@ describe('fleet run as 3 shards, then fleet merge', () => {
   const codes: number[] = [];
   let shell: ReturnType<typeof cli>;
   let report: FleetReport;
+  /** `fleet run` of shard `i` into its own directory. */
+  const runShard = (i: number, ...flags: string[]) =>
+    shell.run(
+      'fleet',
+      'run',
+      '--fleet',
+      targets.fleetFile,
+      '--shard',
+      `${i}/${SHARDS}`,
+      ...flags,
+      '--out',
+      shardDir(i),
+    );
 
   beforeAll(async () => {
     // The reference server's origin shares 1800 requests a minute among the shards and their runs.
     targets = await startFleetTargets({ dir, host: { rate: '1800/m', maxAgents: 9 } });
     shell = cli({ ...process.env, ...targets.env });
     for (let i = 1; i <= SHARDS; i += 1) {
-      const { code } = await shell.run(
-        'fleet',
-        'run',
-        '--fleet',
-        targets.fleetFile,
-        '--shard',
-        `${i}/${SHARDS}`,
-        '--parallel',
-        '3',
-        '--out',
-        shardDir(i),
-      );
+      const { code } = await runShard(i, '--parallel', '3');
       codes.push(code);
     }
     const { code } = await shell.run('fleet', 'merge', ...[1, 2, 3].map(shardDir), '--out', merged);
@@ -169,16 +171,7 @@ describe('fleet run as 3 shards, then fleet merge', () => {
   it('a shard run again keeps every complete report and runs only the agents that could not be run', async () => {
     const shardOf = (name: string) => report.agents.find((a) => a.name === name)!.shard;
     const index = shardOf('healthy-direct-1');
-    const { code } = await shell.run(
-      'fleet',
-      'run',
-      '--fleet',
-      targets.fleetFile,
-      '--shard',
-      `${index}/${SHARDS}`,
-      '--out',
-      shardDir(index),
-    );
+    const { code } = await runShard(index);
     const again = JSON.parse(readFileSync(join(shardDir(index), 'shard.json'), 'utf8')) as FleetShard;
     for (const a of again.agents)
       expect({ name: a.name, reused: a.reused }).toEqual({ name: a.name, reused: a.exitCode !== 2 });
