@@ -112,7 +112,8 @@ export async function serveGovernor(governor: Governor): Promise<GovernorLink> {
         await governor.onRateLimited(after, body.attempt as number, { signal });
         reply(res, 200, state());
       } else if (req.url === '/task') {
-        const release = await governor.holdTask({ signal });
+        const owner = typeof body.owner === 'string' ? body.owner : undefined;
+        const release = await governor.holdTask({ signal, owner });
         if (res.destroyed) return release();
         // Held while this answer stays open: the worker closes it to release the slot.
         res.on('close', release);
@@ -181,6 +182,9 @@ export class RemoteGovernor implements TrafficGovernor {
   private last: LinkState = { inFlight: 0, heldBackMs: 0, allowanceMs: 0 };
   private waiting = 0;
   private waitingSince = 0;
+  /** Run-wide names of this worker's slot owners (checks' tallies). */
+  private readonly owners = new WeakMap<object, string>();
+  private ownerSeq = 0;
 
   constructor(readonly url: string) {}
 
@@ -226,6 +230,12 @@ export class RemoteGovernor implements TrafficGovernor {
   }
 
   async holdTask(o: TaskSlotOptions): Promise<() => void> {
+    const owner = o.owner ?? o.tally;
+    let key: string | undefined;
+    if (owner !== undefined && typeof owner === 'object') {
+      key = this.owners.get(owner) ?? `${process.pid}-${(this.ownerSeq += 1)}`;
+      this.owners.set(owner, key);
+    }
     if (this.waiting === 0) this.waitingSince = Date.now();
     this.waiting += 1;
     let res: Awaited<ReturnType<typeof request>>;
@@ -234,7 +244,7 @@ export class RemoteGovernor implements TrafficGovernor {
         dispatcher: this.slots,
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: '{}',
+        body: JSON.stringify({ owner: key }),
         ...(o.signal === undefined ? {} : { signal: o.signal }),
       });
     } finally {

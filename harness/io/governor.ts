@@ -165,7 +165,14 @@ export interface AdmitOptions {
   bypass?: boolean | undefined;
 }
 
-export type TaskSlotOptions = Pick<AdmitOptions, 'tally' | 'signal'>;
+export interface TaskSlotOptions extends Pick<AdmitOptions, 'tally' | 'signal'> {
+  /**
+   * Who holds the slot (a check; default its tally). A check whose own requests hold every slot
+   * taken is let past the cap instead of waiting on itself: it runs those tasks side by side on
+   * purpose (e.g. a second message naming a task id it holds, C-16), and no one else could free them.
+   */
+  owner?: unknown;
+}
 
 /** What a client and a check's budget need of the run's governor (local, or the runner's over loopback). */
 export interface TrafficGovernor {
@@ -197,6 +204,7 @@ export class Governor implements TrafficGovernor {
   private slotWaiters: Array<() => void> = [];
   private tasksInFlight = 0;
   private taskWaiters: Array<() => void> = [];
+  private taskOwners = new Map<unknown, number>();
   /** Most task slots held at once. */
   maxTasksInFlight = 0;
   /** Run-wide counts (every tally also counts its own). */
@@ -303,18 +311,30 @@ export class Governor implements TrafficGovernor {
   async holdTask(o: TaskSlotOptions): Promise<() => void> {
     const cap = this.settings.taskCap;
     if (cap === null || cap === undefined) return () => undefined;
-    if (this.tasksInFlight < cap && this.taskWaiters.length === 0) this.tasksInFlight += 1;
+    const owner = o.owner ?? o.tally;
+    const own = owner === undefined ? 0 : (this.taskOwners.get(owner) ?? 0);
+    const free = this.tasksInFlight < cap && this.taskWaiters.length === 0;
+    if (free || (own > 0 && own >= this.tasksInFlight)) this.tasksInFlight += 1;
     else await this.awaitTaskSlot(cap, o);
     this.maxTasksInFlight = Math.max(this.maxTasksInFlight, this.tasksInFlight);
+    this.ownTask(owner, 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      this.ownTask(owner, -1);
       // Handed to the first waiter as it is: no newcomer takes it in between (first come, first served).
-      const next = this.taskWaiters.shift();
+      const next = this.tasksInFlight > cap ? undefined : this.taskWaiters.shift();
       if (next === undefined) this.tasksInFlight -= 1;
       else next();
     };
+  }
+
+  private ownTask(owner: unknown, n: number): void {
+    if (owner === undefined) return;
+    const held = (this.taskOwners.get(owner) ?? 0) + n;
+    if (held > 0) this.taskOwners.set(owner, held);
+    else this.taskOwners.delete(owner);
   }
 
   notATurn(tally: TrafficTally | undefined): void {

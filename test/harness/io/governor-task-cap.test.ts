@@ -208,6 +208,22 @@ describe('task slots (limits.concurrentTasks)', () => {
     expect(g.tasksNow).toBe(0);
   });
 
+  it('a check never waits on its own slots; another check waits until they are all free', async () => {
+    const g = new Governor({ pace: null, concurrency: 32, taskCap: 1, taskWaitMs: 5_000 });
+    const mine = newTally();
+    const first = await g.holdTask({ tally: mine });
+    const second = await g.holdTask({ tally: mine });
+    expect(g.tasksNow).toBe(2);
+    let other = false;
+    const theirs = g.holdTask({ tally: newTally() }).then((release) => ((other = true), release));
+    first();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(other).toBe(false);
+    second();
+    (await theirs)();
+    expect(g.tasksNow).toBe(0);
+  });
+
   it('a check that overflows on purpose neither waits for a slot nor holds one', async () => {
     const g = new Governor({ pace: null, concurrency: 32, taskCap: 1 });
     const over = client(g, { overflowTasks: true });
@@ -239,6 +255,11 @@ describe('task slots (limits.concurrentTasks)', () => {
       const release = await b.holdTask({});
       expect(g.tasksNow).toBe(1);
       release();
+      // A check's own slots, held through the link, do not make it wait.
+      const check = newTally();
+      const own = [await a.holdTask({ tally: check }), await a.holdTask({ tally: check })];
+      expect(g.tasksNow).toBe(2);
+      for (const r of own) r();
       await ca.close();
       await cb.close();
     } finally {
