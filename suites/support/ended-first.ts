@@ -32,7 +32,7 @@ function taskOf(json: unknown, taskId: string): JsonObject | undefined {
 
 function heardOf(task: JsonObject, at: number, via: string): Heard {
   const status = isObject(task.status) ? task.status : {};
-  return { state: status.state, reason: status.reason, at, via };
+  return { state: status.state, reason: status.reason, at: Math.round(at), via };
 }
 
 function fromEvents(events: readonly SseEvent[], startedAt: number, taskId: string, via: string): Heard[] {
