@@ -2,22 +2,8 @@
 // data.field at SHOULD level), and the agent's reply carrying role "agent" in results and events.
 import { randomUUID } from 'node:crypto';
 import { isObject } from '../../schemas/json.ts';
-import {
-  resultOf,
-  sendText,
-  statusOf,
-  textPart,
-  verifies,
-  type CheckContext,
-  type JsonObject,
-} from '../support/index.ts';
-import {
-  expectInvalidParams,
-  servedMethods,
-  sharedSample,
-  streamResults,
-  streamToEnd,
-} from '../support/resources-area.ts';
+import { statusOf, textPart, verifies, type CheckContext, type JsonObject } from '../support/index.ts';
+import { expectInvalidParams, sentAndStreamed, sharedSample } from '../support/resources-area.ts';
 
 function message(overrides: JsonObject, omit?: string): JsonObject {
   const m: JsonObject = {
@@ -88,10 +74,7 @@ verifies(
 
 /** The agent's messages of a plain send and a plain stream (when served). */
 const replies = sharedSample('message/send result and message/stream events', async (c) => {
-  const send = resultOf(await sendText(c, 'reply role sample'));
-  const streamed = servedMethods(c).includes('message/stream')
-    ? streamResults(await streamToEnd(c, [textPart('reply role sample')]))
-    : [];
+  const { send, streamed = [] } = await sentAndStreamed(c, 'reply role sample');
   return { send, streamed };
 });
 

@@ -7,7 +7,6 @@ import {
   errorOf,
   is,
   resultOf,
-  sendText,
   statusOf,
   textPart,
   typeOf,
@@ -18,10 +17,8 @@ import {
 import {
   acceptedMimeType,
   expectInvalidParams,
-  servedMethods,
+  sentAndStreamed,
   sharedSample,
-  streamResults,
-  streamToEnd,
 } from '../support/resources-area.ts';
 
 async function sendParts(c: CheckContext, parts: unknown[]) {
@@ -64,10 +61,7 @@ verifies('2.4/file-part-needs-file', 'a file part without file gets -32602 with 
 });
 
 const replies = sharedSample('message/send result and message/stream events', async (c) => {
-  const send = resultOf(await sendText(c, 'reply parts sample'));
-  const streamed = servedMethods(c).includes('message/stream')
-    ? streamResults(await streamToEnd(c, [textPart('reply parts sample')]))
-    : [];
+  const { send, streamed = [] } = await sentAndStreamed(c, 'reply parts sample');
   return [send, ...streamed];
 });
 

@@ -8,9 +8,7 @@ import {
   messageParams,
   requireDirectives,
   resultOf,
-  sendText,
   statusOf,
-  textPart,
   typeOf,
   verifies,
   waitForTask,
@@ -22,6 +20,7 @@ import { isObject } from '../../schemas/json.ts';
 import {
   cancelRunningTask,
   checkSchema,
+  sentAndStreamed,
   servedMethods,
   sharedSample,
   statusesOf,
@@ -32,10 +31,7 @@ import {
 type Seen = Array<[string, JsonObject]>;
 
 const plain = sharedSample('plain message/send result and message/stream events', async (c) => {
-  const send = resultOf(await sendText(c, 'status sample'));
-  const streamed = servedMethods(c).includes('message/stream')
-    ? streamResults(await streamToEnd(c, [textPart('status sample')]))
-    : [];
+  const { send, streamed = [] } = await sentAndStreamed(c, 'status sample');
   return { send, streamed };
 });
 

@@ -8,8 +8,6 @@ import {
   messageParams,
   requireDirectives,
   resultOf,
-  sendText,
-  textPart,
   typeOf,
   verifies,
   type CheckContext,
@@ -17,22 +15,17 @@ import {
 } from '../support/index.ts';
 import {
   checkSchema,
-  reportExtras,
   isRfc3339,
-  servedMethods,
+  reportExtras,
+  sentAndStreamed,
   sharedSample,
-  streamResults,
-  streamToEnd,
 } from '../support/resources-area.ts';
 import { timestampTickMs } from '../support/timestamps.ts';
 
 const samples = sharedSample('message/send result, its tasks/get result and a message/stream', async (c) => {
-  const send = resultOf(await sendText(c, 'task fields sample'));
+  const { send, streamed } = await sentAndStreamed(c, 'task fields sample');
   const get =
     typeof send?.id === 'string' ? resultOf(await c.rpc('tasks/get', { taskId: send.id })) : undefined;
-  const streamed = servedMethods(c).includes('message/stream')
-    ? streamResults(await streamToEnd(c, [textPart('task fields sample')]))
-    : undefined;
   return { send, get, streamed };
 });
 

@@ -7,7 +7,15 @@ import type { SseEvent, StreamTranscript } from '../../harness/io/evidence.ts';
 import { METHODS, ERROR_CODES } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
 import { validate, type SchemaName } from '../../schemas/registry.ts';
-import { directivePart, messageParams, resultOf, type DirectiveFields, type JsonObject } from './messages.ts';
+import {
+  directivePart,
+  messageParams,
+  resultOf,
+  sendText,
+  textPart,
+  type DirectiveFields,
+  type JsonObject,
+} from './messages.ts';
 import { errorOf, responseOf, type RpcResponse } from './rpc-response.ts';
 export { isRfc3339 } from './timestamps.ts';
 
@@ -124,6 +132,19 @@ export function streamResults(t: StreamTranscript): JsonObject[] {
 
 export function statusesOf(results: readonly (JsonObject | undefined)[]): JsonObject[] {
   return results.map((r) => r?.status).filter((s): s is JsonObject => isObject(s));
+}
+
+/**
+ * One plain text message answered both ways: its message/send result, and the results of the events
+ * of a message/stream of the same text (undefined when the card does not serve message/stream).
+ */
+export async function sentAndStreamed(
+  c: CheckContext,
+  text: string,
+): Promise<{ send: JsonObject | undefined; streamed?: JsonObject[] }> {
+  const send = resultOf(await sendText(c, text));
+  if (!servedMethods(c).includes('message/stream')) return { send };
+  return { send, streamed: streamResults(await streamToEnd(c, [textPart(text)])) };
 }
 
 /** message/stream of `parts`, read to its end within a few seconds. */
