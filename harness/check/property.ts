@@ -13,8 +13,8 @@ export interface PropertySettings {
 export type PropertyPredicate<T> = (value: T) => boolean | void | Promise<boolean | void>;
 
 /**
- * What one property may spend on the agent (the run's --profile): its generated cases are cut to
- * fit, from the cost of the first case. Without it a property gets every run it asks for.
+ * What one property may spend on the agent (the run's --profile): its generated cases stop once the
+ * check spent it (the case under way ends first). Without it a property gets every run it asks for.
  */
 export interface PropertyAllowance {
   /** Agent turns and requests the check spent so far. */
@@ -25,22 +25,32 @@ export interface PropertyAllowance {
   ran(planned: number, runs: number): void;
 }
 
-/** Cases that fit the allowance, from what one case cost (the first case is spent already). */
-export function runsWithin(
-  planned: number,
-  cost: { turns: number; requests: number },
-  allowance: Pick<PropertyAllowance, 'turns' | 'requests'>,
-): number {
-  const fit = (allowed: number, each: number): number =>
-    each <= 0 ? Infinity : Math.floor((allowed - each) / each);
-  return Math.max(
-    1,
-    Math.min(planned, fit(allowance.turns, cost.turns), fit(allowance.requests, cost.requests)),
-  );
-}
-
 /** Errors that mean the harness could not conclude (no answer, budget): rethrown as `error`. */
 export type HarnessFailure = (e: unknown) => boolean;
+
+/** Thrown by a case that would start past the allowance: the cases before it are the property's run. */
+class AllowanceSpent extends Error {}
+
+/**
+ * A case guard: true once the allowance is spent, counted from now. After a case failed it stays
+ * false, so that shrinking the counterexample is never cut short.
+ */
+function allowanceGuard(allowance: PropertyAllowance): { over: () => boolean; failed: () => void } {
+  const start = allowance.spent();
+  let failed = false;
+  return {
+    over: () => {
+      if (failed) return false;
+      const now = allowance.spent();
+      return (
+        now.turns - start.turns >= allowance.turns || now.requests - start.requests >= allowance.requests
+      );
+    },
+    failed: () => {
+      failed = true;
+    },
+  };
+}
 
 export async function checkProperty<T>(
   recorder: CheckRecorder,
@@ -52,31 +62,36 @@ export async function checkProperty<T>(
   numRuns = settings.runs,
   allowance?: PropertyAllowance,
 ): Promise<boolean> {
-  const property = fc.asyncProperty(arb, async (value) => (await predicate(value)) !== false);
-  let details: fc.RunDetails<[T]>;
-  const unbounded =
-    allowance === undefined || (allowance.turns === Infinity && allowance.requests === Infinity);
-  if (unbounded || numRuns <= 1) {
-    details = await fc.check(property, { seed: settings.seed, numRuns });
-    allowance?.ran(numRuns, numRuns);
-  } else {
-    // The first case alone says what a case costs; the same seed then replays it first.
-    allowance = allowance!;
-    const before = allowance.spent();
-    details = await fc.check(property, { seed: settings.seed, numRuns: 1 });
-    const after = allowance.spent();
-    const cost = { turns: after.turns - before.turns, requests: after.requests - before.requests };
-    const runs = details.failed ? 1 : runsWithin(numRuns, cost, allowance);
-    allowance.ran(numRuns, runs);
-    if (!details.failed && runs > 1)
-      details = await fc.check(property, { seed: settings.seed, numRuns: runs });
-    numRuns = runs;
-  }
-  if (!details.failed) {
+  const bounded =
+    allowance !== undefined && (allowance.turns !== Infinity || allowance.requests !== Infinity);
+  const guard = bounded ? allowanceGuard(allowance) : undefined;
+  let cases = 0;
+  let stoppedAt: number | undefined;
+  const property = fc.asyncProperty(arb, async (value) => {
+    if (guard !== undefined && cases > 0 && guard.over()) {
+      stoppedAt ??= cases;
+      throw new AllowanceSpent("the profile's allowance of this property is spent");
+    }
+    cases += 1;
+    try {
+      const held = (await predicate(value)) !== false;
+      if (!held) guard?.failed();
+      return held;
+    } catch (e) {
+      if (!fc.PreconditionFailure.isFailure(e)) guard?.failed();
+      throw e;
+    }
+  });
+  const details = await fc.check(property, { seed: settings.seed, numRuns });
+  // Stopped by the allowance: every case before it held (a failing one would have ended the run).
+  const stopped = details.failed && details.errorInstance instanceof AllowanceSpent;
+  const runs = stopped ? (stoppedAt ?? cases) : details.numRuns;
+  allowance?.ran(numRuns, runs);
+  if (!details.failed || stopped) {
     return recorder.check(
       label,
-      `${details.numRuns} generated case(s) held`,
-      is.where(`holds for ${numRuns} generated case(s)`, () => true),
+      `${runs} generated case(s) held`,
+      is.where(`holds for ${runs} generated case(s)`, () => true),
     );
   }
   if (details.counterexample === null) {

@@ -1,7 +1,9 @@
-// --profile: what one property may spend, and how many generated cases fit from the first one's cost.
+// --profile: what one property may spend, and a property's cases stopping once it is spent.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyLimits } from '../../harness/check/profile.ts';
-import { runsWithin } from '../../harness/check/property.ts';
+import { checkProperty, type PropertyAllowance } from '../../harness/check/property.ts';
+import { CheckRecorder } from '../../harness/check/recorder.ts';
 import { resolveOptions } from '../../harness/options.ts';
 
 describe('property limits', () => {
@@ -12,12 +14,104 @@ describe('property limits', () => {
     expect(propertyLimits({ profile: 'standard', pace })).toEqual({ turns: 20, requests: 300 });
     expect(propertyLimits({ profile: 'smoke', pace })).toEqual({ turns: 3, requests: 50 });
   });
+});
 
-  it('a case costing a turn gets the turn cap; one refused before any turn keeps its requests', () => {
-    expect(runsWithin(400, { turns: 1, requests: 1 }, { turns: 20, requests: 300 })).toBe(19);
-    expect(runsWithin(400, { turns: 0, requests: 1 }, { turns: 20, requests: 300 })).toBe(299);
-    expect(runsWithin(400, { turns: 0, requests: 1 }, { turns: 20, requests: Infinity })).toBe(400);
-    expect(runsWithin(5, { turns: 30, requests: 40 }, { turns: 20, requests: 300 })).toBe(1);
+/** An allowance over a counter the test's predicate spends, like a check's traffic tally. */
+function allowanceOf(limits: { turns: number; requests: number }) {
+  const spent = { turns: 0, requests: 0 };
+  const ran: Array<[number, number]> = [];
+  const allowance: PropertyAllowance = {
+    ...limits,
+    spent: () => ({ ...spent }),
+    ran: (planned, runs) => void ran.push([planned, runs]),
+  };
+  return { spent, ran, allowance };
+}
+
+const SETTINGS = { seed: 7, runs: 400 };
+const never = (): boolean => false;
+
+describe('a property within its allowance', () => {
+  it('stops once its turns are spent, and says how many cases held', async () => {
+    const { spent, ran, allowance } = allowanceOf({ turns: 5, requests: Infinity });
+    const r = new CheckRecorder();
+    const cases: number[] = [];
+    const held = await checkProperty(
+      r,
+      SETTINGS,
+      never,
+      'p',
+      fc.nat(),
+      (n) => {
+        cases.push(n);
+        spent.turns += 1;
+      },
+      400,
+      allowance,
+    );
+    expect([held, cases.length, ran]).toEqual([true, 5, [[400, 5]]]);
+    expect(r.assertions).toMatchObject([{ label: 'p', actual: '5 generated case(s) held', pass: true }]);
+  });
+
+  it('counts what the cases spent, not what the first one cost (a first case that costs nothing)', async () => {
+    const { spent, ran, allowance } = allowanceOf({ turns: 6, requests: Infinity });
+    let n = 0;
+    await checkProperty(
+      new CheckRecorder(),
+      SETTINGS,
+      never,
+      'p',
+      fc.nat(),
+      () => {
+        spent.turns += n++ === 0 ? 0 : 2;
+      },
+      400,
+      allowance,
+    );
+    expect(ran).toEqual([[400, 4]]);
+  });
+
+  it('a failing case is a failure, and its shrinking is not cut by the allowance', async () => {
+    const { spent, allowance } = allowanceOf({ turns: 3, requests: Infinity });
+    const r = new CheckRecorder();
+    const held = await checkProperty(
+      r,
+      SETTINGS,
+      never,
+      'p',
+      fc.integer({ min: 0, max: 1000 }),
+      (n) => {
+        spent.turns += 1;
+        return n < 2;
+      },
+      400,
+      allowance,
+    );
+    expect(held).toBe(false);
+    expect(r.assertions[0]).toMatchObject({ pass: false, actual: { counterexample: 2 } });
+  });
+
+  it('malformed-input properties, which cost no turn, run to their request cap', async () => {
+    const { spent, ran, allowance } = allowanceOf({ turns: 3, requests: 30 });
+    await checkProperty(
+      new CheckRecorder(),
+      SETTINGS,
+      never,
+      'p',
+      fc.nat(),
+      () => {
+        spent.requests += 1;
+      },
+      400,
+      allowance,
+    );
+    expect(ran).toEqual([[400, 30]]);
+  });
+
+  it('without an allowance (full profile) every planned case runs', async () => {
+    let n = 0;
+    await checkProperty(new CheckRecorder(), SETTINGS, never, 'p', fc.nat(), () => void (n += 1), 50);
+    expect(n).toBe(50);
   });
 });
 
