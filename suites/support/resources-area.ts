@@ -16,6 +16,7 @@ import {
   type DirectiveFields,
   type JsonObject,
 } from './messages.ts';
+import { endedBefore } from './ended-first.ts';
 import { errorOf, responseOf, type RpcResponse } from './rpc-response.ts';
 export { isRfc3339 } from './timestamps.ts';
 
@@ -167,7 +168,9 @@ export interface CancelSample {
 
 /**
  * A task cancelled while running, with a supplied reason. With the directive contract the task runs
- * until cancelled; without it the cancel races a plain stream and may lose (then undefined).
+ * until cancelled; without it the cancel races a plain stream and may lose (then undefined). A task
+ * heard ending on its own before the cancel left (endedBefore: its system timeout met while the cancel
+ * waited on the agent's pace) gives no sample either: undefined, with a note saying what was seen.
  */
 export async function cancelRunningTask(
   c: CheckContext,
@@ -190,6 +193,13 @@ export async function cancelRunningTask(
   const reason = `${reasonText} ${randomUUID()}`;
   const ex = await c.rpc('tasks/cancel', { taskId, reason });
   const result = resultOf(ex);
+  // Met its system timeout while the cancel waited on a slow or rate-limited agent: no sample.
+  const ended = result === undefined ? endedBefore(c, { taskId, stream }, ex) : undefined;
+  if (ended !== undefined) {
+    c.info(`no running task was cancelled: ${ended}`);
+    await stream.close();
+    return undefined;
+  }
   const transcript = result === undefined ? await stream.close() : await stream.done;
   return result === undefined && !useDirective ? undefined : { taskId, reason, ex, result, transcript };
 }
