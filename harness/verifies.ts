@@ -68,13 +68,14 @@ function settle(ctx: TestContext, result: CheckResult): void {
 
 /**
  * With suite files in several workers, a test holds the run's file lock: shared, or exclusive to its
- * file when that file holds per-agent limits (field.exclusiveFiles).
+ * file when it fills or overflows the agent's task slots (the agent must be idle, C-21) or its file
+ * holds other per-agent limits (field.exclusiveFiles). Its file's other checks run beside the rest.
  */
-async function fileLock(run: ProvidedRun, file: string): Promise<() => Promise<void>> {
+async function fileLock(run: ProvidedRun, file: string, overflows: boolean): Promise<() => Promise<void>> {
   const link = remoteGovernor(run);
   if (link === undefined) return async () => undefined;
   const path = file.split('\\').join('/');
-  const exclusive = (run.field.exclusiveFiles ?? []).some((p) => new RegExp(p).test(path));
+  const exclusive = overflows || (run.field.exclusiveFiles ?? []).some((p) => new RegExp(p).test(path));
   return link.lock(exclusive ? path : null);
 }
 
@@ -110,7 +111,7 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
       overflowsTasks: options.overflowsTasks === true,
     };
     const tally = newTally();
-    const unlock = await fileLock(run, ctx.task.file.filepath);
+    const unlock = await fileLock(run, ctx.task.file.filepath, spec.overflowsTasks);
     let result: CheckResult;
     try {
       result = await runCheck(spec, run, tally);

@@ -4,9 +4,9 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { RUNS_LAST } from '../harness/runner/suite-files.ts';
 
-const runsLast = (f: TestSpecification): number =>
-  /[\\/]suites[\\/]08-limits[\\/]rate-limit\.test\.ts$/.test(f.moduleId) ? 1 : 0;
+const runsLast = (f: TestSpecification): number => (RUNS_LAST.test(f.moduleId) ? 1 : 0);
 
 export default defineConfig({
   test: {

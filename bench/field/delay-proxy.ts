@@ -2,7 +2,14 @@
 // (1.5 s before every task-creating request) and the remote link (40 ms on every request) of
 // `npm run field`; it can also refuse requests as a rate-limited agent does (C-04). Bodies and SSE
 // streams are relayed as they come; nothing else is changed.
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface DelayProxy {
@@ -35,8 +42,8 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 export interface ProxyOptions {
-  /** How long to hold a request (its JSON-RPC method and parsed body) before forwarding it. */
-  delayMs?: (method: string | undefined, body: unknown) => number;
+  /** How long to hold a request (its JSON-RPC method, parsed body and headers) before forwarding it. */
+  delayMs?: (method: string | undefined, body: unknown, headers: IncomingHttpHeaders) => number;
   /**
    * Answer the n-th request (from 1) as a rate-limited agent would (C-04: HTTP 429, Retry-After 1,
    * -32012) instead of forwarding it.
@@ -74,7 +81,7 @@ export async function startDelayProxy(upstream: string, opts: ProxyOptions): Pro
         return;
       }
       const json = jsonOf(body);
-      const ms = opts.delayMs?.(methodOf(json), json) ?? 0;
+      const ms = opts.delayMs?.(methodOf(json), json, req.headers) ?? 0;
       if (ms > 0) await new Promise((r) => setTimeout(r, ms));
       if (res.destroyed || req.socket.destroyed) return;
       const up = request(

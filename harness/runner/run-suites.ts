@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { ProvidedRun } from '../provided.ts';
 import type { HarnessError } from '../types.ts';
 import { Collector, type CollectedTest, type ProgressListener } from './collector.ts';
-import { suiteFilesFor } from './suite-files.ts';
+import { allSuiteFiles, RUNS_LAST, suiteFilesFor } from './suite-files.ts';
 import { Governor } from '../io/governor.ts';
 import { serveGovernor, type GovernorLink } from '../io/governor-link.ts';
 
@@ -39,15 +39,13 @@ const GRACE_MS = 5_000;
 const RESERVE_MS = 75_000;
 
 /**
- * Suite files that run alone when files run in several workers: they fill the agent's
- * concurrentTasks slots (C-21), wait out its system timeout (C-05), race cancels against many tasks
- * or exceed its rate limit (C-04), so another file's tasks would change what they observe.
+ * Suite files whose every check runs alone when files run in several workers: they race cancels
+ * against a batch of tasks or exceed the agent's rate limit (C-04), so another file's requests would
+ * change what they observe. A check that fills or overflows the agent's task slots (C-21) runs alone
+ * wherever it is (verifies(..., { overflowsTasks: true })); its file's other checks do not.
  */
 export const EXCLUSIVE_SUITE_FILES = Object.freeze([
-  '/suites/03-states/',
-  '/suites/04-03-tasks-get/get\\.test\\.ts$',
   '/suites/04-04-tasks-cancel/race\\.test\\.ts$',
-  '/suites/08-limits/concurrent-tasks\\.test\\.ts$',
   '/suites/08-limits/rate-limit\\.test\\.ts$',
 ]);
 
@@ -77,6 +75,23 @@ function vitestOptions(provided: ProvidedRun, ids: readonly string[], collector:
     testTimeout: provided.checkTimeoutMs + 5_000,
     provide: { a2aRun: provided },
   };
+}
+
+/**
+ * The runs of vitest a run makes: in one worker a single run (the sequencer puts the rate-limit file
+ * last); in several, the rate-limit file gets a run of its own after every other file ended, since a
+ * file still running in another worker would otherwise wait out the tripped limit (up to 60 s).
+ */
+export function suitePhases(
+  files: readonly string[] | undefined,
+  all: () => string[],
+  workers: number,
+): string[][] {
+  if (workers <= 1) return [files === undefined ? [] : [...files]];
+  const chosen = files ?? all();
+  return [chosen.filter((f) => !RUNS_LAST.test(f)), chosen.filter((f) => RUNS_LAST.test(f))].filter(
+    (phase) => phase.length > 0,
+  );
 }
 
 /** Resolves when vitest finished, or GRACE_MS after the budget was spent, whichever comes first. */
@@ -130,7 +145,14 @@ export async function runSuites(
     }
     // Loaded on demand: vitest/node is the heaviest import of the CLI (seconds under tsx).
     const { startVitest } = await import('vitest/node');
-    const run = startVitest('test', files ?? [], vitestOptions(provided, ids, collector, workers));
+    const options = vitestOptions(provided, ids, collector, workers);
+    const phases = suitePhases(files, () => allSuiteFiles(PROJECT_ROOT, SUITES_DIR), workers);
+    const run = (async () => {
+      for (const phase of phases) {
+        if (interrupted !== undefined) return;
+        await startVitest('test', phase, options);
+      }
+    })();
     await budgeted(run, budgetMs, collector, () => {
       interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished`;
     });

@@ -4,6 +4,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
+/**
+ * The suite file that runs after every other one: tripping the agent's rate limit (C-04) blocks it for
+ * up to a minute, so a check that came after it would wait that long (the sequencer of
+ * suites/vitest.config.ts puts it last in one worker; the runner runs it on its own after the others
+ * when files share several workers).
+ */
+export const RUNS_LAST = /(?:^|[\\/])suites[\\/]08-limits[\\/]rate-limit\.test\.ts$/;
+
 const ID_LITERAL = /['"`](\d+(?:\.\d+)?\/[a-z0-9.-]+)['"`]/g;
 const LOCAL_IMPORT = /from\s+['"](\.{1,2}\/[^'"]+)['"]/g;
 
@@ -34,6 +42,13 @@ function idsOf(file: string, suitesDir: string, seen = new Set<string>()): Set<s
     for (const id of idsOf(target, suitesDir, seen)) ids.add(id);
   }
   return ids;
+}
+
+/** Every suite file, relative to `root` and `/`-separated, in path order. */
+export function allSuiteFiles(root: string, suitesDir: string): string[] {
+  return testFiles(suitesDir)
+    .sort()
+    .map((file) => relative(root, file).split(sep).join('/'));
 }
 
 /**

@@ -9,9 +9,9 @@ import { resolveOptions } from '../../harness/options.ts';
 describe('property limits', () => {
   it('full runs every case; standard and smoke cap turns, and requests to the pace', () => {
     expect(propertyLimits({ profile: 'full', pace: null })).toBeUndefined();
-    expect(propertyLimits({ profile: 'standard', pace: null })).toEqual({ turns: 20, requests: Infinity });
+    expect(propertyLimits({ profile: 'standard', pace: null })).toEqual({ turns: 8, requests: Infinity });
     const pace = { limit: 600, windowMs: 60_000, source: 'card' as const };
-    expect(propertyLimits({ profile: 'standard', pace })).toEqual({ turns: 20, requests: 300 });
+    expect(propertyLimits({ profile: 'standard', pace })).toEqual({ turns: 8, requests: 300 });
     expect(propertyLimits({ profile: 'smoke', pace })).toEqual({ turns: 3, requests: 50 });
   });
 });

@@ -1,0 +1,27 @@
+// The runner's vitest runs: one in a single worker; in several, the rate-limit file alone after the
+// others, so no file is left waiting out the limit it trips (C-04).
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT, suitePhases } from '../../harness/runner/run-suites.ts';
+import { allSuiteFiles, RUNS_LAST } from '../../harness/runner/suite-files.ts';
+
+const RATE = 'suites/08-limits/rate-limit.test.ts';
+const OTHERS = ['suites/01-overview/overview.test.ts', 'suites/08-limits/message-length.test.ts'];
+
+describe('suite phases', () => {
+  it('one worker: one run of the selected files (all: no filter)', () => {
+    expect(suitePhases(undefined, () => [...OTHERS, RATE], 1)).toEqual([[]]);
+    expect(suitePhases([RATE, ...OTHERS], () => [], 1)).toEqual([[RATE, ...OTHERS]]);
+  });
+
+  it('several workers: the rate-limit file runs after the others, alone', () => {
+    expect(suitePhases(undefined, () => [OTHERS[0]!, RATE, OTHERS[1]!], 3)).toEqual([OTHERS, [RATE]]);
+    expect(suitePhases(OTHERS, () => [], 3)).toEqual([OTHERS]);
+    expect(suitePhases([RATE], () => [], 3)).toEqual([[RATE]]);
+  });
+
+  it('the rate-limit file is one of the suite files, and the only one that runs last', () => {
+    const files = allSuiteFiles(PROJECT_ROOT, `${PROJECT_ROOT}suites/`);
+    expect(files.filter((f) => RUNS_LAST.test(f))).toEqual([RATE]);
+    expect(files.length).toBeGreaterThan(40);
+  });
+});
