@@ -4,15 +4,20 @@ import { randomUUID } from 'node:crypto';
 import { errorOf, is, resultOf, sendText, textPart, typeOf, verifies } from '../support/index.ts';
 import { expectInvalidParams } from '../support/resources-area.ts';
 
-verifies('2.6/message-required', 'message/send params without message get -32602 with details', async (c) => {
-  expectInvalidParams(c, await c.rpc('message/send', {}), 'message', false);
-  expectInvalidParams(
-    c,
-    await c.rpc('message/send', { sessionId: 's1', parts: [textPart('misplaced')] }),
-    'message',
-    false,
-  );
-});
+verifies(
+  '2.6/message-required',
+  'message/send params without message get -32602 with details',
+  async (c) => {
+    expectInvalidParams(c, await c.rpc('message/send', {}), 'message', false);
+    expectInvalidParams(
+      c,
+      await c.rpc('message/send', { sessionId: 's1', parts: [textPart('misplaced')] }),
+      'message',
+      false,
+    );
+  },
+  { concurrent: true },
+);
 
 verifies(
   '2.6/context-id-optional',
@@ -28,6 +33,7 @@ verifies(
       is.where(`not ${JSON.stringify(first!.contextId)}`, (v) => v !== first!.contextId),
     );
   },
+  { concurrent: true },
 );
 
 verifies(
@@ -37,21 +43,32 @@ verifies(
     const ex = await sendText(c, 'unknown context', { contextId: `conformance-${randomUUID()}` });
     expectInvalidParams(c, ex, 'contextId', true);
   },
+  { concurrent: true },
 );
 
-verifies('2.6/session-id-accepted', 'a message with a string sessionId is accepted', async (c) => {
-  const ex = await sendText(c, 'with a session', { sessionId: `session-${randomUUID()}` });
-  c.check('error', errorOf(ex), is.absent());
-  c.check('type of result.id', typeOf(resultOf(ex)?.id), 'string');
-});
+verifies(
+  '2.6/session-id-accepted',
+  'a message with a string sessionId is accepted',
+  async (c) => {
+    const ex = await sendText(c, 'with a session', { sessionId: `session-${randomUUID()}` });
+    c.check('error', errorOf(ex), is.absent());
+    c.check('type of result.id', typeOf(resultOf(ex)?.id), 'string');
+  },
+  { concurrent: true },
+);
 
-verifies('2.6/client-task-id-honoured', 'a fresh params.id becomes the task id', async (c) => {
-  const id = randomUUID();
-  const sent = resultOf(await sendText(c, 'client task id', { id }));
-  c.check('message/send result.id', sent?.id, id);
-  const got = resultOf(await c.rpc('tasks/get', { taskId: id }));
-  c.check('tasks/get result.id', got?.id, id);
-});
+verifies(
+  '2.6/client-task-id-honoured',
+  'a fresh params.id becomes the task id',
+  async (c) => {
+    const id = randomUUID();
+    const sent = resultOf(await sendText(c, 'client task id', { id }));
+    c.check('message/send result.id', sent?.id, id);
+    const got = resultOf(await c.rpc('tasks/get', { taskId: id }));
+    c.check('tasks/get result.id', got?.id, id);
+  },
+  { concurrent: true },
+);
 
 verifies(
   '2.6/duplicate-task-id-rejected',
@@ -66,4 +83,5 @@ verifies(
     c.check('tasks/get of the original: error', errorOf(got), is.absent());
     c.check('tasks/get of the original: contextId', resultOf(got)?.contextId, first!.contextId);
   },
+  { concurrent: true },
 );

@@ -34,50 +34,75 @@ function requireFinal(c: CheckContext, run: StreamRun): JsonObject {
   return result!;
 }
 
-verifies('4.2/stream-same-params', 'a message without messageId is refused with -32602', async (c) => {
-  const params = messageParams([textPart('no id')]);
-  delete (params.message as JsonObject).messageId;
-  const error = checkEarlyError(c, await runStream(c, 'message/stream', params), ERROR_CODES.INVALID_PARAMS);
-  c.info('error.data', error?.data);
-});
+verifies(
+  '4.2/stream-same-params',
+  'a message without messageId is refused with -32602',
+  async (c) => {
+    const params = messageParams([textPart('no id')]);
+    delete (params.message as JsonObject).messageId;
+    const error = checkEarlyError(
+      c,
+      await runStream(c, 'message/stream', params),
+      ERROR_CODES.INVALID_PARAMS,
+    );
+    c.info('error.data', error?.data);
+  },
+  { concurrent: true },
+);
 
-verifies('4.2/stream-same-params', 'the same input gets the same reply as message/send', async (c) => {
-  const text = `same input ${randomUUID()}`;
-  const [sent, streamed] = await Promise.all([
-    sendText(c, text),
-    runStream(c, 'message/stream', messageParams([textPart(text)])),
-  ]);
-  const task = resultOf(sent);
-  c.require('message/send result', task === undefined ? sent.response.json : 'a task', 'a task');
-  const final = requireFinal(c, streamed);
-  c.check('final state (stream vs send)', stateOf(final), stateOf(task));
-  const role = (t: JsonObject | undefined): unknown =>
-    ((t?.status as JsonObject | undefined)?.message as JsonObject | undefined)?.role;
-  c.check('reply role (stream vs send)', role(final), role(task));
-  // Only the directive contract makes the reply text a function of the input (docs/directives.md 4).
-  if (await directivesHonoured(c)) c.check('reply text (stream vs send)', replyText(final), replyText(task));
-});
+verifies(
+  '4.2/stream-same-params',
+  'the same input gets the same reply as message/send',
+  async (c) => {
+    const text = `same input ${randomUUID()}`;
+    const [sent, streamed] = await Promise.all([
+      sendText(c, text),
+      runStream(c, 'message/stream', messageParams([textPart(text)])),
+    ]);
+    const task = resultOf(sent);
+    c.require('message/send result', task === undefined ? sent.response.json : 'a task', 'a task');
+    const final = requireFinal(c, streamed);
+    c.check('final state (stream vs send)', stateOf(final), stateOf(task));
+    const role = (t: JsonObject | undefined): unknown =>
+      ((t?.status as JsonObject | undefined)?.message as JsonObject | undefined)?.role;
+    c.check('reply role (stream vs send)', role(final), role(task));
+    // Only the directive contract makes the reply text a function of the input (docs/directives.md 4).
+    if (await directivesHonoured(c))
+      c.check('reply text (stream vs send)', replyText(final), replyText(task));
+  },
+  { concurrent: true },
+);
 
-verifies('4.2/stream-same-params', 'contextId and sessionId of message/send are accepted', async (c) => {
-  const first = resultOf(await sendText(c, 'turn one'));
-  const contextId = first?.contextId;
-  c.require('message/send result contextId', contextId, is.nonEmptyString());
-  const sessionId = `session-${randomUUID()}`;
-  const run = await runStream(
-    c,
-    'message/stream',
-    messageParams([textPart('turn two')], { contextId, sessionId }),
-  );
-  const final = requireFinal(c, run);
-  // Accepted is the point: a turn the agent then fails (spec 3) was accepted all the same.
-  c.check('final state', stateOf(final), is.oneOf(FINAL_STATES));
-  c.check('final event contextId', final.contextId, is.oneOf([contextId, undefined]));
-});
+verifies(
+  '4.2/stream-same-params',
+  'contextId and sessionId of message/send are accepted',
+  async (c) => {
+    const first = resultOf(await sendText(c, 'turn one'));
+    const contextId = first?.contextId;
+    c.require('message/send result contextId', contextId, is.nonEmptyString());
+    const sessionId = `session-${randomUUID()}`;
+    const run = await runStream(
+      c,
+      'message/stream',
+      messageParams([textPart('turn two')], { contextId, sessionId }),
+    );
+    const final = requireFinal(c, run);
+    // Accepted is the point: a turn the agent then fails (spec 3) was accepted all the same.
+    c.check('final state', stateOf(final), is.oneOf(FINAL_STATES));
+    c.check('final event contextId', final.contextId, is.oneOf([contextId, undefined]));
+  },
+  { concurrent: true },
+);
 
-verifies('4.2/stream-errors-before-start', 'params without message: -32602 before the stream', async (c) => {
-  const run = await runStream(c, 'message/stream', { sessionId: 's' });
-  checkEarlyError(c, run, ERROR_CODES.INVALID_PARAMS);
-});
+verifies(
+  '4.2/stream-errors-before-start',
+  'params without message: -32602 before the stream',
+  async (c) => {
+    const run = await runStream(c, 'message/stream', { sessionId: 's' });
+    checkEarlyError(c, run, ERROR_CODES.INVALID_PARAMS);
+  },
+  { concurrent: true },
+);
 
 verifies(
   '4.2/stream-errors-before-start',
@@ -87,14 +112,20 @@ verifies(
     (params.message as JsonObject).role = 'agent';
     checkEarlyError(c, await runStream(c, 'message/stream', params), ERROR_CODES.INVALID_PARAMS);
   },
+  { concurrent: true },
 );
 
-verifies('4.2/stream-errors-before-start', 'no credential: a JSON-RPC error before the stream', async (c) => {
-  const bare = c.newClient({ auth: {} });
-  const run = await runStream(c, 'message/stream', messageParams([textPart('no key')]), { client: bare });
-  // Code and id are C-01's (-32010 graded SHOULD in section 5); here the C-26 form of the refusal counts.
-  checkEarlyError(c, run, is.type('number'), is.oneOf([run.requestId, null]));
-});
+verifies(
+  '4.2/stream-errors-before-start',
+  'no credential: a JSON-RPC error before the stream',
+  async (c) => {
+    const bare = c.newClient({ auth: {} });
+    const run = await runStream(c, 'message/stream', messageParams([textPart('no key')]), { client: bare });
+    // Code and id are C-01's (-32010 graded SHOULD in section 5); here the C-26 form of the refusal counts.
+    checkEarlyError(c, run, is.type('number'), is.oneOf([run.requestId, null]));
+  },
+  { concurrent: true },
+);
 
 /** With the directive contract: `streamError` (docs/directives.md) fails the agent after `submitted`. */
 async function lateFailureParts(c: CheckContext): Promise<JsonObject[]> {
@@ -130,4 +161,5 @@ verifies(
     c.check('events after the error event', run.t.afterFinal.length, 0);
     c.check('stream closed by', run.t.closedBy, 'server');
   },
+  { concurrent: true },
 );

@@ -33,6 +33,7 @@ verifies(
     c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
     c.check('error.data.details', errorData(ex)?.details, is.nonEmptyString());
   },
+  { concurrent: true },
 );
 
 verifies(
@@ -47,6 +48,7 @@ verifies(
     c.check('result.status.state', stateOf(result), 'canceled');
     c.check('result.canceled', result?.canceled, true);
   },
+  { concurrent: true },
 );
 
 verifies(
@@ -60,6 +62,7 @@ verifies(
     c.check('result.status.reason', statusOf(result)?.reason, reason);
     c.check('tasks/get status.reason', statusOf(await getTask(c, task.taskId))?.reason, reason);
   },
+  { concurrent: true },
 );
 
 verifies(
@@ -72,6 +75,7 @@ verifies(
     c.check('result.status.reason', statusOf(result)?.reason, 'Canceled by client');
     c.check('tasks/get status.reason', statusOf(await getTask(c, task.taskId))?.reason, 'Canceled by client');
   },
+  { concurrent: true },
 );
 
 /**
@@ -95,16 +99,19 @@ verifies(
   '4.4/cancel-completed-task-code',
   'cancel of a completed task gets -32001 (or -32000) with data.taskId and currentState "completed"',
   (c) => checkFinalCode(c, 'completed', ERROR_CODES.TASK_ALREADY_COMPLETED),
+  { concurrent: true },
 );
 
 verifies(
   '4.4/cancel-failed-task-code',
   'cancel of a failed task gets -32001 (or -32000) with data.taskId and currentState "failed"',
   (c) => checkFinalCode(c, 'failed', ERROR_CODES.TASK_ALREADY_COMPLETED),
+  { concurrent: true },
 );
 
 verifies(
   '4.4/cancel-canceled-task-code',
   'cancel of a canceled task gets -32002 with data.taskId and currentState "canceled"',
   (c) => checkFinalCode(c, 'canceled', ERROR_CODES.TASK_ALREADY_CANCELED),
+  { concurrent: true },
 );

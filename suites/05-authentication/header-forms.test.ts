@@ -42,13 +42,23 @@ async function credential(c: CheckContext, form: 'apiKey' | 'bearer'): Promise<s
   return value!;
 }
 
-verifies('5/api-key-accepted', 'a valid x-api-key alone is served', async (c) => {
-  await checkServed(c, onlyApiKey(await credential(c, 'apiKey')), 'only x-api-key');
-});
+verifies(
+  '5/api-key-accepted',
+  'a valid x-api-key alone is served',
+  async (c) => {
+    await checkServed(c, onlyApiKey(await credential(c, 'apiKey')), 'only x-api-key');
+  },
+  { concurrent: true },
+);
 
-verifies('5/bearer-accepted', 'a valid Authorization: Bearer token alone is served', async (c) => {
-  await checkServed(c, onlyBearer(await credential(c, 'bearer')), 'only Authorization: Bearer');
-});
+verifies(
+  '5/bearer-accepted',
+  'a valid Authorization: Bearer token alone is served',
+  async (c) => {
+    await checkServed(c, onlyBearer(await credential(c, 'bearer')), 'only Authorization: Bearer');
+  },
+  { concurrent: true },
+);
 
 verifies(
   '5/bearer-scheme-case-insensitive',
@@ -60,6 +70,7 @@ verifies(
       c.check(`${CARD} with Authorization: ${scheme} <token>: served`, a.served, true);
     }
   },
+  { concurrent: true },
 );
 
 /**
@@ -85,6 +96,7 @@ verifies(
       false,
     );
   },
+  { concurrent: true },
 );
 
 verifies(
@@ -100,6 +112,7 @@ verifies(
       false,
     );
   },
+  { concurrent: true },
 );
 
 verifies(
@@ -110,32 +123,38 @@ verifies(
     const token = await credential(c, 'bearer');
     await checkServed(c, { 'x-api-key': key, authorization: `Bearer ${token}` }, 'both forms valid');
   },
+  { concurrent: true },
 );
 
-verifies('5/credentials-per-agent', "the run's credential does not open a made-up agent id", async (c) => {
-  const creds = await usableCredentials(c);
-  const forms: Array<[string, Headers]> = [];
-  if (creds.apiKey !== undefined) forms.push(['x-api-key', onlyApiKey(creds.apiKey)]);
-  if (creds.bearer !== undefined) forms.push(['Bearer', onlyBearer(creds.bearer)]);
-  if (forms.length === 0) c.notExercised('the run has no credential');
-  // Only a made-up id is knowable from outside: the card names no other agent. C-23 (checked before
-  // credentials) answers 404 -32011, a server that knows the id answers 401: both are refusals.
-  const other = `a2a-conformance-other-agent-${randomUUID().slice(0, 8)}`;
-  const observed: unknown[] = [];
-  for (const [form, headers] of forms) {
-    const control = await answer(c.client, CARD, {}, { headers });
-    c.require(`${CARD} on the run's agent with ${form}: served`, control.served, true);
-    for (const call of [
-      { method: CARD, params: {} },
-      { method: 'message/send', params: messageParams([textPart('conformance: other agent')]) },
-    ]) {
-      const a = await answer(c.client, call.method, call.params, { headers, agentId: other });
-      c.check(`${call.method} on agent ${other} with ${form}: served`, a.served, false);
-      observed.push({ form, method: call.method, status: a.status, code: answerError(a)?.code });
+verifies(
+  '5/credentials-per-agent',
+  "the run's credential does not open a made-up agent id",
+  async (c) => {
+    const creds = await usableCredentials(c);
+    const forms: Array<[string, Headers]> = [];
+    if (creds.apiKey !== undefined) forms.push(['x-api-key', onlyApiKey(creds.apiKey)]);
+    if (creds.bearer !== undefined) forms.push(['Bearer', onlyBearer(creds.bearer)]);
+    if (forms.length === 0) c.notExercised('the run has no credential');
+    // Only a made-up id is knowable from outside: the card names no other agent. C-23 (checked before
+    // credentials) answers 404 -32011, a server that knows the id answers 401: both are refusals.
+    const other = `a2a-conformance-other-agent-${randomUUID().slice(0, 8)}`;
+    const observed: unknown[] = [];
+    for (const [form, headers] of forms) {
+      const control = await answer(c.client, CARD, {}, { headers });
+      c.require(`${CARD} on the run's agent with ${form}: served`, control.served, true);
+      for (const call of [
+        { method: CARD, params: {} },
+        { method: 'message/send', params: messageParams([textPart('conformance: other agent')]) },
+      ]) {
+        const a = await answer(c.client, call.method, call.params, { headers, agentId: other });
+        c.check(`${call.method} on agent ${other} with ${form}: served`, a.served, false);
+        observed.push({ form, method: call.method, status: a.status, code: answerError(a)?.code });
+      }
     }
-  }
-  c.info(
-    'a made-up agent id shows that a valid credential opens no arbitrary agent; that a key of agent A never opens an existing agent B needs two agents the run does not know',
-    observed.filter((o) => isObject(o)),
-  );
-});
+    c.info(
+      'a made-up agent id shows that a valid credential opens no arbitrary agent; that a key of agent A never opens an existing agent B needs two agents the run does not know',
+      observed.filter((o) => isObject(o)),
+    );
+  },
+  { concurrent: true },
+);
