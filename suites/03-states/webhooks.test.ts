@@ -4,6 +4,7 @@
 import type { CheckWebhooks } from '../../harness/index.ts';
 import { cancelTask, fillSlots, openTask, scriptParts, type LiveTask } from '../support/lifecycle-area.ts';
 import { isObject } from '../../schemas/json.ts';
+import { endedBefore } from '../support/ended-first.ts';
 import {
   directivesHonoured,
   errorOf,
@@ -196,6 +197,8 @@ verifies(
     const { task, hooks, token } = await runWithConfig(c, 'canceled', { runUntilCanceled: true });
     const reason = 'conformance: cancel while working';
     const ex = await cancelTask(c, task.taskId, reason);
+    const ended = resultOf(ex) === undefined ? endedBefore(c, task, ex) : undefined;
+    if (ended !== undefined) c.notExercised(ended);
     if (resultOf(ex) === undefined && !(await directivesHonoured(c))) {
       c.notExercised('the plain task ended before the cancel reached it (no directive contract to hold it)');
     }

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CheckWebhooks } from '../../harness/index.ts';
 import { isObject } from '../../schemas/json.ts';
+import { endedBefore } from '../support/ended-first.ts';
 import {
   directivePart,
   directivesHonoured,
@@ -148,7 +149,7 @@ export interface OutcomeSample {
   scripted: boolean;
   problem?: string;
   failed?: Captured & { message: string };
-  canceled?: Captured & { reason: string; raced: boolean };
+  canceled?: Captured & { reason: string; raced: boolean; endedFirst?: string };
 }
 
 async function failedTask(
@@ -175,7 +176,8 @@ async function canceledTask(
   const base = { taskId: task.taskId, reason, raced: !task.scripted };
   if (resultOf(ex) === undefined) {
     const problem = `tasks/cancel did not cancel the task: ${JSON.stringify(errorOf(ex) ?? ex.response.body)}`;
-    return { ...base, deliveries: [], problem };
+    const endedFirst = endedBefore(c, task, ex);
+    return { ...base, deliveries: [], problem, ...(endedFirst === undefined ? {} : { endedFirst }) };
   }
   return { ...base, deliveries: await captureTask(hooks, token, task.taskId, 'task.canceled') };
 }
@@ -204,6 +206,8 @@ export function requireCanceled(
 ): Captured & { taskId: string; reason: string } {
   c.require('outcome sample complete', s.problem, is.absent());
   const canceled = s.canceled!;
+  // The task met its system timeout while the cancel waited on a slow or rate-limited agent.
+  if (canceled.endedFirst !== undefined) c.notExercised(canceled.endedFirst);
   if (canceled.raced && canceled.problem !== undefined) {
     c.notExercised(
       `a black-box cancel race was lost (${canceled.problem}); a running task needs the directive contract`,
