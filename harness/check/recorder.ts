@@ -16,6 +16,11 @@ export class CheckStop extends Error {
   }
 }
 
+/** Whether `e` ended a check as not exercised (c.notExercised: its precondition could not be held). */
+export function isNotExercisedStop(e: unknown): boolean {
+  return e instanceof CheckStop && e.status === 'not-exercised';
+}
+
 export interface Outcome {
   status: CheckStatus;
   message: string;

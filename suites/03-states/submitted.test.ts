@@ -15,6 +15,7 @@ import {
 } from '../support/lifecycle-area.ts';
 import {
   getTask,
+  isNotExercisedStop,
   requireDirectives,
   resultOf,
   stateOf,
@@ -81,7 +82,11 @@ async function runScenario(c: CheckContext): Promise<QueueScenario> {
 function queueScenario(c: CheckContext): Promise<QueueScenario> {
   if (scenario === undefined) {
     scenario = runScenario(c);
-    scenario.catch(() => (scenario = undefined));
+    // A queue the agent could not hold (not exercised: a slot freed first) is the answer for all three
+    // checks, not a reason to fill the slots again; another error (a budget, no answer) is retried.
+    scenario.catch((e: unknown) => {
+      if (!isNotExercisedStop(e)) scenario = undefined;
+    });
   }
   return scenario;
 }

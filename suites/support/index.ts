@@ -9,6 +9,7 @@ export {
   type CheckContext,
   type AnsweredExchange,
 } from '../../harness/index.ts';
+export { isNotExercisedStop } from '../../harness/check/recorder.ts';
 export { ERROR_CODES, METHODS } from '../../schemas/error-codes.ts';
 export { errorOf, responseOf, type RpcResponse } from './rpc-response.ts';
 export { CARD, requestId } from './rpc-request.ts';

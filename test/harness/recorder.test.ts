@@ -2,7 +2,7 @@
 // ending (return, CheckStop, crash) becomes its status.
 import { describe, expect, it } from 'vitest';
 import { is, whereOf } from '../../harness/check/matchers.ts';
-import { CheckRecorder, CheckStop } from '../../harness/check/recorder.ts';
+import { CheckRecorder, CheckStop, isNotExercisedStop } from '../../harness/check/recorder.ts';
 
 function ended(r: CheckRecorder, body: () => void) {
   try {
@@ -144,5 +144,23 @@ describe('matchers', () => {
     expect(r.check('n', 1, m)).toBe(true);
     expect(r.check('n', 0, m)).toBe(false);
     expect(r.assertions.map((a) => a.expected)).toEqual(['positive', 'positive']);
+  });
+});
+
+describe('isNotExercisedStop', () => {
+  it('tells the stop of c.notExercised from a failure, another stop or a crash', () => {
+    const stopOf = (body: () => void): unknown => {
+      try {
+        body();
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    };
+    const r = new CheckRecorder();
+    expect(isNotExercisedStop(stopOf(() => r.notExercised('a slot freed first')))).toBe(true);
+    expect(isNotExercisedStop(stopOf(() => r.fail('wrong')))).toBe(false);
+    expect(isNotExercisedStop(stopOf(() => r.notApplicable('no webhooks')))).toBe(false);
+    expect(isNotExercisedStop(new Error('not-exercised'))).toBe(false);
   });
 });
