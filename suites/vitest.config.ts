@@ -4,9 +4,10 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { RUNS_LAST } from '../harness/runner/suite-files.ts';
+import { needsIdleAgent, RUNS_LAST } from '../harness/runner/suite-files.ts';
 
 const runsLast = (f: TestSpecification): number => (RUNS_LAST.test(f.moduleId) ? 1 : 0);
+const idleFirst = (f: TestSpecification): number => (needsIdleAgent(f.moduleId) ? 0 : 1);
 
 export default defineConfig({
   test: {
@@ -28,15 +29,20 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Files in spec section order: folders are named after their ledger files with zero-padded
     // section numbers (suites/04-03-tasks-get verifies requirements/sections/04-03-tasks-get.ts), so
-    // path order is spec order, stable from run to run. One exception: the rate-limit burst
+    // path order is spec order, stable from run to run. Two exceptions: the rate-limit burst
     // (suites/08-limits/rate-limit.test.ts) runs last, because tripping the limit (C-04) blocks the
-    // agent for up to 60 s.
+    // agent for up to 60 s; and when files share several workers (against a --target), the files
+    // with checks that need the agent idle come first, while the other workers run short checks
+    // (later, such a check would hold every worker until a long property elsewhere ended).
     sequence: {
       sequencer: class SpecOrderSequencer extends BaseSequencer {
         override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+          const first = this.ctx.config.maxWorkers > 1 ? idleFirst : () => 0;
           return [...files].sort(
             (a, b) =>
-              runsLast(a) - runsLast(b) || (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0),
+              runsLast(a) - runsLast(b) ||
+              first(a) - first(b) ||
+              (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0),
           );
         }
       },

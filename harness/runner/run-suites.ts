@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { ProvidedRun } from '../provided.ts';
 import type { HarnessError } from '../types.ts';
 import { Collector, type CollectedTest, type ProgressListener } from './collector.ts';
-import { allSuiteFiles, RUNS_LAST, suiteFilesFor } from './suite-files.ts';
+import { allSuiteFiles, EXCLUSIVE_SUITE_FILES, RUNS_FIRST, RUNS_LAST, suiteFilesFor } from './suite-files.ts';
 import { Governor } from '../io/governor.ts';
 import { serveGovernor, type GovernorLink } from '../io/governor-link.ts';
 
@@ -38,17 +38,6 @@ const GRACE_MS = 5_000;
 // What a paced run keeps of its budget for the rate-limit checks, which wait for a window to reset.
 const RESERVE_MS = 75_000;
 
-/**
- * Suite files whose every check runs alone when files run in several workers: they race cancels
- * against a batch of tasks or exceed the agent's rate limit (C-04), so another file's requests would
- * change what they observe. A check that fills or overflows the agent's task slots (C-21) runs alone
- * wherever it is (verifies(..., { overflowsTasks: true })); its file's other checks do not.
- */
-export const EXCLUSIVE_SUITE_FILES = Object.freeze([
-  '/suites/04-04-tasks-cancel/race\\.test\\.ts$',
-  '/suites/08-limits/rate-limit\\.test\\.ts$',
-]);
-
 // Workers the suite files share against a --target: an agent's seconds per turn and its network
 // delay are waits, so files overlap them; more than three only add memory on two cores.
 const FIELD_WORKERS = 3;
@@ -78,9 +67,11 @@ function vitestOptions(provided: ProvidedRun, ids: readonly string[], collector:
 }
 
 /**
- * The runs of vitest a run makes: in one worker a single run (the sequencer puts the rate-limit file
- * last); in several, the rate-limit file gets a run of its own after every other file ended, since a
- * file still running in another worker would otherwise wait out the tripped limit (up to 60 s).
+ * The runs of vitest a run makes: in one worker a single run (path order; the sequencer puts the
+ * rate-limit file last). In several, files would overlap in any order, so the file that needs an agent
+ * without agent-level configuration gets a run of its own first, and the rate-limit file one of its
+ * own after every other file ended (a file still running beside it would wait out the tripped limit,
+ * up to 60 s).
  */
 export function suitePhases(
   files: readonly string[] | undefined,
@@ -89,9 +80,10 @@ export function suitePhases(
 ): string[][] {
   if (workers <= 1) return [files === undefined ? [] : [...files]];
   const chosen = files ?? all();
-  return [chosen.filter((f) => !RUNS_LAST.test(f)), chosen.filter((f) => RUNS_LAST.test(f))].filter(
-    (phase) => phase.length > 0,
-  );
+  const first = chosen.filter((f) => RUNS_FIRST.test(f));
+  const last = chosen.filter((f) => RUNS_LAST.test(f));
+  const rest = chosen.filter((f) => !first.includes(f) && !last.includes(f));
+  return [first, rest, last].filter((phase) => phase.length > 0);
 }
 
 /** Resolves when vitest finished, or GRACE_MS after the budget was spent, whichever comes first. */

@@ -12,6 +12,38 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
  */
 export const RUNS_LAST = /(?:^|[\\/])suites[\\/]08-limits[\\/]rate-limit\.test\.ts$/;
 
+/**
+ * The suite file that runs before every other one: its check needs an agent on which no agent-level
+ * webhook configuration was ever set (C-17; no set can undo one), and later files set one. Path order
+ * puts it first in one worker; in several, the runner gives it a vitest run of its own first.
+ */
+export const RUNS_FIRST = /(?:^|[\\/])suites[\\/]02-11-webhook-config[\\/]no-config\.test\.ts$/;
+
+/**
+ * Suite files whose every check runs alone when files run in several workers: the rate-limit burst
+ * (C-04), whose refusals another file's requests would meet (it also runs after every other file). A
+ * check that fills or overflows the agent's task slots (C-21) runs alone wherever it is
+ * (verifies(..., { overflowsTasks: true })); its file's other checks do not. Every other check keeps
+ * within the card's limits.concurrentTasks through the governor, so another file's turns can delay
+ * it but never queue its task at the agent.
+ */
+export const EXCLUSIVE_SUITE_FILES = Object.freeze(['/suites/08-limits/rate-limit\\.test\\.ts$']);
+
+/**
+ * Whether a suite file (absolute path) has checks that need the agent idle: the whole file runs alone,
+ * or a check of it fills the agent's task slots. When files share several workers these files start
+ * first, so that their exclusive checks wait for short checks of other files, not for a long property.
+ */
+export function needsIdleAgent(file: string): boolean {
+  const path = file.split(sep).join('/');
+  if (EXCLUSIVE_SUITE_FILES.some((p) => new RegExp(p).test(path))) return true;
+  try {
+    return /overflowsTasks:\s*true/.test(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 const ID_LITERAL = /['"`](\d+(?:\.\d+)?\/[a-z0-9.-]+)['"`]/g;
 const LOCAL_IMPORT = /from\s+['"](\.{1,2}\/[^'"]+)['"]/g;
 

@@ -2,9 +2,10 @@
 // others, so no file is left waiting out the limit it trips (C-04).
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, suitePhases } from '../../harness/runner/run-suites.ts';
-import { allSuiteFiles, RUNS_LAST } from '../../harness/runner/suite-files.ts';
+import { allSuiteFiles, needsIdleAgent, RUNS_FIRST, RUNS_LAST } from '../../harness/runner/suite-files.ts';
 
 const RATE = 'suites/08-limits/rate-limit.test.ts';
+const FRESH = 'suites/02-11-webhook-config/no-config.test.ts';
 const OTHERS = ['suites/01-overview/overview.test.ts', 'suites/08-limits/message-length.test.ts'];
 
 describe('suite phases', () => {
@@ -13,8 +14,13 @@ describe('suite phases', () => {
     expect(suitePhases([RATE, ...OTHERS], () => [], 1)).toEqual([[RATE, ...OTHERS]]);
   });
 
-  it('several workers: the rate-limit file runs after the others, alone', () => {
+  it('several workers: the fresh-agent file runs before the others and the rate-limit file after, alone', () => {
     expect(suitePhases(undefined, () => [OTHERS[0]!, RATE, OTHERS[1]!], 3)).toEqual([OTHERS, [RATE]]);
+    expect(suitePhases(undefined, () => [OTHERS[0]!, FRESH, RATE, OTHERS[1]!], 3)).toEqual([
+      [FRESH],
+      OTHERS,
+      [RATE],
+    ]);
     expect(suitePhases(OTHERS, () => [], 3)).toEqual([OTHERS]);
     expect(suitePhases([RATE], () => [], 3)).toEqual([[RATE]]);
   });
@@ -22,6 +28,15 @@ describe('suite phases', () => {
   it('the rate-limit file is one of the suite files, and the only one that runs last', () => {
     const files = allSuiteFiles(PROJECT_ROOT, `${PROJECT_ROOT}suites/`);
     expect(files.filter((f) => RUNS_LAST.test(f))).toEqual([RATE]);
+    expect(files.filter((f) => RUNS_FIRST.test(f))).toEqual([FRESH]);
     expect(files.length).toBeGreaterThan(40);
+  });
+
+  it('the files whose checks need the agent idle: a slot-filling check, or the whole file alone', () => {
+    const idle = allSuiteFiles(PROJECT_ROOT, `${PROJECT_ROOT}suites/`).filter((f) =>
+      needsIdleAgent(`${PROJECT_ROOT}${f}`),
+    );
+    expect(idle).toEqual(expect.arrayContaining(['suites/03-states/submitted.test.ts', RATE]));
+    expect(idle).not.toContain('suites/03-states/state-machine.test.ts');
   });
 });
