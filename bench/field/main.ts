@@ -1,20 +1,23 @@
 // `npm run field`: certifies the reference server under field conditions (its `serve` defaults, a
-// 60 requests/min limit, a slow LLM agent, a remote link, a 5-minute system timeout) with
+// 60 requests/min limit, a slow LLM agent, both at once, a remote link, a 5-minute system timeout) with
 // `run --target` in the default profile, and prints wall time, requests, agent turns, verdict counts
 // and false failures (fail or warn where the run without the condition passed) per condition.
 // Servers and proxies run in this process on 127.0.0.1:0, each harness run in its own process.
 // Never part of `npm test`. Usage: npm run field [-- --only name,name] [-- --profile p] [-- --json file]
+// [-- --breakdown] (each run keeps every exchange, --evidence all, and prints its cost per suite file)
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isAgentTurnRequest } from '../../harness/io/agent-turn.ts';
 import { defaultAgent, generateApiKey, startReferenceServer } from '../../reference-server/index.ts';
 import { listOf, scriptCommand } from '../../scripts/args.ts';
+import { breakdownTable, type BreakdownReport } from './breakdown.ts';
 import { startDelayProxy } from './delay-proxy.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TURN_METHODS = new Set(['message/send', 'message/stream']);
 
 /** The agent of `npm run certify` (harness/runner/bundled-target.ts), certified here through --target. */
 function tunedAgent(key: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -27,32 +30,13 @@ function tunedAgent(key: string, extra: Record<string, unknown> = {}): Record<st
   };
 }
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isText = (v: unknown): boolean => typeof v === 'string' && v !== '';
-
-/** A part an agent would take to its LLM (spec 2.4, 2.5). */
-function validPart(p: unknown): boolean {
-  if (!isObj(p)) return false;
-  if (p.type === 'text') return typeof p.text === 'string';
-  const f = p.file;
-  return p.type === 'file' && isObj(f) && isText(f.name) && isText(f.mimeType) && typeof f.bytes === 'string';
-}
-
 /**
- * A task-creating request an agent would take to its LLM: a well-formed message (spec 2.3). A
- * malformed one is refused before any LLM call, so it is not held.
+ * A request an LLM agent takes to its model: a well-formed message (a malformed one is refused before
+ * any LLM call) carrying the agent's credential (a refused one creates nothing, spec 5).
  */
-function carriesMessage(body: unknown): boolean {
-  if (!isObj(body) || body.jsonrpc !== '2.0' || !isObj(body.params)) return false;
-  const m = body.params.message;
+function llmTurn(body: unknown, headers: IncomingHttpHeaders, key: string): boolean {
   return (
-    isObj(m) &&
-    (m.role === 'user' || m.role === 'agent') &&
-    isText(m.messageId) &&
-    Array.isArray(m.parts) &&
-    m.parts.length > 0 &&
-    m.parts.every(validPart)
+    isAgentTurnRequest(body) && (headers['x-api-key'] === key || headers.authorization === `Bearer ${key}`)
   );
 }
 
@@ -61,7 +45,7 @@ interface Condition {
   what: string;
   agent: (key: string) => Record<string, unknown>;
   /** Milliseconds a proxy holds a request of this method before forwarding it; none: no proxy. */
-  delayMs?: (method: string | undefined, body: unknown) => number;
+  delayMs?: (method: string | undefined, body: unknown, headers: IncomingHttpHeaders, key: string) => number;
   args?: string[];
 }
 
@@ -82,9 +66,16 @@ const CONDITIONS: Condition[] = [
     name: 'slow-turns',
     what: '1.5 s before every task-creating request',
     agent: (k) => tunedAgent(k),
-    delayMs: (m, body) => (m !== undefined && TURN_METHODS.has(m) && carriesMessage(body) ? 1500 : 0),
+    delayMs: (_m, body, headers, key) => (llmTurn(body, headers, key) ? 1500 : 0),
   },
   { name: 'link-40ms', what: '40 ms added to every request', agent: (k) => tunedAgent(k), delayMs: () => 40 },
+  {
+    name: 'slow-rate-60',
+    what: '1.5 s per task-creating request and 60 requests/min',
+    agent: (k) =>
+      tunedAgent(k, { limits: { requestsPerMinute: 60, concurrentTasks: 4, maxMessageLength: 100_000 } }),
+    delayMs: (_m, body, headers, key) => (llmTurn(body, headers, key) ? 1500 : 0),
+  },
   {
     name: 'timeout-5min',
     what: '5-minute system timeout',
@@ -139,7 +130,9 @@ async function certify(c: Condition, extraArgs: string[], log: (line: string) =>
     agents: [c.agent(key) as never],
   });
   const proxy =
-    c.delayMs === undefined ? undefined : await startDelayProxy(server.baseUrl, { delayMs: c.delayMs });
+    c.delayMs === undefined
+      ? undefined
+      : await startDelayProxy(server.baseUrl, { delayMs: (m, b, h) => c.delayMs!(m, b, h, key) });
   const out = await mkdtemp(join(tmpdir(), `a2a-field-${c.name}-`));
   try {
     const target = proxy?.baseUrl ?? server.baseUrl;
@@ -199,17 +192,25 @@ const values = scriptCommand('npm run field --', 'Certify the reference server u
   )
   .option('--profile <profile>', 'the --profile of every harness run')
   .option('--json <file>', 'also write the rows as JSON')
+  .option('--breakdown', "keep every exchange (--evidence all) and print each run's cost per suite file")
   .parse()
-  .opts<{ only?: string[]; profile?: string; json?: string }>();
+  .opts<{ only?: string[]; profile?: string; json?: string; breakdown?: boolean }>();
 const only = values.only ?? CONDITIONS.map((c) => c.name);
 // The run without any condition comes first: every other row is compared with it.
 const chosen = CONDITIONS.filter((c) => c.name === 'without' || only.includes(c.name));
-const extra = values.profile === undefined ? [] : ['--profile', values.profile];
+const extra = [
+  ...(values.profile === undefined ? [] : ['--profile', values.profile]),
+  ...(values.breakdown === true ? ['--evidence', 'all'] : []),
+];
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 const rows: Row[] = [];
 for (const c of chosen) rows.push(await certify(c, extra, log));
 process.stdout.write(`${table(rows)}\n`);
 for (const row of rows) {
+  if (values.breakdown === true && row.report !== undefined) {
+    const report = row.report as unknown as BreakdownReport;
+    process.stdout.write(`\n${row.condition.name}: cost per suite file\n\n${breakdownTable(report)}\n`);
+  }
   if (row.exit !== 0 && row.report !== undefined) {
     const errors = row.report.harnessErrors.slice(0, 3).map((e) => e.message);
     process.stdout.write(
