@@ -71,12 +71,14 @@ verifies(
   '5/missing-credential-rejected',
   'each of the eight methods without a credential gets no result',
   (c) => checkRefused(c, 'missing'),
+  { concurrent: true },
 );
 
 verifies(
   '5/invalid-credential-rejected',
   'each of the eight methods with a wrong key or token gets no result',
   (c) => checkRefused(c, 'invalid'),
+  { concurrent: true },
 );
 
 verifies(
@@ -97,6 +99,7 @@ verifies(
       c.check(`${label}: id`, isObject(a.json) ? a.json.id : undefined, is.oneOf([id, null]));
     }
   },
+  { concurrent: true },
 );
 
 /** Whether the target gives a task the id the client chose (C-16); else the refusal check proves little. */
@@ -137,6 +140,7 @@ verifies(
       REFUSED_CASES.filter((rc) => rc.reason === 'missing'),
     );
   },
+  { concurrent: true },
 );
 
 verifies(
@@ -148,6 +152,7 @@ verifies(
       REFUSED_CASES.filter((rc) => rc.reason === 'invalid'),
     );
   },
+  { concurrent: true },
 );
 
 const SET = 'tasks/pushNotificationConfig/set';
@@ -178,12 +183,17 @@ async function checkNoWebhookConfigured(c: CheckContext, cases: readonly Refused
   );
 }
 
-verifies('5/missing-credential-rejected', 'a set without a credential configures no webhook', async (c) => {
-  await checkNoWebhookConfigured(
-    c,
-    REFUSED_CASES.filter((rc) => rc.reason === 'missing'),
-  );
-});
+verifies(
+  '5/missing-credential-rejected',
+  'a set without a credential configures no webhook',
+  async (c) => {
+    await checkNoWebhookConfigured(
+      c,
+      REFUSED_CASES.filter((rc) => rc.reason === 'missing'),
+    );
+  },
+  { concurrent: true },
+);
 
 verifies(
   '5/invalid-credential-rejected',
@@ -194,6 +204,7 @@ verifies(
       REFUSED_CASES.filter((rc) => rc.reason === 'invalid'),
     );
   },
+  { concurrent: true },
 );
 
 async function checkCancelNotApplied(c: CheckContext, cases: readonly RefusedCase[]): Promise<void> {
@@ -225,6 +236,7 @@ verifies(
       REFUSED_CASES.filter((rc) => rc.reason === 'missing'),
     );
   },
+  { concurrent: true },
 );
 
 verifies(
@@ -236,10 +248,16 @@ verifies(
       REFUSED_CASES.filter((rc) => rc.reason === 'invalid'),
     );
   },
+  { concurrent: true },
 );
 
-verifies('5/invalid-credential-rejected', 'the credential comparison is constant-time (C-37)', async (c) => {
-  c.notExercised(
-    'constant-time comparison (C-37) is not observable from outside: loopback timing noise dwarfs the difference a byte-by-byte comparison makes, so no measurement would be evidence either way',
-  );
-});
+verifies(
+  '5/invalid-credential-rejected',
+  'the credential comparison is constant-time (C-37)',
+  async (c) => {
+    c.notExercised(
+      'constant-time comparison (C-37) is not observable from outside: loopback timing noise dwarfs the difference a byte-by-byte comparison makes, so no measurement would be evidence either way',
+    );
+  },
+  { concurrent: true },
+);
