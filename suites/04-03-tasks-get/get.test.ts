@@ -25,6 +25,7 @@ import {
   textPart,
   verifies,
 } from '../support/index.ts';
+import { readTooLate } from '../support/ended-first.ts';
 import { instantOf } from '../support/timestamps.ts';
 import { progressTrace } from './progress-trace.ts';
 
@@ -67,6 +68,9 @@ verifies('4.3/get-current-state', 'a task held by runUntilCanceled reads working
   const task = await openTask(c, scriptParts('working', { runUntilCanceled: true }));
   try {
     const seen = await awaitState(c, task.taskId, (s) => s !== 'submitted');
+    // Read after the task met its system timeout (the read waited on a slow or rate-limited agent).
+    const gone = stateOf(seen) === 'working' ? undefined : readTooLate(c, task);
+    if (gone !== undefined) c.notExercised(`${gone}: no working task was left to read`);
     c.check('tasks/get status.state', stateOf(seen), 'working');
     c.check('status.progress of the working task', statusOf(seen)?.progress, is.type('object'));
   } finally {

@@ -97,11 +97,16 @@ export function endedBefore(c: CheckContext, task: WatchedTask, request: Exchang
 }
 
 /**
- * A task read while the check needed it running that the system timeout (C-05) had ended already:
- * what was seen, or undefined. The reads waited on the agent (its pace, its turns) past the timeout.
+ * The check's last tasks/get of the task read a final state while the check needed it running: what
+ * shows the task had ended on its own first (endedBefore of that read), or undefined. A read that
+ * waited on a slow or rate-limited agent may arrive after the task met its system timeout (C-05).
  */
-export function endedOnItsOwn(task: JsonObject | undefined): string | undefined {
-  const status = isObject(task?.status) ? task.status : undefined;
-  if (!isFinalState(status?.state) || status.reason !== SYSTEM_TIMEOUT) return undefined;
-  return `the task was already ${String(status.state)} (reason "${SYSTEM_TIMEOUT}", C-05) when read`;
+export function readTooLate(c: CheckContext, task: WatchedTask): string | undefined {
+  const reads = c.client
+    .exchanges()
+    .filter((ex) => methodOf(ex) === 'tasks/get' && taskOf(ex.response?.json, task.taskId) !== undefined);
+  const last = reads.at(-1);
+  const read = last === undefined ? undefined : taskOf(last.response?.json, task.taskId);
+  if (last === undefined || !isFinalState(heardOf(read!, 0, '').state)) return undefined;
+  return endedBefore(c, task, last);
 }
