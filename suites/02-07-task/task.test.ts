@@ -20,6 +20,7 @@ import {
   sentAndStreamed,
   sharedSample,
 } from '../support/resources-area.ts';
+import { readTooLate } from '../support/ended-first.ts';
 import { timestampTickMs } from '../support/timestamps.ts';
 
 const samples = sharedSample('message/send result, its tasks/get result and a message/stream', async (c) => {
@@ -147,6 +148,13 @@ verifies('2.7/updated-at-present', 'updatedAt moves forward when a working task 
   }
   c.require('task id from the stream', typeOf(taskId), 'string');
   const working = resultOf(await c.rpc('tasks/get', { taskId }));
+  // Read after the task met its system timeout (the read waited on a slow or rate-limited agent).
+  const gone =
+    stateOfTask(working) === 'working' ? undefined : readTooLate(c, { taskId: String(taskId), stream });
+  if (gone !== undefined) {
+    await stream.close();
+    c.notExercised(`${gone}: no working task was left to cancel`);
+  }
   // Let the target's clock move one tick as its timestamps show it (whole seconds are legal, C-39)
   // before the next change, so a later updatedAt is owed.
   const tick = timestampTickMs(working?.createdAt, working?.updatedAt);
