@@ -4,10 +4,9 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { needsIdleAgent, RUNS_LAST } from '../harness/runner/suite-files.ts';
+import { RUNS_LAST, startRank } from '../harness/runner/suite-files.ts';
 
 const runsLast = (f: TestSpecification): number => (RUNS_LAST.test(f.moduleId) ? 1 : 0);
-const idleFirst = (f: TestSpecification): number => (needsIdleAgent(f.moduleId) ? 0 : 1);
 
 export default defineConfig({
   test: {
@@ -33,15 +32,17 @@ export default defineConfig({
     // (suites/08-limits/rate-limit.test.ts) runs last, because tripping the limit (C-04) blocks the
     // agent for up to 60 s; and when files share several workers (against a --target), the files
     // with checks that need the agent idle come first, while the other workers run short checks
-    // (later, such a check would hold every worker until a long property elsewhere ended).
+    // (later, such a check would hold every worker until a long property elsewhere ended), then the
+    // files that spend many turns in a row (startRank in harness/runner/suite-files.ts).
     sequence: {
       sequencer: class SpecOrderSequencer extends BaseSequencer {
         override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-          const first = this.ctx.config.maxWorkers > 1 ? idleFirst : () => 0;
+          const rank =
+            this.ctx.config.maxWorkers > 1 ? (f: TestSpecification) => startRank(f.moduleId) : () => 0;
           return [...files].sort(
             (a, b) =>
               runsLast(a) - runsLast(b) ||
-              first(a) - first(b) ||
+              rank(a) - rank(b) ||
               (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0),
           );
         }

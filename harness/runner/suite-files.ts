@@ -44,6 +44,27 @@ export function needsIdleAgent(file: string): boolean {
   }
 }
 
+/**
+ * Suite files that spend many agent turns one after another (the section 3 model, the valid-message
+ * properties of 4.1, the multi-turn conversations of 4.9): when files share several workers they
+ * start right after the files that need the agent idle, so that they do not end the run last on a
+ * slow agent (npm run field -- --breakdown measures each file's span).
+ */
+const STARTS_EARLY = [
+  /[\\/]suites[\\/]03-states[\\/]state-machine\.test\.ts$/,
+  /[\\/]suites[\\/]04-01-message-send[\\/]send-result\.test\.ts$/,
+  /[\\/]suites[\\/]04-09-multi-turn-files[\\/]context\.test\.ts$/,
+];
+
+/**
+ * When files share several workers, the rank a file starts at: 0 for the files with checks that need
+ * the agent idle, 1 for the long ones (STARTS_EARLY), 2 for the rest (in path order within a rank).
+ */
+export function startRank(file: string): number {
+  if (needsIdleAgent(file)) return 0;
+  return STARTS_EARLY.some((p) => p.test(file)) ? 1 : 2;
+}
+
 const ID_LITERAL = /['"`](\d+(?:\.\d+)?\/[a-z0-9.-]+)['"`]/g;
 const LOCAL_IMPORT = /from\s+['"](\.{1,2}\/[^'"]+)['"]/g;
 
