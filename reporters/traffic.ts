@@ -59,7 +59,11 @@ export function trafficFacts(result: Pick<RunResult, 'traffic'>): TrafficFact[] 
   if (c !== undefined && c !== null && num(c.maxInFlight) !== undefined) {
     facts.push({
       label: 'concurrency',
-      value: `${num(c.maxInFlight)} in flight at most (limit ${num(c.limit) ?? '?'})`,
+      value:
+        `${num(c.maxInFlight)} in flight at most (limit ${num(c.limit) ?? '?'})` +
+        (num(c.taskLimit) === undefined
+          ? ''
+          : `; ${num(c.maxTasksInFlight) ?? 0} agent turn(s) at most (the card's concurrentTasks ${num(c.taskLimit)})`),
     });
   }
   const cut = Array.isArray(t.cut) ? t.cut : [];

@@ -86,6 +86,7 @@ export async function serveGovernor(governor: Governor): Promise<GovernorLink> {
     inFlight: governor.inFlightNow,
     heldBackMs: governor.heldBackMs(),
     allowanceMs: governor.turnAllowanceMs(),
+    tasks: governor.tasksNow,
   });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readJson(req);
@@ -256,6 +257,12 @@ export class RemoteGovernor implements TrafficGovernor {
     }
     // The check's abort also ends the request, and with it the hold.
     res.body.on('error', () => undefined);
+    // The one line the runner writes: the slots held once this one was granted.
+    res.body.once('data', (line: Buffer) => {
+      const held = (JSON.parse(line.toString()) as { tasks?: unknown }).tasks;
+      if (o.tally !== undefined && typeof held === 'number')
+        o.tally.maxTasksInFlight = Math.max(o.tally.maxTasksInFlight, held);
+    });
     let released = false;
     return () => {
       if (released) return;

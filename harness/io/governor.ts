@@ -29,6 +29,8 @@ export interface GovernorSettings {
   taskCap?: number | null;
   /** Longest wait for a task slot before the check is an error (TaskSlotError); default TASK_SLOT_WAIT_MS. */
   taskWaitMs?: number;
+  /** How long a check waits on slots only it holds before going past the cap; default OWN_SLOTS_WAIT_MS. */
+  ownWaitMs?: number;
 }
 
 /** Counts of one check's requests (or of the probe's); summed into RunResult.traffic by the runner. */
@@ -46,6 +48,8 @@ export interface TrafficTally {
   rateLimitedAnswers: number;
   /** Most requests in flight at once while this tally counted. */
   maxInFlight: number;
+  /** Most task slots (agent turns in flight, limits.concurrentTasks) held at once when this tally took one. */
+  maxTasksInFlight: number;
   /** Governor waits in progress for this tally. */
   waiting: number;
   /** Properties run: generated cases planned and run (the profile may cut them). */
@@ -63,6 +67,7 @@ export function newTally(): TrafficTally {
     agentMs: 0,
     rateLimitedAnswers: 0,
     maxInFlight: 0,
+    maxTasksInFlight: 0,
     waiting: 0,
     properties: [],
     cuts: [],
@@ -133,6 +138,10 @@ const RECENT_TURNS = 50;
 // Longest wait for a task slot: every holder ends by itself (a send's deadline, a stream's total
 // budget, its final event, the check's end), so a wait this long means a holder that never ends.
 export const TASK_SLOT_WAIT_MS = 120_000;
+// How long a check waits on task slots that only its own requests hold before it goes past the cap:
+// its own short tasks free them sooner; a task it holds on purpose (a second message naming a task id
+// it holds, C-16) never would.
+export const OWN_SLOTS_WAIT_MS = 5_000;
 
 export function paceCap(p: Pace): number {
   return Math.max(1, Math.floor(p.limit * PACE_SHARE));
@@ -168,8 +177,8 @@ export interface AdmitOptions {
 export interface TaskSlotOptions extends Pick<AdmitOptions, 'tally' | 'signal'> {
   /**
    * Who holds the slot (a check; default its tally). A check whose own requests hold every slot
-   * taken is let past the cap instead of waiting on itself: it runs those tasks side by side on
-   * purpose (e.g. a second message naming a task id it holds, C-16), and no one else could free them.
+   * taken is let past the cap after OWN_SLOTS_WAIT_MS instead of waiting on itself: it may hold a
+   * task on purpose (e.g. a second message naming a task id it holds, C-16), which no one else frees.
    */
   owner?: unknown;
 }
@@ -312,11 +321,11 @@ export class Governor implements TrafficGovernor {
     const cap = this.settings.taskCap;
     if (cap === null || cap === undefined) return () => undefined;
     const owner = o.owner ?? o.tally;
-    const own = owner === undefined ? 0 : (this.taskOwners.get(owner) ?? 0);
-    const free = this.tasksInFlight < cap && this.taskWaiters.length === 0;
-    if (free || (own > 0 && own >= this.tasksInFlight)) this.tasksInFlight += 1;
-    else await this.awaitTaskSlot(cap, o);
+    if (this.tasksInFlight < cap && this.taskWaiters.length === 0) this.tasksInFlight += 1;
+    else await this.awaitTaskSlot(cap, o, owner);
     this.maxTasksInFlight = Math.max(this.maxTasksInFlight, this.tasksInFlight);
+    if (o.tally !== undefined)
+      o.tally.maxTasksInFlight = Math.max(o.tally.maxTasksInFlight, this.tasksInFlight);
     this.ownTask(owner, 1);
     let released = false;
     return () => {
@@ -400,7 +409,11 @@ export class Governor implements TrafficGovernor {
   }
 
   /** Queues for the next released task slot, within taskWaitMs and the check's signal. */
-  private async awaitTaskSlot(cap: number, { signal, tally }: TaskSlotOptions): Promise<void> {
+  private async awaitTaskSlot(
+    cap: number,
+    { signal, tally }: TaskSlotOptions,
+    owner: unknown,
+  ): Promise<void> {
     const done = this.hold(tally);
     try {
       await new Promise<void>((resolve, reject) => {
@@ -410,6 +423,7 @@ export class Governor implements TrafficGovernor {
         }
         const leave = (): void => {
           clearTimeout(timer);
+          clearInterval(self);
           signal?.removeEventListener('abort', onAbort);
         };
         const grant = (): void => {
@@ -424,6 +438,14 @@ export class Governor implements TrafficGovernor {
         const onAbort = (): void => giveUp(signal!.reason as Error);
         const waitMs = this.settings.taskWaitMs ?? TASK_SLOT_WAIT_MS;
         const timer = setTimeout(() => giveUp(new TaskSlotError(cap, waitMs)), waitMs);
+        // Every slot held by this check itself, for a while: no one else can free them, go past the cap.
+        const self = setInterval(() => {
+          const own = owner === undefined ? 0 : (this.taskOwners.get(owner) ?? 0);
+          if (own === 0 || own < this.tasksInFlight) return;
+          this.taskWaiters = this.taskWaiters.filter((w) => w !== grant);
+          this.tasksInFlight += 1;
+          grant();
+        }, this.settings.ownWaitMs ?? OWN_SLOTS_WAIT_MS);
         this.taskWaiters.push(grant);
         signal?.addEventListener('abort', onAbort, { once: true });
       });

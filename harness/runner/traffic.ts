@@ -81,7 +81,12 @@ export function summarizeTraffic(
       waitedMs: sum((t) => t.waitedMs),
       rateLimitedAnswers: sum((t) => t.rateLimitedAnswers),
     },
-    concurrency: { limit: field.concurrency, maxInFlight: Math.max(0, ...tallies.map((t) => t.maxInFlight)) },
+    concurrency: {
+      limit: field.concurrency,
+      maxInFlight: Math.max(0, ...tallies.map((t) => t.maxInFlight)),
+      taskLimit: field.taskCap ?? null,
+      maxTasksInFlight: Math.max(0, ...tallies.map((t) => t.maxTasksInFlight ?? 0)),
+    },
     cut: cutsOf(tests),
     properties: tests.flatMap((t) =>
       (t.traffic?.properties ?? []).map((p) => ({ requirementId: t.result?.requirementId ?? t.name, ...p })),

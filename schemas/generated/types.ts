@@ -1728,11 +1728,19 @@ export interface ReportTraffic {
     rateLimitedAnswers: number;
   };
   /**
-   * Requests in flight at once: the cap (--concurrency) and the most seen.
+   * Requests in flight at once: the cap (--concurrency) and the most seen; agent turns in flight at once: the cap (the card's limits.concurrentTasks) and the most seen.
    */
   concurrency: {
     limit: number;
     maxInFlight: number;
+    /**
+     * The card's limits.concurrentTasks, which the governor keeps agent turns under (spec 8, C-21); null: the card gives none.
+     */
+    taskLimit?: number | null;
+    /**
+     * Most agent turns (task slots) held at once by checks that keep to the limit; checks that overflow it on purpose (C-21) are not counted.
+     */
+    maxTasksInFlight?: number;
   };
   /**
    * What the profile or budget left out, and the option that covers it.

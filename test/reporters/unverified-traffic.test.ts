@@ -113,6 +113,16 @@ describe('traffic in the reports', () => {
     expect(htmlData(run).traffic).toHaveLength(6);
   });
 
+  it("names the agent turns in flight under the card's concurrentTasks when the card gives it", () => {
+    const traffic = {
+      ...TRAFFIC,
+      concurrency: { limit: 4, maxInFlight: 2, taskLimit: 4, maxTasksInFlight: 3 },
+    };
+    expect(trafficFacts({ traffic }).find((f) => f.label === 'concurrency')?.value).toBe(
+      "2 in flight at most (limit 4); 3 agent turn(s) at most (the card's concurrentTasks 4)",
+    );
+  });
+
   it('is left out when absent, and a partial object never throws', () => {
     expect(trafficFacts(fixtureRun())).toEqual([]);
     const partial = { traffic: { requests: 3 } as unknown as RunTraffic };

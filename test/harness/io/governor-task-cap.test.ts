@@ -133,7 +133,8 @@ describe('what an agent turn is', () => {
 describe('task slots (limits.concurrentTasks)', () => {
   it('never more turns in flight than the cap; the other requests are not held', async () => {
     const g = new Governor({ pace: null, concurrency: 32, taskCap: 2 });
-    const c = client(g);
+    const tally = newTally();
+    const c = client(g, { tally });
     const gets = Promise.all(Array.from({ length: 4 }, () => c.rpc('tasks/get', { taskId: 't' })));
     await Promise.all([
       ...Array.from({ length: 4 }, () => c.rpc('message/send', message('100'))),
@@ -144,6 +145,7 @@ describe('task slots (limits.concurrentTasks)', () => {
     expect(agent.tasks).toBe(6);
     expect(agent.maxRunning).toBe(2);
     expect(g.maxTasksInFlight).toBe(2);
+    expect(tally.maxTasksInFlight).toBe(2);
     expect(g.tasksNow).toBe(0);
   });
 
@@ -208,11 +210,13 @@ describe('task slots (limits.concurrentTasks)', () => {
     expect(g.tasksNow).toBe(0);
   });
 
-  it('a check never waits on its own slots; another check waits until they are all free', async () => {
-    const g = new Governor({ pace: null, concurrency: 32, taskCap: 1, taskWaitMs: 5_000 });
+  it('a check waits on slots only it holds for a while, then goes past the cap; another check waits', async () => {
+    const g = new Governor({ pace: null, concurrency: 32, taskCap: 1, taskWaitMs: 5_000, ownWaitMs: 200 });
     const mine = newTally();
     const first = await g.holdTask({ tally: mine });
+    const t0 = Date.now();
     const second = await g.holdTask({ tally: mine });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(150);
     expect(g.tasksNow).toBe(2);
     let other = false;
     const theirs = g.holdTask({ tally: newTally() }).then((release) => ((other = true), release));
@@ -234,12 +238,13 @@ describe('task slots (limits.concurrentTasks)', () => {
   });
 
   it('across workers: one cap, and a worker that goes away frees its slots', async () => {
-    const g = new Governor({ pace: null, concurrency: 32, taskCap: 1 });
+    const g = new Governor({ pace: null, concurrency: 32, taskCap: 1, ownWaitMs: 200 });
     const link = await serveGovernor(g);
     try {
       const a = new RemoteGovernor(link.url);
       const b = new RemoteGovernor(link.url);
-      const ca = client(a);
+      const tally = newTally();
+      const ca = client(a, { tally });
       const cb = client(b);
       await Promise.all([
         ...Array.from({ length: 2 }, () => ca.rpc('message/send', message('100'))),
@@ -247,6 +252,7 @@ describe('task slots (limits.concurrentTasks)', () => {
       ]);
       expect(agent.maxRunning).toBe(1);
       expect(g.maxTasksInFlight).toBe(1);
+      expect(tally.maxTasksInFlight).toBe(1);
       // A worker's check aborted while it held a slot: the runner's slot is free again.
       const gone = new AbortController();
       await a.holdTask({ signal: gone.signal });
@@ -255,7 +261,7 @@ describe('task slots (limits.concurrentTasks)', () => {
       const release = await b.holdTask({});
       expect(g.tasksNow).toBe(1);
       release();
-      // A check's own slots, held through the link, do not make it wait.
+      // A check's own slots, held through the link, make it wait only for a while.
       const check = newTally();
       const own = [await a.holdTask({ tally: check }), await a.holdTask({ tally: check })];
       expect(g.tasksNow).toBe(2);
