@@ -36,6 +36,28 @@ function schemaErrors(name: Parameters<typeof validate>[0], value: unknown): unk
   return v.valid ? [] : v.errors;
 }
 
+// First in the file: it needs the agent idle, so against a --target it runs alone (harness/verifies.ts),
+// best before other workers start long checks it would wait for.
+verifies(
+  '4.3/get-current-state',
+  'a task queued behind limits.concurrentTasks reads submitted',
+  async (c) => {
+    await requireDirectives(c, 'holding every slot with running tasks');
+    const fill = await fillSlots(c);
+    try {
+      const queued = await openTask(c, [textPart('queued')]);
+      await sleep(30);
+      const state = stateOf(await getTask(c, queued.taskId));
+      if (state !== 'submitted') await fill.requireHeld('when the queued task was read');
+      c.check('tasks/get status.state', state, 'submitted');
+      await cancelTask(c, queued.taskId);
+    } finally {
+      await fill.release();
+    }
+  },
+  { overflowsTasks: true },
+);
+
 verifies('4.3/get-task-id-required', 'tasks/get without taskId gets -32602 with data.details', async (c) => {
   const ex = await c.rpc('tasks/get', {});
   c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
@@ -77,26 +99,6 @@ verifies('4.3/get-current-state', 'a task held by runUntilCanceled reads working
     await cancelTask(c, task.taskId);
   }
 });
-
-verifies(
-  '4.3/get-current-state',
-  'a task queued behind limits.concurrentTasks reads submitted',
-  async (c) => {
-    await requireDirectives(c, 'holding every slot with running tasks');
-    const fill = await fillSlots(c);
-    try {
-      const queued = await openTask(c, [textPart('queued')]);
-      await sleep(30);
-      const state = stateOf(await getTask(c, queued.taskId));
-      if (state !== 'submitted') await fill.requireHeld('when the queued task was read');
-      c.check('tasks/get status.state', state, 'submitted');
-      await cancelTask(c, queued.taskId);
-    } finally {
-      await fill.release();
-    }
-  },
-  { overflowsTasks: true },
-);
 
 verifies('4.3/get-status-details', 'a completed status carries the agent reply message', async (c) => {
   const message = statusOf(await getTask(c, await finished(c, 'completed')))?.message;
