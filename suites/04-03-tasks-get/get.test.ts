@@ -58,57 +58,97 @@ verifies(
   { overflowsTasks: true },
 );
 
-verifies('4.3/get-task-id-required', 'tasks/get without taskId gets -32602 with data.details', async (c) => {
-  const ex = await c.rpc('tasks/get', {});
-  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-  c.check('error.data.details', errorData(ex)?.details, is.nonEmptyString());
-});
+verifies(
+  '4.3/get-task-id-required',
+  'tasks/get without taskId gets -32602 with data.details',
+  async (c) => {
+    const ex = await c.rpc('tasks/get', {});
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+    c.check('error.data.details', errorData(ex)?.details, is.nonEmptyString());
+  },
+  { concurrent: true },
+);
 
-verifies('4.3/get-result-fields', 'the result has id, status, createdAt and updatedAt', async (c) => {
-  const taskId = await finished(c, 'completed');
-  const task = await getTask(c, taskId);
-  c.check('tasks-get-result schema errors', schemaErrors('tasks-get-result', task), []);
-  c.check('result.id', task?.id, taskId);
-  c.check('result.createdAt', task?.createdAt, is.matching(RFC3339));
-  c.check('result.updatedAt', task?.updatedAt, is.matching(RFC3339));
-});
+verifies(
+  '4.3/get-result-fields',
+  'the result has id, status, createdAt and updatedAt',
+  async (c) => {
+    const taskId = await finished(c, 'completed');
+    const task = await getTask(c, taskId);
+    c.check('tasks-get-result schema errors', schemaErrors('tasks-get-result', task), []);
+    c.check('result.id', task?.id, taskId);
+    c.check('result.createdAt', task?.createdAt, is.matching(RFC3339));
+    c.check('result.updatedAt', task?.updatedAt, is.matching(RFC3339));
+  },
+  { concurrent: true },
+);
 
-verifies('4.3/get-current-state', 'a task message/send returned completed reads completed', async (c) => {
-  c.check('tasks/get status.state', stateOf(await getTask(c, await finished(c, 'completed'))), 'completed');
-});
+verifies(
+  '4.3/get-current-state',
+  'a task message/send returned completed reads completed',
+  async (c) => {
+    c.check('tasks/get status.state', stateOf(await getTask(c, await finished(c, 'completed'))), 'completed');
+  },
+  { concurrent: true },
+);
 
-verifies('4.3/get-current-state', 'a failed task reads failed', async (c) => {
-  c.check('tasks/get status.state', stateOf(await getTask(c, await finished(c, 'failed'))), 'failed');
-});
+verifies(
+  '4.3/get-current-state',
+  'a failed task reads failed',
+  async (c) => {
+    c.check('tasks/get status.state', stateOf(await getTask(c, await finished(c, 'failed'))), 'failed');
+  },
+  { concurrent: true },
+);
 
-verifies('4.3/get-current-state', 'a canceled task reads canceled', async (c) => {
-  c.check('tasks/get status.state', stateOf(await getTask(c, await finished(c, 'canceled'))), 'canceled');
-});
+verifies(
+  '4.3/get-current-state',
+  'a canceled task reads canceled',
+  async (c) => {
+    c.check('tasks/get status.state', stateOf(await getTask(c, await finished(c, 'canceled'))), 'canceled');
+  },
+  { concurrent: true },
+);
 
-verifies('4.3/get-current-state', 'a task held by runUntilCanceled reads working', async (c) => {
-  await requireDirectives(c, 'a task that runs until canceled');
-  const task = await openTask(c, scriptParts('working', { runUntilCanceled: true }));
-  try {
-    const seen = await awaitState(c, task.taskId, (s) => s !== 'submitted');
-    // Read after the task met its system timeout (the read waited on a slow or rate-limited agent).
-    const gone = stateOf(seen) === 'working' ? undefined : readTooLate(c, task);
-    if (gone !== undefined) c.notExercised(`${gone}: no working task was left to read`);
-    c.check('tasks/get status.state', stateOf(seen), 'working');
-    c.check('status.progress of the working task', statusOf(seen)?.progress, is.type('object'));
-  } finally {
-    await cancelTask(c, task.taskId);
-  }
-});
+verifies(
+  '4.3/get-current-state',
+  'a task held by runUntilCanceled reads working',
+  async (c) => {
+    await requireDirectives(c, 'a task that runs until canceled');
+    const task = await openTask(c, scriptParts('working', { runUntilCanceled: true }));
+    try {
+      const seen = await awaitState(c, task.taskId, (s) => s !== 'submitted');
+      // Read after the task met its system timeout (the read waited on a slow or rate-limited agent).
+      const gone = stateOf(seen) === 'working' ? undefined : readTooLate(c, task);
+      if (gone !== undefined) c.notExercised(`${gone}: no working task was left to read`);
+      c.check('tasks/get status.state', stateOf(seen), 'working');
+      c.check('status.progress of the working task', statusOf(seen)?.progress, is.type('object'));
+    } finally {
+      await cancelTask(c, task.taskId);
+    }
+  },
+  { concurrent: true },
+);
 
-verifies('4.3/get-status-details', 'a completed status carries the agent reply message', async (c) => {
-  const message = statusOf(await getTask(c, await finished(c, 'completed')))?.message;
-  c.check('status.message schema (agent-message) errors', schemaErrors('agent-message', message), []);
-});
+verifies(
+  '4.3/get-status-details',
+  'a completed status carries the agent reply message',
+  async (c) => {
+    const message = statusOf(await getTask(c, await finished(c, 'completed')))?.message;
+    c.check('status.message schema (agent-message) errors', schemaErrors('agent-message', message), []);
+  },
+  { concurrent: true },
+);
 
-verifies('4.3/get-status-details', 'a failed status carries an error object', async (c) => {
-  const error = statusOf(await getTask(c, await finished(c, 'failed')))?.error;
-  c.check('status.error', error, is.type('object'));
-});
+verifies(
+  '4.3/get-status-details',
+  'a failed status carries an error object',
+  async (c) => {
+    const error = statusOf(await getTask(c, await finished(c, 'failed')))?.error;
+    c.check('status.error', error, is.type('object'));
+  },
+  { concurrent: true },
+);
 
 verifies(
   '4.3/get-status-details',
@@ -190,17 +230,22 @@ verifies(
   { concurrent: true },
 );
 
-verifies('4.3/get-timestamps-ordered', 'a completed task has createdAt <= updatedAt', async (c) => {
-  const task = await getTask(c, await finished(c, 'completed'));
-  c.check(
-    '(createdAt, updatedAt)',
-    [task?.createdAt, task?.updatedAt],
-    is.where(
-      'createdAt <= updatedAt',
-      () => Date.parse(String(task?.createdAt)) <= Date.parse(String(task?.updatedAt)),
-    ),
-  );
-});
+verifies(
+  '4.3/get-timestamps-ordered',
+  'a completed task has createdAt <= updatedAt',
+  async (c) => {
+    const task = await getTask(c, await finished(c, 'completed'));
+    c.check(
+      '(createdAt, updatedAt)',
+      [task?.createdAt, task?.updatedAt],
+      is.where(
+        'createdAt <= updatedAt',
+        () => Date.parse(String(task?.createdAt)) <= Date.parse(String(task?.updatedAt)),
+      ),
+    );
+  },
+  { concurrent: true },
+);
 
 verifies(
   '4.3/get-unknown-task-32000',
@@ -212,6 +257,7 @@ verifies(
     c.check('error.data.taskId', errorData(ex)?.taskId, taskId);
     c.check('error.data.suggestion', errorData(ex)?.suggestion, is.nonEmptyString());
   },
+  { concurrent: true },
 );
 
 verifies(
