@@ -24,7 +24,6 @@ import {
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import type { AuthKind } from '../types.ts';
 import type fc from 'fast-check';
-import { whereOf } from './matchers.ts';
 import { propertyLimits } from './profile.ts';
 import { checkProperty, type PropertyAllowance, type PropertyPredicate } from './property.ts';
 import type { CheckRecorder } from './recorder.ts';
@@ -74,12 +73,8 @@ export interface CheckContext {
    * (deep equality) or a matcher of `is`; a predicate is `is.where(description, test)`.
    */
   check(label: string, actual: unknown, expected: unknown): boolean;
-  /** @deprecated Pass `is.where(description, predicate)` as `expected` instead. */
-  check(label: string, actual: unknown, expected: unknown, predicate: (actual: unknown) => boolean): boolean;
   /** Hard assertion: a miss ends the check as failed. */
   require(label: string, actual: unknown, expected: unknown): void;
-  /** @deprecated Pass `is.where(description, predicate)` as `expected` instead. */
-  require(label: string, actual: unknown, expected: unknown, predicate: (actual: unknown) => boolean): void;
   fail(message: string, detail?: { expected?: unknown; actual?: unknown }): never;
   notExercised(reason: string): never;
   notApplicable(reason: string): never;
@@ -220,10 +215,8 @@ export function createCheckContext(
       ),
     stream: (method, params, opts) => client.stream(method, params, opts),
     webhooks: () => hooks.open(),
-    check: (label: string, actual: unknown, expected: unknown, predicate?: (actual: unknown) => boolean) =>
-      recorder.check(label, actual, whereOf(expected, predicate)),
-    require: (label: string, actual: unknown, expected: unknown, predicate?: (actual: unknown) => boolean) =>
-      recorder.require(label, actual, whereOf(expected, predicate)),
+    check: (label, actual, expected) => recorder.check(label, actual, expected),
+    require: (label, actual, expected) => recorder.require(label, actual, expected),
     fail: (message, detail) => recorder.fail(message, detail),
     notExercised: (reason) => recorder.notExercised(reason),
     notApplicable: (reason) => recorder.notApplicable(reason),

@@ -65,12 +65,6 @@ function containsFields(actual: unknown, fields: Record<string, unknown>): boole
   );
 }
 
-/** The older predicate form `check(label, actual, description, predicate)` as the `is.where` it means. */
-export function whereOf(description: unknown, predicate?: (actual: unknown) => boolean): unknown {
-  if (predicate === undefined) return description;
-  return is.where(typeof description === 'string' ? description : show(description), predicate);
-}
-
 /** Decides an expectation: a matcher (`is.where` for any predicate) or deep equality. Returns the recorded `expected`. */
 export function evaluate(actual: unknown, expected: unknown): { pass: boolean; expected: unknown } {
   if (isMatcher(expected)) return { pass: expected.test(actual), expected: expected.description };

@@ -113,8 +113,10 @@ verifies(
       c.check(
         `race #${o.race}`,
         o,
-        'a consistent end (C-08): canceled for good, or an error naming the kept final state',
-        () => inconsistency(o) === null,
+        is.where(
+          'a consistent end (C-08): canceled for good, or an error naming the kept final state',
+          () => inconsistency(o) === null,
+        ),
       );
     }
     const won = outcomes.filter((o) => o.cancel.kind === 'result').length;

@@ -1,7 +1,7 @@
 // The check recorder and matchers (harness/check): expected beside actual as data, and how a check's
 // ending (return, CheckStop, crash) becomes its status.
 import { describe, expect, it } from 'vitest';
-import { is, whereOf } from '../../harness/check/matchers.ts';
+import { is } from '../../harness/check/matchers.ts';
 import { CheckRecorder, CheckStop, isNotExercisedStop } from '../../harness/check/recorder.ts';
 
 function ended(r: CheckRecorder, body: () => void) {
@@ -135,15 +135,6 @@ describe('matchers', () => {
     expect(r.assertions).toEqual([
       { label: 'order', expected: 'a non-decreasing pair', actual: [2, 1], pass: false },
     ]);
-  });
-
-  it('reads the older predicate form as the is.where it means', () => {
-    expect(whereOf('same', undefined)).toBe('same');
-    const m = whereOf('positive', (v) => (v as number) > 0);
-    const r = new CheckRecorder();
-    expect(r.check('n', 1, m)).toBe(true);
-    expect(r.check('n', 0, m)).toBe(false);
-    expect(r.assertions.map((a) => a.expected)).toEqual(['positive', 'positive']);
   });
 });
 
