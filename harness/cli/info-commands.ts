@@ -104,7 +104,9 @@ function printTrace(r: Requirement, t: RequirementTrace, io: CliIo): void {
   io.out(`\nmutants (${t.mutants.length}), each must make the harness fail or warn here:\n`);
   for (const m of t.mutants) io.out(`  ${m.name}  (${m.file}): ${m.description}\n`);
   if (t.mutants.length === 0) io.out('  (none breaks it)\n');
-  if (t.mutants.length > 0) io.out(`  run: npm run mutants -- --mutants ${r.id.replace(/[/.]/g, '-')}\n`);
+  // --extended: the filter keeps only this id's mutants, wherever they are listed (core or extended set).
+  if (t.mutants.length > 0)
+    io.out(`  run: npm run mutants -- --mutants --extended ${r.id.replace(/[/.]/g, '-')}\n`);
   io.out(`\nlegal variants (${t.legal.length}), each must get no fail or warn here:\n`);
   for (const v of t.legal) io.out(`  ${v.name}  (${v.file}): ${v.description}; allowed by ${v.allowedBy}\n`);
   if (t.legal.length === 0) io.out('  (none names it)\n');
