@@ -27,7 +27,7 @@ import {
 } from '../support/index.ts';
 import { readTooLate } from '../support/ended-first.ts';
 import { instantOf } from '../support/timestamps.ts';
-import { progressTrace } from './progress-trace.ts';
+import { progressTrace, type ProgressTrace } from './progress-trace.ts';
 
 const finished = finishedTasks();
 
@@ -38,6 +38,16 @@ function schemaErrors(name: Parameters<typeof validate>[0], value: unknown): unk
 
 // First in the file: it needs the agent idle, so against a --target it runs alone (harness/verifies.ts),
 // best before other workers start long checks it would wait for.
+
+/**
+ * What the polls saw, for a trace that could not show a working task: on a paced or distant agent
+ * the first tasks/get can arrive after the 300 ms task ended on its own.
+ */
+function readStates(trace: ProgressTrace): string {
+  const states = trace.reads.map((t) => stateOf(t) ?? 'no task');
+  return `${states.length} read(s), states ${states.join(', ')}`;
+}
+
 verifies(
   '4.3/get-current-state',
   'a task queued behind limits.concurrentTasks reads submitted',
@@ -156,7 +166,10 @@ verifies(
   async (c) => {
     const trace = await progressTrace(c);
     const working = trace.reads.filter((t) => stateOf(t) === 'working');
-    c.require('working statuses read', working.length, is.atLeast(1));
+    if (working.length === 0)
+      c.notExercised(
+        `no tasks/get read the progress task working (${readStates(trace)}): the task, 300 ms in 3 steps, ended before a poll reached it`,
+      );
     for (const [i, t] of working.entries()) {
       const progress = statusOf(t)?.progress;
       c.check(
@@ -187,6 +200,9 @@ verifies(
     const currents = trace.reads
       .map((t) => (statusOf(t)?.progress as { current?: unknown } | undefined)?.current)
       .filter((v): v is number => typeof v === 'number');
+    if (currents.length < 2) {
+      c.notExercised(`fewer than two tasks/get reads carried progress.current (${readStates(trace)})`);
+    }
     c.check(
       'progress.current over the polls',
       currents,
