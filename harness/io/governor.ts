@@ -214,8 +214,6 @@ export class Governor implements TrafficGovernor {
   private tasksInFlight = 0;
   private taskWaiters: Array<() => void> = [];
   private taskOwners = new Map<unknown, number>();
-  /** Most task slots held at once. */
-  maxTasksInFlight = 0;
   /** Run-wide counts (every tally also counts its own). */
   readonly total: TrafficTally = newTally();
   private waiters = 0;
@@ -226,6 +224,16 @@ export class Governor implements TrafficGovernor {
 
   get maxInFlight(): number {
     return this.total.maxInFlight;
+  }
+
+  /** Most task slots held at once. */
+  get maxTasksInFlight(): number {
+    return this.total.maxTasksInFlight;
+  }
+
+  /** The run's counts and, when a check counts too, its tally: every count goes to both. */
+  private tallies(tally: TrafficTally | undefined): TrafficTally[] {
+    return tally === undefined ? [this.total] : [this.total, tally];
   }
 
   /** Requests in flight now. */
@@ -256,11 +264,8 @@ export class Governor implements TrafficGovernor {
       const now = Date.now();
       this.waiters -= 1;
       if (this.waiters === 0) this.heldMs += now - this.waitingSince;
-      if (tally !== undefined) {
-        tally.waiting -= 1;
-        tally.waitedMs += now - t0;
-      }
-      this.total.waitedMs += now - t0;
+      if (tally !== undefined) tally.waiting -= 1;
+      for (const t of this.tallies(tally)) t.waitedMs += now - t0;
     };
   }
 
@@ -297,8 +302,7 @@ export class Governor implements TrafficGovernor {
     attempt: number,
     o: Pick<AdmitOptions, 'tally' | 'signal'>,
   ): Promise<void> {
-    this.total.rateLimitedAnswers += 1;
-    if (o.tally !== undefined) o.tally.rateLimitedAnswers += 1;
+    for (const t of this.tallies(o.tally)) t.rateLimitedAnswers += 1;
     const backoff = BACKOFF_MS[attempt];
     const detail =
       retryAfterMs === undefined ? 'no Retry-After' : `Retry-After ${Math.ceil(retryAfterMs / 1000)} s`;
@@ -323,9 +327,8 @@ export class Governor implements TrafficGovernor {
     const owner = o.owner ?? o.tally;
     if (this.tasksInFlight < cap && this.taskWaiters.length === 0) this.tasksInFlight += 1;
     else await this.awaitTaskSlot(cap, o, owner);
-    this.maxTasksInFlight = Math.max(this.maxTasksInFlight, this.tasksInFlight);
-    if (o.tally !== undefined)
-      o.tally.maxTasksInFlight = Math.max(o.tally.maxTasksInFlight, this.tasksInFlight);
+    for (const t of this.tallies(o.tally))
+      t.maxTasksInFlight = Math.max(t.maxTasksInFlight, this.tasksInFlight);
     this.ownTask(owner, 1);
     let released = false;
     return () => {
@@ -347,14 +350,12 @@ export class Governor implements TrafficGovernor {
   }
 
   notATurn(tally: TrafficTally | undefined): void {
-    this.total.agentTurns -= 1;
-    if (tally !== undefined) tally.agentTurns -= 1;
+    for (const t of this.tallies(tally)) t.agentTurns -= 1;
   }
 
   /** Records a task-creating request's answer time. */
   turnAnswered(ms: number, tally: TrafficTally | undefined): void {
-    this.total.turnLatencyMs.push(ms);
-    tally?.turnLatencyMs.push(ms);
+    for (const t of this.tallies(tally)) t.turnLatencyMs.push(ms);
   }
 
   /**
@@ -370,7 +371,7 @@ export class Governor implements TrafficGovernor {
 
   private count(o: AdmitOptions): void {
     this.inFlight += 1;
-    for (const t of o.tally === undefined ? [this.total] : [this.total, o.tally]) {
+    for (const t of this.tallies(o.tally)) {
       t.requests += 1;
       if (o.turn) t.agentTurns += 1;
       t.maxInFlight = Math.max(t.maxInFlight, this.inFlight);
