@@ -2,11 +2,13 @@
 // cancel) reached it: on a rate-limited, slow or remote agent the request may wait seconds on the
 // pace while the task finishes or meets the system timeout (C-05). Spec 3 (final states are terminal)
 // and C-06/C-08 make a refusal then legal: the check could not hold its precondition (not-exercised).
+import { methodOf as requestMethodOf } from '../../harness/analysis/findings.ts';
 import type { Exchange, SseEvent } from '../../harness/io/evidence.ts';
 import type { SseStream } from '../../harness/io/sse-reader.ts';
 import { isFinalState } from '../../schemas/error-codes.ts';
 import { isObject, type JsonObject } from '../../schemas/json.ts';
 import type { CheckContext } from './index.ts';
+import { stateOf, statusOf } from './messages.ts';
 
 /** One thing the harness heard of the task: its state, and when (epoch ms) the news arrived. */
 interface Heard {
@@ -20,9 +22,7 @@ interface Heard {
 const SYSTEM_TIMEOUT = 'system timeout';
 
 function methodOf(ex: Exchange): string {
-  return isObject(ex.request.json) && typeof ex.request.json.method === 'string'
-    ? ex.request.json.method
-    : 'request';
+  return requestMethodOf(ex) ?? 'request';
 }
 
 function taskOf(json: unknown, taskId: string): JsonObject | undefined {
@@ -31,8 +31,7 @@ function taskOf(json: unknown, taskId: string): JsonObject | undefined {
 }
 
 function heardOf(task: JsonObject, at: number, via: string): Heard {
-  const status = isObject(task.status) ? task.status : {};
-  return { state: status.state, reason: status.reason, at: Math.round(at), via };
+  return { state: stateOf(task), reason: statusOf(task)?.reason, at: Math.round(at), via };
 }
 
 function fromEvents(events: readonly SseEvent[], startedAt: number, taskId: string, via: string): Heard[] {
@@ -107,6 +106,6 @@ export function readTooLate(c: CheckContext, task: WatchedTask): string | undefi
     .filter((ex) => methodOf(ex) === 'tasks/get' && taskOf(ex.response?.json, task.taskId) !== undefined);
   const last = reads.at(-1);
   const read = last === undefined ? undefined : taskOf(last.response?.json, task.taskId);
-  if (last === undefined || !isFinalState(heardOf(read!, 0, '').state)) return undefined;
+  if (last === undefined || !isFinalState(stateOf(read))) return undefined;
   return endedBefore(c, task, last);
 }
