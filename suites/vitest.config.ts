@@ -37,12 +37,14 @@ export default defineConfig({
     sequence: {
       sequencer: class SpecOrderSequencer extends BaseSequencer {
         override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-          const rank =
-            this.ctx.config.maxWorkers > 1 ? (f: TestSpecification) => startRank(f.moduleId) : () => 0;
+          // Ranked once per file (startRank reads the file), not once per comparison.
+          const ranks = new Map(
+            files.map((f) => [f, this.ctx.config.maxWorkers > 1 ? startRank(f.moduleId) : 0]),
+          );
           return [...files].sort(
             (a, b) =>
               runsLast(a) - runsLast(b) ||
-              rank(a) - rank(b) ||
+              ranks.get(a)! - ranks.get(b)! ||
               (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0),
           );
         }

@@ -27,7 +27,7 @@ export const RUNS_FIRST = /(?:^|[\\/])suites[\\/]02-11-webhook-config[\\/]no-con
  * within the card's limits.concurrentTasks through the governor, so another file's turns can delay
  * it but never queue its task at the agent.
  */
-export const EXCLUSIVE_SUITE_FILES = Object.freeze(['/suites/08-limits/rate-limit\\.test\\.ts$']);
+export const EXCLUSIVE_SUITE_FILES = Object.freeze([RUNS_LAST.source]);
 
 /**
  * Whether a suite file (absolute path) has checks that need the agent idle: the whole file runs alone,
