@@ -203,9 +203,10 @@ class Client implements TargetClient {
       if (!turn) return;
       const ms = t.events[0]?.atMs ?? t.headersMs ?? 0;
       if (this.opts.tally !== undefined) this.opts.tally.agentMs += ms;
-      if (t.isEventStream === true || (t.status !== undefined && answerMadeTask(t.status, t.json)))
-        this.opts.governor?.turnAnswered(ms, this.opts.tally);
-      else this.opts.governor?.notATurn(this.opts.tally);
+      this.turnEnded(
+        ms,
+        t.isEventStream === true || (t.status !== undefined && answerMadeTask(t.status, t.json)),
+      );
     });
     return { s, ex };
   }
@@ -286,11 +287,8 @@ class Client implements TargetClient {
         }
         if (turnMethod && this.opts.tally !== undefined) this.opts.tally.agentMs += ex.timings.totalMs;
         const res = ex.response;
-        if (turn && res !== undefined) {
-          if (answerMadeTask(res.status, res.json))
-            this.opts.governor?.turnAnswered(ex.timings.totalMs, this.opts.tally);
-          else this.opts.governor?.notATurn(this.opts.tally);
-        }
+        if (turn && res !== undefined)
+          this.turnEnded(ex.timings.totalMs, answerMadeTask(res.status, res.json));
         if (!this.governs() || res === undefined || !isRateLimitedAnswer(res.status, res.json)) return ex;
         this.forget(ex);
         await this.opts.governor!.onRateLimited(retryAfterMs(res.headers, res.json), attempt, this.opts);
@@ -298,6 +296,12 @@ class Client implements TargetClient {
     } finally {
       releaseTask();
     }
+  }
+
+  /** A turn answered: its time counted when it made a task, else it was no turn after all (uncounted). */
+  private turnEnded(ms: number, madeTask: boolean): void {
+    if (madeTask) this.opts.governor?.turnAnswered(ms, this.opts.tally);
+    else this.opts.governor?.notATurn(this.opts.tally);
   }
 
   /** One of the agent's task slots for a turn (none for other requests, or when the client overflows). */
