@@ -22,6 +22,8 @@ export interface FieldSettings {
   governorUrl?: string;
   /** Path patterns (regular expressions) of the suite files that run alone: they hold per-agent limits. */
   exclusiveFiles?: string[];
+  /** Suite files run at once (vitest workers), set by the runner. */
+  suiteWorkers?: number;
 }
 
 export interface ProvidedRun {

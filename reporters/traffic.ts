@@ -63,7 +63,8 @@ export function trafficFacts(result: Pick<RunResult, 'traffic'>): TrafficFact[] 
         `${num(c.maxInFlight)} in flight at most (limit ${num(c.limit) ?? '?'})` +
         (num(c.taskLimit) === undefined
           ? ''
-          : `; ${num(c.maxTasksInFlight) ?? 0} agent turn(s) at most (the card's concurrentTasks ${num(c.taskLimit)})`),
+          : `; ${num(c.maxTasksInFlight) ?? 0} agent turn(s) at most (the card's concurrentTasks ${num(c.taskLimit)})`) +
+        (num(c.suiteWorkers) === undefined ? '' : `; ${num(c.suiteWorkers)} suite file(s) at once`),
     });
   }
   const cut = Array.isArray(t.cut) ? t.cut : [];

@@ -160,8 +160,11 @@ export function markdown(r: BenchResults): string {
     lines.push(row(['exit code', c.exitCode]));
     lines.push(row(['wall time, process start to exit', `${c.wallMs} ms`]));
     lines.push(row(['run time reported by the runner', `${c.runMs} ms`]));
-    lines.push(row(['longest check per suite file, summed', `${c.checksCriticalPathMs} ms`]));
-    lines.push(row(['floor: unavoidable waits per file, summed', `${c.floorMs} ms`]));
+    lines.push(row(['suite files at once (workers)', c.workers]));
+    lines.push(
+      row(['longest check per suite file, summed over the workers', `${c.checksCriticalPathMs} ms`]),
+    );
+    lines.push(row(['floor: unavoidable waits per file, summed over the workers', `${c.floorMs} ms`]));
     lines.push(
       row([`wall / floor (target <= 1.5)`, `${c.ratio} (${mark(c.ratio <= 1.5).replaceAll('*', '')})`]),
     );

@@ -42,13 +42,19 @@ const RESERVE_MS = 75_000;
 // delay are waits, so files overlap them. Four keep the agent's task slots busy on a slow agent (1.5 s
 // per turn: 155 s with three, 144 s with four); more only add memory on two cores.
 const FIELD_WORKERS = 4;
+// Workers against the bundled server: its answers are instant, but a certification still waits on
+// spec-bound times (the 5 s receiver timeout of 6.5, the 2 s system timeout of section 3 and 4.1), which
+// a second worker overlaps with the other files (`npm run certify`: 23 s in one worker, 18 s in two,
+// 17.5 s in three on two cores; BENCHMARKS.md).
+const BUNDLED_WORKERS = 2;
 const MIN_PARALLEL_FILES = 8;
 
-/** Workers for this run: one for the bundled server (its speed is the floor) or a fixed receiver port. */
+/** Workers for this run: one for a fixed receiver port, a low --concurrency or a narrow run. */
 export function suiteWorkers(provided: ProvidedRun, files: number): number {
-  if (provided.bundled || provided.webhookListen.port !== 0 || provided.field.concurrency < 8) return 1;
+  if (provided.webhookListen.port !== 0 || provided.field.concurrency < 8) return 1;
   // A narrow run (--only a few sections) is over before more workers would have loaded.
-  return files < MIN_PARALLEL_FILES ? 1 : FIELD_WORKERS;
+  if (files < MIN_PARALLEL_FILES) return 1;
+  return provided.bundled ? BUNDLED_WORKERS : FIELD_WORKERS;
 }
 
 function vitestOptions(provided: ProvidedRun, ids: readonly string[], collector: Collector, workers: number) {
@@ -85,6 +91,35 @@ export function suitePhases(
   const last = chosen.filter((f) => RUNS_LAST.test(f));
   const rest = chosen.filter((f) => !first.includes(f) && !last.includes(f));
   return [first, rest, last].filter((phase) => phase.length > 0);
+}
+
+/**
+ * Runs each phase's files in turn in one vitest instance: its workers and their loaded modules carry
+ * over from phase to phase (a vitest started per phase cost about 2 s each). Stops between phases once
+ * `stopped()` says why.
+ */
+async function runPhases(
+  options: ReturnType<typeof vitestOptions>,
+  phases: readonly string[][],
+  stopped: () => string | undefined,
+): Promise<void> {
+  // What startVitest sets before it creates its instance.
+  process.env.TEST = 'true';
+  process.env.VITEST = 'true';
+  process.env.NODE_ENV ??= 'test';
+  // Loaded on demand: vitest/node is the heaviest import of the CLI (seconds under tsx).
+  const { createVitest } = await import('vitest/node');
+  const vitest = await createVitest('test', options);
+  try {
+    for (const [i, phase] of phases.entries()) {
+      if (stopped() !== undefined) return;
+      // The first phase starts vitest (reporters' onInit, global setup); `[]` selects every file.
+      if (i === 0) await vitest.start(phase);
+      else await vitest.runTestFiles(phase);
+    }
+  } finally {
+    await vitest.close();
+  }
 }
 
 /** Resolves when vitest finished, or GRACE_MS after the budget was spent, whichever comes first. */
@@ -129,6 +164,7 @@ export async function runSuites(
   // No suite file spells a selected id: nothing to run, every selected requirement is not-exercised.
   if (files?.length === 0) return { tests: [], harnessErrors: [] };
   const workers = suiteWorkers(provided, files?.length ?? Infinity);
+  provided.field.suiteWorkers = workers;
   let link: GovernorLink | undefined;
   try {
     if (workers > 1) {
@@ -136,16 +172,8 @@ export async function runSuites(
       provided.field.governorUrl = link.url;
       provided.field.exclusiveFiles = [...EXCLUSIVE_SUITE_FILES];
     }
-    // Loaded on demand: vitest/node is the heaviest import of the CLI (seconds under tsx).
-    const { startVitest } = await import('vitest/node');
-    const options = vitestOptions(provided, ids, collector, workers);
     const phases = suitePhases(files, () => allSuiteFiles(PROJECT_ROOT, SUITES_DIR), workers);
-    const run = (async () => {
-      for (const phase of phases) {
-        if (interrupted !== undefined) return;
-        await startVitest('test', phase, options);
-      }
-    })();
+    const run = runPhases(vitestOptions(provided, ids, collector, workers), phases, () => interrupted);
     await budgeted(run, budgetMs, collector, () => {
       interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished`;
     });

@@ -45,15 +45,17 @@ export function needsIdleAgent(file: string): boolean {
 }
 
 /**
- * Suite files that spend many agent turns one after another (the section 3 model, the valid-message
- * properties of 4.1, the multi-turn conversations of 4.9): when files share several workers they
- * start right after the files that need the agent idle, so that they do not end the run last on a
- * slow agent (npm run field -- --breakdown measures each file's span).
+ * Suite files with a long span: many agent turns one after another (the section 3 model, the
+ * valid-message properties of 4.1, the multi-turn conversations of 4.9) or a spec-bound wait (the 5 s
+ * receiver timeout of 6.5). When files share several workers they start right after the files that
+ * need the agent idle, so that the other files overlap them instead of the run ending on them (npm run
+ * field -- --breakdown measures each file's span).
  */
 const STARTS_EARLY = [
   /[\\/]suites[\\/]03-states[\\/]state-machine\.test\.ts$/,
   /[\\/]suites[\\/]04-01-message-send[\\/]send-result\.test\.ts$/,
   /[\\/]suites[\\/]04-09-multi-turn-files[\\/]context\.test\.ts$/,
+  /[\\/]suites[\\/]06-01-webhooks[\\/]delivery\.test\.ts$/,
 ];
 
 /**

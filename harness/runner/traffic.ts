@@ -86,6 +86,7 @@ export function summarizeTraffic(
       maxInFlight: Math.max(0, ...tallies.map((t) => t.maxInFlight)),
       taskLimit: field.taskCap ?? null,
       maxTasksInFlight: Math.max(0, ...tallies.map((t) => t.maxTasksInFlight ?? 0)),
+      ...(field.suiteWorkers === undefined ? {} : { suiteWorkers: field.suiteWorkers }),
     },
     cut: cutsOf(tests),
     properties: tests.flatMap((t) =>

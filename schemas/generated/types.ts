@@ -1741,6 +1741,10 @@ export interface ReportTraffic {
      * Most agent turns (task slots) held at once by checks that keep to the limit; checks that overflow it on purpose (C-21) are not counted.
      */
     maxTasksInFlight?: number;
+    /**
+     * Suite files run at once (README, Field conditions); absent when no suite ran, and from reports of older versions.
+     */
+    suiteWorkers?: number;
   };
   /**
    * What the profile or budget left out, and the option that covers it.

@@ -1,5 +1,5 @@
 // The certification floor of the benchmark (bench/scenarios/certify.ts): the waits a check could not
-// avoid, read from its recorded evidence, and their sum over suite files.
+// avoid, read from its recorded evidence, and their sum over suite files spread over the workers.
 import { describe, expect, it } from 'vitest';
 import { floorOf, waitOf } from '../../bench/scenarios/certify.ts';
 
@@ -57,7 +57,7 @@ describe('bench certification floor', () => {
     expect(waitOf(check(5200, [set], held), 2000)).toBeCloseTo(5100);
   });
 
-  it('sums the largest wait of each file, since files run one after another', () => {
+  it('sums the largest wait of each file in one worker, since files run one after another', () => {
     const report = {
       durationMs: 0,
       exitCode: 0,
@@ -67,6 +67,27 @@ describe('bench certification floor', () => {
         { checks: [check(2100, [send({ runUntilCanceled: true })], [], 'suites/b.test.ts')] },
       ],
     };
-    expect(floorOf(report)).toMatchObject({ floorMs: 3000, checksCriticalPathMs: 3200, files: 2, checks: 3 });
+    expect(floorOf(report)).toMatchObject({
+      floorMs: 3000,
+      checksCriticalPathMs: 3200,
+      workers: 1,
+      files: 2,
+      checks: 3,
+    });
+  });
+
+  it('spreads the files over the workers, never below the longest file', () => {
+    const file = (name: string, delayMs: number) => ({
+      checks: [check(delayMs + 100, [send({ delayMs })], [], `suites/${name}.test.ts`)],
+    });
+    const report = (suiteWorkers: number) => ({
+      durationMs: 0,
+      exitCode: 0,
+      traffic: { concurrency: { suiteWorkers } },
+      requirements: [file('a', 1000), file('b', 1000), file('c', 2000)],
+    });
+    expect(floorOf(report(2))).toMatchObject({ floorMs: 2000, checksCriticalPathMs: 2150, workers: 2 });
+    expect(floorOf(report(4))).toMatchObject({ floorMs: 2000, checksCriticalPathMs: 2100, workers: 4 });
+    expect(floorOf(report(1)).floorMs).toBe(4000);
   });
 });

@@ -2,7 +2,13 @@
 // others, so no file is left waiting out the limit it trips (C-04).
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, suitePhases } from '../../harness/runner/run-suites.ts';
-import { allSuiteFiles, needsIdleAgent, RUNS_FIRST, RUNS_LAST } from '../../harness/runner/suite-files.ts';
+import {
+  allSuiteFiles,
+  needsIdleAgent,
+  RUNS_FIRST,
+  RUNS_LAST,
+  startRank,
+} from '../../harness/runner/suite-files.ts';
 
 const RATE = 'suites/08-limits/rate-limit.test.ts';
 const FRESH = 'suites/02-11-webhook-config/no-config.test.ts';
@@ -38,5 +44,13 @@ describe('suite phases', () => {
     );
     expect(idle).toEqual(expect.arrayContaining(['suites/03-states/submitted.test.ts', RATE]));
     expect(idle).not.toContain('suites/03-states/state-machine.test.ts');
+  });
+
+  it('start ranks: files that need the agent idle, then the long ones (turns in a row, the 5 s receiver timeout)', () => {
+    const rank = (f: string): number => startRank(`${PROJECT_ROOT}${f}`);
+    expect(rank('suites/03-states/submitted.test.ts')).toBe(0);
+    expect(rank('suites/03-states/state-machine.test.ts')).toBe(1);
+    expect(rank('suites/06-01-webhooks/delivery.test.ts')).toBe(1);
+    expect(rank(OTHERS[0]!)).toBe(2);
   });
 });
