@@ -5,6 +5,7 @@ import { getRequirement } from '../requirements/index.ts';
 import type { Requirement } from '../requirements/types.ts';
 import { remoteGovernor } from './check/context.ts';
 import { runCheck, type CheckFn } from './check/run-check.ts';
+import type { FileHold } from './io/governor-link.ts';
 import { newTally, type TrafficTally } from './io/governor.ts';
 import type { ProvidedRun } from './provided.ts';
 import type { CheckResult } from './types.ts';
@@ -71,9 +72,9 @@ function settle(ctx: TestContext, result: CheckResult): void {
  * file when it fills or overflows the agent's task slots (the agent must be idle, C-21) or its file
  * holds other per-agent limits (field.exclusiveFiles). Its file's other checks run beside the rest.
  */
-async function fileLock(run: ProvidedRun, file: string, overflows: boolean): Promise<() => Promise<void>> {
+async function fileLock(run: ProvidedRun, file: string, overflows: boolean): Promise<FileHold> {
   const link = remoteGovernor(run);
-  if (link === undefined) return async () => undefined;
+  if (link === undefined) return { yield: async () => undefined, release: async () => undefined };
   const path = file.split('\\').join('/');
   const exclusive = overflows || (run.field.exclusiveFiles ?? []).some((p) => new RegExp(p).test(path));
   return link.lock(exclusive ? path : null);
@@ -102,21 +103,23 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
         'no target provided: run the suites with a2a-conformance or --config suites/vitest.config.ts',
       );
     }
+    const overflowsTasks = options.overflowsTasks === true;
+    const hold = await fileLock(run, ctx.task.file.filepath, overflowsTasks);
     const spec = {
       requirement,
       title,
       fn,
       file: ctx.task.file.name,
       timeoutMs: budget,
-      overflowsTasks: options.overflowsTasks === true,
+      overflowsTasks,
+      betweenSteps: () => hold.yield(),
     };
     const tally = newTally();
-    const unlock = await fileLock(run, ctx.task.file.filepath, spec.overflowsTasks);
     let result: CheckResult;
     try {
       result = await runCheck(spec, run, tally);
     } finally {
-      await unlock();
+      await hold.release();
     }
     ctx.task.meta.a2a = result;
     ctx.task.meta.a2aTraffic = tally;

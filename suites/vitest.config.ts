@@ -30,10 +30,11 @@ export default defineConfig({
     // section numbers (suites/04-03-tasks-get verifies requirements/sections/04-03-tasks-get.ts), so
     // path order is spec order, stable from run to run. Two exceptions: the rate-limit burst
     // (suites/08-limits/rate-limit.test.ts) runs last, because tripping the limit (C-04) blocks the
-    // agent for up to 60 s; and when files share several workers (against a --target), the files
-    // with checks that need the agent idle come first, while the other workers run short checks
-    // (later, such a check would hold every worker until a long property elsewhere ended), then the
-    // files that spend many turns in a row (startRank in harness/runner/suite-files.ts).
+    // agent for up to 60 s; and when files share several workers, the longest chain of requests
+    // starts first, then the files with checks that need the agent idle, while the other workers run
+    // short checks (later, such a check would hold every worker until a long check elsewhere ended),
+    // then the files that spend many turns in a row or wait a spec-bound time (startRank in
+    // harness/runner/suite-files.ts).
     sequence: {
       sequencer: class SpecOrderSequencer extends BaseSequencer {
         override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -25,7 +25,12 @@ import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import type { AuthKind } from '../types.ts';
 import type fc from 'fast-check';
 import { propertyLimits } from './profile.ts';
-import { checkProperty, type PropertyAllowance, type PropertyPredicate } from './property.ts';
+import {
+  checkProperty,
+  type PropertyAllowance,
+  type PropertyPredicate,
+  type PropertyRunOptions,
+} from './property.ts';
 import type { CheckRecorder } from './recorder.ts';
 import type { CheckWebhooks, WebhookScope } from './webhooks.ts';
 
@@ -88,12 +93,14 @@ export interface CheckContext {
   /**
    * A property over generated inputs (fast-check, seed and runs from the run). A counterexample is a
    * failed assertion with its replay seed; a predicate returning false or throwing fails the case.
+   * `numRuns` overrides the run's --runs; `lanes` runs independent cases side by side
+   * (PropertyRunOptions).
    */
   property<T>(
     label: string,
     arb: fc.Arbitrary<T>,
     predicate: PropertyPredicate<T>,
-    numRuns?: number,
+    options?: Pick<PropertyRunOptions, 'numRuns' | 'lanes'>,
   ): Promise<boolean>;
 }
 
@@ -176,6 +183,14 @@ export class ClientPool {
   }
 }
 
+/** How a check's context reaches its runner (run-check.ts): the budget and the run's file lock. */
+export interface CheckHooks {
+  /** Extends the check's budget by a wait it planned. */
+  extendBudget?: (ms: number) => void;
+  /** Awaited between a property's generated cases (CheckSpec.betweenSteps). */
+  betweenSteps?: () => Promise<void>;
+}
+
 export function createCheckContext(
   requirement: Requirement,
   run: ProvidedRun,
@@ -183,7 +198,7 @@ export function createCheckContext(
   pool: ClientPool,
   hooks: WebhookScope,
   signal: AbortSignal,
-  extendBudget: (ms: number) => void = () => undefined,
+  { extendBudget = () => undefined, betweenSteps }: CheckHooks = {},
 ): CheckContext {
   const { auth: _auth, card, ...config } = run;
   const client = pool.create();
@@ -221,7 +236,7 @@ export function createCheckContext(
     notExercised: (reason) => recorder.notExercised(reason),
     notApplicable: (reason) => recorder.notApplicable(reason),
     info: (message, data) => recorder.info(message, data),
-    property: (label, arb, predicate, numRuns) =>
+    property: (label, arb, predicate, options) =>
       checkProperty(
         recorder,
         run,
@@ -229,8 +244,11 @@ export function createCheckContext(
         label,
         arb,
         predicate,
-        numRuns,
-        propertyAllowance(run, pool.tally, recorder, label),
+        {
+          ...options,
+          allowance: propertyAllowance(run, pool.tally, recorder, label),
+          betweenCases: betweenSteps,
+        },
       ),
   };
 }

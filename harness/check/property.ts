@@ -52,6 +52,24 @@ function allowanceGuard(allowance: PropertyAllowance): { over: () => boolean; fa
   };
 }
 
+/** How one property runs beside the run's seed and runs (all optional). */
+export interface PropertyRunOptions {
+  /** Cases to generate; default: the run's --runs. */
+  numRuns?: number;
+  /** What the property may spend (the run's --profile); none: every case runs. */
+  allowance?: PropertyAllowance;
+  /** Awaited before every case but the first, with no case in flight (CheckSpec.betweenSteps). */
+  betweenCases?: () => Promise<void>;
+  /**
+   * Cases in flight at once, for a property whose cases are independent and leave nothing behind
+   * (e.g. one malformed request each): behind a slow link the cases' round trips overlap. The cases
+   * are the ones the seed generates, in rounds of `lanes` in their order; the first that fails is
+   * replayed alone and shrunk, so a counterexample and its replay path are the same as in one lane.
+   * Default 1.
+   */
+  lanes?: number;
+}
+
 export async function checkProperty<T>(
   recorder: CheckRecorder,
   settings: PropertySettings,
@@ -59,8 +77,7 @@ export async function checkProperty<T>(
   label: string,
   arb: fc.Arbitrary<T>,
   predicate: PropertyPredicate<T>,
-  numRuns = settings.runs,
-  allowance?: PropertyAllowance,
+  { numRuns = settings.runs, allowance, betweenCases, lanes = 1 }: PropertyRunOptions = {},
 ): Promise<boolean> {
   const bounded =
     allowance !== undefined && (allowance.turns !== Infinity || allowance.requests !== Infinity);
@@ -72,6 +89,8 @@ export async function checkProperty<T>(
       stoppedAt ??= cases;
       throw new AllowanceSpent("the profile's allowance of this property is spent");
     }
+    // In lanes, between rounds instead (firstFailureInLanes): no case of the round may be in flight.
+    if (cases > 0 && lanes === 1) await betweenCases?.();
     cases += 1;
     try {
       const held = (await predicate(value)) !== false;
@@ -82,12 +101,25 @@ export async function checkProperty<T>(
       throw e;
     }
   });
-  const details = await fc.check(property, { seed: settings.seed, numRuns });
+  const params = { seed: settings.seed, numRuns };
+  let details: fc.RunDetails<[T]> | undefined;
+  let laneRuns: number | undefined;
+  if (lanes > 1) {
+    const failedAt = await firstFailureInLanes(arb, property, params, lanes, betweenCases);
+    laneRuns = cases;
+    // The first case that failed, replayed alone from its index and shrunk by fast-check.
+    if (failedAt !== undefined) details = await fc.check(property, { ...params, path: String(failedAt) });
+  } else {
+    details = await fc.check(property, params);
+  }
   // Stopped by the allowance: every case before it held (a failing one would have ended the run).
-  const stopped = details.failed && details.errorInstance instanceof AllowanceSpent;
-  const runs = stopped ? (stoppedAt ?? cases) : details.numRuns;
+  const stopped =
+    details === undefined
+      ? stoppedAt !== undefined
+      : details.failed && details.errorInstance instanceof AllowanceSpent;
+  const runs = stopped ? (stoppedAt ?? cases) : (laneRuns ?? details?.numRuns ?? cases);
   allowance?.ran(numRuns, runs);
-  if (!details.failed || stopped) {
+  if (details === undefined || !details.failed || stopped) {
     return recorder.check(
       label,
       `${runs} generated case(s) held`,
@@ -113,4 +145,34 @@ export async function checkProperty<T>(
     actual,
     is.where('holds for every generated case', () => false),
   );
+}
+
+/**
+ * Runs a property's generated cases (`params`: its seed and runs) in rounds of `lanes` at once, in
+ * generation order, and returns the index of the first that failed (a false result or an error other
+ * than a precondition), if any. No round starts once one failed or the allowance stopped them;
+ * `betweenRounds` is awaited between rounds, when no case is in flight.
+ */
+async function firstFailureInLanes<T>(
+  arb: fc.Arbitrary<T>,
+  property: fc.IAsyncProperty<[T]>,
+  params: { seed: number; numRuns: number },
+  lanes: number,
+  betweenRounds: (() => Promise<void>) | undefined,
+): Promise<number | undefined> {
+  // The values fc.check generates for this seed, in its order (fc.sample's differ from the tenth on).
+  const values: Array<[T]> = [];
+  await fc.check(
+    fc.asyncProperty(arb, async (value) => void values.push([value])),
+    params,
+  );
+  for (let start = 0; start < values.length; start += lanes) {
+    if (start > 0) await betweenRounds?.();
+    const outs = await Promise.all(values.slice(start, start + lanes).map((v) => property.run(v)));
+    for (const [k, out] of outs.entries()) {
+      if (out === null || fc.PreconditionFailure.isFailure(out)) continue;
+      return out.error instanceof AllowanceSpent ? undefined : start + k;
+    }
+  }
+  return undefined;
 }

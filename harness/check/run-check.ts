@@ -37,6 +37,12 @@ export interface CheckSpec {
   timeoutMs?: number;
   /** Holds more tasks than the agent's limits.concurrentTasks on purpose (C-21): no task slot is waited for. */
   overflowsTasks?: boolean;
+  /**
+   * Awaited between the independent steps of a long check (a property's generated cases): with suite
+   * files in several workers, it lets a check that needs the agent idle run first (FileHold.yield).
+   * The time it waits does not spend the check's budget.
+   */
+  betweenSteps?: () => Promise<void>;
 }
 
 class BudgetSpent extends Error {}
@@ -105,7 +111,19 @@ export async function runCheck(
     try {
       const planned = { ms: 0 };
       const extend = (ms: number): void => void (planned.ms += ms);
-      const c = createCheckContext(spec.requirement, run, recorder, pool, hooks, controller.signal, extend);
+      const between = spec.betweenSteps;
+      const betweenSteps =
+        between === undefined
+          ? undefined
+          : async (): Promise<void> => {
+              const t = performance.now();
+              await between();
+              extend(performance.now() - t);
+            };
+      const c = createCheckContext(spec.requirement, run, recorder, pool, hooks, controller.signal, {
+        extendBudget: extend,
+        betweenSteps,
+      });
       await withBudget(
         Promise.resolve().then(() => spec.fn(c)),
         spec.timeoutMs ?? run.checkTimeoutMs,

@@ -24,6 +24,21 @@ export interface GovernorLink {
   close(): Promise<void>;
 }
 
+/** A test's hold on the suite-file lock (RemoteGovernor.lock). */
+export interface FileHold {
+  /**
+   * Between the independent steps of a long check (a property's generated cases): when a file that
+   * runs alone waits for the lock, lets it run first, then holds the lock again. A shared hold asks at
+   * most every YIELD_EVERY_MS; an exclusive one has nothing to yield to.
+   */
+  yield(): Promise<void>;
+  release(): Promise<void>;
+}
+
+// How often a shared hold asks whether an exclusive file waits: rarely enough to cost nothing beside
+// a property's cases, often enough that a slot-filling check never waits for a whole property.
+const YIELD_EVERY_MS = 200;
+
 /** Test holders: any number of shared ones, or the tests of one exclusive file. */
 class FileLock {
   private shared = 0;
@@ -42,6 +57,16 @@ class FileLock {
       this.queue.push({ key, grant });
       this.pump();
     });
+  }
+
+  /**
+   * A shared holder lets a waiting exclusive file in first, then holds the lock again; with none
+   * waiting it keeps its hold.
+   */
+  async yieldShared(): Promise<void> {
+    if (!this.queue.some((q) => q.key !== null)) return;
+    this.release(null);
+    await this.acquire(null);
   }
 
   release(key: string | null): void {
@@ -130,6 +155,10 @@ export async function serveGovernor(governor: Governor): Promise<GovernorLink> {
         const key = typeof body.exclusive === 'string' ? body.exclusive : null;
         await lock.acquire(key);
         if (res.destroyed) lock.release(key);
+        else reply(res, 200, state());
+      } else if (req.url === '/yield') {
+        await lock.yieldShared();
+        if (res.destroyed) lock.release(null);
         else reply(res, 200, state());
       } else if (req.url === '/unlock') {
         lock.release(typeof body.exclusive === 'string' ? body.exclusive : null);
@@ -281,10 +310,25 @@ export class RemoteGovernor implements TrafficGovernor {
   }
 
   /** Holds the suite-file lock for one test: shared, or exclusive to its file. */
-  async lock(exclusive: string | null): Promise<() => Promise<void>> {
+  async lock(exclusive: string | null): Promise<FileHold> {
     await this.call('/lock', { exclusive });
-    return async () => {
-      await this.call('/unlock', { exclusive }).catch(() => undefined);
+    // Yields and the release run one after another: a release never overtakes a yield still waiting
+    // to hold the lock again (it would release a hold not yet regained).
+    let last: Promise<unknown> = Promise.resolve();
+    const inTurn = (op: () => Promise<unknown>): Promise<void> => {
+      last = last.then(op, op);
+      return last.then(() => undefined);
+    };
+    let yieldedAt = Date.now();
+    return {
+      yield: () => {
+        if (exclusive !== null || Date.now() - yieldedAt < YIELD_EVERY_MS) return Promise.resolve();
+        return inTurn(async () => {
+          await this.call('/yield', {});
+          yieldedAt = Date.now();
+        });
+      },
+      release: () => inTurn(() => this.call('/unlock', { exclusive }).catch(() => undefined)),
     };
   }
 

@@ -19,6 +19,10 @@ interface Judge {
 
 // Long enough for any sane target on a malformed request; short enough that a hang is a finding.
 const HANG_MS = 5_000;
+// Cases of one property in flight at once: each is one malformed request that leaves nothing behind,
+// so behind a slow link their round trips overlap (the three properties' 1,200 cases are the run's
+// longest chain of requests).
+const LANES = { lanes: 4 };
 const STREAMING = ['message/stream', 'tasks/resubscribe'];
 
 async function judgeFor(c: CheckContext): Promise<Judge> {
@@ -110,6 +114,7 @@ verifies(
       'malformed request (MUST rules) -> JSON-RPC error, ruled code and id',
       arb,
       predicate(j, false),
+      LANES,
     );
   },
   concurrent,
@@ -125,6 +130,7 @@ verifies(
       'malformed envelope -> HTTP 200 JSON-RPC error, ruled code and id',
       arb,
       predicate(j, true),
+      LANES,
     );
   },
   concurrent,
@@ -141,6 +147,7 @@ verifies(
       'malformed params -> HTTP 200, -32602 with data.details and data.field',
       arb,
       predicate(j, true),
+      LANES,
     );
   },
   concurrent,

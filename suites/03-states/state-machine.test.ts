@@ -228,7 +228,7 @@ function propertyCheck(c: CheckContext, directives: boolean): Promise<boolean> {
   if (!directives) c.info('no directive contract: generated tasks are plain messages');
   const runs = Math.max(1, Math.ceil(c.config.runs / RUNS_PER_MODEL_RUN / 2));
   const arb = arbCommands.map((cmds) => new CommandRun(cmds));
-  return c.property('section 3 model', arb, (cmds) => modelRun(c, directives, cmds), runs);
+  return c.property('section 3 model', arb, (cmds) => modelRun(c, directives, cmds), { numRuns: runs });
 }
 
 verifies(

@@ -46,8 +46,7 @@ describe('a property within its allowance', () => {
         cases.push(n);
         spent.turns += 1;
       },
-      400,
-      allowance,
+      { numRuns: 400, allowance },
     );
     expect([held, cases.length, ran]).toEqual([true, 5, [[400, 5]]]);
     expect(r.assertions).toMatchObject([{ label: 'p', actual: '5 generated case(s) held', pass: true }]);
@@ -65,8 +64,7 @@ describe('a property within its allowance', () => {
       () => {
         spent.turns += n++ === 0 ? 0 : 2;
       },
-      400,
-      allowance,
+      { numRuns: 400, allowance },
     );
     expect(ran).toEqual([[400, 4]]);
   });
@@ -84,8 +82,7 @@ describe('a property within its allowance', () => {
         spent.turns += 1;
         return n < 2;
       },
-      400,
-      allowance,
+      { numRuns: 400, allowance },
     );
     expect(held).toBe(false);
     expect(r.assertions[0]).toMatchObject({ pass: false, actual: { counterexample: 2 } });
@@ -102,16 +99,31 @@ describe('a property within its allowance', () => {
       () => {
         spent.requests += 1;
       },
-      400,
-      allowance,
+      { numRuns: 400, allowance },
     );
     expect(ran).toEqual([[400, 30]]);
   });
 
   it('without an allowance (full profile) every planned case runs', async () => {
     let n = 0;
-    await checkProperty(new CheckRecorder(), SETTINGS, never, 'p', fc.nat(), () => void (n += 1), 50);
+    await checkProperty(new CheckRecorder(), SETTINGS, never, 'p', fc.nat(), () => void (n += 1), {
+      numRuns: 50,
+    });
     expect(n).toBe(50);
+  });
+
+  it('awaits its between-cases step before every case but the first, the case waiting for it', async () => {
+    const events: string[] = [];
+    const between = async (): Promise<void> => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      events.push('between');
+    };
+    const pushCase = (): void => void events.push('case');
+    await checkProperty(new CheckRecorder(), SETTINGS, never, 'p', fc.nat(), pushCase, {
+      numRuns: 3,
+      betweenCases: between,
+    });
+    expect(events).toEqual(['case', 'between', 'case', 'between', 'case']);
   });
 });
 
@@ -142,5 +154,103 @@ describe('profile options', () => {
     expect(() => resolveOptions({ flag: { ...target, profile: 'huge' }, env: {}, file: {} })).toThrow(
       /profile/,
     );
+  });
+});
+
+describe('a property in lanes', () => {
+  const slowly = async (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 2));
+
+  it('runs the cases the seed generates, several at once, and passes when all hold', async () => {
+    const run = async (lanes: number) => {
+      const seen: number[] = [];
+      let inFlight = 0;
+      let most = 0;
+      const r = new CheckRecorder();
+      const held = await checkProperty(
+        r,
+        SETTINGS,
+        never,
+        'p',
+        fc.nat(),
+        async (n) => {
+          most = Math.max(most, (inFlight += 1));
+          await slowly();
+          inFlight -= 1;
+          seen.push(n);
+        },
+        { numRuns: 40, lanes },
+      );
+      return { held, most, seen, actual: r.assertions[0]?.actual };
+    };
+    const one = await run(1);
+    const four = await run(4);
+    expect([one.most, four.most]).toEqual([1, 4]);
+    expect([...four.seen].sort()).toEqual([...one.seen].sort());
+    expect(four.seen).toHaveLength(40);
+    expect([four.held, four.actual]).toEqual([true, '40 generated case(s) held']);
+  });
+
+  it('finds and shrinks the same counterexample, with the same replay path, as one lane', async () => {
+    const run = async (lanes: number) => {
+      const r = new CheckRecorder();
+      const held = await checkProperty(
+        r,
+        { seed: 11, runs: 200 },
+        never,
+        'p',
+        fc.integer({ min: 0, max: 10_000 }),
+        async (n) => {
+          await slowly();
+          return n < 3_000;
+        },
+        { lanes },
+      );
+      return { held, actual: r.assertions[0]?.actual, notes: r.notes };
+    };
+    const one = await run(1);
+    const four = await run(4);
+    expect(one.held).toBe(false);
+    expect((one.actual as { counterexample: number }).counterexample).toBe(3_000);
+    expect(four).toEqual(one);
+  });
+
+  it('awaits its between-cases step between rounds, with no case in flight', async () => {
+    let inFlight = 0;
+    const seenInFlight: number[] = [];
+    await checkProperty(
+      new CheckRecorder(),
+      SETTINGS,
+      never,
+      'p',
+      fc.nat(),
+      async () => {
+        inFlight += 1;
+        await slowly();
+        inFlight -= 1;
+      },
+      { numRuns: 10, lanes: 4, betweenCases: async () => void seenInFlight.push(inFlight) },
+    );
+    // Rounds of 4, 4 and 2 cases: two steps between them.
+    expect(seenInFlight).toEqual([0, 0]);
+  });
+
+  it('stops starting cases once the allowance is spent', async () => {
+    const { spent, ran, allowance } = allowanceOf({ turns: 6, requests: Infinity });
+    const held = await checkProperty(
+      new CheckRecorder(),
+      SETTINGS,
+      never,
+      'p',
+      fc.nat(),
+      async () => {
+        spent.turns += 1;
+        await slowly();
+      },
+      { numRuns: 400, allowance, lanes: 3 },
+    );
+    expect(held).toBe(true);
+    // The lanes in flight when it ran out end their cases: at most lanes - 1 beyond the allowance.
+    expect(ran[0]![1]).toBeGreaterThanOrEqual(6);
+    expect(ran[0]![1]).toBeLessThan(6 + 3);
   });
 });

@@ -202,32 +202,62 @@ describe('the link to the runner (suite files in several workers)', () => {
     }
   });
 
+  it('a long shared check yields between its steps to a file that runs alone, then holds again', async () => {
+    const link = await serveGovernor(new Governor({ pace: null, concurrency: 4 }));
+    try {
+      const r = new RemoteGovernor(link.url);
+      const order: string[] = [];
+      const property = await r.lock(null);
+      // Nobody waits: a yield keeps the hold (an exclusive file asking later still waits for it).
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      await property.yield();
+      const exclusive = r.lock('/suites/08-limits/a.test.ts').then(async (hold) => {
+        order.push('exclusive ran');
+        await hold.release();
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(order).toEqual([]);
+      // One asks soon after its last yield: it keeps going (yields are spaced, not per case).
+      await property.yield();
+      expect(order).toEqual([]);
+      // Later, the waiting file runs before the yield returns; a shared check asking meanwhile waits too.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const yielded = property.yield().then(() => order.push('property resumed'));
+      await exclusive;
+      await yielded;
+      expect(order).toEqual(['exclusive ran', 'property resumed']);
+      // Its release waits for nothing and frees the lock: another exclusive file gets it at once.
+      await property.release();
+      await (await r.lock('/suites/08-limits/b.test.ts')).release();
+    } finally {
+      await link.close();
+    }
+  });
+
   it('an exclusive file runs alone; its own tests share the lock', async () => {
     const link = await serveGovernor(new Governor({ pace: null, concurrency: 4 }));
     try {
       const r = new RemoteGovernor(link.url);
       const order: string[] = [];
       const shared = await r.lock(null);
-      const exclusive = r.lock('/suites/03-states/a.test.ts').then((unlock) => {
+      const exclusive = r.lock('/suites/03-states/a.test.ts').then((hold) => {
         order.push('exclusive');
-        return unlock;
+        return hold;
       });
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(order).toEqual([]);
-      await shared();
-      const unlockA = await exclusive;
+      await shared.release();
+      const holdA = await exclusive;
       const sameFile = await r.lock('/suites/03-states/a.test.ts');
-      const other = r.lock(null).then((unlock) => {
+      const other = r.lock(null).then((hold) => {
         order.push('shared');
-        return unlock;
+        return hold;
       });
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(order).toEqual(['exclusive']);
-      await unlockA();
-      await sameFile();
-      await (
-        await other
-      )();
+      await holdA.release();
+      await sameFile.release();
+      await (await other).release();
       expect(order).toEqual(['exclusive', 'shared']);
     } finally {
       await link.close();
