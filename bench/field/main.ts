@@ -5,8 +5,9 @@
 // Servers and proxies run in this process on 127.0.0.1:0, each harness run in its own process.
 // Never part of `npm test`. Usage: npm run field [-- --only name,name] [-- --profile p] [-- --json file]
 // [-- --breakdown] (each run keeps every exchange, --evidence all, and prints its cost per suite file)
+// [-- --keep dir] (each run's reports stay in dir/<condition>/, e.g. to read when each file ran)
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,7 +122,12 @@ function runHarness(args: string[]): Promise<number> {
   });
 }
 
-async function certify(c: Condition, extraArgs: string[], log: (line: string) => void): Promise<Row> {
+async function certify(
+  c: Condition,
+  extraArgs: string[],
+  log: (line: string) => void,
+  keep: string | undefined,
+): Promise<Row> {
   const key = generateApiKey();
   const server = await startReferenceServer({
     host: '127.0.0.1',
@@ -133,7 +139,8 @@ async function certify(c: Condition, extraArgs: string[], log: (line: string) =>
     c.delayMs === undefined
       ? undefined
       : await startDelayProxy(server.baseUrl, { delayMs: (m, b, h) => c.delayMs!(m, b, h, key) });
-  const out = await mkdtemp(join(tmpdir(), `a2a-field-${c.name}-`));
+  const out = keep === undefined ? await mkdtemp(join(tmpdir(), `a2a-field-${c.name}-`)) : join(keep, c.name);
+  if (keep !== undefined) await mkdir(out, { recursive: true });
   try {
     const target = proxy?.baseUrl ?? server.baseUrl;
     const args = ['--target', target, '--agent-id', 'reference-agent', '--api-key', key, '--out', out];
@@ -152,7 +159,7 @@ async function certify(c: Condition, extraArgs: string[], log: (line: string) =>
   } finally {
     await proxy?.close();
     await server.close();
-    await rm(out, { recursive: true, force: true });
+    if (keep === undefined) await rm(out, { recursive: true, force: true });
   }
 }
 
@@ -193,8 +200,9 @@ const values = scriptCommand('npm run field --', 'Certify the reference server u
   .option('--profile <profile>', 'the --profile of every harness run')
   .option('--json <file>', 'also write the rows as JSON')
   .option('--breakdown', "keep every exchange (--evidence all) and print each run's cost per suite file")
+  .option('--keep <dir>', "keep each run's reports in <dir>/<condition>/ (with --breakdown: every exchange)")
   .parse()
-  .opts<{ only?: string[]; profile?: string; json?: string; breakdown?: boolean }>();
+  .opts<{ only?: string[]; profile?: string; json?: string; breakdown?: boolean; keep?: string }>();
 const only = values.only ?? CONDITIONS.map((c) => c.name);
 // The run without any condition comes first: every other row is compared with it.
 const chosen = CONDITIONS.filter((c) => c.name === 'without' || only.includes(c.name));
@@ -204,7 +212,7 @@ const extra = [
 ];
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 const rows: Row[] = [];
-for (const c of chosen) rows.push(await certify(c, extra, log));
+for (const c of chosen) rows.push(await certify(c, extra, log, values.keep));
 process.stdout.write(`${table(rows)}\n`);
 for (const row of rows) {
   if (values.breakdown === true && row.report !== undefined) {
