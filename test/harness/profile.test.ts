@@ -2,7 +2,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyLimits } from '../../harness/check/profile.ts';
-import { checkProperty, type PropertyAllowance } from '../../harness/check/property.ts';
+import {
+  checkProperty,
+  type PropertyAllowance,
+  type PropertyPredicate,
+} from '../../harness/check/property.ts';
 import { CheckRecorder } from '../../harness/check/recorder.ts';
 import { resolveOptions } from '../../harness/options.ts';
 
@@ -31,22 +35,25 @@ function allowanceOf(limits: { turns: number; requests: number }) {
 const SETTINGS = { seed: 7, runs: 400 };
 const never = (): boolean => false;
 
+/** checkProperty over fc.nat() with SETTINGS, recording into `r`. */
+const overNats = (
+  predicate: PropertyPredicate<number>,
+  options?: Parameters<typeof checkProperty>[6],
+  r = new CheckRecorder(),
+): Promise<boolean> => checkProperty(r, SETTINGS, never, 'p', fc.nat(), predicate, options);
+
 describe('a property within its allowance', () => {
   it('stops once its turns are spent, and says how many cases held', async () => {
     const { spent, ran, allowance } = allowanceOf({ turns: 5, requests: Infinity });
     const r = new CheckRecorder();
     const cases: number[] = [];
-    const held = await checkProperty(
-      r,
-      SETTINGS,
-      never,
-      'p',
-      fc.nat(),
+    const held = await overNats(
       (n) => {
         cases.push(n);
         spent.turns += 1;
       },
       { numRuns: 400, allowance },
+      r,
     );
     expect([held, cases.length, ran]).toEqual([true, 5, [[400, 5]]]);
     expect(r.assertions).toMatchObject([{ label: 'p', actual: '5 generated case(s) held', pass: true }]);
@@ -55,12 +62,7 @@ describe('a property within its allowance', () => {
   it('counts what the cases spent, not what the first one cost (a first case that costs nothing)', async () => {
     const { spent, ran, allowance } = allowanceOf({ turns: 6, requests: Infinity });
     let n = 0;
-    await checkProperty(
-      new CheckRecorder(),
-      SETTINGS,
-      never,
-      'p',
-      fc.nat(),
+    await overNats(
       () => {
         spent.turns += n++ === 0 ? 0 : 2;
       },
@@ -90,12 +92,7 @@ describe('a property within its allowance', () => {
 
   it('malformed-input properties, which cost no turn, run to their request cap', async () => {
     const { spent, ran, allowance } = allowanceOf({ turns: 3, requests: 30 });
-    await checkProperty(
-      new CheckRecorder(),
-      SETTINGS,
-      never,
-      'p',
-      fc.nat(),
+    await overNats(
       () => {
         spent.requests += 1;
       },
@@ -217,12 +214,7 @@ describe('a property in lanes', () => {
   it('awaits its between-cases step between rounds, with no case in flight', async () => {
     let inFlight = 0;
     const seenInFlight: number[] = [];
-    await checkProperty(
-      new CheckRecorder(),
-      SETTINGS,
-      never,
-      'p',
-      fc.nat(),
+    await overNats(
       async () => {
         inFlight += 1;
         await slowly();
@@ -236,12 +228,7 @@ describe('a property in lanes', () => {
 
   it('stops starting cases once the allowance is spent', async () => {
     const { spent, ran, allowance } = allowanceOf({ turns: 6, requests: Infinity });
-    const held = await checkProperty(
-      new CheckRecorder(),
-      SETTINGS,
-      never,
-      'p',
-      fc.nat(),
+    const held = await overNats(
       async () => {
         spent.turns += 1;
         await slowly();
