@@ -107,8 +107,11 @@ export async function checkProperty<T>(
   if (lanes > 1) {
     const failedAt = await firstFailureInLanes(arb, property, params, lanes, betweenCases);
     laneRuns = cases;
-    // The first case that failed, replayed alone from its index and shrunk by fast-check.
-    if (failedAt !== undefined) details = await fc.check(property, { ...params, path: String(failedAt) });
+    // The first case that failed, replayed alone from its index and shrunk by fast-check (one run:
+    // a case that holds on replay must not start the cases after it one at a time).
+    if (failedAt !== undefined) {
+      details = await fc.check(property, { ...params, numRuns: 1, path: String(failedAt) });
+    }
   } else {
     details = await fc.check(property, params);
   }

@@ -99,8 +99,13 @@ export async function finishedTaskId(c: CheckContext): Promise<string> {
 
 export interface RunningTask {
   taskId: string;
-  /** True when the directive contract drives the task, so it runs until finish() is called. */
+  /** True when the directive contract drives the task. */
   scripted: boolean;
+  /**
+   * True when it also runs until finish() is called (runUntilCanceled); a scripted task with a
+   * delay ends by itself and, like a plain one, may end before its configuration is set.
+   */
+  held: boolean;
   /** Resolves when the stream (or the message/send call) carrying the task has ended. */
   ended: Promise<unknown>;
   /** Lets a scripted task reach its outcome now; an unscripted one finishes on its own. */
@@ -145,7 +150,7 @@ export async function startRunningTask(
       );
     }
   };
-  return { ...started, scripted, finish };
+  return { ...started, scripted, held: scripted && directive.runUntilCanceled === true, finish };
 }
 
 async function streamTask(
@@ -179,12 +184,18 @@ async function sendWithTaskId(
 }
 
 /**
- * For an unscripted task: ends the check as not-exercised unless the target's own clock shows the
- * configuration stored strictly before the task finished, since no event could follow otherwise. A tie
- * proves nothing (timestamps in whole seconds, or two instants in the same millisecond, are legal).
+ * For a task that can end by itself (not held): ends the check as not-exercised unless the task is
+ * still running or the target's own clock shows the configuration stored strictly before the task
+ * finished, since no event could follow otherwise (a paced agent may take longer to take the set than
+ * a scripted delay lasts). A tie proves nothing (timestamps in whole seconds, or two instants in the
+ * same millisecond, are legal).
  */
-export async function coveredInTime(c: CheckContext, task: RunningTask, agentLevel = false): Promise<void> {
-  if (task.scripted) return;
+export async function coveredInTime(
+  c: CheckContext,
+  task: Pick<RunningTask, 'taskId' | 'held'>,
+  agentLevel = false,
+): Promise<void> {
+  if (task.held) return;
   const current = await getTask(c, task.taskId);
   if (!FINAL_STATES.includes(stateOf(current) as string)) return;
   const stored = (await getConfig(c, agentLevel ? undefined : task.taskId)).result?.config;
@@ -196,7 +207,8 @@ export async function coveredInTime(c: CheckContext, task: RunningTask, agentLev
   c.notExercised(
     `the task was already ${String(stateOf(current))} and its timestamps do not show the configuration ` +
       `stored before it finished (config createdAt ${String(seen.configCreatedAt)}, task updatedAt ` +
-      `${String(seen.taskUpdatedAt)}); the check needs the a2a:directive contract (docs/directives.md) or a slower agent`,
+      `${String(seen.taskUpdatedAt)}); the check needs a task that outlasts the set (the a2a:directive ` +
+      'contract, docs/directives.md, or a slower agent)',
   );
 }
 

@@ -211,6 +211,28 @@ describe('a property in lanes', () => {
     expect(four).toEqual(one);
   });
 
+  it('replays only the failing case: one that holds on replay does not run the rest one by one', async () => {
+    let calls = 0;
+    let failedOnce = false;
+    const r = new CheckRecorder();
+    const held = await overNats(
+      async () => {
+        const call = (calls += 1);
+        await slowly();
+        // The eleventh case fails once (an agent's passing fault), then holds.
+        if (call === 11 && !failedOnce) {
+          failedOnce = true;
+          return false;
+        }
+        return true;
+      },
+      { numRuns: 400, lanes: 4 },
+      r,
+    );
+    // Three rounds of four, then the replay of the one case.
+    expect([held, calls]).toEqual([true, 13]);
+  });
+
   it('awaits its between-cases step between rounds, with no case in flight', async () => {
     let inFlight = 0;
     const seenInFlight: number[] = [];
