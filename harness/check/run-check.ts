@@ -47,6 +47,32 @@ export interface CheckSpec {
 
 class BudgetSpent extends Error {}
 
+/**
+ * Time a check's budget does not count beside the governor's: waits it planned (a system timeout),
+ * and time it stood aside for a check that needs the agent idle (counted while it lasts, so a long
+ * one never spends the budget before it ends).
+ */
+class Planned {
+  ms = 0;
+  private pausing = 0;
+  private since = 0;
+
+  pausedMs(): number {
+    return this.pausing > 0 ? performance.now() - this.since : 0;
+  }
+
+  async paused(wait: Promise<void>): Promise<void> {
+    if (this.pausing === 0) this.since = performance.now();
+    this.pausing += 1;
+    try {
+      await wait;
+    } finally {
+      this.pausing -= 1;
+      if (this.pausing === 0) this.ms += performance.now() - this.since;
+    }
+  }
+}
+
 // Why a cap: a check sees a handful of deliveries (retries included); a target flooding its URL
 // must not grow one check result, and the run result the CLI holds, without bound.
 const MAX_DELIVERY_EVIDENCE = 50;
@@ -63,10 +89,10 @@ function withBudget(
   controller: AbortController,
   governor: TrafficGovernor,
   tally: TrafficTally,
-  planned: { ms: number },
+  planned: Planned,
 ): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const agentTime = (): number => governor.heldBackMs() + tally.agentMs + planned.ms;
+  const agentTime = (): number => governor.heldBackMs() + tally.agentMs + planned.ms + planned.pausedMs();
   let credited = agentTime();
   const budget = new Promise<never>((_, reject) => {
     const expire = (): void => {
@@ -109,17 +135,10 @@ export async function runCheck(
   } else {
     let thrown: unknown;
     try {
-      const planned = { ms: 0 };
+      const planned = new Planned();
       const extend = (ms: number): void => void (planned.ms += ms);
       const between = spec.betweenSteps;
-      const betweenSteps =
-        between === undefined
-          ? undefined
-          : async (): Promise<void> => {
-              const t = performance.now();
-              await between();
-              extend(performance.now() - t);
-            };
+      const betweenSteps = between === undefined ? undefined : () => planned.paused(between());
       const c = createCheckContext(spec.requirement, run, recorder, pool, hooks, controller.signal, {
         extendBudget: extend,
         betweenSteps,

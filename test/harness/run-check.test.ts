@@ -173,6 +173,21 @@ describe('c.property', () => {
     expect(holding.assertions[0]!.actual).toBe('3 generated case(s) held');
   });
 
+  it('time stood aside between cases (for a check that needs the agent idle) does not spend the budget', async () => {
+    const result = await runCheck(
+      {
+        requirement,
+        title: 't',
+        timeoutMs: 100,
+        betweenSteps: () => new Promise((resolve) => setTimeout(resolve, 150)),
+        fn: (c) => c.property('any', fc.integer(), () => true).then(() => undefined),
+      },
+      run,
+    );
+    expect(result).toMatchObject({ status: 'pass', message: '1 assertion(s) held' });
+    expect(result.durationMs).toBeGreaterThanOrEqual(300);
+  });
+
   it('reports no answer inside a property as error, not as a counterexample', async () => {
     const port = await closedPort();
     const result = await runCheck(
