@@ -323,8 +323,9 @@ export class RemoteGovernor implements TrafficGovernor {
     return {
       yield: () => {
         if (exclusive !== null || Date.now() - yieldedAt < YIELD_EVERY_MS) return Promise.resolve();
+        // A yield that could not be made leaves the hold as it was: the check goes on.
         return inTurn(async () => {
-          await this.call('/yield', {});
+          await this.call('/yield', {}).catch(() => undefined);
           yieldedAt = Date.now();
         });
       },
