@@ -2,7 +2,7 @@
 // node:http proxy on 127.0.0.1:0 whose hooks (proxy-hooks.ts) rewrite requests, JSON-RPC answers,
 // SSE frames and headers. SSE responses are streamed frame by frame, never buffered whole.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen, readBody, sendJson as answerWith } from '../harness/io/loopback.ts';
 import {
   httpServerOptions,
   HTTP_LIMITS,
@@ -64,16 +64,6 @@ function parseCall(req: IncomingMessage, body: Buffer): ProxyCall {
     }
   }
   return call;
-}
-
-/** The whole body of a request or response. */
-export function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 /** Raw request headers for the upstream, minus the body framing when the body was rewritten. */
@@ -282,22 +272,12 @@ export async function startProxy(upstream: string, hooks: ProxyHooks = {}): Prom
     up.end(body);
   }
 
-  const address = await new Promise<AddressInfo>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server.address() as AddressInfo));
-  });
-  let closing: Promise<void> | undefined;
-  return {
-    baseUrl: `http://127.0.0.1:${address.port}`,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        for (const res of held) res.end();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
+  const { baseUrl, close } = await listen(server, {
+    beforeClose: () => {
+      for (const res of held) res.end();
     },
-  };
+  });
+  return { baseUrl, close };
 }
 
 /** An unmodified reference server (certification agent) and a proxy applying `hooks` in front of it. */
@@ -332,10 +312,8 @@ export async function startMutant(
   };
 }
 
-/** Answers a request directly with a JSON body (for `answer` hooks). */
+/** Answers a request directly with a JSON body (for `answer` hooks): true, it was answered. */
 export function sendJson(res: ServerResponse, body: unknown, status = 200): true {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
+  answerWith(res, status, body);
   return true;
 }

@@ -7,7 +7,8 @@ import { createHmac } from 'node:crypto';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expectedVerdict, idSlug } from './define.ts';
-import { readBody, startMutant, type MutantOptions, type ProxyHooks } from './proxy.ts';
+import { readBody } from '../harness/io/loopback.ts';
+import { startMutant, type MutantOptions, type ProxyHooks } from './proxy.ts';
 import type { MutantTarget, Variant } from './types.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -1,4 +1,5 @@
 // Small numeric helpers shared by the scenarios: median, percentiles, rounding for the tables.
+import { percentile as nearestRank } from '../../harness/percentile.ts';
 export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -8,11 +9,9 @@ export function median(values: readonly number[]): number {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-/** Nearest-rank percentile of an ascending array. */
+/** Nearest-rank percentile of an ascending array (NaN when empty, for the tables). */
 export function percentile(sorted: ArrayLike<number>, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index] as number;
+  return nearestRank(sorted, p) ?? Number.NaN;
 }
 
 export function ascending(values: readonly number[]): Float64Array {

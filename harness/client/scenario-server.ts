@@ -5,8 +5,8 @@
 // events, each event written in pieces, the stream held open after the final event (C-75).
 import { performance } from 'node:perf_hooks';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { headersOf, jsonOf, listen, readBody, sendJson as writeJson, pause } from '../io/loopback.ts';
 import type { Scenario } from './scenarios.ts';
 import type { Upstream } from './upstream.ts';
 
@@ -59,55 +59,20 @@ const PIECE_GAP_MS = 100;
 const HOLD_DIRECTIVE = 'a2a:directive {"runUntilCanceled":true}';
 const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) req.destroy(new Error('request body over the scenario cap'));
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-function headersOf(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!.toLowerCase();
-    const value = req.rawHeaders[i + 1]!;
-    out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;
-  }
-  return out;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 function rpcError(id: unknown, code: number, message: string, details: string): unknown {
   return { jsonrpc: '2.0', id: id ?? null, error: { code, message, data: { details } } };
 }
 
-function sendJson(
+/** Answers with `json` and records it as what the front sent. */
+function recordAndSend(
   res: ServerResponse,
   seen: SeenRequest,
   status: number,
   json: unknown,
   scripted?: string,
 ): void {
-  const body = JSON.stringify(json);
   seen.answer = { status, json, ...(scripted === undefined ? {} : { scripted }) };
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  writeJson(res, status, json);
 }
 
 /** Splits an event frame into three pieces at ASCII positions, so no UTF-8 sequence is cut. */
@@ -138,9 +103,9 @@ class Front {
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req);
+    const body = await readBody(req, { limit: MAX_BODY_BYTES });
     const text = body.toString('utf8');
-    const json = parseJson(text);
+    const json = jsonOf(text);
     const envelope = json as
       { method?: unknown; id?: unknown; params?: { message?: { parts?: unknown } } } | undefined;
     const seen: SeenRequest = {
@@ -183,11 +148,11 @@ class Front {
     if (this.scenario === 'retry' && !this.failedOnce) {
       this.failedOnce = true;
       const err = rpcError(id, -32603, 'Service unavailable', 'scripted transient failure (scenario retry)');
-      sendJson(res, seen, 503, err, 'HTTP 503 on the first attempt');
+      recordAndSend(res, seen, 503, err, 'HTTP 503 on the first attempt');
       return true;
     }
     if (this.scenario === 'error') {
-      sendJson(
+      recordAndSend(
         res,
         seen,
         200,
@@ -220,7 +185,7 @@ class Front {
       });
     } catch (e) {
       if (!res.destroyed)
-        sendJson(
+        recordAndSend(
           res,
           seen,
           502,
@@ -231,7 +196,7 @@ class Front {
     const type = String(up.headers['content-type'] ?? '');
     if (type.startsWith('text/event-stream')) return this.relaySse(up, res, seen);
     const text = await up.body.text().catch(() => '');
-    const answerJson = parseJson(text);
+    const answerJson = jsonOf(text);
     seen.answer = { status: up.statusCode, ...(answerJson === undefined ? {} : { json: answerJson }) };
     if (res.destroyed) return;
     res.writeHead(up.statusCode, {
@@ -269,7 +234,7 @@ class Front {
             .map((l) => l.slice(5).replace(/^ /, ''))
             .join('\n');
           if (data === '') continue; // the upstream's own comments: the front sends its own pings
-          const event = parseJson(data);
+          const event = jsonOf(data);
           if (events.length > 0) writePing();
           const pieces = piecesOf(`data: ${data}\n\n`);
           for (const [i, piece] of pieces.entries()) {
@@ -307,18 +272,12 @@ export async function startScenarioServer(scenario: Scenario, upstream: Upstream
   // A client that never finishes a request cannot hold the front: node's own request deadlines.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { baseUrl, close } = await listen(server, { beforeClose: () => front.closeAll() });
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     agentId: upstream.agentId,
     apiKey: upstream.apiKey,
     requests: () => front.seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        front.closeAll();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -14,6 +14,7 @@ import { selectForRun } from '../runner/run-conformance.ts';
 import type { CheckResult, Reachability, RunResult } from '../types.ts';
 import { deliveryOf, payloadFor, serialise, type Delivery } from './deliveries.ts';
 import { answerOf, RECEIVER_CHECKS, type ReceiverCheckContext } from './receiver-checks.ts';
+import { percentile } from '../percentile.ts';
 
 export interface ReceiverRunOptions extends Partial<RoleRunOptions> {
   /** The receiver's URL: every delivery is a POST to it. */
@@ -27,10 +28,6 @@ export interface ReceiverRunOptions extends Partial<RoleRunOptions> {
 
 /** Spec 6.5: receivers should answer within 5 seconds. */
 const ANSWER_WITHIN_MS = 5000;
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 function reproduceFor(opts: ReceiverRunOptions, id: string): string {
   const parts = ['npx a2a-conformance receiver', `--url ${shellQuote(opts.url)}`];

@@ -6,6 +6,7 @@ import type { ResolvedRunOptions } from '../options.ts';
 import type { FieldSettings } from '../provided.ts';
 import type { RunTraffic } from '../types.ts';
 import type { CollectedTest } from './collector.ts';
+import { percentile } from '../percentile.ts';
 
 export function fieldSettings(opts: ResolvedRunOptions): FieldSettings {
   return {
@@ -46,11 +47,10 @@ export function taskCapFor(card: Record<string, unknown> | null): number | null 
   return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : null;
 }
 
-/** Nearest-rank percentile of ascending `sorted`. */
-function percentile(sorted: number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
-  return Math.round(sorted[rank - 1]!);
+/** A whole-millisecond percentile of the turn latencies, null when no turn was timed. */
+function latencyAt(sorted: number[], p: number): number | null {
+  const ms = percentile(sorted, p);
+  return ms === undefined ? null : Math.round(ms);
 }
 
 export function summarizeTraffic(
@@ -71,8 +71,8 @@ export function summarizeTraffic(
     agentTurns: sum((t) => t.agentTurns),
     maxTurns: field.maxTurns,
     turnLatencyMs: {
-      p50: percentile(latencies, 50),
-      p95: percentile(latencies, 95),
+      p50: latencyAt(latencies, 50),
+      p95: latencyAt(latencies, 95),
       samples: latencies.length,
     },
     rateLimit: {

@@ -1,7 +1,7 @@
 // The wrong-Content-Type target: the reference server behind a proxy that relabels every answer
 // `text/plain` (JSON-RPC answers and SSE streams alike, spec 4 and 4.2). The bodies stay right, so
 // only the checks that read the Content-Type should find fault.
-import { request } from 'node:http';
+import { relay } from '../../harness/io/loopback.ts';
 import { startReferenceServer } from '../../reference-server/index.ts';
 import { AGENT_ID, API_KEY, startFixture, type HostileTarget } from './fixture-kit.ts';
 
@@ -26,23 +26,15 @@ export async function startContentTypeProxy(): Promise<HostileTarget> {
   const target = await startFixture(
     (r) => {
       const { 'transfer-encoding': _chunked, ...sent } = r.req.headers;
-      const up = request(
-        `${upstream.baseUrl}${r.req.url ?? '/'}`,
-        { method: r.req.method, headers: { ...sent, 'content-length': String(Buffer.byteLength(r.text)) } },
-        (answer) => {
-          const headers = { ...answer.headers };
-          if (headers['content-type'] !== undefined) {
-            headers['content-type'] = WRONG_TYPE;
-            counters.relabelled += 1;
-          }
-          r.res.writeHead(answer.statusCode ?? 502, headers);
-          answer.pipe(r.res);
-          r.res.once('close', () => answer.destroy());
+      void relay(r.req, r.res, upstream.baseUrl, {
+        headers: { ...sent, 'content-length': String(Buffer.byteLength(r.text)) },
+        body: r.text,
+        answerHeaders: (headers) => {
+          if (headers['content-type'] === undefined) return headers;
+          counters.relabelled += 1;
+          return { ...headers, 'content-type': WRONG_TYPE };
         },
-      );
-      up.on('error', () => r.res.destroy());
-      r.res.once('close', () => up.destroy());
-      up.end(r.text);
+      });
     },
     // The suites' limit checks send bodies of several MiB: forward them whole.
     { stats: () => counters, keepRequestBytes: 64 * 1024 * 1024 },

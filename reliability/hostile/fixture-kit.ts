@@ -2,7 +2,7 @@
 // (capped: a hostile target must not itself be the thing that runs out of memory), recognises the
 // run's probe (agent/authenticatedExtendedCard, spec 4.8) and answers it honestly when asked to.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../../harness/io/loopback.ts';
 import { AGENT_DEFAULTS } from '../../reference-server/index.ts';
 import { METHODS } from '../../schemas/error-codes.ts';
 
@@ -124,19 +124,13 @@ export async function startFixture(handler: Handler, opts: FixtureOptions = {}):
   server.requestTimeout = 0;
   server.headersTimeout = 0;
   server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
+  const { baseUrl, close } = await listen(server, { beforeClose: onClose });
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     agentId: AGENT_ID,
     apiKey: API_KEY,
     stats: () => ({ ...counters, ...stats() }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        onClose();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close,
   };
 }
 
