@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../schemas/config-error.ts';
 import type { Pace } from './io/governor.ts';
+import { OPTIONS, RUN_OPTIONS, type OptionKey } from './option-table.ts';
 import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection, type Profile } from './types.ts';
 
 export { ConfigError };
@@ -10,32 +11,12 @@ export { ConfigError };
 export type Layer = 'flag' | 'env' | 'file';
 export type RawOptions = Partial<Record<OptionKey, unknown>>;
 
-/** Option name (camelCase, as in the config file) -> environment variable. */
-export const ENV_VARS = Object.freeze({
-  target: 'A2A_TARGET',
-  agentId: 'A2A_AGENT_ID',
-  apiKey: 'A2A_API_KEY',
-  bearer: 'A2A_BEARER',
-  out: 'A2A_OUT',
-  level: 'A2A_LEVEL',
-  only: 'A2A_ONLY',
-  webhookListen: 'A2A_WEBHOOK_LISTEN',
-  webhookPublicUrl: 'A2A_WEBHOOK_PUBLIC_URL',
-  timeoutMs: 'A2A_TIMEOUT_MS',
-  checkTimeoutMs: 'A2A_CHECK_TIMEOUT_MS',
-  budgetMs: 'A2A_BUDGET_MS',
-  seed: 'A2A_SEED',
-  runs: 'A2A_RUNS',
-  baseline: 'A2A_BASELINE',
-  evidence: 'A2A_EVIDENCE',
-  rate: 'A2A_RATE',
-  concurrency: 'A2A_CONCURRENCY',
-  profile: 'A2A_PROFILE',
-  maxTurns: 'A2A_MAX_TURNS',
-  maxWait: 'A2A_MAX_WAIT',
-});
-export type OptionKey = keyof typeof ENV_VARS;
-const KEYS = Object.keys(ENV_VARS) as OptionKey[];
+/** Option name (camelCase, as in the config file) -> environment variable (harness/option-table.ts). */
+export const ENV_VARS = Object.freeze(
+  Object.fromEntries(RUN_OPTIONS.map((o) => [o.key, o.env])) as Record<OptionKey, string>,
+);
+export type { OptionKey };
+const KEYS = RUN_OPTIONS.map((o) => o.key);
 
 export interface ResolvedRunOptions {
   /** Undefined: certify the bundled reference server. */
@@ -72,18 +53,21 @@ export interface ResolvedRunOptions {
   maxWaitMs: number | null;
 }
 
+function defaultOf<T extends string | number>(key: OptionKey): T {
+  const row = OPTIONS.find((o) => o.key === key);
+  if (row?.default === undefined) throw new Error(`option table: ${key} has no default value`);
+  return row.default as T;
+}
+
+/** The defaults that are one value, from the option table. */
 export const DEFAULTS = Object.freeze({
-  out: './reports',
-  level: 'all' as LevelSelection,
-  webhookListen: '127.0.0.1:0',
-  timeoutMs: 10_000,
-  budgetMs: 600_000,
-  // Per property: the suites hold five properties over requests, so a full run generates at least
-  // 2,000 cases by default while staying around half a minute on two cores.
-  runs: 400,
-  // Requests in flight at once: above what the suites' concurrent checks and the rate-limit burst
-  // open together, so the bundled run keeps its speed.
-  concurrency: 32,
+  out: defaultOf<string>('out'),
+  level: defaultOf<LevelSelection>('level'),
+  webhookListen: defaultOf<string>('webhookListen'),
+  timeoutMs: defaultOf<number>('timeoutMs'),
+  budgetMs: defaultOf<number>('budgetMs'),
+  runs: defaultOf<number>('runs'),
+  concurrency: defaultOf<number>('concurrency'),
 });
 
 export function readConfigFile(path: string): RawOptions {
@@ -96,7 +80,7 @@ export function readConfigFile(path: string): RawOptions {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new ConfigError(`config file ${path} must hold a JSON object`);
   }
-  const unknown = Object.keys(parsed).filter((k) => !KEYS.includes(k as OptionKey));
+  const unknown = Object.keys(parsed).filter((k) => !(KEYS as readonly string[]).includes(k));
   if (unknown.length > 0) {
     throw new ConfigError(
       `config file ${path}: unknown option(s) ${unknown.join(', ')}; known: ${KEYS.join(', ')}`,

@@ -7,14 +7,7 @@ import { killRunningAgents } from '../fleet/agent-run.ts';
 import { describeOutcome, runFleetShard } from '../fleet/fleet-run.ts';
 import { mergeFleet } from '../fleet/merge.ts';
 import { parseShard, WHOLE_FLEET } from '../fleet/shard.ts';
-import { ConfigError } from '../options.ts';
-import type { CliIo, SetCode } from './shared.ts';
-
-function positiveInt(text: string, name: string): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1)
-    throw new ConfigError(`${name} must be an integer >= 1, got ${JSON.stringify(text)}`);
-  return Number(text);
-}
+import { positiveInt, type CliIo, type SetCode } from './shared.ts';
 
 /**
  * The runs are detached (each its own process group, killed whole at its deadline), so a terminal's
@@ -46,7 +39,7 @@ export async function fleetRunCommand(flags: Record<string, unknown>, io: CliIo)
     result = await runFleetShard({
       fleetFile: flags.fleet as string,
       shard,
-      ...(typeof flags.parallel === 'string' ? { parallel: positiveInt(flags.parallel, '--parallel') } : {}),
+      ...(typeof flags.parallel === 'string' ? { parallel: positiveInt(flags.parallel, '--parallel')! } : {}),
       out: flags.out as string,
       force: flags.force === true,
       env: io.env,

@@ -2,6 +2,7 @@
 // requirement failed, 1 one did, 2 the run could not be done (unreachable, bad flags or config, harness error).
 import { Command, CommanderError, Option } from 'commander';
 import { formatLedgerVersion } from '../../requirements/index.ts';
+import { flagOf, helpOf, OPTIONS, type OptionSpec } from '../option-table.ts';
 import { ConfigError } from '../options.ts';
 import { TOOL } from '../runner/run-conformance.ts';
 import { addFleetCommand } from './fleet-command.ts';
@@ -12,78 +13,20 @@ import { runCommand } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { collect, type CliIo, type SetCode } from './shared.ts';
 
+/** The commander option of a row of the option table (harness/option-table.ts). */
+function optionOf(row: OptionSpec): Option {
+  const option = new Option(`${flagOf(row.key)}${row.arg === undefined ? '' : ` ${row.arg}`}`, helpOf(row));
+  if (row.choices !== undefined) option.choices(row.choices);
+  if (row.repeatable === true) option.argParser(collect);
+  return option;
+}
+
 function addRunCommand(program: Command, io: CliIo, setCode: SetCode): void {
-  program
+  const run = program
     .command('run')
-    .description('certify a target (without --target: the bundled reference server on a free port)')
-    .option(
-      '--target <base_url>',
-      'base URL of the service, e.g. https://agents.example.com (env A2A_TARGET)',
-    )
-    .option('--agent-id <id>', 'agent to certify (env A2A_AGENT_ID)')
-    .option('--api-key <key>', 'API key sent as x-api-key (env A2A_API_KEY)')
-    .option(
-      '--bearer <token>',
-      'token sent as Authorization: Bearer (env A2A_BEARER); given with --api-key, used only to check that both header forms are accepted',
-    )
-    .option(
-      '--out <dir>',
-      'directory for report.json, junit.xml, report.html, summary.md and badge.svg (env A2A_OUT; default ./reports)',
-    )
-    .addOption(
-      new Option('--level <level>', 'requirements to run and grade (env A2A_LEVEL; default all)').choices([
-        'must',
-        'should',
-        'all',
-      ]),
-    )
-    .option(
-      '--only <glob>',
-      'requirement ids or sections to run, e.g. "2.1/*" or 4.4; repeatable (env A2A_ONLY, comma-separated)',
-      collect,
-    )
-    .option(
-      '--webhook-listen <host:port>',
-      'address of the webhook capture receiver (env A2A_WEBHOOK_LISTEN; default 127.0.0.1:0)',
-    )
-    .option(
-      '--webhook-public-url <url>',
-      'URL the target must use to reach the receiver (env A2A_WEBHOOK_PUBLIC_URL)',
-    )
-    .option('--timeout-ms <n>', 'budget of one request in ms (env A2A_TIMEOUT_MS; default 10000)')
-    .option(
-      '--check-timeout-ms <n>',
-      'budget of one check in ms (env A2A_CHECK_TIMEOUT_MS; default max(30000, 3 x timeout))',
-    )
-    .option('--budget-ms <n>', 'budget of the whole run in ms (env A2A_BUDGET_MS; default 600000)')
-    .option('--seed <n>', 'fast-check seed (env A2A_SEED; default random, recorded in the report)')
-    .option('--runs <n>', 'fast-check runs per property (env A2A_RUNS; default 400)')
-    .option(
-      '--rate <n/unit>',
-      "pace of requests, e.g. 60/m or 2/s, or off (env A2A_RATE; default the card's limits.requestsPerMinute)",
-    )
-    .option('--concurrency <n>', 'requests in flight at once (env A2A_CONCURRENCY; default 32)')
-    .addOption(
-      new Option(
-        '--profile <profile>',
-        'agent turns to spend (env A2A_PROFILE; default standard against --target, full for the bundled server)',
-      ).choices(['smoke', 'standard', 'full']),
-    )
-    .option('--max-turns <n>', 'cap on agent turns, requests that create a task (env A2A_MAX_TURNS)')
-    .option(
-      '--max-wait <duration>',
-      'longest wait a check may plan, e.g. 6m for a 5-minute system timeout (env A2A_MAX_WAIT)',
-    )
-    .option(
-      '--baseline <file>',
-      'expected failures: an earlier report.json or {"expectedFailures": [ids]}; a new failure or a listed one that now passes exits 1 (env A2A_BASELINE)',
-    )
-    .addOption(
-      new Option(
-        '--evidence <mode>',
-        'wire evidence kept in the reports: all, failing (only of checks that did not pass) or none (env A2A_EVIDENCE; default failing with --target, all for the bundled server)',
-      ).choices(['all', 'failing', 'none']),
-    )
+    .description('certify a target (without --target: the bundled reference server on a free port)');
+  for (const row of OPTIONS) run.addOption(optionOf(row));
+  run
     .option('--config <file>', 'JSON file with any of the options above (camelCase keys)')
     .addOption(
       new Option('--quiet', 'print only the findings, the verdict and the exit line').conflicts('verbose'),

@@ -1,38 +1,15 @@
 // `a2a-conformance run`: merges flags, A2A_* variables and the --config file (in that precedence),
 // runs the conformance suites with the console reporter (live progress, then the summary; --quiet,
 // --verbose) and writes the report files into --out.
+import { RUN_OPTIONS } from '../option-table.ts';
 import { readConfigFile, readEnv, resolveOptions, type RawOptions } from '../options.ts';
 import { runResolved } from '../runner/run-conformance.ts';
 import { consoleFor, type CliIo } from './shared.ts';
 
-const FLAG_KEYS = [
-  'target',
-  'agentId',
-  'apiKey',
-  'bearer',
-  'out',
-  'level',
-  'only',
-  'webhookListen',
-  'webhookPublicUrl',
-  'timeoutMs',
-  'checkTimeoutMs',
-  'budgetMs',
-  'seed',
-  'runs',
-  'baseline',
-  'evidence',
-  'rate',
-  'concurrency',
-  'profile',
-  'maxTurns',
-  'maxWait',
-] as const;
-
 /** Only the flags actually given: commander leaves the others undefined (no defaults declared). */
 export function flagLayer(flags: Record<string, unknown>): RawOptions {
   const layer: RawOptions = {};
-  for (const key of FLAG_KEYS) if (flags[key] !== undefined) layer[key] = flags[key];
+  for (const { key } of RUN_OPTIONS) if (flags[key] !== undefined) layer[key] = flags[key];
   return layer;
 }
 

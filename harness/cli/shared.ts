@@ -24,10 +24,11 @@ export const collect = (value: string, previous: string[] | undefined): string[]
   value,
 ];
 
+/** A count given on the command line (an integer >= 1), or undefined when the flag was not given. */
 export function positiveInt(value: unknown, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0)
+  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n <= 0)
     throw new ConfigError(`${flag} must be a positive integer, got '${String(value)}'`);
   return n;
 }

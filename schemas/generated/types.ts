@@ -357,17 +357,17 @@ export interface FleetRunOptions {
    * Expected failures; a relative path is read from the fleet file's directory.
    */
   baseline?: string;
-  profile?: 'smoke' | 'standard' | 'full';
+  /**
+   * Wire evidence kept (default failing with a target, all for the bundled server).
+   */
+  evidence?: 'all' | 'failing' | 'none';
   /**
    * Request pace of the run: `<n>/s`, `<n>/m`, `<n>/h` or `off`.
    */
   rate?: string;
   concurrency?: number;
+  profile?: 'smoke' | 'standard' | 'full';
   maxTurns?: number;
-  /**
-   * Wire evidence kept (default failing with a target, all for the bundled server).
-   */
-  evidence?: 'all' | 'failing' | 'none';
   /**
    * Longest wait a check may plan, with its unit: `300s`, `5m`.
    */

@@ -119,3 +119,25 @@ describe('readConfigFile', () => {
     expect(() => readConfigFile(join(dir, 'missing.json'))).toThrow(ConfigError);
   });
 });
+
+describe('the option table', () => {
+  it('makes every run option: its flag, its variable and its default in --help, its config key', async () => {
+    const { buildProgram } = await import('../../harness/cli/program.ts');
+    const { OPTIONS, flagOf } = await import('../../harness/option-table.ts');
+    const { ENV_VARS, DEFAULTS } = await import('../../harness/options.ts');
+    const program = buildProgram({ out: () => undefined, err: () => undefined, env: {} }, () => undefined);
+    const run = program.commands.find((c) => c.name() === 'run')!;
+    const help = new Map(run.options.map((o) => [o.long!, o.description]));
+    for (const row of OPTIONS) {
+      const description = help.get(flagOf(row.key));
+      expect(description, row.key).toContain(`env ${row.env}`);
+      expect(ENV_VARS[row.key as keyof typeof ENV_VARS]).toBe(row.env);
+      const def = row.default ?? row.defaultText;
+      if (def !== undefined) expect(description, row.key).toContain(`default ${def}`);
+      if (row.default !== undefined) expect(DEFAULTS[row.key as keyof typeof DEFAULTS]).toBe(row.default);
+    }
+    expect([...help.keys()].filter((f) => !['--config', '--quiet', '--verbose'].includes(f))).toEqual(
+      OPTIONS.map((o) => flagOf(o.key)),
+    );
+  });
+});

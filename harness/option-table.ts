@@ -1,0 +1,274 @@
+// The options of `a2a-conformance run`, once. Everything else about them is made from this table: the
+// commander options and their help (harness/cli/program.ts), the A2A_* environment variables and the
+// config-file keys (harness/options.ts), the fleet file's run options (schemas/fleet-file.schema.json),
+// the option reference (docs/options.md) and the GitHub Action's inputs (action.yml). To add an
+// option: add a row, read it in harness/options.ts resolveOptions(), then `npm run gen:options`
+// (`npm run gen:options:check`, in CI, fails when a generated place has drifted).
+
+/** A JSON Schema fragment for the option's value in a config or fleet file. */
+export type ValueSchema = Record<string, unknown>;
+
+export interface OptionSpec {
+  /** The config-file key (camelCase); the flag is its kebab-case form. */
+  key: string;
+  /** The value's name in usage (`<n>`); absent for a switch. */
+  arg?: string;
+  env: string;
+  /** What it does, for --help and the reference: no default, no variable (they are added). */
+  help: string;
+  /** The default when it is one value (used by resolveOptions through DEFAULTS). */
+  default?: string | number;
+  /** The default when it depends on other options, in words. */
+  defaultText?: string;
+  choices?: readonly string[];
+  /** Given several times, or comma-separated in the environment. */
+  repeatable?: boolean;
+  /** The value in a config or fleet file. */
+  schema: ValueSchema;
+  /** Set by the fleet for each agent: not allowed in the fleet file's run options. */
+  perAgent?: boolean;
+  /** A credential or other secret: masked in the Action's log. */
+  secret?: boolean;
+  /** An input of the GitHub Action, named as the flag without its dashes. */
+  action?: { description: string; default?: string };
+  /** More for the option reference (docs/options.md) than --help says. */
+  more?: string;
+}
+
+const positive: ValueSchema = { type: 'integer', minimum: 1 };
+const text: ValueSchema = { type: 'string', minLength: 1 };
+const LEVELS = ['must', 'should', 'all'] as const;
+const PROFILES = ['smoke', 'standard', 'full'] as const;
+const EVIDENCE = ['all', 'failing', 'none'] as const;
+
+export const RUN_OPTIONS = [
+  {
+    key: 'target',
+    arg: '<base_url>',
+    env: 'A2A_TARGET',
+    help: 'base URL of the service, e.g. https://agents.example.com',
+    defaultText: 'the bundled reference server on a free port',
+    schema: { type: 'string', pattern: '^https?://' },
+    perAgent: true,
+    action: {
+      description: "The service's base URL (--target); empty certifies the bundled reference server",
+    },
+  },
+  {
+    key: 'agentId',
+    arg: '<id>',
+    env: 'A2A_AGENT_ID',
+    help: 'agent to certify',
+    schema: text,
+    perAgent: true,
+    action: { description: 'The agent to certify (--agent-id)' },
+  },
+  {
+    key: 'apiKey',
+    arg: '<key>',
+    env: 'A2A_API_KEY',
+    help: 'API key sent as x-api-key',
+    schema: text,
+    perAgent: true,
+    secret: true,
+    action: { description: 'API key sent as x-api-key (--api-key); pass a secret' },
+  },
+  {
+    key: 'bearer',
+    arg: '<token>',
+    env: 'A2A_BEARER',
+    help: 'token sent as Authorization: Bearer; given with --api-key, used only to check that both header forms are accepted',
+    schema: text,
+    perAgent: true,
+    secret: true,
+    action: { description: 'Token sent as Authorization Bearer (--bearer); pass a secret' },
+  },
+  {
+    key: 'out',
+    arg: '<dir>',
+    env: 'A2A_OUT',
+    help: 'directory for report.json, junit.xml, report.html, summary.md and badge.svg',
+    default: './reports',
+    schema: text,
+    perAgent: true,
+    action: {
+      description: 'Directory for report.json, junit.xml, report.html, summary.md, badge.svg (--out)',
+      default: 'a2a-reports',
+    },
+  },
+  {
+    key: 'level',
+    arg: '<level>',
+    env: 'A2A_LEVEL',
+    help: 'requirements to run and grade; should also fails the run on a SHOULD warning',
+    default: 'all',
+    choices: LEVELS,
+    schema: { enum: LEVELS },
+    action: { description: 'Requirements to run and gate: must, should or all (--level)' },
+  },
+  {
+    key: 'only',
+    arg: '<glob>',
+    env: 'A2A_ONLY',
+    help: 'requirement ids or sections to run, e.g. "2.1/*" or 4.4',
+    repeatable: true,
+    schema: { oneOf: [text, { type: 'array', items: text }] },
+    action: { description: 'Requirement ids or sections, comma-separated (--only), e.g. 4.4/*,7/*' },
+  },
+  {
+    key: 'webhookListen',
+    arg: '<host:port>',
+    env: 'A2A_WEBHOOK_LISTEN',
+    help: 'address of the webhook capture receiver',
+    default: '127.0.0.1:0',
+    schema: { description: 'host:port of the webhook capture receiver (default 127.0.0.1:0).', ...text },
+    action: { description: 'host:port of the webhook capture receiver (--webhook-listen)' },
+  },
+  {
+    key: 'webhookPublicUrl',
+    arg: '<url>',
+    env: 'A2A_WEBHOOK_PUBLIC_URL',
+    help: 'URL the target must use to reach the receiver (behind NAT or in CI)',
+    schema: text,
+    action: { description: 'URL the target must call to reach that receiver (--webhook-public-url)' },
+  },
+  {
+    key: 'timeoutMs',
+    arg: '<n>',
+    env: 'A2A_TIMEOUT_MS',
+    help: 'budget of one request in ms',
+    default: 10_000,
+    schema: positive,
+  },
+  {
+    key: 'checkTimeoutMs',
+    arg: '<n>',
+    env: 'A2A_CHECK_TIMEOUT_MS',
+    help: 'budget of one check in ms',
+    defaultText: 'max(30000, 3 x timeout)',
+    schema: positive,
+  },
+  {
+    key: 'budgetMs',
+    arg: '<n>',
+    env: 'A2A_BUDGET_MS',
+    help: 'budget of the whole run in ms',
+    default: 600_000,
+    schema: positive,
+  },
+  {
+    key: 'seed',
+    arg: '<n>',
+    env: 'A2A_SEED',
+    help: 'fast-check seed (recorded in the report, so a failure replays)',
+    defaultText: 'random',
+    schema: { type: 'integer' },
+  },
+  {
+    key: 'runs',
+    arg: '<n>',
+    env: 'A2A_RUNS',
+    help: 'fast-check runs per property',
+    // Per property: the suites hold five properties over requests, so a full run generates at least
+    // 2,000 cases by default while staying around half a minute on two cores.
+    default: 400,
+    schema: positive,
+  },
+  {
+    key: 'baseline',
+    arg: '<file>',
+    env: 'A2A_BASELINE',
+    help: 'expected failures: an earlier report.json or {"expectedFailures": [ids]}; a new failure or a listed one that now passes exits 1',
+    schema: {
+      description: "Expected failures; a relative path is read from the fleet file's directory.",
+      ...text,
+    },
+    action: {
+      description: 'Expected failures, an earlier report.json or {"expectedFailures":[...]} (--baseline)',
+    },
+  },
+  {
+    key: 'evidence',
+    arg: '<mode>',
+    env: 'A2A_EVIDENCE',
+    help: 'wire evidence kept in the reports: all, failing (only of checks that did not pass) or none',
+    defaultText: 'failing with --target, all for the bundled server',
+    choices: EVIDENCE,
+    schema: {
+      description: 'Wire evidence kept (default failing with a target, all for the bundled server).',
+      enum: EVIDENCE,
+    },
+    action: {
+      description:
+        'Wire evidence kept in the reports: all, failing or none (--evidence; default failing with a target)',
+    },
+  },
+  {
+    key: 'rate',
+    arg: '<n/unit>',
+    env: 'A2A_RATE',
+    help: 'pace of requests, e.g. 60/m or 2/s, or off',
+    defaultText: "the card's limits.requestsPerMinute",
+    schema: {
+      description: 'Request pace of the run: `<n>/s`, `<n>/m`, `<n>/h` or `off`.',
+      type: 'string',
+      pattern: '^([0-9]+/(s|m|h)|off)$',
+    },
+  },
+  {
+    key: 'concurrency',
+    arg: '<n>',
+    env: 'A2A_CONCURRENCY',
+    help: 'requests in flight at once',
+    // Above what the suites' concurrent checks and the rate-limit burst open together, so the
+    // bundled run keeps its speed.
+    default: 32,
+    schema: positive,
+  },
+  {
+    key: 'profile',
+    arg: '<profile>',
+    env: 'A2A_PROFILE',
+    help: 'agent turns to spend',
+    defaultText: 'standard against --target, full for the bundled server',
+    choices: PROFILES,
+    schema: { enum: PROFILES },
+    action: { description: 'Agent turns to spend: smoke, standard or full (--profile)' },
+  },
+  {
+    key: 'maxTurns',
+    arg: '<n>',
+    env: 'A2A_MAX_TURNS',
+    help: 'cap on agent turns (requests that create a task); checks past it are not-exercised',
+    schema: positive,
+  },
+  {
+    key: 'maxWait',
+    arg: '<duration>',
+    env: 'A2A_MAX_WAIT',
+    help: 'longest wait a check may plan, e.g. 6m for a 5-minute system timeout',
+    defaultText: "the check's budget",
+    schema: {
+      description: 'Longest wait a check may plan, with its unit: `300s`, `5m`.',
+      type: 'string',
+      pattern: '^[0-9]+(ms|s|m|h)$',
+    },
+  },
+] as const satisfies readonly OptionSpec[];
+
+export type OptionKey = (typeof RUN_OPTIONS)[number]['key'];
+
+/** `timeoutMs` -> `--timeout-ms`. */
+export function flagOf(key: string): string {
+  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** What follows the help text: its variable and its default. */
+export function helpOf(o: OptionSpec): string {
+  const def = o.default !== undefined ? String(o.default) : o.defaultText;
+  const repeat = o.repeatable === true ? '; repeatable, comma-separated in the variable' : '';
+  return `${o.help} (env ${o.env}${def === undefined ? '' : `; default ${def}`}${repeat})`;
+}
+
+/** The table as plain rows (for iteration; RUN_OPTIONS keeps the literal keys for OptionKey). */
+export const OPTIONS: readonly OptionSpec[] = RUN_OPTIONS;
