@@ -86,7 +86,7 @@ export type RecordedOptions = ReportOptions;
 /** A run's result: report.json without what the JSON reporter adds (`$schema`, `compliance`). */
 export type RunResult = Omit<ConformanceReport, '$schema' | 'compliance'>;
 
-/** `--profile`: how many agent turns a run may spend (README, Field conditions). */
+/** `--profile`: how many agent turns a run may spend (docs/field-conditions.md). */
 export type Profile = ReportTraffic['profile'];
 
 /**

@@ -1,5 +1,5 @@
-// What the example driver does in each scenario of `a2a-conformance client` (README, "Certify a
-// client"): each function returns the lines the driver prints.
+// What the example driver does in each scenario of `a2a-conformance client` (docs/clients.md):
+// each function returns the lines the driver prints.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { A2AError, replyText, text, userMessage } from './a2a-client.mjs';

@@ -1,6 +1,6 @@
 // What the analysis of a run adds to its result: the dialect the target speaks when it is not this
 // spec's (the official A2A v0.3 or v1.0 JSON-RPC), and the root causes that many findings share, so a
-// reader starts from a handful of causes instead of 150 unrelated lines (README, Reports).
+// reader starts from a handful of causes instead of 150 unrelated lines (docs/reports.md).
 // The dialect and root causes are report.json's shapes (schemas/report.schema.json, generated).
 import type {
   ReportDialect,

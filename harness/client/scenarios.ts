@@ -1,4 +1,4 @@
-// The scenarios of `a2a-conformance client` (a public contract, README "Certify a client", C-76):
+// The scenarios of `a2a-conformance client` (a public contract, docs/clients.md, C-76):
 // what the user's driver does in each, and which requirements each one grades.
 
 export const SCENARIOS = ['send', 'stream', 'multi-turn', 'file', 'cancel', 'retry', 'error'] as const;
@@ -9,7 +9,7 @@ export function isScenario(name: string): name is Scenario {
   return (SCENARIOS as readonly string[]).includes(name);
 }
 
-/** What the driver must do, as the README and `--help` state it. */
+/** What the driver must do, as docs/clients.md and `--help` state it. */
 export const SCENARIO_TASKS: Readonly<Record<Scenario, string>> = Object.freeze({
   send: 'message/send of the text "hello"; print the reply text',
   stream: 'message/stream of "hello"; print the final reply text',

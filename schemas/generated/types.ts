@@ -1692,7 +1692,7 @@ export interface ReportBaseline {
  */
 export interface ReportTraffic {
   /**
-   * --profile: how many agent turns a run may spend (README, Field conditions).
+   * --profile: how many agent turns a run may spend (docs/field-conditions.md).
    */
   profile: 'smoke' | 'standard' | 'full';
   /**
@@ -1742,7 +1742,7 @@ export interface ReportTraffic {
      */
     maxTasksInFlight?: number;
     /**
-     * Suite files run at once (README, Field conditions); absent when no suite ran, and from reports of older versions.
+     * Suite files run at once (docs/field-conditions.md); absent when no suite ran, and from reports of older versions.
      */
     suiteWorkers?: number;
   };
@@ -1847,7 +1847,7 @@ export interface ReportRootCause {
   example?: string;
 }
 /**
- * Compliance level and score (README, Reports): passes / MUST and SHOULD requirements run, minus not-applicable; not-exercised and error count against the target.
+ * Compliance level and score (docs/reports.md): passes / MUST and SHOULD requirements run, minus not-applicable; not-exercised and error count against the target.
  *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "compliance".
