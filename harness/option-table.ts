@@ -23,6 +23,8 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** Given several times, or comma-separated in the environment. */
   repeatable?: boolean;
+  /** In the environment and the Action, one value a line instead of comma-separated (values hold commas). */
+  lines?: boolean;
   /** The value in a config or fleet file. */
   schema: ValueSchema;
   /** Set by the fleet for each agent: not allowed in the fleet file's run options. */
@@ -254,6 +256,103 @@ export const RUN_OPTIONS = [
       pattern: '^[0-9]+(ms|s|m|h)$',
     },
   },
+  {
+    key: 'caCert',
+    arg: '<pem>',
+    env: 'A2A_CA_CERT',
+    help: "PEM bundle of CA certificates trusted for the target's TLS, added to the default roots",
+    schema: {
+      description:
+        "PEM bundle added to the default roots; a relative path is read from the fleet file's directory.",
+      ...text,
+    },
+    action: {
+      description:
+        "Path of a PEM bundle trusted for the target's TLS, added to the default roots (--ca-cert)",
+    },
+  },
+  {
+    key: 'insecure',
+    env: 'A2A_INSECURE',
+    help: "do not verify the target's TLS certificate (development only; every report and the verdict line say so); 1 or true in the variable",
+    schema: {
+      description: "Do not verify the target's TLS certificate (development only).",
+      type: 'boolean',
+    },
+    action: { description: "'true' skips TLS certificate verification (--insecure; development only)" },
+  },
+  {
+    key: 'clientCert',
+    arg: '<pem>',
+    env: 'A2A_CLIENT_CERT',
+    help: 'client certificate for a gateway that requires mutual TLS (PEM; may hold the key too)',
+    schema: {
+      description:
+        "Client certificate for mutual TLS; a relative path is read from the fleet file's directory.",
+      ...text,
+    },
+    action: {
+      description: 'Path of the client certificate for a gateway that requires mutual TLS (--client-cert)',
+    },
+  },
+  {
+    key: 'clientKey',
+    arg: '<pem>',
+    env: 'A2A_CLIENT_KEY',
+    help: "the client certificate's private key (PEM)",
+    schema: {
+      description: "The client certificate's key; a relative path is read from the fleet file's directory.",
+      ...text,
+    },
+    action: { description: 'Path of its private key (--client-key)' },
+  },
+  {
+    key: 'proxy',
+    arg: '<url>',
+    env: 'A2A_PROXY',
+    help: 'forward proxy for every request to the target, loopback included; overrides HTTPS_PROXY, HTTP_PROXY and NO_PROXY',
+    defaultText: 'HTTPS_PROXY / HTTP_PROXY with NO_PROXY, never for loopback',
+    schema: { type: 'string', pattern: '^https?://' },
+    action: {
+      description:
+        "Forward proxy for every request to the target (--proxy); without it the runner's HTTPS_PROXY / HTTP_PROXY / NO_PROXY apply",
+    },
+  },
+  {
+    key: 'header',
+    arg: '<"Name: value">',
+    env: 'A2A_HEADERS',
+    help: 'header sent on every request to the target, e.g. "X-Tenant: acme"; a value whose name says key, token, secret, auth, session or cookie is redacted. The harness\'s own headers win: x-api-key, Authorization, Content-Type and Accept are refused, and a header a check sets for one request replaces this one there',
+    repeatable: true,
+    lines: true,
+    schema: {
+      description:
+        "Headers sent on every request to the target, `Name: value`. A secret value belongs in the agent's secretHeadersEnv, not here.",
+      oneOf: [
+        { type: 'array', items: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+:" } },
+        { type: 'object', additionalProperties: { type: 'string' } },
+      ],
+    },
+    action: {
+      description: "Headers sent on every request to the target, one 'Name: value' a line (--header)",
+    },
+  },
+  {
+    key: 'secretHeader',
+    arg: '<"Name: value">',
+    env: 'A2A_SECRET_HEADERS',
+    help: 'as --header, its value redacted in every report and log whatever its name',
+    repeatable: true,
+    lines: true,
+    schema: { type: 'array', items: text },
+    // Set per agent from secretHeadersEnv: a secret is never written in the fleet file.
+    perAgent: true,
+    // Masked line by line by action.yml's certify step (a multi-line mask would print its tail).
+    action: {
+      description:
+        "Headers whose values are secret, one 'Name: value' a line (--secret-header); pass a secret",
+    },
+  },
 ] as const satisfies readonly OptionSpec[];
 
 export type OptionKey = (typeof RUN_OPTIONS)[number]['key'];
@@ -266,7 +365,10 @@ export function flagOf(key: string): string {
 /** What follows the help text: its variable and its default. */
 export function helpOf(o: OptionSpec): string {
   const def = o.default !== undefined ? String(o.default) : o.defaultText;
-  const repeat = o.repeatable === true ? '; repeatable, comma-separated in the variable' : '';
+  const repeat =
+    o.repeatable !== true
+      ? ''
+      : `; repeatable, ${o.lines === true ? 'one a line' : 'comma-separated'} in the variable`;
   return `${o.help} (env ${o.env}${def === undefined ? '' : `; default ${def}`}${repeat})`;
 }
 

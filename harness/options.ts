@@ -3,6 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../schemas/config-error.ts';
 import type { Pace } from './io/governor.ts';
+import {
+  checkProxyUrl,
+  checkTlsFiles,
+  parseHeaders,
+  resolveProxy,
+  type NetworkSettings,
+} from './io/network.ts';
 import { OPTIONS, RUN_OPTIONS, type OptionKey } from './option-table.ts';
 import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection, type Profile } from './types.ts';
 
@@ -51,6 +58,10 @@ export interface ResolvedRunOptions {
   maxTurns: number | null;
   /** Longest wait a check may plan (e.g. a system timeout); null: the check's budget. */
   maxWaitMs: number | null;
+  /** TLS, proxy and extra headers of every request to the target (harness/io/network.ts). */
+  network: NetworkSettings;
+  /** --proxy as given (the environment's proxy is in network.proxy). */
+  proxyOption?: string;
 }
 
 function defaultOf<T extends string | number>(key: OptionKey): T {
@@ -133,7 +144,14 @@ function pickCredential(
   return keyRank > bearerRank ? { apiKey: raw.apiKey } : { bearer: raw.bearer };
 }
 
-export function resolveOptions(layers: Record<Layer, RawOptions>): ResolvedRunOptions {
+/**
+ * `processEnv`: where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read (the A2A_* variables come in the
+ * env layer); none: no proxy unless --proxy.
+ */
+export function resolveOptions(
+  layers: Record<Layer, RawOptions>,
+  processEnv: NodeJS.ProcessEnv = {},
+): ResolvedRunOptions {
   const { raw, from } = mergeLayers(layers);
   const cred = pickCredential(raw, from);
   const timeoutMs = int(raw.timeoutMs, 'timeoutMs', DEFAULTS.timeoutMs, 1);
@@ -155,7 +173,9 @@ export function resolveOptions(layers: Record<Layer, RawOptions>): ResolvedRunOp
     profile: profile(raw.profile, target === undefined ? 'full' : 'standard'),
     maxTurns: raw.maxTurns === undefined ? null : int(raw.maxTurns, 'maxTurns', 0, 1),
     maxWaitMs: raw.maxWait === undefined ? null : duration(raw.maxWait, 'maxWait'),
+    network: network(raw, processEnv),
   };
+  if (raw.proxy !== undefined) resolved.proxyOption = resolved.network.proxy!.http!;
   if (raw.rate !== undefined) resolved.rate = rate(raw.rate);
   if (target !== undefined) resolved.target = target.replace(/\/+$/, '');
   setIfDefined(resolved, 'agentId', str(raw.agentId, 'agentId'));
@@ -166,6 +186,50 @@ export function resolveOptions(layers: Record<Layer, RawOptions>): ResolvedRunOp
     resolved.webhookPublicUrl = url(raw.webhookPublicUrl, 'webhookPublicUrl');
   checkTargetCompleteness(resolved);
   return resolved;
+}
+
+/** The TLS, proxy and header options; the PEM files are read and tried here (exit 2 when unusable). */
+function network(raw: RawOptions, processEnv: NodeJS.ProcessEnv): NetworkSettings {
+  const net: NetworkSettings = {};
+  const caCert = str(raw.caCert, 'caCert');
+  const clientCert = str(raw.clientCert, 'clientCert');
+  const clientKey = str(raw.clientKey, 'clientKey');
+  if (caCert !== undefined) net.caCert = caCert;
+  if (clientCert !== undefined) net.clientCert = clientCert;
+  if (clientKey !== undefined) net.clientKey = clientKey;
+  if (bool(raw.insecure, 'insecure')) net.insecure = true;
+  const proxyOption = raw.proxy === undefined ? undefined : checkProxyUrl(str(raw.proxy, 'proxy')!, 'proxy');
+  const proxy = resolveProxy(proxyOption, processEnv);
+  if (proxy !== undefined) net.proxy = proxy;
+  const plain = parseHeaders(headerList(raw.header, 'header'), '--header', true);
+  const secret = parseHeaders(headerList(raw.secretHeader, 'secretHeader'), '--secret-header', true);
+  const headers = { ...plain, ...secret };
+  if (Object.keys(headers).length > 0) net.headers = headers;
+  if (Object.keys(secret).length > 0) net.secretHeaders = Object.keys(secret);
+  checkTlsFiles(net);
+  return net;
+}
+
+/** `Name: value` headers: repeated flags, a JSON array or object, or one per line (environment). */
+function headerList(value: unknown, name: string): string[] {
+  if (value === undefined) return [];
+  if (typeof value === 'string') return value.split(/\r?\n/).filter((l) => l.trim() !== '');
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const entries = Object.entries(value);
+    if (entries.every(([, v]) => typeof v === 'string'))
+      return entries.map(([k, v]) => `${k}: ${v as string}`);
+  }
+  throw new ConfigError(`${name} must be a list of "Name: value" strings or an object of header values`);
+}
+
+function bool(value: unknown, name: string): boolean {
+  if (value === undefined || value === false) return false;
+  if (value === true) return true;
+  const v = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+  if (v === '1' || v === 'true' || v === 'yes') return true;
+  if (v === '0' || v === 'false' || v === 'no' || v === '') return false;
+  throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(value)}`);
 }
 
 function checkTargetCompleteness(o: ResolvedRunOptions): void {

@@ -1,6 +1,7 @@
 // What the runner hands to the suites' workers through vitest's provide/inject: the target, its
 // credentials, the extended card the probe fetched and the run's budgets and property settings.
 import type { Pace } from './io/governor.ts';
+import { networkSecrets, type NetworkSettings } from './io/network.ts';
 import type { AuthKind, Profile } from './types.ts';
 
 /** How the run treats the agent's traffic (harness/io/governor.ts) and what the profile spends. */
@@ -49,6 +50,8 @@ export interface ProvidedRun {
   /** The target is the bundled reference server on an ephemeral port. */
   bundled: boolean;
   field: FieldSettings;
+  /** TLS, proxy and the extra headers of every request to the target. */
+  network?: NetworkSettings;
 }
 
 /** No pace, no cap on turns or waits: the full profile at full speed (tests, listings). */
@@ -73,9 +76,9 @@ export function authKindOf(auth: ProvidedRun['auth']): AuthKind {
 }
 
 /** Every secret the run knows, for redaction of evidence and reports. */
-export function secretsOf(run: Pick<ProvidedRun, 'auth' | 'alternateAuth'>): string[] {
+export function secretsOf(run: Pick<ProvidedRun, 'auth' | 'alternateAuth' | 'network'>): string[] {
   const alt = run.alternateAuth ?? {};
-  return [run.auth.apiKey, run.auth.bearer, alt.apiKey, alt.bearer].filter(
+  return [run.auth.apiKey, run.auth.bearer, alt.apiKey, alt.bearer, ...networkSecrets(run.network)].filter(
     (s): s is string => typeof s === 'string' && s !== '',
   );
 }

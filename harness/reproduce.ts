@@ -1,6 +1,8 @@
 // Builds the reproduction lines of a check: a CLI command that re-runs one requirement and a curl
 // line for the check's first exchange. Credentials always appear as $A2A_API_KEY / $A2A_BEARER.
 import type { Exchange } from './io/evidence.ts';
+import { withoutCredentials, type NetworkSettings } from './io/network.ts';
+import { isSecretHeaderName } from './io/redaction.ts';
 import type { AuthKind } from './types.ts';
 
 export interface ReproduceBase {
@@ -11,6 +13,8 @@ export interface ReproduceBase {
   bundled: boolean;
   seed: number;
   runs: number;
+  /** TLS, proxy and the extra headers: the way to the target is part of what reproduces a run. */
+  network?: NetworkSettings;
 }
 
 /** POSIX single-quote quoting: safe for any text in sh, bash and zsh. */
@@ -25,8 +29,29 @@ export function reproduceCommand(base: ReproduceBase, requirementId: string): st
     if (base.authKind === 'api-key') parts.push('--api-key "$A2A_API_KEY"');
     if (base.authKind === 'bearer') parts.push('--bearer "$A2A_BEARER"');
   }
+  parts.push(...networkArgs(base.network));
   parts.push(`--only ${shellQuote(requirementId)}`, `--seed ${base.seed}`, `--runs ${base.runs}`);
   return parts.join(' ');
+}
+
+/**
+ * The network options as flags. A secret header's value is never printed: it is expected in
+ * A2A_SECRET_HEADERS, as a proxy's credentials are expected back in the URL by whoever runs it.
+ */
+function networkArgs(net: NetworkSettings | undefined): string[] {
+  if (net === undefined) return [];
+  const args: string[] = [];
+  if (net.caCert !== undefined) args.push(`--ca-cert ${shellQuote(net.caCert)}`);
+  if (net.insecure === true) args.push('--insecure');
+  if (net.clientCert !== undefined) args.push(`--client-cert ${shellQuote(net.clientCert)}`);
+  if (net.clientKey !== undefined) args.push(`--client-key ${shellQuote(net.clientKey)}`);
+  if (net.proxy?.source === 'option' && net.proxy.http !== undefined)
+    args.push(`--proxy ${shellQuote(withoutCredentials(net.proxy.http))}`);
+  const secret = new Set(net.secretHeaders ?? []);
+  for (const [name, value] of Object.entries(net.headers ?? {}))
+    if (!secret.has(name) && !isSecretHeaderName(name))
+      args.push(`--header ${shellQuote(`${name}: ${value}`)}`);
+  return args;
 }
 
 // Headers curl computes itself, or that say nothing about the request.

@@ -10,6 +10,7 @@ import { palette } from './console/ansi.ts';
 import { formatRunSummary } from './console/console-summary.ts';
 import { renderHtml } from './html/html-report.ts';
 import { renderJsonReport } from './json-report.ts';
+import { renderHar } from './har.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import { redactResult } from '../harness/io/redaction.ts';
@@ -20,6 +21,7 @@ export { renderJunit } from './junit.ts';
 export { renderHtml } from './html/html-report.ts';
 export { renderMarkdown } from './markdown.ts';
 export { renderBadge } from './badge.ts';
+export { renderHar } from './har.ts';
 export { ConsoleReporter, type ConsoleOptions } from './console/console-reporter.ts';
 export { redactResult, MIN_SECRET_LENGTH } from '../harness/io/redaction.ts';
 
@@ -31,6 +33,7 @@ export const REPORT_FILES: Readonly<Record<string, (result: RunResult) => string
   'summary.md': (result: RunResult) => renderMarkdown(result),
   'badge.svg': renderBadge,
   'console.txt': (result: RunResult) => `${formatRunSummary(result, palette(false), 'verbose')}\n`,
+  'report.har': renderHar,
 });
 
 export interface WrittenReports {

@@ -4,6 +4,7 @@
 import type { Level } from '../requirements/types.ts';
 import type { RequirementResult, RunResult } from '../harness/types.ts';
 import { VERDICTS } from '../harness/types.ts';
+import { connectionLines } from './connection.ts';
 import { complianceOf, formatScore, unverifiedLines, type Compliance } from './score.ts';
 import {
   causeIndex,
@@ -160,9 +161,14 @@ export function renderMarkdown(result: RunResult, options: MarkdownOptions = {})
   const href = options.htmlHref ?? 'report.html';
   const c = complianceOf(result);
   const partial = c.partial ? ' (partial run: `--only`)' : '';
+  // How the target was reached comes first: verification off must not hide below the tables.
+  const connection = connectionLines(result).map(
+    (l) => `- ${l.tone === 'plain' ? '' : `**${l.tone.toUpperCase()}** `}${cell(l.text, 400)}`,
+  );
   const lines = [
     `## ${ICON[c.level]} A2A conformance: ${c.label}, score ${formatScore(c.score)}${partial}`,
     '',
+    ...(connection.length > 0 ? [...connection, ''] : []),
     `${code(toolLabel(result.tool))} · ${roleTarget(result) === undefined ? `agent ${code(result.target.agentId)} at ${code(result.target.baseUrl)}` : code(roleTarget(result)!)} · ${result.summary.total} requirement(s) · ${(result.durationMs / 1000).toFixed(1)} s · exit ${result.exitCode}: ${cell(result.exitReason, 300)}`,
     '',
     `Score: ${c.passed} of ${c.counted} MUST and SHOULD requirements pass (not-exercised and error count against it).`,

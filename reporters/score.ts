@@ -128,7 +128,7 @@ export function unverifiedGroups(requirements: readonly Scored[]): UnverifiedGro
 
 export function computeCompliance(
   requirements: readonly Scored[],
-  options: { level: LevelSelection; only: readonly string[] },
+  options: { level: LevelSelection; only: readonly string[]; insecure?: boolean },
 ): Compliance {
   const byLevel = { MUST: tallyLevel(requirements, 'MUST'), SHOULD: tallyLevel(requirements, 'SHOULD') };
   const passed = byLevel.MUST.passed + byLevel.SHOULD.passed;
@@ -154,6 +154,7 @@ export function computeCompliance(
     partial: options.only.length > 0,
     reasons,
     unverified: unverifiedGroups(requirements),
+    ...(options.insecure === true ? { insecure: true } : {}),
   };
 }
 
@@ -165,7 +166,8 @@ export function complianceOf(result: Pick<RunResult, 'requirements' | 'options'>
 export function verdictLine(c: Compliance): string {
   const score = c.score === null ? 'no score' : `score ${formatScore(c.score)}`;
   const why = c.level === 'unverified' ? `: ${unverifiedLine(c)}` : '';
-  return `${c.label}, ${score} (${c.passed}/${c.counted} MUST and SHOULD requirements pass)${c.partial ? ', partial run (--only)' : ''}${why}`;
+  const insecure = c.insecure === true ? ', TLS not verified (--insecure)' : '';
+  return `${c.label}, ${score} (${c.passed}/${c.counted} MUST and SHOULD requirements pass)${c.partial ? ', partial run (--only)' : ''}${insecure}${why}`;
 }
 
 /** `no MUST requirement failed; 3 MUST requirement(s) not verified (2 not exercised, 1 error)`. */

@@ -28,7 +28,9 @@ function optionsMarkdown(): string {
     const usage = `\`${flagOf(o.key)}${o.arg === undefined ? '' : ` ${o.arg}`}\``;
     const choices = o.choices === undefined ? '' : ` One of ${o.choices.map((c) => `\`${c}\``).join(', ')}.`;
     const repeat =
-      o.repeatable === true ? ' Repeatable; comma-separated in the variable and the Action.' : '';
+      o.repeatable !== true
+        ? ''
+        : ` Repeatable; ${o.lines === true ? 'one a line' : 'comma-separated'} in the variable and the Action.`;
     const meaning = `${o.help}.${choices}${repeat}${o.more === undefined ? '' : ` ${o.more}`}`;
     const input = o.action === undefined ? '' : `\`${kebab(o.key)}\``;
     return `| ${cell(usage)} | \`${o.env}\` | \`${o.key}\` | ${input} | ${cell(defaultText(o))} | ${cell(meaning)} |`;

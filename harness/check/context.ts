@@ -162,6 +162,7 @@ export class ClientPool {
       agentId: this.run.agentId,
       auth: this.run.auth,
       timeoutMs: this.run.timeoutMs,
+      ...(this.run.network === undefined ? {} : { network: this.run.network }),
       governor: runGovernor(this.run),
       ...(this.tally === undefined ? {} : { tally: this.tally }),
       ...(this.signal === undefined ? {} : { signal: this.signal }),

@@ -1,24 +1,13 @@
 // `a2a-conformance receiver --url <receiver-url> [--secret s] [--header name:value]…`: certifies a
 // webhook receiver (spec 6.4, 6.5) by posting deliveries to it; same reports and exit codes as `run`.
 import type { Command } from 'commander';
+import { parseHeaders } from '../io/network.ts';
 import { ConfigError } from '../options.ts';
 import { runReceiver } from '../receiver/run-receiver.ts';
 import { addGradingOptions, collect, consoleFor, gradingFlags, positiveInt } from './shared.ts';
 import type { CliIo, SetCode } from './shared.ts';
 
-/** `name:value` pairs of --header; a name must be an HTTP token. */
-export function parseHeaders(pairs: readonly string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const pair of pairs) {
-    const colon = pair.indexOf(':');
-    const name = colon < 0 ? '' : pair.slice(0, colon).trim().toLowerCase();
-    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) {
-      throw new ConfigError(`--header must be name:value with an HTTP header name, got '${pair}'`);
-    }
-    headers[name] = pair.slice(colon + 1).trim();
-  }
-  return headers;
-}
+export { parseHeaders };
 
 export function parseHttpUrl(value: unknown, flag: string): string {
   let url: URL;

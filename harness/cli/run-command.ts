@@ -1,6 +1,7 @@
 // `a2a-conformance run`: merges flags, A2A_* variables and the --config file (in that precedence),
 // runs the conformance suites with the console reporter (live progress, then the summary; --quiet,
 // --verbose) and writes the report files into --out.
+import { networkSecrets } from '../io/network.ts';
 import { RUN_OPTIONS } from '../option-table.ts';
 import { readConfigFile, readEnv, resolveOptions, type RawOptions } from '../options.ts';
 import { runResolved } from '../runner/run-conformance.ts';
@@ -15,9 +16,12 @@ export function flagLayer(flags: Record<string, unknown>): RawOptions {
 
 export async function runCommand(flags: Record<string, unknown>, io: CliIo): Promise<number> {
   const file = typeof flags.config === 'string' ? readConfigFile(flags.config) : {};
-  const opts = resolveOptions({ flag: flagLayer(flags), env: readEnv(io.env), file });
+  const opts = resolveOptions({ flag: flagLayer(flags), env: readEnv(io.env), file }, io.env);
   // The bundled target's own credential is redacted by the runner; these are the user's.
-  const secrets = [opts.apiKey, opts.bearer].filter((s): s is string => s !== undefined);
+  const secrets = [
+    ...[opts.apiKey, opts.bearer].filter((s): s is string => s !== undefined),
+    ...networkSecrets(opts.network),
+  ];
   const reporter = consoleFor(flags, io, secrets);
   const result = await runResolved(
     opts,

@@ -53,7 +53,11 @@ export function commandFor(plan: FleetAgentPlan, dir: string): string {
   const cred =
     plan.apiKeyEnv !== undefined ? `A2A_API_KEY="$${plan.apiKeyEnv}"` : `A2A_BEARER="$${plan.bearerEnv}"`;
   const both = plan.apiKeyEnv !== undefined && plan.bearerEnv !== undefined;
-  const parts = [cred, ...(both ? [`A2A_BEARER="$${plan.bearerEnv}"`] : []), 'npx a2a-conformance run'];
+  const parts = [cred, ...(both ? [`A2A_BEARER="$${plan.bearerEnv}"`] : [])];
+  const secretHeaders = Object.entries(plan.secretHeadersEnv ?? {});
+  if (secretHeaders.length > 0)
+    parts.push(`A2A_SECRET_HEADERS=${secretHeaders.map(([n, v]) => `"${n}: $${v}"`).join("$'\\n'")}`);
+  parts.push('npx a2a-conformance run');
   parts.push(`--config ${shellQuote(`${dir}/${OPTIONS_FILE}`)}`, `--target ${shellQuote(plan.target)}`);
   parts.push(`--agent-id ${shellQuote(plan.agentId)}`, `--out ${shellQuote(dir)}`);
   return parts.join(' ');
@@ -74,6 +78,15 @@ function childEnv(plan: FleetAgentPlan, env: NodeJS.ProcessEnv): NodeJS.ProcessE
       return `environment variable ${variable} (its credential) is not set`;
     out[name] = value;
   }
+  // Secret headers travel like the credential: in the child's environment, one `Name: value` a line.
+  const lines: string[] = [];
+  for (const [header, variable] of Object.entries(plan.secretHeadersEnv ?? {})) {
+    const value = env[variable];
+    if (value === undefined || value === '')
+      return `environment variable ${variable} (the value of header ${header}) is not set`;
+    lines.push(`${header}: ${value}`);
+  }
+  if (lines.length > 0) out.A2A_SECRET_HEADERS = lines.join('\n');
   return out;
 }
 

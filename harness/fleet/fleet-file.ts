@@ -89,8 +89,9 @@ function planAgent(agent: FleetAgent, fleet: FleetFile, base: string): FleetAgen
       `${where}: option(s) ${unsupported.join(', ')} are not supported by this version's run`,
     );
   }
-  if (options.baseline !== undefined && !isAbsolute(options.baseline)) {
-    options.baseline = resolve(base, options.baseline);
+  for (const key of ['baseline', 'caCert', 'clientCert', 'clientKey'] as const) {
+    const path = options[key];
+    if (path !== undefined && !isAbsolute(path)) options[key] = resolve(base, path);
   }
   try {
     // The run's own checks, with a placeholder credential: the real one is read when the agent runs.
@@ -113,5 +114,6 @@ function planAgent(agent: FleetAgent, fleet: FleetFile, base: string): FleetAgen
   };
   if (agent.apiKeyEnv !== undefined) plan.apiKeyEnv = agent.apiKeyEnv;
   if (agent.bearerEnv !== undefined) plan.bearerEnv = agent.bearerEnv;
+  if (agent.secretHeadersEnv !== undefined) plan.secretHeadersEnv = agent.secretHeadersEnv;
   return plan;
 }

@@ -2,12 +2,13 @@
 // credentials per spec 5). Every exchange is recorded as redacted evidence; protocol oddities are
 // recorded, never thrown; every request ends by a total deadline; redirects are never followed.
 import { performance } from 'node:perf_hooks';
-import { Agent, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { answerMadeTask, eventEndsTask, isAgentTurnBody, isAgentTurnRequest } from './agent-turn.ts';
 import { readCapped, type BodyAccumulator } from './body-reader.ts';
 import type { Exchange } from './evidence.ts';
 import { isRateLimitedAnswer, retryAfterMs, type TrafficGovernor, type TrafficTally } from './governor.ts';
 import { classifyError } from './io-errors.ts';
+import { networkSecrets, targetDispatcher, type NetworkSettings } from './network.ts';
 import {
   agentPath,
   buildEnvelope,
@@ -54,6 +55,8 @@ export interface TargetClientOptions {
   overflowTasks?: boolean;
   /** Aborts waits on the governor (the check's budget). */
   signal?: AbortSignal;
+  /** TLS, proxy and the extra headers sent on every request (below the harness's own). */
+  network?: NetworkSettings;
 }
 
 export interface RequestOverrides {
@@ -108,7 +111,9 @@ export interface TargetClient {
 class Client implements TargetClient {
   readonly baseUrl: string;
   readonly agentId: string;
-  private readonly dispatcher: Agent;
+  private readonly dispatcher: Dispatcher;
+  /** The extra headers of every request: the base a request's own headers are merged over. */
+  private readonly extraHeaders: Record<string, string>;
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
   private readonly recordChars: number;
@@ -128,11 +133,13 @@ class Client implements TargetClient {
     this.recordChars = opts.recordBodyChars ?? 256 * 1024;
     this.maxExchanges = opts.maxExchanges ?? 10_000;
     this.addSecrets(...(opts.secrets ?? []), opts.auth.apiKey ?? '', opts.auth.bearer ?? '');
+    this.addSecrets(...networkSecrets(opts.network));
+    this.extraHeaders = opts.network?.headers ?? {};
     // undici's own timers are backstops; the per-request deadline in send() is authoritative.
-    this.dispatcher = new Agent({
-      connect: { timeout: this.timeoutMs },
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
+    this.dispatcher = targetDispatcher(opts.baseUrl, opts.network, {
+      connectMs: this.timeoutMs,
+      headersMs: this.timeoutMs,
+      bodyMs: this.timeoutMs,
     });
   }
 
@@ -212,7 +219,9 @@ class Client implements TargetClient {
   }
 
   raw(req: RawRequest): Promise<Exchange> {
-    const base = req.auth === true ? credentialHeaders(this.opts.auth) : {};
+    // The extra headers go on every request (a gateway refuses any without them); a raw request's
+    // own headers win, so a check can still send exactly what it means to.
+    const base = { ...this.extraHeaders, ...(req.auth === true ? credentialHeaders(this.opts.auth) : {}) };
     const spec: RequestSpec = {
       url: req.url ?? joinUrl(this.baseUrl, req.path ?? this.agentPath()),
       method: req.method ?? 'GET',
@@ -317,7 +326,13 @@ class Client implements TargetClient {
   }
 
   private rpcSpec(method: string, params: unknown, opts: RpcOptions, accept: string): RequestSpec {
-    const base = { 'content-type': 'application/json', accept, ...credentialHeaders(this.opts.auth) };
+    // The harness's headers (media types, credentials) and the check's overrides win over the extra ones.
+    const base = {
+      ...this.extraHeaders,
+      'content-type': 'application/json',
+      accept,
+      ...credentialHeaders(this.opts.auth),
+    };
     const spec: RequestSpec = {
       url: joinUrl(this.baseUrl, opts.path ?? this.agentPath(opts.agentId)),
       method: opts.httpMethod ?? 'POST',

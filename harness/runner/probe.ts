@@ -5,6 +5,7 @@ import { ERROR_CODES } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
 import type { Exchange } from '../io/evidence.ts';
 import type { Governor, TrafficTally } from '../io/governor.ts';
+import { observeConnection, tlsHint, type ConnectionSeen, type NetworkSettings } from '../io/network.ts';
 import { createTargetClient } from '../io/target-client.ts';
 import type { Reachability } from '../types.ts';
 import { probeDialect } from '../analysis/dialect.ts';
@@ -15,6 +16,7 @@ export interface ProbeTarget {
   agentId: string;
   auth: { apiKey?: string; bearer?: string };
   timeoutMs: number;
+  network?: NetworkSettings;
 }
 
 export interface ProbeOutcome {
@@ -24,6 +26,8 @@ export interface ProbeOutcome {
   couldNotRun: string | null;
   /** No card under the spec's method: the answers under the official A2A dialects' names. */
   dialectProbe?: DialectProbeAnswer[];
+  /** What the probe saw of the connection: TLS session, proxy, notes. */
+  connection?: ConnectionSeen;
 }
 
 /** Method not found, and A2A v1.0's VersionNotSupported (-32009) for a request without A2A-Version. */
@@ -36,7 +40,8 @@ function errorCode(json: unknown): unknown {
 function classify(ex: Exchange): Omit<ProbeOutcome, 'reachability'> & Omit<Reachability, 'durationMs'> {
   const res = ex.response;
   if (res === undefined) {
-    const message = `target unreachable: ${ex.error?.message ?? 'no response'}`;
+    const hint = tlsHint(ex.error);
+    const message = `target unreachable: ${ex.error?.message ?? 'no response'}${hint === undefined ? '' : `; ${hint}`}`;
     return { reachable: false, authenticated: false, message, card: null, couldNotRun: message };
   }
   const base = { reachable: true, status: res.status };
@@ -84,6 +89,29 @@ function classify(ex: Exchange): Omit<ProbeOutcome, 'reachability'> & Omit<Reach
 
 /** `traffic`: the run's governor (a rate-limited answer is waited out and resent) and the probe's tally. */
 export async function probeTarget(
+  target: ProbeTarget,
+  traffic?: { governor: Governor; tally: TrafficTally },
+): Promise<ProbeOutcome> {
+  const { value, seen } = await observeConnection(target.baseUrl, target.network, () =>
+    probe(target, traffic),
+  );
+  // A gateway that wants a client certificate often completes the handshake and closes the
+  // connection after it (TLS 1.3): the session seen and no answer point at it.
+  if (
+    !value.reachability.reachable &&
+    seen.tls !== undefined &&
+    target.network?.clientCert === undefined &&
+    !/--client-cert/.test(value.reachability.message)
+  ) {
+    const hint =
+      '; the TLS handshake completed but no answer came: if a gateway requires mutual TLS, give --client-cert <pem> and --client-key <pem>';
+    value.reachability.message += hint;
+    if (value.couldNotRun !== null) value.couldNotRun += hint;
+  }
+  return { ...value, connection: seen };
+}
+
+async function probe(
   target: ProbeTarget,
   traffic?: { governor: Governor; tally: TrafficTally },
 ): Promise<ProbeOutcome> {

@@ -2,7 +2,8 @@
 // the baseline, hand the RunResult to the reporters and write the report files (reporters/) into
 // `out`. A run that cannot be done exits 2, never passes.
 import { readFileSync } from 'node:fs';
-import { redactResult } from '../io/redaction.ts';
+import { withoutCredentials } from '../io/network.ts';
+import { headerLine, redactResult } from '../io/redaction.ts';
 import { toolLabel } from '../tool-label.ts';
 import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
 import type { Requirement, Role } from '../../requirements/types.ts';
@@ -35,6 +36,8 @@ export interface RunOptions extends FleetRunOptions {
   agentId?: string;
   apiKey?: string;
   bearer?: string;
+  /** Headers whose values are secret (`Name: value`), sent on every request and redacted everywhere. */
+  secretHeader?: string[];
   /** Directory for the report files (default ./reports); null writes none. */
   out?: string | null;
   /** Called with the finished RunResult, before the report files are written. */
@@ -79,7 +82,8 @@ export function selectForRun(
 /** Programmatic entry: options are taken as given (no environment, no config file). */
 export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
   const { reporters = [], log = () => undefined, progress, ...raw } = options;
-  return runResolved(resolveOptions({ flag: raw, env: {}, file: {} }), reporters, log, progress);
+  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured as curl does (loopback is never proxied by them).
+  return runResolved(resolveOptions({ flag: raw, env: {}, file: {} }, process.env), reporters, log, progress);
 }
 
 export async function runResolved(
@@ -154,6 +158,7 @@ export function providedRun(opts: ResolvedRunOptions, bundled: BundledTarget | u
     field: fieldSettings(opts),
   };
   if (opts.webhookPublicUrl !== undefined) run.webhookPublicUrl = opts.webhookPublicUrl;
+  if (Object.keys(opts.network).length > 0) run.network = opts.network;
   const alternate = bundled?.alternateAuth ?? alternateFromOptions(opts);
   if (alternate !== undefined) run.alternateAuth = alternate;
   return run;
@@ -229,6 +234,16 @@ function recordedOptions(opts: ResolvedRunOptions): RecordedOptions {
   };
   if (opts.apiKey !== undefined) recorded.apiKey = '[redacted]';
   if (opts.bearer !== undefined) recorded.bearer = '[redacted]';
+  const net = opts.network;
+  if (net.caCert !== undefined) recorded.caCert = net.caCert;
+  if (net.insecure === true) recorded.insecure = true;
+  if (net.clientCert !== undefined) recorded.clientCert = net.clientCert;
+  if (net.clientKey !== undefined) recorded.clientKey = net.clientKey;
+  if (opts.proxyOption !== undefined) recorded.proxy = withoutCredentials(opts.proxyOption);
+  if (net.headers !== undefined) {
+    const secret = new Set(net.secretHeaders ?? []);
+    recorded.headers = Object.entries(net.headers).map(([n, v]) => headerLine(n, v, secret.has(n)));
+  }
   return recorded;
 }
 
@@ -261,6 +276,7 @@ function finish(
     options: recordedOptions(opts),
     card: probe.card,
     reachability: probe.reachability,
+    ...(probe.connection === undefined ? {} : { connection: probe.connection }),
     requirements: checked.requirements,
     summary: summarize(checked.requirements),
     harnessErrors: checked.harnessErrors,

@@ -9,6 +9,7 @@ import { decidingChecks, findingOf, firstFinding, groupBySection, roleTarget } f
 import { causeIndex } from '../root-causes.ts';
 import { palette, type Palette } from './ansi.ts';
 import { leadLines } from './console-lead.ts';
+import { connectionLines } from '../connection.ts';
 
 export type ConsoleMode = 'quiet' | 'normal' | 'verbose';
 
@@ -151,7 +152,10 @@ export function formatRunSummary(result: RunResult, p: Palette, mode: ConsoleMod
   const tone = { 'not-compliant': 'fail', unverified: 'not-exercised' } as const;
   const verdict = p.style('bold', p.verdict(tone[c.level as keyof typeof tone] ?? 'pass', verdictLine(c)));
   const exit = `exit ${result.exitCode}: ${result.exitReason} (${(result.durationMs / 1000).toFixed(1)} s)`;
-  const lead = probed(result) ? leadLines(result, p, mode) : [];
+  const connection = connectionLines(result).map((l) =>
+    l.tone === 'plain' ? l.text : `${p.verdict(l.tone, l.tone.toUpperCase())} ${l.text}`,
+  );
+  const lead = [...connection, ...(probed(result) ? leadLines(result, p, mode) : [])];
   if (mode === 'quiet') return [...lead, ...findings(result, p, mode), verdict, exit].join('\n');
   const lines = [
     `target: ${roleTarget(result) ?? `${result.target.baseUrl} agent ${result.target.agentId}`} (${result.reachability.message})`,

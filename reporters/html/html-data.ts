@@ -7,6 +7,7 @@ import type { CheckResult, RequirementResult, RunResult } from '../../harness/ty
 import { VERDICTS } from '../../harness/types.ts';
 import { getRequirement, hasRequirement, specExcerpt } from '../../requirements/index.ts';
 import { complianceOf, type Compliance } from '../score.ts';
+import { connectionLines, type ConnectionLine } from '../connection.ts';
 import { causeHeadline, dialectCount, dialectHeadline, dialectOf, rootCausesOf } from '../root-causes.ts';
 import { anchorOf, groupBySection, roleTarget } from '../sections.ts';
 import { toolLabel } from '../../harness/tool-label.ts';
@@ -77,6 +78,8 @@ export interface HtmlData {
   rootCauses: { headline: string; example?: string; requirements: string[] }[];
   /** How the run went on the wire (reporters/traffic.ts). */
   traffic: TrafficFact[];
+  /** How the run reached the target: TLS, proxy, headers, notes (reporters/connection.ts). */
+  connection: ConnectionLine[];
   verdicts: readonly string[];
   sections: { section: string; name: string; counts: Record<string, number> }[];
   rulings: Record<string, { title: string; body: string }>;
@@ -232,6 +235,7 @@ export function htmlData(result: RunResult): HtmlData {
       requirements: c.requirements.map((r) => r.id),
     })),
     traffic: trafficFacts(result),
+    connection: connectionLines(result),
     verdicts: VERDICTS,
     sections: groupBySection(result.requirements).map((g) => ({
       section: g.section,

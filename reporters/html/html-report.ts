@@ -55,7 +55,12 @@ ${css}</style>
 
 export function renderHtmlPage(data: HtmlData): string {
   const script = `\n${SCRIPT}`;
-  return `${pageOpening(data.title, CSS, script, 'report.json')}
+  // Said before anything else, and without script: the page must not hide verification off.
+  const connection =
+    data.connection.length === 0
+      ? ''
+      : `\n<ul id="connection">${data.connection.map((l) => `<li class="${l.tone}">${l.tone === 'plain' ? '' : `<strong>${l.tone.toUpperCase()}</strong> `}${escapeXml(l.text)}</li>`).join('')}</ul>`;
+  return `${pageOpening(data.title, CSS, script, 'report.json')}${connection}
 <div id="header"></div>
 <h2>Sections by verdict</h2>
 <div id="matrix"></div>

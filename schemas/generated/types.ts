@@ -372,6 +372,31 @@ export interface FleetRunOptions {
    * Longest wait a check may plan, with its unit: `300s`, `5m`.
    */
   maxWait?: string;
+  /**
+   * PEM bundle added to the default roots; a relative path is read from the fleet file's directory.
+   */
+  caCert?: string;
+  /**
+   * Do not verify the target's TLS certificate (development only).
+   */
+  insecure?: boolean;
+  /**
+   * Client certificate for mutual TLS; a relative path is read from the fleet file's directory.
+   */
+  clientCert?: string;
+  /**
+   * The client certificate's key; a relative path is read from the fleet file's directory.
+   */
+  clientKey?: string;
+  proxy?: string;
+  /**
+   * Headers sent on every request to the target, `Name: value`. A secret value belongs in the agent's secretHeadersEnv, not here.
+   */
+  header?:
+    | string[]
+    | {
+        [k: string]: string;
+      };
 }
 /**
  * This interface was referenced by `FleetFile`'s JSON-Schema
@@ -417,6 +442,12 @@ export interface FleetAgent {
    * Name of the environment variable holding the bearer token.
    */
   bearerEnv?: string;
+  /**
+   * Secret headers of this agent (--secret-header): header name -> the environment variable holding its value.
+   */
+  secretHeadersEnv?: {
+    [k: string]: string;
+  };
   options?: FleetRunOptions;
   killAfterMs?: number;
 }
@@ -1115,6 +1146,7 @@ export interface ConformanceReport {
     [k: string]: unknown;
   } | null;
   reachability: ReportReachability;
+  connection?: ReportConnection;
   requirements: ReportRequirement[];
   summary: ReportSummary;
   harnessErrors: ReportHarnessError[];
@@ -1165,6 +1197,30 @@ export interface ReportOptions {
   evidence?: 'all' | 'failing' | 'none';
   apiKey?: '[redacted]';
   bearer?: '[redacted]';
+  /**
+   * --ca-cert: the PEM bundle added to the default roots.
+   */
+  caCert?: string;
+  /**
+   * --insecure: TLS certificates were not verified.
+   */
+  insecure?: boolean;
+  /**
+   * --client-cert: the client certificate presented (mutual TLS).
+   */
+  clientCert?: string;
+  /**
+   * --client-key: the client certificate's key file (its path only).
+   */
+  clientKey?: string;
+  /**
+   * --proxy, without its credentials.
+   */
+  proxy?: string;
+  /**
+   * --header and --secret-header as `name: value`, a secret value as [redacted].
+   */
+  headers?: string[];
 }
 /**
  * The probe of the agent endpoint before the checks run.
@@ -1190,6 +1246,63 @@ export interface ReportReachability {
   status?: number;
   message: string;
   durationMs: number;
+}
+/**
+ * What the harness saw of the connection to the target when it probed it: the TLS session, the proxy, notes.
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "connection".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportConnection".
+ */
+export interface ReportConnection {
+  tls?: ReportTlsSession;
+  /**
+   * The forward proxy the requests went through, without credentials; absent when they went direct.
+   */
+  proxy?: {
+    url: string;
+    /**
+     * option: --proxy; environment: HTTPS_PROXY / HTTP_PROXY.
+     */
+    source: 'option' | 'environment';
+  };
+  /**
+   * Observations worth a reader's eye (info): verification off, a certificate expiring within 30 days.
+   */
+  notes: string[];
+}
+export interface ReportTlsSession {
+  /**
+   * TLS version, e.g. TLSv1.3.
+   */
+  protocol: string;
+  cipher?: string;
+  /**
+   * The certificate's subject, e.g. CN=agents.example.com.
+   */
+  subject: string;
+  issuer: string;
+  validFrom: string;
+  validTo: string;
+  /**
+   * Whole days from the probe until validTo; negative once expired.
+   */
+  daysLeft: number;
+  /**
+   * The chain verified against the trusted roots (false can only happen with --insecure).
+   */
+  verified: boolean;
+  authorizationError?: string;
+  /**
+   * default: the system roots; ca-cert: with --ca-cert; off: --insecure.
+   */
+  verification: 'default' | 'ca-cert' | 'off';
+  /**
+   * A client certificate was configured (--client-cert).
+   */
+  clientCertificate: boolean;
 }
 /**
  * One ledger requirement with its verdict and checks.
@@ -1886,6 +1999,10 @@ export interface ReportCompliance {
    * MUST requirements not exercised or in error, grouped by why, largest group first.
    */
   unverified?: ReportUnverifiedGroup[];
+  /**
+   * TLS verification was off (--insecure): the verdict holds for a connection the harness did not verify.
+   */
+  insecure?: boolean;
 }
 /**
  * This interface was referenced by `ConformanceReport`'s JSON-Schema

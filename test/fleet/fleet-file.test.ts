@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { commandFor } from '../../harness/fleet/agent-run.ts';
 import { KILL_MARGIN_MS, loadFleet } from '../../harness/fleet/fleet-file.ts';
 import { ConfigError, ENV_VARS } from '../../harness/options.ts';
 import { loadSchema } from '../../schemas/registry.ts';
@@ -29,6 +30,32 @@ const agent = (name: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('loadFleet', () => {
+  it('takes the gateway headers per agent, secret ones by environment variable, and TLS files from the file directory', () => {
+    const fleet = loadFleet(
+      fleetFile({
+        agents: [
+          agent('gw', {
+            secretHeadersEnv: { 'X-Gateway-Key': 'GW_KEY' },
+            options: { header: ['X-Tenant: acme'], proxy: 'http://proxy.example:3128' },
+          }),
+        ],
+      }),
+    );
+    const [gw] = fleet.agents;
+    expect(gw!.options).toMatchObject({ header: ['X-Tenant: acme'], proxy: 'http://proxy.example:3128' });
+    expect(gw!.secretHeadersEnv).toEqual({ 'X-Gateway-Key': 'GW_KEY' });
+    expect(commandFor(gw!, '/r/gw')).toMatch(
+      /^A2A_API_KEY="\$KEY" A2A_SECRET_HEADERS="X-Gateway-Key: \$GW_KEY" npx /,
+    );
+    // A relative TLS file is read from the fleet file's directory; a credential header refused.
+    expect(() => loadFleet(fleetFile({ agents: [agent('t', { options: { caCert: 'nope.pem' } })] }))).toThrow(
+      new RegExp(`agent "t": --ca-cert: cannot read the CA bundle ${join(dir, 'nope.pem')}`),
+    );
+    expect(() =>
+      loadFleet(fleetFile({ agents: [agent('h', { options: { header: ['Authorization: Bearer x'] } })] })),
+    ).toThrow(/agent "h": --header may not set authorization/);
+  });
+
   it('merges defaults under each agent, resolves the baseline from the file, derives the kill deadline', () => {
     const fleet = loadFleet(
       fleetFile({
@@ -107,9 +134,9 @@ describe('loadFleet', () => {
 });
 
 describe('fleet-file.schema.json', () => {
-  it('allows every run option but the ones the fleet sets per agent (target, agent id, out, credentials)', () => {
+  it('allows every run option but the ones the fleet sets per agent (target, agent id, out, credentials, secret headers)', () => {
     const schema = loadSchema('fleet-file') as { $defs: { runOptions: { properties: object } } };
-    const perAgent = ['target', 'agentId', 'apiKey', 'bearer', 'out'];
+    const perAgent = ['target', 'agentId', 'apiKey', 'bearer', 'out', 'secretHeader'];
     const runOptions = Object.keys(ENV_VARS).filter((k) => !perAgent.includes(k));
     expect(Object.keys(schema.$defs.runOptions.properties).sort()).toEqual(runOptions.sort());
   });

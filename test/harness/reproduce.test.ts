@@ -19,6 +19,26 @@ describe('reproduceCommand', () => {
       `npx a2a-conformance run --target http://127.0.0.1:8080 --agent-id echo --api-key "$A2A_API_KEY" --only 2.1/id-types --seed 42 --runs 10`,
     );
   });
+  it('carries the way to the target: TLS files, --insecure, --proxy and the headers that are no secret', () => {
+    const network = {
+      caCert: '/etc/ca dir/ca.pem',
+      insecure: true,
+      clientCert: 'c.pem',
+      clientKey: 'k.pem',
+      proxy: {
+        source: 'option' as const,
+        http: 'http://u:pw@proxy:3128',
+        https: 'http://u:pw@proxy:3128',
+        noProxy: '',
+      },
+      headers: { 'x-tenant': 'acme', 'x-gateway-key': 'gk-secret', 'x-route': 'r-secret' },
+      secretHeaders: ['x-route'],
+    };
+    const cmd = reproduceCommand({ ...base, network }, '1/x');
+    expect(cmd).toBe(
+      `npx a2a-conformance run --target http://127.0.0.1:8080 --agent-id echo --api-key "$A2A_API_KEY" --ca-cert '/etc/ca dir/ca.pem' --insecure --client-cert c.pem --client-key k.pem --proxy http://proxy:3128 --header 'x-tenant: acme' --only 1/x --seed 42 --runs 10`,
+    );
+  });
   it('omits the ephemeral target of the bundled server', () => {
     const cmd = reproduceCommand({ ...base, bundled: true, authKind: 'bearer' }, '7/parse-error-code');
     expect(cmd).toBe('npx a2a-conformance run --only 7/parse-error-code --seed 42 --runs 10');

@@ -73,13 +73,21 @@ describe('a correct receiver', () => {
     }
   });
 
-  it('writes the six report files of run; report.json is valid and names the role', async () => {
+  it('writes the seven report files of run; report.json is valid and names the role', async () => {
     const receiver = await serveReceiver(correct, SECRET);
     const out = mkdtempSync(join(tmpdir(), 'a2a-receiver-'));
     try {
       await runReceiver({ url: receiver.url, secret: SECRET, out, timeoutMs: 5000 });
       expect(readdirSync(out).sort()).toEqual(
-        ['badge.svg', 'console.txt', 'junit.xml', 'report.html', 'report.json', 'summary.md'].sort(),
+        [
+          'badge.svg',
+          'console.txt',
+          'junit.xml',
+          'report.har',
+          'report.html',
+          'report.json',
+          'summary.md',
+        ].sort(),
       );
       const text = readFileSync(join(out, 'report.json'), 'utf8');
       const report = JSON.parse(text) as { role: string; requirements: Array<{ role: string }> };

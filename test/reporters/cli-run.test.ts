@@ -55,7 +55,15 @@ describe('console flags', () => {
       /^unverified, score 0% .*: no MUST requirement failed; \d+ MUST requirement\(s\) not verified \(\d+ error\)$/,
     );
     expect(lines[1]).toMatch(/^exit 2: run could not be done: target unreachable/);
-    for (const f of ['report.json', 'junit.xml', 'report.html', 'summary.md', 'badge.svg', 'console.txt']) {
+    for (const f of [
+      'report.json',
+      'junit.xml',
+      'report.html',
+      'summary.md',
+      'badge.svg',
+      'console.txt',
+      'report.har',
+    ]) {
       expect(existsSync(join(out, f)), f).toBe(true);
     }
   });

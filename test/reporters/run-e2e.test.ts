@@ -1,6 +1,6 @@
 // One `run --out DIR` end to end (the CLI in process) against a reference server with known
 // credentials, restricted with --only to a few requirements of two webhook sections (their checks
-// configure webhook secrets and headers): all six report files are written, report.json conforms to schemas/report.schema.json,
+// configure webhook secrets and headers): all seven report files are written, report.json conforms to schemas/report.schema.json,
 // junit.xml parses, no credential appears anywhere, and `[redacted]` stands only where a credential
 // was (the webhook secrets and header values the harness made up stay readable).
 import { randomBytes } from 'node:crypto';
@@ -15,7 +15,15 @@ import { validate } from '../../schemas/registry.ts';
 
 const API_KEY = `e2e-key-${randomBytes(12).toString('hex')}`;
 const BEARER = `e2e-bearer-${randomBytes(12).toString('hex')}`;
-const FILES = ['badge.svg', 'console.txt', 'junit.xml', 'report.html', 'report.json', 'summary.md'];
+const FILES = [
+  'badge.svg',
+  'console.txt',
+  'junit.xml',
+  'report.har',
+  'report.html',
+  'report.json',
+  'summary.md',
+];
 // Checks of one suite file (suites/06-01-webhooks/agent-scope.test.ts) that configure a secret and a header.
 const ONLY = [
   '6.2/configured-headers-sent',
@@ -74,10 +82,10 @@ describe('run --out DIR against the reference server (--only four 6.2 and 6.4 re
     expect(ran.stdout).toMatch(/partial run \(--only\)\nexit 0: /);
   });
 
-  it('writes all six outputs into --out', () => {
+  it('writes all seven outputs into --out', () => {
     expect(readdirSync(out).sort()).toEqual(FILES);
     expect(ran.stdout).toContain(
-      `reports: ${out} (report.json, junit.xml, report.html, summary.md, badge.svg, console.txt)`,
+      `reports: ${out} (report.json, junit.xml, report.html, summary.md, badge.svg, console.txt, report.har)`,
     );
   });
 
@@ -132,7 +140,12 @@ describe('run --out DIR against the reference server (--only four 6.2 and 6.4 re
     const credentialPlaces = /(\.request\.headers\.(x-api-key|authorization)|\.options\.(apiKey|bearer))$/;
     expect(at.length).toBeGreaterThan(0);
     expect([...new Set(at.filter((p) => !credentialPlaces.test(p)))]).toEqual([]);
-    for (const f of FILES.filter((f) => f !== 'report.json' && f !== 'report.html'))
+    // report.har holds the same request headers as report.json: only as a header value there.
+    const har = readFileSync(join(out, 'report.har'), 'utf8');
+    const harAt = [...har.matchAll(/"name": "([^"]+)",\s*"value": "[^"]*\[redacted\]/g)].map((m) => m[1]);
+    expect([...new Set(harAt)].sort()).toEqual(['x-api-key']);
+    expect(har.split('[redacted]').length - 1).toBe(harAt.length);
+    for (const f of FILES.filter((f) => !['report.json', 'report.html', 'report.har'].includes(f)))
       expect(readFileSync(join(out, f), 'utf8'), f).not.toContain('[redacted]');
   });
 

@@ -6,13 +6,17 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'];
 ARGS.push('--disable-background-networking', '--disable-component-update', '--disable-sync');
 
+/** Debian's Chromium, headless, with a fresh temporary profile (user data dir) of its own. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+}
+
 /** Opens `url` and waits for the page's script to mark `body[data-ready]`; problems land in `problems`. */
 export async function openOfflinePage(
   url: string,
   problems: string[],
 ): Promise<{ browser: Browser; page: Page }> {
-  // launch() gives every browser a fresh temporary profile (user data dir) of its own.
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  const browser = await launchChromium();
   const page = await browser.newPage();
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
