@@ -1,6 +1,7 @@
 // Resolves the run options from four layers, highest first: CLI flags, A2A_* environment variables,
 // a JSON config file (--config), defaults. Validation errors are ConfigError (exit 2, never a verdict).
 import { readFileSync } from 'node:fs';
+import { resolve as absolute } from 'node:path';
 import { ConfigError } from '../schemas/config-error.ts';
 import type { Pace } from './io/governor.ts';
 import {
@@ -191,9 +192,14 @@ export function resolveOptions(
 /** The TLS, proxy and header options; the PEM files are read and tried here (exit 2 when unusable). */
 function network(raw: RawOptions, processEnv: NodeJS.ProcessEnv): NetworkSettings {
   const net: NetworkSettings = {};
-  const caCert = str(raw.caCert, 'caCert');
-  const clientCert = str(raw.clientCert, 'clientCert');
-  const clientKey = str(raw.clientKey, 'clientKey');
+  // Absolute: the suites' workers read the files too, whatever their directory.
+  const path = (key: 'caCert' | 'clientCert' | 'clientKey'): string | undefined => {
+    const given = str(raw[key], key);
+    return given === undefined ? undefined : absolute(given);
+  };
+  const caCert = path('caCert');
+  const clientCert = path('clientCert');
+  const clientKey = path('clientKey');
   if (caCert !== undefined) net.caCert = caCert;
   if (clientCert !== undefined) net.clientCert = clientCert;
   if (clientKey !== undefined) net.clientKey = clientKey;
