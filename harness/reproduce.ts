@@ -71,7 +71,10 @@ export function curlFor(exchange: Exchange | undefined): string | undefined {
   if (exchange.kind === 'stream') parts.push('-N');
   parts.push(`-X ${request.method}`, shellQuote(request.url));
   for (const [name, value] of Object.entries(request.headers)) {
-    if (!SKIPPED_HEADERS.has(name.toLowerCase())) parts.push(headerArg(name.toLowerCase(), value));
+    const lower = name.toLowerCase();
+    // curl decodes what it advertises only with --compressed (which sends its own Accept-Encoding).
+    if (lower === 'accept-encoding') parts.push('--compressed');
+    else if (!SKIPPED_HEADERS.has(lower)) parts.push(headerArg(lower, value));
   }
   if (request.body !== undefined) parts.push(`--data-binary ${shellQuote(request.body)}`);
   return parts.join(' ');

@@ -2,7 +2,7 @@
 // rewrite of every JSON value the server sends (answers, SSE events and, through the webhook relay,
 // deliveries signed afresh), plus the walkers and serializers those rewrites share.
 import { startMutant, type MutantOptions, type ProxyCall, type ProxyHooks } from './proxy.ts';
-import type { Freedom, LegalVariant } from './types.ts';
+import type { LegalVariant } from './types.ts';
 import {
   isObject,
   resign,
@@ -16,7 +16,8 @@ export type Where = 'answer' | 'event' | 'delivery';
 
 export interface LegalSpec {
   name: string;
-  varies: Freedom;
+  /** freedom ids (requirements/freedoms.ts) */
+  varies: readonly string[];
   description: string;
   allowedBy: string;
   only?: string[];

@@ -5,15 +5,17 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { hasFreedom } from '../requirements/index.ts';
 import { startMutant } from './proxy.ts';
 import { pool, runHarness, runOnTarget } from './runner.ts';
-import type { Freedom, LegalVariant, SetRunOptions } from './types.ts';
+import type { LegalVariant, SetRunOptions } from './types.ts';
 
 export const LEGAL_DIR = fileURLToPath(new URL('./legal/', import.meta.url));
 
 export interface LegalResult {
   name: string;
-  varies: Freedom;
+  /** the freedom ids it proves (requirements/freedoms.ts) */
+  varies: readonly string[];
   /** requirements the control passes that this variant fails or warns, as `id: verdict` */
   falseFindings: string[];
   /** requirements the control passes that this variant leaves not-exercised or error (not graded) */
@@ -46,6 +48,9 @@ export async function loadLegalVariants(dir = LEGAL_DIR): Promise<LegalVariant[]
     if (!KEBAB.test(v.name)) problems.push(`${v.name}: not kebab-case`);
     if (names.indexOf(v.name) !== names.lastIndexOf(v.name)) problems.push(`${v.name}: name used twice`);
     if (v.allowedBy.trim() === '') problems.push(`${v.name}: says nothing of what allows it`);
+    if (v.varies.length === 0) problems.push(`${v.name}: names no freedom it varies`);
+    for (const id of v.varies.filter((f) => !hasFreedom(f)))
+      problems.push(`${v.name}: varies '${id}', which is not in requirements/freedoms.ts`);
   }
   if (problems.length > 0) throw new Error(`invalid legal variants:\n${[...new Set(problems)].join('\n')}`);
   return variants;
@@ -171,7 +176,7 @@ export function legalScoreMarkdown(score: LegalScore): string {
     '| ------- | ------ | --------------- | ------------------------------ |',
     ...score.variants.map(
       (v) =>
-        `| ${v.name} | ${v.varies} | ${v.problem ?? (v.falseFindings.join(', ') || 'none')} | ${v.unexercised.length} |`,
+        `| ${v.name} | ${v.varies.join(', ')} | ${v.problem ?? (v.falseFindings.join(', ') || 'none')} | ${v.unexercised.length} |`,
     ),
   ];
   return `${lines.join('\n')}\n`;

@@ -23,8 +23,13 @@ export type UpstreamRpc = (method: string, params: unknown) => Promise<any>; // 
 /** Response head: the status and the headers, names lower-cased, repeated headers as arrays. */
 export interface ResponseHead {
   status: number;
+  /** The reason phrase of the status line (default: Node's for the status). */
+  statusText?: string;
   headers: Record<string, string | string[]>;
 }
+
+/** The content codings the proxy can apply to a response (RFC 9110 8.4.1). */
+export type ContentCoding = 'gzip' | 'deflate' | 'br';
 
 export interface JsonContext {
   call: ProxyCall;
@@ -83,4 +88,9 @@ export interface ProxyHooks {
   jsonChunks?(body: string, call: ProxyCall): string[];
   /** What happens when the upstream stream ends. */
   sseEnd?(ctx: SseContext): SseEnd | void;
+  /**
+   * The content coding of a response (after `head`), or none: a JSON body is encoded whole, an SSE
+   * stream is encoded as it goes and flushed after every write, so each event still arrives when sent.
+   */
+  contentCoding?(call: ProxyCall, head: ResponseHead): ContentCoding | undefined;
 }

@@ -2,6 +2,7 @@
 // node:http proxy on 127.0.0.1:0 whose hooks (proxy-hooks.ts) rewrite requests, JSON-RPC answers,
 // SSE frames and headers. SSE responses are streamed frame by frame, never buffered whole.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import zlib from 'node:zlib';
 import { listen, readBody, sendJson as answerWith } from '../harness/io/loopback.ts';
 import {
   httpServerOptions,
@@ -11,7 +12,7 @@ import {
 import { certificationAgent as bundledAgent } from '../harness/runner/bundled-target.ts';
 import { generateApiKey, startReferenceServer } from '../reference-server/index.ts';
 import type { AgentConfigInput, ReferenceServer, ReferenceServerOptions } from '../reference-server/index.ts';
-import type { ProxyCall, ProxyHooks, ResponseHead, SseContext } from './proxy-hooks.ts';
+import type { ContentCoding, ProxyCall, ProxyHooks, ResponseHead, SseContext } from './proxy-hooks.ts';
 import type { MutantTarget } from './types.ts';
 
 export type * from './proxy-hooks.ts';
@@ -35,6 +36,8 @@ export interface MutantOptions {
   extraArgs?: string[];
   /** the agent's credential (x-api-key and Bearer); default a fresh random key */
   apiKey?: string;
+  /** the proxy's mount path (see startProxy), e.g. `/gw/a2a`; the target's base URL ends with it */
+  basePath?: string;
 }
 
 export interface Proxy {
@@ -130,19 +133,50 @@ async function relayJson(
     }
   }
   hooks.head?.(head, call);
+  const coding = hooks.contentCoding?.(call, head);
+  if (coding !== undefined) {
+    const bytes = encodeWhole(coding, Buffer.from(body));
+    res.writeHead(head.status, ...statusLine(head), {
+      ...head.headers,
+      'content-encoding': coding,
+      'content-length': bytes.length,
+    });
+    res.end(bytes);
+    return;
+  }
   const chunks = hooks.jsonChunks?.(String(body), call);
   if (chunks === undefined) {
-    res.writeHead(head.status, { ...head.headers, 'content-length': Buffer.byteLength(body) });
+    res.writeHead(head.status, ...statusLine(head), {
+      ...head.headers,
+      'content-length': Buffer.byteLength(body),
+    });
     res.end(body);
     return;
   }
-  res.writeHead(head.status, head.headers);
+  res.writeHead(head.status, ...statusLine(head), head.headers);
   for (const chunk of chunks) {
     if (res.destroyed) return;
     res.write(chunk);
     await pause();
   }
   res.end();
+}
+
+/** The reason phrase argument of writeHead, when the head sets one. */
+function statusLine(head: ResponseHead): [] | [string] {
+  return head.statusText === undefined ? [] : [head.statusText];
+}
+
+function encodeWhole(coding: ContentCoding, bytes: Buffer): Buffer {
+  if (coding === 'gzip') return zlib.gzipSync(bytes);
+  if (coding === 'deflate') return zlib.deflateSync(bytes);
+  return zlib.brotliCompressSync(bytes);
+}
+
+function encoder(coding: ContentCoding): zlib.Gzip | zlib.Deflate | zlib.BrotliCompress {
+  if (coding === 'gzip') return zlib.createGzip();
+  if (coding === 'deflate') return zlib.createDeflate();
+  return zlib.createBrotliCompress();
 }
 
 /** The gap between the pieces of a split write: long enough for the client to read them apart. */
@@ -158,20 +192,32 @@ function relaySse(
 ): void {
   const head = responseHead(up);
   hooks.head?.(head, call);
-  res.writeHead(head.status, head.headers);
+  const coding = hooks.contentCoding?.(call, head);
+  if (coding !== undefined) head.headers['content-encoding'] = coding;
+  res.writeHead(head.status, ...statusLine(head), head.headers);
   res.flushHeaders();
+  // A coded stream goes through its encoder, flushed after each write so that no event waits in it.
+  const coder = coding === undefined ? undefined : encoder(coding);
+  coder?.pipe(res);
+  const put = (piece: string | Uint8Array): void => {
+    if (coder === undefined) res.write(piece);
+    else {
+      coder.write(piece);
+      coder.flush();
+    }
+  };
   const ctx: SseContext = { call, index: 0 };
   let pending = '';
   // Writes stay in order even when a hook splits a frame into pieces written apart.
   let writing: Promise<void> = Promise.resolve();
   const write = (text: string | Array<string | Uint8Array>): void => {
     if (typeof text === 'string') {
-      if (text !== '') writing = writing.then(() => void (res.destroyed || res.write(text)));
+      if (text !== '') writing = writing.then(() => void (res.destroyed || put(text)));
       return;
     }
     for (const piece of text) {
       writing = writing.then(async () => {
-        if (!res.destroyed && piece.length > 0) res.write(piece);
+        if (!res.destroyed && piece.length > 0) put(piece);
         await pause();
       });
     }
@@ -209,7 +255,8 @@ function relaySse(
       if (end.holdOpen === true) {
         held.add(res);
         res.on('close', () => held.delete(res));
-      } else res.end();
+      } else if (coder !== undefined) coder.end();
+      else res.end();
     });
   });
   res.on('close', () => up.destroy());
@@ -227,9 +274,23 @@ async function upstreamRpc(target: URL, call: ProxyCall, method: string, params:
   return res.json();
 }
 
+export interface ProxyOptions {
+  /**
+   * Mount the proxy under this path, as a gateway would: its base URL ends with it (a trailing
+   * slash kept), requests under it reach the upstream without it, others get the gateway's own
+   * plain-text 404.
+   */
+  basePath?: string;
+}
+
 /** A proxy in front of `upstream` (a base URL) applying `hooks`. */
-export async function startProxy(upstream: string, hooks: ProxyHooks = {}): Promise<Proxy> {
+export async function startProxy(
+  upstream: string,
+  hooks: ProxyHooks = {},
+  { basePath = '' }: ProxyOptions = {},
+): Promise<Proxy> {
   const target = new URL(upstream);
+  const mount = basePath.replace(/\/+$/, '');
   const held = new Set<ServerResponse>();
   const timeouts = {
     headersTimeoutMs: HTTP_LIMITS.headersTimeoutMs,
@@ -241,7 +302,16 @@ export async function startProxy(upstream: string, hooks: ProxyHooks = {}): Prom
   installClientErrorHandler(server, timeouts);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const call = parseCall(req, await readBody(req));
+    const received = await readBody(req);
+    if (mount !== '') {
+      const url = req.url ?? '/';
+      if (url !== mount && !url.startsWith(`${mount}/`) && !url.startsWith(`${mount}?`)) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end(`gateway: no route for ${url}\n`);
+        return;
+      }
+      req.url = url.slice(mount.length) || '/';
+    }
+    const call = parseCall(req, received);
     if (
       hooks.answer !== undefined &&
       (await hooks.answer(call, res, (m, p) => upstreamRpc(target, call, m, p)))
@@ -277,7 +347,7 @@ export async function startProxy(upstream: string, hooks: ProxyHooks = {}): Prom
       for (const res of held) res.end();
     },
   });
-  return { baseUrl, close };
+  return { baseUrl: `${baseUrl}${basePath}`, close };
 }
 
 /** An unmodified reference server (certification agent) and a proxy applying `hooks` in front of it. */
@@ -295,7 +365,7 @@ export async function startMutant(
   });
   let proxy: Proxy;
   try {
-    proxy = await startProxy(server.baseUrl, hooks);
+    proxy = await startProxy(server.baseUrl, hooks, { basePath: options.basePath ?? '' });
   } catch (error) {
     await server.close();
     throw error;

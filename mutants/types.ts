@@ -50,18 +50,6 @@ export interface SetRunOptions<R> {
   keep?: string;
 }
 
-/** What a legal variant varies: one freedom the spec leaves to an agent. */
-export type Freedom =
-  | 'sse-framing'
-  | 'json-form'
-  | 'http-form'
-  | 'server-ids'
-  | 'timestamps'
-  | 'extra-fields'
-  | 'wording'
-  | 'webhook-headers'
-  | 'agent-behaviour';
-
 /**
  * A legal variant: an unmodified reference server behind the same proxy, changed only in a way the
  * spec allows. The harness must give it no `fail` and no `warn` on a requirement the plain proxy
@@ -70,7 +58,8 @@ export type Freedom =
 export interface LegalVariant {
   /** kebab name saying what it varies, e.g. `sse-crlf-line-endings` */
   name: string;
-  varies: Freedom;
+  /** The freedoms it proves tolerated: ids of the ledger of freedoms (requirements/freedoms.ts), at least one. */
+  varies: readonly string[];
   description: string;
   /** the spec line or ruling that leaves this choice to the agent */
   allowedBy: string;

@@ -24,6 +24,7 @@ import { SECTION_8 } from './sections/08-limits.ts';
 import { SECTION_9 } from './sections/09-versioning.ts';
 import { CLIENT_REQUIREMENTS } from './sections/roles-client.ts';
 import { RECEIVER_REQUIREMENTS } from './sections/roles-receiver.ts';
+import { FREEDOMS, type Freedom } from './freedoms.ts';
 import { ledgerVersion, type LedgerVersion } from './ledger-version.ts';
 import { specHeadings } from './spec-text.ts';
 import type { Requirement, Role } from './types.ts';
@@ -32,6 +33,14 @@ export type { Capability, ExternalSource, Level, Requirement, Role, SpecSource }
 export { ROLES } from './types.ts';
 export { isSpecSource, specExcerpt, specText } from './spec-text.ts';
 export { formatLedgerVersion, type LedgerVersion } from './ledger-version.ts';
+export {
+  FREEDOM_GROUPS,
+  FREEDOMS,
+  type Freedom,
+  type FreedomGroup,
+  type FreedomSource,
+  type RulingSource,
+} from './freedoms.ts';
 
 function freezeRequirement(r: Requirement): Requirement {
   return Object.freeze({
@@ -135,4 +144,27 @@ export function selectRequirements(globs: string | readonly string[]): Requireme
 export function requirementsForRuling(cId: string): Requirement[] {
   if (!/^C-\d{2}$/.test(cId)) throw new Error(`requirementsForRuling: '${cId}' is not a ruling id (C-NN)`);
   return REQUIREMENTS.filter((r) => r.rulings?.includes(cId));
+}
+
+const FREEDOM_BY_ID: ReadonlyMap<string, Freedom> = new Map(FREEDOMS.map((f) => [f.id, f]));
+
+export function hasFreedom(id: string): boolean {
+  return FREEDOM_BY_ID.has(id);
+}
+
+/** The freedom with this id (requirements/freedoms.ts); throws on an unknown id. */
+export function getFreedom(id: string): Freedom {
+  const f = FREEDOM_BY_ID.get(id);
+  if (f === undefined) throw new Error(`unknown freedom id '${id}'`);
+  return f;
+}
+
+/**
+ * The freedoms whose `touches` select a requirement, in ledger order: what its checks must tolerate.
+ * `all` touches every service requirement.
+ */
+export function freedomsOf(r: Requirement): Freedom[] {
+  return FREEDOMS.filter((f) =>
+    f.touches === 'all' ? r.role === 'service' : selectRequirements(f.touches).some((s) => s.id === r.id),
+  );
 }

@@ -8,81 +8,16 @@
 // [-- --keep dir] (each run's reports stay in dir/<condition>/, e.g. to read when each file ran)
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isAgentTurnRequest } from '../../harness/io/agent-turn.ts';
-import { defaultAgent, generateApiKey, startReferenceServer } from '../../reference-server/index.ts';
+import { generateApiKey, startReferenceServer } from '../../reference-server/index.ts';
 import { listOf, scriptCommand } from '../../scripts/args.ts';
 import { breakdownTable, type BreakdownReport } from './breakdown.ts';
+import { CONDITIONS, type Condition } from './conditions.ts';
 import { startDelayProxy } from './delay-proxy.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** The agent of `npm run certify` (harness/runner/bundled-target.ts), certified here through --target. */
-function tunedAgent(key: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    ...defaultAgent('reference-agent', key),
-    limits: { requestsPerMinute: 6000, concurrentTasks: 4, maxMessageLength: 100_000 },
-    systemTimeoutMs: 2000,
-    keepAliveMs: 200,
-    ...extra,
-  };
-}
-
-/**
- * A request an LLM agent takes to its model: a well-formed message (a malformed one is refused before
- * any LLM call) carrying the agent's credential (a refused one creates nothing, spec 5).
- */
-function llmTurn(body: unknown, headers: IncomingHttpHeaders, key: string): boolean {
-  return (
-    isAgentTurnRequest(body) && (headers['x-api-key'] === key || headers.authorization === `Bearer ${key}`)
-  );
-}
-
-interface Condition {
-  name: string;
-  what: string;
-  agent: (key: string) => Record<string, unknown>;
-  /** Milliseconds a proxy holds a request of this method before forwarding it; none: no proxy. */
-  delayMs?: (method: string | undefined, body: unknown, headers: IncomingHttpHeaders, key: string) => number;
-  args?: string[];
-}
-
-const CONDITIONS: Condition[] = [
-  { name: 'without', what: 'the certify agent (6,000/min, 2 s system timeout)', agent: (k) => tunedAgent(k) },
-  {
-    name: 'serve',
-    what: '`serve` defaults (600/min, 5 min system timeout)',
-    agent: (k) => defaultAgent('reference-agent', k),
-  },
-  {
-    name: 'rate-60',
-    what: 'limited to 60 requests/min',
-    agent: (k) =>
-      tunedAgent(k, { limits: { requestsPerMinute: 60, concurrentTasks: 4, maxMessageLength: 100_000 } }),
-  },
-  {
-    name: 'slow-turns',
-    what: '1.5 s before every task-creating request',
-    agent: (k) => tunedAgent(k),
-    delayMs: (_m, body, headers, key) => (llmTurn(body, headers, key) ? 1500 : 0),
-  },
-  { name: 'link-40ms', what: '40 ms added to every request', agent: (k) => tunedAgent(k), delayMs: () => 40 },
-  {
-    name: 'slow-rate-60',
-    what: '1.5 s per task-creating request and 60 requests/min',
-    agent: (k) =>
-      tunedAgent(k, { limits: { requestsPerMinute: 60, concurrentTasks: 4, maxMessageLength: 100_000 } }),
-    delayMs: (_m, body, headers, key) => (llmTurn(body, headers, key) ? 1500 : 0),
-  },
-  {
-    name: 'timeout-5min',
-    what: '5-minute system timeout',
-    agent: (k) => tunedAgent(k, { systemTimeoutMs: 300_000 }),
-  },
-];
 
 interface Report {
   exitCode: number;

@@ -2,6 +2,7 @@
 // checks verify it, the spec text and the rulings (CLARIFICATIONS.md) behind a requirement. Nothing
 // is sent to any target.
 import {
+  freedomsOf,
   getRequirement,
   hasRequirement,
   ROLES,
@@ -81,6 +82,7 @@ export async function explainCommand(id: string, io: CliIo): Promise<number> {
     io.out(`\n${cId} ${ruling?.title ?? '(not found in CLARIFICATIONS.md)'}\n`);
     if (ruling) io.out(`${indent(ruling.body)}\n`);
   }
+  printFreedoms(r, io);
   const checks = await checksOf(r.role, io);
   if (checks === null) return 2;
   const mine = checks.filter((c) => c.requirementId === r.id);
@@ -89,6 +91,20 @@ export async function explainCommand(id: string, io: CliIo): Promise<number> {
   if (mine.length === 0) io.out('  (no check registered: a run reports it not-exercised)\n');
   printTrace(r, await traceRequirement(r), io);
   return 0;
+}
+
+/**
+ * The freedoms of a legal agent its checks must tolerate (requirements/freedoms.ts): those that touch
+ * its section or id in full, then the ids of those every service requirement tolerates.
+ */
+function printFreedoms(r: Requirement, io: CliIo): void {
+  const all = freedomsOf(r);
+  if (all.length === 0) return;
+  const own = all.filter((f) => f.touches !== 'all');
+  io.out(`\nfreedoms its checks must tolerate (${all.length}; docs/freedoms.md):\n`);
+  for (const f of own) io.out(`  ${f.id}: ${f.freedom} Accept: ${f.accept}\n`);
+  const every = all.filter((f) => f.touches === 'all').map((f) => f.id);
+  if (every.length > 0) io.out(`  and those of every requirement: ${every.join(', ')}\n`);
 }
 
 /** The reference-server code, the mutants and the legal variants behind a requirement. */

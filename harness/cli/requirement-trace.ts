@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { selectRequirements, type Requirement } from '../../requirements/index.ts';
+import { freedomsOf, selectRequirements, type Requirement } from '../../requirements/index.ts';
 import { PROJECT_ROOT } from '../runner/run-suites.ts';
 
 const MAP_MODULE = '../../reference-server/requirements-map.ts';
@@ -53,6 +53,7 @@ interface VariantData {
   breaks?: string;
   allowedBy?: string;
   only?: readonly string[];
+  varies?: readonly string[];
 }
 
 /** Every variant a directory's modules export (`default`, and `extended` for mutants), by file. */
@@ -71,11 +72,17 @@ async function variantsIn(dir: string): Promise<Array<VariantData & { file: stri
 }
 
 /**
- * Whether a legal variant names the requirement: its `only` selects it, or its `allowedBy` cites one
- * of the requirement's rulings (`C-06`) or its section (`spec 2.7 and 6.3`, `spec 4.2`).
+ * Whether a legal variant names the requirement: its `only` selects it, a freedom it varies touches
+ * the requirement's section or id (not merely every requirement), or its `allowedBy` cites one of the
+ * requirement's rulings (`C-06`) or its section (`spec 2.7 and 6.3`, `spec 4.2`).
  */
-export function legalNames(v: { allowedBy?: string; only?: readonly string[] }, r: Requirement): boolean {
+export function legalNames(
+  v: { allowedBy?: string; only?: readonly string[]; varies?: readonly string[] },
+  r: Requirement,
+): boolean {
   if (v.only !== undefined && v.only.length > 0 && selects(v.only, r)) return true;
+  const touching = freedomsOf(r).filter((f) => f.touches !== 'all');
+  if (touching.some((f) => v.varies?.includes(f.id) === true)) return true;
   const text = v.allowedBy ?? '';
   if ((r.rulings ?? []).some((c) => new RegExp(`\\b${c}\\b`).test(text))) return true;
   const cited = [...text.matchAll(/\bspec ((?:\d+(?:\.\d+)?)(?:(?:, | and )\d+(?:\.\d+)?)*)/g)].flatMap((m) =>

@@ -1,6 +1,9 @@
 // Streams a response body into memory up to a byte cap, and decodes it for the record. Reading
 // stops at the cap (the rest is never buffered), so a target sending 100 MB cannot exhaust the
-// harness's memory; JSON-RPC bodies (spec 2.2) are small, anything past the cap is a finding.
+// harness's memory; JSON-RPC bodies (spec 2.2) are small, anything past the cap is a finding. A
+// body in a content coding (gzip, deflate, br) is decoded as it arrives (decodedBody).
+import { Readable, pipeline, type Transform } from 'node:stream';
+import zlib from 'node:zlib';
 import { BodyTooLargeError } from './io-errors.ts';
 
 export interface BodyAccumulator {
@@ -59,4 +62,107 @@ export function mediaType(contentType: string | string[] | undefined): string | 
   const value = Array.isArray(contentType) ? contentType[0] : contentType;
   if (value === undefined) return undefined;
   return value.split(';')[0]?.trim().toLowerCase();
+}
+
+// ---- content codings (RFC 9110 section 8.4, 12.5.3; CLARIFICATIONS.md C-56) ----------------------
+
+/** The content codings the harness decodes, advertised as `Accept-Encoding` on every JSON-RPC request. */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/**
+ * The content codings of a `Content-Encoding` value, in the order they were applied, lower case;
+ * `identity` (no coding) is left out.
+ */
+export function contentCodings(header: string | string[] | undefined): string[] {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return value
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+}
+
+/** A content coding the harness cannot decode; reading the body fails with it. */
+export class ContentCodingError extends Error {}
+
+/** `deflate` is the zlib format (RFC 9110 8.4.1.2), but servers also send raw deflate: the first two bytes tell. */
+function isZlibHeader(b: Buffer): boolean {
+  return b.length >= 2 && (b[0]! & 0x0f) === 8 && ((b[0]! << 8) | b[1]!) % 31 === 0;
+}
+
+/**
+ * A decoder for one coding. `Z_SYNC_FLUSH` on finish: a stream the client closes mid-way (an SSE
+ * stream after its final event) yields what arrived instead of an "unexpected end of file".
+ */
+function decoderFor(coding: string, head: Buffer): Transform {
+  const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip(flush);
+  if (coding === 'br')
+    return zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
+  if (coding === 'deflate')
+    return isZlibHeader(head) ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
+  throw new ContentCodingError(
+    `the answer has Content-Encoding ${coding}, which the harness does not decode (it sent Accept-Encoding: ${ACCEPT_ENCODING})`,
+  );
+}
+
+/** `source` with one coding removed, chunk by chunk as it arrives (an SSE event is decoded when its bytes are in). */
+async function* decodeOne(coding: string, source: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
+  const it = source[Symbol.asyncIterator]();
+  const held: Buffer[] = [];
+  let head = Buffer.alloc(0);
+  // Two bytes tell deflate's two formats apart; a body shorter than that is decoded as it is.
+  while (head.length < 2) {
+    const next = await it.next();
+    if (next.done === true) break;
+    const chunk = Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+    held.push(chunk);
+    head = Buffer.concat([head, chunk]);
+  }
+  if (head.length === 0) return;
+  let decoder: Transform;
+  try {
+    decoder = decoderFor(coding, head);
+  } catch (error) {
+    await it.return?.();
+    throw error;
+  }
+  const input = Readable.from(
+    (async function* () {
+      yield* held;
+      for (;;) {
+        const next = await it.next();
+        if (next.done === true) return;
+        yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+      }
+    })(),
+  );
+  // Leaving early (a byte cap, a closed stream) destroys the decoder, then the input, then the body.
+  input.once('close', () => void it.return?.()?.catch(() => undefined));
+  pipeline(input, decoder, () => undefined);
+  try {
+    for await (const out of decoder) yield out as Buffer;
+  } catch (error) {
+    if (
+      error instanceof Error &&
+      /^Z_|ERR_BROTLI|ERR__ERROR/.test(String((error as { code?: unknown }).code))
+    )
+      throw new ContentCodingError(
+        `the ${coding} content coding of the answer does not decode: ${error.message}`,
+      );
+    throw error;
+  }
+}
+
+/**
+ * The body of a response with its content codings removed (RFC 9110 8.4: the last one applied is
+ * removed first), as it arrives; `body` itself when it has none. A caller's byte cap applies to the
+ * decoded bytes, so a small compressed answer cannot grow past it in memory.
+ */
+export function decodedBody(
+  contentEncoding: string | string[] | undefined,
+  body: AsyncIterable<Uint8Array>,
+): AsyncIterable<Uint8Array> {
+  let out = body;
+  for (const coding of contentCodings(contentEncoding).reverse()) out = decodeOne(coding, out);
+  return out;
 }

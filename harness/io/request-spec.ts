@@ -66,6 +66,14 @@ export function mergeHeaders(
   return out;
 }
 
+/**
+ * The path of a base URL, without a trailing slash: `https://host/gw/a2a/` -> `/gw/a2a`, `https://host`
+ * -> ``. `{base_url}` is an opaque prefix (spec 4, C-57): every path the harness sends starts with it.
+ */
+export function basePathOf(baseUrl: string): string {
+  return new URL(baseUrl).pathname.replace(/\/+$/, '');
+}
+
 /** Joins a base URL and a path; an absolute http(s) URL is used as is. */
 export function joinUrl(baseUrl: string, path: string): string {
   if (/^https?:\/\//i.test(path)) return path;

@@ -3,7 +3,7 @@
 // stream started (C-26, C-09). Budgets bound every wait, so no stream can hang a conformance run.
 import { performance } from 'node:perf_hooks';
 import { request, type Dispatcher } from 'undici';
-import { decodeUtf8, mediaType, parseJson } from './body-reader.ts';
+import { decodedBody, decodeUtf8, mediaType, parseJson } from './body-reader.ts';
 import {
   redact,
   redactText,
@@ -126,7 +126,7 @@ class StreamRun implements SseStream {
       return;
     }
     this.onHeaders(res);
-    void this.pump(res.body);
+    void this.pump(decodedBody(res.headers['content-encoding'], res.body));
   }
 
   async *events(): AsyncIterableIterator<SseEvent> {

@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { request, type Dispatcher } from 'undici';
 import { answerMadeTask, eventEndsTask, isAgentTurnBody, isAgentTurnRequest } from './agent-turn.ts';
-import { readCapped, type BodyAccumulator } from './body-reader.ts';
+import { ACCEPT_ENCODING, decodedBody, readCapped, type BodyAccumulator } from './body-reader.ts';
 import type { Exchange } from './evidence.ts';
 import { isRateLimitedAnswer, retryAfterMs, type TrafficGovernor, type TrafficTally } from './governor.ts';
 import { classifyError } from './io-errors.ts';
@@ -326,11 +326,13 @@ class Client implements TargetClient {
   }
 
   private rpcSpec(method: string, params: unknown, opts: RpcOptions, accept: string): RequestSpec {
-    // The harness's headers (media types, credentials) and the check's overrides win over the extra ones.
+    // The harness's headers (media types, codings, credentials) and the check's overrides win over the extra ones.
     const base = {
       ...this.extraHeaders,
       'content-type': 'application/json',
       accept,
+      // C-56: the codings the harness decodes, so an agent never answers in one it cannot read.
+      'accept-encoding': ACCEPT_ENCODING,
       ...credentialHeaders(this.opts.auth),
     };
     const spec: RequestSpec = {
@@ -410,7 +412,7 @@ class Client implements TargetClient {
         bodyTimeout: timeoutMs,
       });
       ex.timings.headersMs = elapsed(t0);
-      await readCapped(res.body, acc, this.maxBodyBytes);
+      await readCapped(decodedBody(res.headers['content-encoding'], res.body), acc, this.maxBodyBytes);
     } catch (err) {
       ex.error = classifyError(err, deadlineHit);
       if (deadlineHit) {

@@ -16,14 +16,14 @@ const titleCase = (name: string): string =>
 const variants: LegalVariant[] = [
   legal({
     name: 'json-members-reversed',
-    varies: 'json-form',
+    varies: ['json.member-order'],
     description: 'the members of every object come in reverse order (jsonrpc last, result before id)',
     allowedBy: RFC8259,
     everyJson: (json) => eachObject(json, (o) => reorder(o, (keys) => keys.reverse())),
   }),
   legal({
     name: 'json-pretty-printed',
-    varies: 'json-form',
+    varies: ['json.whitespace'],
     description: 'answers and deliveries are indented over several CRLF lines; SSE events spaced on one line',
     allowedBy: RFC8259,
     serialize: (json, where) =>
@@ -33,14 +33,14 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'json-unicode-escapes',
-    varies: 'json-form',
+    varies: ['json.string-escapes'],
     description: 'strings and names escape every non-ASCII character (\\u00e9), `/` as `\\/`, and `a`, `e`',
     allowedBy: RFC8259,
     serialize: (json) => stringifyWith(json, heavyEscape),
   }),
   legal({
     name: 'json-numbers-in-exponent-form',
-    varies: 'json-form',
+    varies: ['json.number-form'],
     description: 'numbers of 1000 and more are written in exponent form: `-3.2601e+4`, `5.24288e+6`',
     allowedBy:
       'RFC 8259 section 6 (a number may have a fraction and an exponent); JSON-RPC codes stay integers',
@@ -51,7 +51,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'json-charset-parameter',
-    varies: 'http-form',
+    varies: ['http.media-type-parameters'],
     description: 'JSON answers are `Application/JSON; Charset="UTF-8"` (case and a quoted parameter)',
     allowedBy: RFC9110,
     hooks: {
@@ -63,7 +63,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'json-chunked-transfer',
-    varies: 'http-form',
+    varies: ['http.transfer-coding'],
     description:
       'JSON answers come with chunked transfer coding, in four chunks a few ms apart, no Content-Length',
     allowedBy: RFC9110,
@@ -86,7 +86,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'http-header-names-title-case',
-    varies: 'http-form',
+    varies: ['http.header-form'],
     description:
       'response header names in Title-Case, in reverse order, with extra headers (Server, X-Request-Id, Vary)',
     allowedBy: RFC9110,
@@ -103,7 +103,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'http-retry-after-as-date',
-    varies: 'http-form',
+    varies: ['http.retry-after-form'],
     description:
       'a rate-limited answer says when to retry as an HTTP-date (`Retry-After: Wed, 25 Nov 2026 08:00:05 GMT`)',
     allowedBy:

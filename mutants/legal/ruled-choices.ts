@@ -82,7 +82,7 @@ function refuseRepeatedIds(): ProxyHooks {
 const variants: LegalVariant[] = [
   legal({
     name: 'cancel-finished-task-answers-32000',
-    varies: 'agent-behaviour',
+    varies: ['cancel.finished-task-code'],
     description:
       'tasks/cancel of a completed or failed task answers -32000 "Cannot cancel a completed task" with data.taskId and data.currentState',
     allowedBy: 'spec 7 note 1 (line 347), C-06, C-07',
@@ -99,7 +99,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'resubscribe-failed-or-canceled-answers-32004',
-    varies: 'agent-behaviour',
+    varies: ['resubscribe.finished-task-answer'],
     description: 'tasks/resubscribe of a failed or canceled task answers -32004 instead of the final status',
     allowedBy: 'spec 4.5 line 235 (the final status "for a completed task"), line 344, C-09',
     only: ['2.10/*', '4.5/*', '6.6/*', '7/*'],
@@ -107,7 +107,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'empty-task-id-answers-32000',
-    varies: 'agent-behaviour',
+    varies: ['errors.empty-task-id-code'],
     description:
       'tasks/get, tasks/cancel and tasks/resubscribe answer an empty taskId with -32000 Task not found',
     allowedBy: 'spec 7 line 340 ("Unknown task id"), C-53',
@@ -122,7 +122,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'agent-status-maintenance',
-    varies: 'agent-behaviour',
+    varies: ['card.agent-status'],
     description: 'the card reports agent.status "maintenance"; every method behaves as before',
     allowedBy: 'spec 2.14 line 159, C-51',
     only: ['2.14/*', '4.1/*', '4.8/*'],
@@ -130,7 +130,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'agent-in-maintenance-fails-every-task',
-    varies: 'agent-behaviour',
+    varies: ['agent.task-failure', 'card.agent-status'],
     description: 'the card reports maintenance and every new task ends failed with status.error',
     allowedBy: 'spec 3 line 183 ("agent errors | processing error | failed"), C-51',
     request: failEveryTask,
@@ -138,14 +138,14 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'repeated-request-id-refused',
-    varies: 'agent-behaviour',
+    varies: ['request-id.repeat-refused'],
     description: 'a request whose id was used before (any method) is refused with -32600',
     allowedBy: 'spec 2.1 line 25 ("Keep unique per request"), C-52',
     hooks: refuseRepeatedIds(),
   }),
   legal({
     name: 'extension-method-config-delete',
-    varies: 'agent-behaviour',
+    varies: ['methods.extension'],
     description: `the card lists one more method, ${DELETE}, which the agent serves (answers {deleted: true})`,
     allowedBy: 'C-33 (methods added within v1, listed in supportedMethods), C-54',
     only: ['2.1/*', '2.14/*', '4.8/*', '7/*'],

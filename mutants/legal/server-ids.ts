@@ -59,11 +59,10 @@ class OpaqueIds {
 
 const rand = (n: number): string => randomBytes(n).toString('base64url');
 
-function opaqueIds(spec: Omit<LegalSpec, 'everyJson' | 'request' | 'varies'>, kind: IdKind): LegalVariant {
+function opaqueIds(spec: Omit<LegalSpec, 'everyJson' | 'request'>, kind: IdKind): LegalVariant {
   const ids = new OpaqueIds(kind);
   return legal({
     ...spec,
-    varies: 'server-ids',
     everyJson: (json) => ids.outbound(json),
     request: (json) => ids.inbound(json),
   });
@@ -75,6 +74,7 @@ const variants: LegalVariant[] = [
   opaqueIds(
     {
       name: 'ids-task-opaque',
+      varies: ['ids.task-id'],
       description: 'task ids are `tsk_<counter>_<random base64url>`, not UUIDs',
       allowedBy: ALLOWED,
     },
@@ -83,6 +83,7 @@ const variants: LegalVariant[] = [
   opaqueIds(
     {
       name: 'ids-context-opaque',
+      varies: ['ids.context-id'],
       description: 'context ids are `conversation:<counter>`, not UUIDs',
       allowedBy: ALLOWED,
     },
@@ -91,6 +92,7 @@ const variants: LegalVariant[] = [
   opaqueIds(
     {
       name: 'ids-config-opaque',
+      varies: ['ids.config-id'],
       description: 'webhook configuration ids are `pnc.<random hex>`, not UUIDs',
       allowedBy: ALLOWED,
     },
@@ -99,6 +101,7 @@ const variants: LegalVariant[] = [
   opaqueIds(
     {
       name: 'ids-reply-message-opaque',
+      varies: ['ids.reply-message-id'],
       description: "the messageId of the agent's replies is `msg-<counter>`, not a UUID",
       allowedBy: 'spec 2.3 (messageId: UUID v4 is required of the client message only)',
     },
@@ -108,7 +111,7 @@ const variants: LegalVariant[] = [
     const ids = new Map<string, string>();
     return legal({
       name: 'webhook-delivery-id-sequence',
-      varies: 'server-ids',
+      varies: ['webhook.delivery-id'],
       description: 'X-Webhook-Delivery is `dlv_<sequence>`, stable per event across retries, not a UUID',
       allowedBy: 'spec 6.2 (`<delivery-id>`; use for idempotency)',
       relay: {

@@ -25,28 +25,28 @@ const held = new WeakMap<ProxyCall, string>();
 const variants: LegalVariant[] = [
   legal({
     name: 'sse-crlf-line-endings',
-    varies: 'sse-framing',
+    varies: ['sse.line-endings'],
     description: 'every SSE line ends with CRLF',
     allowedBy: ALLOWED,
     hooks: { sseFrame: lineEndings('\r\n') },
   }),
   legal({
     name: 'sse-cr-line-endings',
-    varies: 'sse-framing',
+    varies: ['sse.line-endings'],
     description: 'every SSE line ends with a lone CR',
     allowedBy: ALLOWED,
     hooks: { sseFrame: lineEndings('\r') },
   }),
   legal({
     name: 'sse-no-space-after-colon',
-    varies: 'sse-framing',
+    varies: ['sse.field-space'],
     description: '`data:{...}` and `:ping`: no space after the colon',
     allowedBy: ALLOWED,
     hooks: { sseFrame: eachLine((line) => line.replace(/^(data|): /, '$1:')) },
   }),
   legal({
     name: 'sse-event-and-id-fields',
-    varies: 'sse-framing',
+    varies: ['sse.other-fields'],
     description: 'each event carries `event: message` and an increasing `id:` line before its data',
     allowedBy: ALLOWED,
     hooks: {
@@ -56,7 +56,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'sse-retry-field',
-    varies: 'sse-framing',
+    varies: ['sse.other-fields'],
     description: 'the stream opens with a `retry: 3000` frame, and each event repeats it',
     allowedBy: ALLOWED,
     hooks: {
@@ -68,7 +68,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'sse-comments-everywhere',
-    varies: 'sse-framing',
+    varies: ['sse.comments'],
     description: 'comment lines before, inside and after every event, and comment-only frames between',
     allowedBy: ALLOWED,
     hooks: {
@@ -80,7 +80,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'sse-leading-byte-order-mark',
-    varies: 'sse-framing',
+    varies: ['sse.byte-order-mark'],
     description: 'the stream starts with a UTF-8 byte order mark (U+FEFF), which SSE parsers skip',
     allowedBy: ALLOWED,
     hooks: {
@@ -89,7 +89,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'sse-data-over-several-lines',
-    varies: 'sse-framing',
+    varies: ['sse.multi-line-data'],
     description: 'each event JSON is pretty-printed over several `data:` lines (joined with LF by parsers)',
     allowedBy: ALLOWED,
     hooks: {
@@ -102,7 +102,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'sse-events-split-across-reads',
-    varies: 'sse-framing',
+    varies: ['sse.chunk-boundaries'],
     description:
       'each frame is written in four pieces a few ms apart: inside `data`, mid-JSON (mid UTF-8 character when there is one), between the closing newlines',
     allowedBy: ALLOWED,
@@ -120,7 +120,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'sse-events-coalesced',
-    varies: 'sse-framing',
+    varies: ['sse.chunk-boundaries'],
     description: 'each event is held back and written together with the next frame (event or ping)',
     allowedBy: ALLOWED,
     hooks: {

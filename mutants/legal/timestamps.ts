@@ -20,7 +20,7 @@ function atOffset(iso: string, minutes: number): string {
 function retimed(name: string, description: string, form: (iso: string) => string): LegalVariant {
   return legal({
     name,
-    varies: 'timestamps',
+    varies: ['timestamps.form'],
     description,
     allowedBy: ALLOWED,
     everyJson: (json) => eachString(json, (s) => (ISO_MS.test(s) ? form(s) : s)),

@@ -24,7 +24,7 @@ const noDirectives: Pick<LegalSpec, 'request'> = {
 const variants: LegalVariant[] = [
   legal({
     name: 'webhook-user-agent-other-product',
-    varies: 'webhook-headers',
+    varies: ['webhook.user-agent-product'],
     description: 'deliveries carry `User-Agent: Acme_Agents.io-Webhook/2.3.1-rc.1+build.7`',
     allowedBy: 'spec 6.2 (User-Agent `<product>-Webhook/<version>`)',
     relay: {
@@ -35,7 +35,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'webhook-extra-headers',
-    varies: 'webhook-headers',
+    varies: ['webhook.extra-headers'],
     description: 'deliveries carry more headers (X-Webhook-Timestamp, Webhook-Id, X-Acme-Trace, Accept)',
     allowedBy: 'spec 6.2 (the listed headers; nothing forbids others)',
     relay: {
@@ -49,7 +49,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'webhook-signature-upper-case-hex',
-    varies: 'webhook-headers',
+    varies: ['webhook.signature-hex-case'],
     description: 'X-Webhook-Signature carries the digest in upper-case hex: `sha256=9F86D0...`',
     allowedBy: 'spec 6.4 (`sha256=` + HMAC-SHA256 in hex; hex digits are case-insensitive)',
     relay: {
@@ -65,7 +65,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'webhook-no-task-working-event',
-    varies: 'agent-behaviour',
+    varies: ['webhook.working-event'],
     description: 'the agent never sends `task.working` deliveries',
     allowedBy: 'spec 3 line 180 ("A `task.working` webhook may be sent (optional per agent)"), C-20',
     relay: {
@@ -74,14 +74,14 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'agent-ignores-directives',
-    varies: 'agent-behaviour',
+    varies: ['agent.directive-contract'],
     description: 'the agent does not implement docs/directives.md: a directive is plain text to it',
     allowedBy: 'docs/directives.md (an agent without the contract gets not-exercised, never fail)',
     ...noDirectives,
   }),
   legal({
     name: 'agent-free-text-replies',
-    varies: 'agent-behaviour',
+    varies: ['agent.reply-content', 'agent.directive-contract'],
     description: 'no directive contract, and every agent reply is the same free text instead of an echo',
     allowedBy: "spec 2.3, 2.8 (a reply is a message of role agent with parts; its text is the agent's)",
     ...noDirectives,
@@ -93,7 +93,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'agent-slow-answers',
-    varies: 'agent-behaviour',
+    varies: ['deployment.turn-latency'],
     description: 'every message/send and message/stream waits 400 ms before it reaches the agent',
     allowedBy: 'spec 8 (no response time is set for an agent)',
     hooks: {

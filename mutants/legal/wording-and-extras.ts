@@ -24,7 +24,7 @@ const isError = (o: Record<string, unknown>): boolean =>
 const variants: LegalVariant[] = [
   legal({
     name: 'errors-other-message-wording',
-    varies: 'wording',
+    varies: ['errors.message-wording'],
     description: 'every JSON-RPC error.message is worded differently',
     allowedBy: 'spec 7 (error.message: human-readable text), JSON-RPC 2.0 section 5.1',
     everyJson: (json) =>
@@ -34,7 +34,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'errors-other-details-wording',
-    varies: 'wording',
+    varies: ['errors.data-wording'],
     description: 'error.data.details says the same in other words; data.suggestion is other advice',
     allowedBy: 'spec 7 ("error.data.details names it"; "a suggestion"), C-14',
     everyJson: (json) =>
@@ -47,7 +47,7 @@ const variants: LegalVariant[] = [
   }),
   legal({
     name: 'extra-fields-everywhere',
-    varies: 'extra-fields',
+    varies: ['json.extra-members'],
     description:
       'every object below the JSON-RPC envelope (results, errors, data, parts, card, payloads) has two more members',
     allowedBy: 'C-36 (responses may carry fields the spec does not list)',

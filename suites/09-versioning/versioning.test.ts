@@ -2,6 +2,7 @@
 // (C-33, C-32: HTTP 404 with -32600), jsonrpc exactly "2.0" (C-02), and a stable agent.version.
 import { isObject } from '../../schemas/json.ts';
 import {
+  basePathOf,
   CARD,
   ERROR_CODES,
   errorOf,
@@ -21,7 +22,8 @@ function agentVersion(card: unknown): unknown {
 verifies('9/version-path-v1', 'the agent answers JSON-RPC calls under /api/v1/a2a/{agent_id}', async (c) => {
   const path = `/api/v1/a2a/${encodeURIComponent(c.target.agentId)}`;
   const ex = await c.rpc(CARD, undefined, { path });
-  c.check('request path', new URL(ex.request.url).pathname, path);
+  // {base_url} is an opaque prefix (C-57): https://host/gw/a2a serves https://host/gw/a2a/api/v1/a2a/{id}.
+  c.check('request path', new URL(ex.request.url).pathname, `${basePathOf(c.target.baseUrl)}${path}`);
   c.check('HTTP status', ex.response.status, 200);
   c.check('type of result', typeOf(resultOf(ex)), 'object');
 });

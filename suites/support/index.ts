@@ -12,5 +12,5 @@ export {
 export { isNotExercisedStop } from '../../harness/check/recorder.ts';
 export { ERROR_CODES, METHODS } from '../../schemas/error-codes.ts';
 export { errorOf, responseOf, type RpcResponse } from './rpc-response.ts';
-export { CARD, requestId } from './rpc-request.ts';
+export { basePathOf, CARD, requestId } from './rpc-request.ts';
 export * from './messages.ts';

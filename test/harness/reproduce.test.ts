@@ -66,6 +66,18 @@ describe('curlFor', () => {
       `curl -sS -X POST http://127.0.0.1:8080/api/v1/a2a/echo -H 'content-type: application/json' -H "x-api-key: $A2A_API_KEY" -H "Authorization: Bearer $A2A_BEARER" --data-binary '{"jsonrpc":"2.0","id":"it'\\''s","method":"x"}'`,
     );
   });
+  it('asks curl to decode the codings the harness advertised (--compressed), instead of printing gzip', () => {
+    const gz = {
+      ...exchange,
+      request: {
+        ...exchange.request,
+        headers: { 'accept-encoding': 'gzip, deflate, br', accept: 'application/json' },
+      },
+    };
+    expect(curlFor(gz)).toBe(
+      `curl -sS -X POST http://127.0.0.1:8080/api/v1/a2a/echo --compressed -H 'accept: application/json' --data-binary '{"jsonrpc":"2.0","id":"it'\\''s","method":"x"}'`,
+    );
+  });
   it('is undefined without an exchange', () => {
     expect(curlFor(undefined)).toBeUndefined();
   });

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { heavyEscape, stringifyWith } from '../../mutants/legal-kit.ts';
 import { loadLegalVariants } from '../../mutants/legal-run.ts';
 import type { MutantTarget } from '../../mutants/types.ts';
+import { createTargetClient } from '../../harness/io/target-client.ts';
 
 let target: MutantTarget | undefined;
 afterEach(async () => {
@@ -106,5 +107,50 @@ describe('legal-kit', () => {
       .filter((f) => f.startsWith('data: '))
       .map((f) => (JSON.parse(f.slice(6)) as { result: { status: { state: string } } }).result.status.state);
     expect(states).toEqual(['submitted', 'working', 'completed']);
+  });
+
+  it('base-url-under-path: the agent answers under /gw/a2a only; the gateway answers 404 elsewhere', async () => {
+    const t = await start('base-url-under-path');
+    expect(t.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/gw\/a2a$/);
+    const ok = await post(t, 'tasks/get', { taskId: 'nope' });
+    expect(((await ok.json()) as { error: { code: number } }).error.code).toBe(-32000);
+    const outside = await fetch(`${new URL(t.baseUrl).origin}/api/v1/a2a/${t.agentId}`, { method: 'POST' });
+    expect([outside.status, outside.headers.get('content-type')]).toEqual([404, 'text/plain']);
+    await t.close();
+    target = undefined;
+    const trailing = await start('base-url-under-path-trailing-slash');
+    expect(trailing.baseUrl.endsWith('/gw/a2a/')).toBe(true);
+  });
+
+  it('base-url-under-path-whole-path-in-errors: data.path names the whole request path', async () => {
+    const t = await start('base-url-under-path-whole-path-in-errors');
+    const res = await fetch(`${t.baseUrl}/api/v1/nowhere`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': t.apiKey },
+      body: '{}',
+    });
+    expect(((await res.json()) as { error: { data: { path: string } } }).error.data.path).toBe(
+      '/agents/v3/api/v1/nowhere',
+    );
+  });
+
+  it.each([
+    ['answers-gzip', 'gzip', 'gzip'],
+    ['streams-br-answers-deflate', 'deflate', 'br'],
+  ])('%s: JSON answers in %s and SSE streams in %s, read whole by the harness', async (name, json, sse) => {
+    const t = await start(name);
+    const client = createTargetClient({ baseUrl: t.baseUrl, agentId: t.agentId, auth: { apiKey: t.apiKey } });
+    try {
+      const ex = await client.rpc('message/send', message('hi'));
+      expect(ex.response?.headers['content-encoding']).toBe(json);
+      expect((ex.response?.json as { result: { status: { state: string } } }).result.status.state).toBe(
+        'completed',
+      );
+      const stream = await (await client.stream('message/stream', message('hi'))).done;
+      expect(stream.headers['content-encoding']).toBe(sse);
+      expect(stream.events.map((e) => e.isFinal)).toEqual([false, false, true]);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 // The target client's request building (spec 2.1 envelope, spec 4 path, spec 5 credentials) and its
 // recording of well-formed and odd responses (HTML, invalid UTF-8, wrong Content-Type, redirects).
 import { describe, expect, it } from 'vitest';
+import { basePathOf } from '../../../harness/io/request-spec.ts';
 import { fixtureClients } from '../../support/fixture-client.ts';
 import { startFixture, type Handler } from './fixture-server.ts';
 
@@ -68,6 +69,30 @@ describe('rpc envelope and headers', () => {
     expect(s3!.body.toString()).toBe('{not json');
     expect(s3!.url).toBe('/api/v2/a2a/agent-1');
     expect(s4).toMatchObject({ method: 'PUT', url: '/api/v1/a2a/agent%202' });
+  });
+
+  it('keeps the path of a base URL (C-57): every request goes under it, with or without a trailing slash', async () => {
+    await (await setup(jsonReply)).rpc('tasks/get', {});
+    for (const base of ['/gw/a2a', '/gw/a2a/']) {
+      const c = io.client({
+        baseUrl: `${io.fixture().url}${base}`,
+        agentId: 'agent-1',
+        auth: { apiKey: 'k-1' },
+      });
+      await c.rpc('tasks/get', {});
+      await c.rpc('tasks/get', {}, { path: '/api/v2/a2a/agent-1' });
+      await c.raw({ path: '/nowhere' });
+    }
+    expect(io.fixture().seen.map((s) => s.url)).toEqual([
+      '/api/v1/a2a/agent-1',
+      ...['/gw/a2a/api/v1/a2a/agent-1', '/gw/a2a/api/v2/a2a/agent-1', '/gw/a2a/nowhere'],
+      ...['/gw/a2a/api/v1/a2a/agent-1', '/gw/a2a/api/v2/a2a/agent-1', '/gw/a2a/nowhere'],
+    ]);
+    expect([basePathOf('http://h:1'), basePathOf('http://h:1/'), basePathOf('https://h/gw/a2a//')]).toEqual([
+      '',
+      '',
+      '/gw/a2a',
+    ]);
   });
 
   it('raw() sends exactly the given request, credentials only on demand', async () => {

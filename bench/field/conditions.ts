@@ -1,0 +1,83 @@
+// The field conditions of `npm run field` (bench/field/main.ts): deployments of the reference server
+// that a proxy rewriting single exchanges cannot express (a rate limit, a system timeout, latency on
+// every request). A condition that proves a freedom of the ledger (requirements/freedoms.ts) names it
+// in `freedoms`; test/requirements/freedoms.test.ts checks every name.
+import type { IncomingHttpHeaders } from 'node:http';
+import { isAgentTurnRequest } from '../../harness/io/agent-turn.ts';
+import { defaultAgent } from '../../reference-server/index.ts';
+
+/** The agent of `npm run certify` (harness/runner/bundled-target.ts), certified here through --target. */
+function tunedAgent(key: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    ...defaultAgent('reference-agent', key),
+    limits: { requestsPerMinute: 6000, concurrentTasks: 4, maxMessageLength: 100_000 },
+    systemTimeoutMs: 2000,
+    keepAliveMs: 200,
+    ...extra,
+  };
+}
+
+/**
+ * A request an LLM agent takes to its model: a well-formed message (a malformed one is refused before
+ * any LLM call) carrying the agent's credential (a refused one creates nothing, spec 5).
+ */
+function llmTurn(body: unknown, headers: IncomingHttpHeaders, key: string): boolean {
+  return (
+    isAgentTurnRequest(body) && (headers['x-api-key'] === key || headers.authorization === `Bearer ${key}`)
+  );
+}
+
+export interface Condition {
+  name: string;
+  what: string;
+  agent: (key: string) => Record<string, unknown>;
+  /** Milliseconds a proxy holds a request of this method before forwarding it; none: no proxy. */
+  delayMs?: (method: string | undefined, body: unknown, headers: IncomingHttpHeaders, key: string) => number;
+  args?: string[];
+  /** The freedoms of the ledger (requirements/freedoms.ts) this condition proves tolerated. */
+  freedoms?: readonly string[];
+}
+
+export const CONDITIONS: Condition[] = [
+  { name: 'without', what: 'the certify agent (6,000/min, 2 s system timeout)', agent: (k) => tunedAgent(k) },
+  {
+    name: 'serve',
+    what: '`serve` defaults (600/min, 5 min system timeout)',
+    agent: (k) => defaultAgent('reference-agent', k),
+    freedoms: ['task.system-timeout', 'limits.values'],
+  },
+  {
+    name: 'rate-60',
+    what: 'limited to 60 requests/min',
+    freedoms: ['deployment.rate-limit'],
+    agent: (k) =>
+      tunedAgent(k, { limits: { requestsPerMinute: 60, concurrentTasks: 4, maxMessageLength: 100_000 } }),
+  },
+  {
+    name: 'slow-turns',
+    what: '1.5 s before every task-creating request',
+    freedoms: ['deployment.turn-latency'],
+    agent: (k) => tunedAgent(k),
+    delayMs: (_m, body, headers, key) => (llmTurn(body, headers, key) ? 1500 : 0),
+  },
+  {
+    name: 'link-40ms',
+    what: '40 ms added to every request',
+    agent: (k) => tunedAgent(k),
+    delayMs: () => 40,
+    freedoms: ['deployment.network-latency'],
+  },
+  {
+    name: 'slow-rate-60',
+    what: '1.5 s per task-creating request and 60 requests/min',
+    agent: (k) =>
+      tunedAgent(k, { limits: { requestsPerMinute: 60, concurrentTasks: 4, maxMessageLength: 100_000 } }),
+    delayMs: (_m, body, headers, key) => (llmTurn(body, headers, key) ? 1500 : 0),
+  },
+  {
+    name: 'timeout-5min',
+    what: '5-minute system timeout',
+    freedoms: ['task.system-timeout'],
+    agent: (k) => tunedAgent(k, { systemTimeoutMs: 300_000 }),
+  },
+];
