@@ -104,11 +104,18 @@ const variants: LegalVariant[] = [
     name: 'clock-seven-minutes-ahead',
     varies: ['deployment.clock-skew'],
     description:
-      "the agent's clock runs 7 minutes ahead of the harness's: every timestamp it sends (answers, events, deliveries) is 7 minutes later",
+      "the agent's clock runs 7 minutes ahead of the harness's: every timestamp it sends (answers, events, deliveries, the HTTP Date header) is 7 minutes later",
     allowedBy:
       'deployment: the agent and the harness run on different machines; spec 2.7, 6.3 (timestamps are the agent\u2019s)',
     everyJson: (json) =>
       eachString(json, (s) => (ISO_MS.test(s) ? new Date(Date.parse(s) + SKEW_MS).toISOString() : s)),
+    hooks: {
+      // The HTTP Date header comes from the same clock.
+      head: (head) => {
+        const date = head.headers.date;
+        if (typeof date === 'string') head.headers.date = new Date(Date.parse(date) + SKEW_MS).toUTCString();
+      },
+    },
   }),
   legal({
     name: 'webhook-retries-start-late',

@@ -16,6 +16,8 @@ const SUBSET: Record<string, string[]> = {
   'agent-ignores-directives': ['3/completed-webhook', '6/task-level-replaces-agent-level'],
   'sse-comments-everywhere': ['4.2/stream-closed-after-final', '4.2/stream-single-final-event'],
   'ids-task-opaque': ['4.3/get-current-state', '4.4/cancel-completed-task-code'],
+  'base-url-under-path': ['9/version-path-v1', '4/unknown-route-404'],
+  'answers-gzip': ['2.2/response-id-equals-request-id', '4.2/stream-single-final-event'],
 };
 
 const all = await loadLegalVariants();
