@@ -30,7 +30,7 @@ let run: LegalRun;
 
 beforeAll(async () => {
   run = await runLegal(subset, { concurrency: Number(process.env.MUTANTS_CONCURRENCY ?? 3) });
-}, 180_000);
+}, 300_000);
 
 describe('legal variants', () => {
   it('at least 30 variants, kebab names saying what they vary, each citing what allows it', () => {
