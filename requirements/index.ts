@@ -164,7 +164,17 @@ export function getFreedom(id: string): Freedom {
  * `all` touches every service requirement.
  */
 export function freedomsOf(r: Requirement): Freedom[] {
-  return FREEDOMS.filter((f) =>
-    f.touches === 'all' ? r.role === 'service' : selectRequirements(f.touches).some((s) => s.id === r.id),
-  );
+  return FREEDOMS.filter((f) => (f.touches === 'all' ? r.role === 'service' : touchedBy(f).has(r.id)));
+}
+
+const TOUCHED = new Map<Freedom, ReadonlySet<string>>();
+
+/** The ids of the requirements a freedom's globs select, computed once per freedom. */
+function touchedBy(f: Freedom): ReadonlySet<string> {
+  let ids = TOUCHED.get(f);
+  if (ids === undefined && f.touches !== 'all') {
+    ids = new Set(selectRequirements(f.touches).map((s) => s.id));
+    TOUCHED.set(f, ids);
+  }
+  return ids ?? new Set();
 }
