@@ -21,8 +21,6 @@ export interface FieldSettings {
   deadlineAt?: number;
   /** Suite files run in several workers: the runner's governor and file lock (harness/io/governor-link.ts). */
   governorUrl?: string;
-  /** Path patterns (regular expressions) of the suite files that run alone: they hold per-agent limits. */
-  exclusiveFiles?: string[];
   /** Suite files run at once (vitest workers), set by the runner. */
   suiteWorkers?: number;
 }

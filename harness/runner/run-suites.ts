@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import type { ProvidedRun } from '../provided.ts';
 import type { HarnessError } from '../types.ts';
 import { Collector, type CollectedTest, type ProgressListener } from './collector.ts';
-import { allSuiteFiles, EXCLUSIVE_SUITE_FILES, RUNS_FIRST, RUNS_LAST, suiteFilesFor } from './suite-files.ts';
+import { listingOf, type Listing } from './list-checks.ts';
+import { fileSchedules, providedSchedule, suitePhases } from './schedule.ts';
+import { suiteFilesFor } from './suite-files.ts';
 import { Governor } from '../io/governor.ts';
 import { serveGovernor, type GovernorLink } from '../io/governor-link.ts';
 
@@ -74,35 +76,27 @@ function vitestOptions(provided: ProvidedRun, ids: readonly string[], collector:
   };
 }
 
-/**
- * The runs of vitest a run makes: in one worker a single run (path order; the sequencer puts the
- * rate-limit file last). In several, files would overlap in any order, so the file that needs an agent
- * without agent-level configuration gets a run of its own first, and the rate-limit file one of its
- * own after every other file ended (a file still running beside it would wait out the tripped limit,
- * up to 60 s).
- */
-export function suitePhases(
-  files: readonly string[] | undefined,
-  all: () => string[],
-  workers: number,
-): string[][] {
-  if (workers <= 1) return [files === undefined ? [] : [...files]];
-  const chosen = files ?? all();
-  const first = chosen.filter((f) => RUNS_FIRST.test(f));
-  const last = chosen.filter((f) => RUNS_LAST.test(f));
-  const rest = chosen.filter((f) => !first.includes(f) && !last.includes(f));
-  return [first, rest, last].filter((phase) => phase.length > 0);
+/** The selected checks of a collection: those a test-name filter of `ids` keeps. */
+function selectedChecks(listing: Listing, ids: readonly string[]): Listing['checks'] {
+  const wanted = new Set(ids);
+  return listing.checks.filter((c) => wanted.has(c.requirementId));
 }
 
 /**
- * Runs each phase's files in turn in one vitest instance: its workers and their loaded modules carry
- * over from phase to phase (a vitest started per phase cost about 2 s each). Stops between phases once
- * `stopped()` says why.
+ * Collects the suite files (vitest runs them to register their checks, nothing is sent), orders and
+ * phases them from their declarations (harness/runner/schedule.ts), then runs each phase's files in
+ * turn in the same vitest instance: its workers and their loaded modules carry over from collection
+ * to phase to phase (a vitest started per phase cost about 2 s each). Stops between phases once
+ * `stopped()` says why. `onCollected` sees the selected checks and their declarations before the
+ * first check runs.
  */
 async function runPhases(
   options: ReturnType<typeof vitestOptions>,
-  phases: readonly string[][],
+  files: readonly string[] | undefined,
+  ids: readonly string[],
+  workers: number,
   stopped: () => string | undefined,
+  onCollected: (listing: Listing) => void,
 ): Promise<void> {
   // What startVitest sets before it creates its instance.
   process.env.TEST = 'true';
@@ -112,9 +106,19 @@ async function runPhases(
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest('test', options);
   try {
-    for (const [i, phase] of phases.entries()) {
+    const listing = listingOf(await vitest.collect(files === undefined ? [] : [...files]));
+    // A file that does not load (or declares nothing: verifies() throws) is a harness error.
+    if (listing.errors.length > 0) {
+      const first = listing.errors[0]!;
+      throw new Error(`a suite file did not load: ${first.file ?? ''} ${first.message}`.trim());
+    }
+    const selected = selectedChecks(listing, ids);
+    onCollected({ checks: selected, errors: [] });
+    const schedules = fileSchedules(selected);
+    vitest.provide('a2aSchedule', providedSchedule(schedules, workers));
+    for (const [i, phase] of suitePhases(schedules, workers).entries()) {
       if (stopped() !== undefined) return;
-      // The first phase starts vitest (reporters' onInit, global setup); `[]` selects every file.
+      // The first phase starts vitest (reporters' onInit, global setup).
       if (i === 0) await vitest.start(phase);
       else await vitest.runTestFiles(phase);
     }
@@ -154,6 +158,7 @@ export async function runSuites(
   budgetMs: number,
   log: (line: string) => void,
   progress?: ProgressListener,
+  onCollected: (listing: Listing) => void = () => undefined,
 ): Promise<SuitesOutcome> {
   const collector = new Collector(PROJECT_ROOT, log, progress);
   // No paced wait may end after this: the run ends by itself within its budget, leaving the
@@ -171,10 +176,9 @@ export async function runSuites(
     if (workers > 1) {
       link = await serveGovernor(new Governor({ ...provided.field }));
       provided.field.governorUrl = link.url;
-      provided.field.exclusiveFiles = [...EXCLUSIVE_SUITE_FILES];
     }
-    const phases = suitePhases(files, () => allSuiteFiles(PROJECT_ROOT, SUITES_DIR), workers);
-    const run = runPhases(vitestOptions(provided, ids, collector, workers), phases, () => interrupted);
+    const options = vitestOptions(provided, ids, collector, workers);
+    const run = runPhases(options, files, ids, workers, () => interrupted, onCollected);
     await budgeted(run, budgetMs, collector, () => {
       interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished`;
     });
