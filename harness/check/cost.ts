@@ -32,6 +32,8 @@ export interface CheckCost {
 export interface PropertyCost {
   requests: number;
   turns: number;
+  /** The property asks for --runs divided by this many cases (a model run worth several); default 1. */
+  runsDivisor?: number;
 }
 
 /** A check's declaration: what differs from its file's. */
@@ -122,6 +124,8 @@ export function resolveCheckPlan(
   if (check.property !== undefined) {
     count('verifies() property.requests', check.property.requests);
     count('verifies() property.turns', check.property.turns);
+    if (check.property.runsDivisor !== undefined && !(check.property.runsDivisor >= 1))
+      throw new Error('verifies() property.runsDivisor must be >= 1');
   }
   const samples = [...(check.samples ?? [])];
   for (const name of samples) {

@@ -5,7 +5,8 @@ import type { ProvidedRun } from '../provided.ts';
 import type { HarnessError } from '../types.ts';
 import { Collector, type CollectedTest, type ProgressListener } from './collector.ts';
 import { listingOf, type Listing } from './list-checks.ts';
-import { fileSchedules, providedSchedule, suitePhases } from './schedule.ts';
+import type { RunPlan } from './plan.ts';
+import { fileSchedules, providedSchedule, suitePhases, type FileSchedule } from './schedule.ts';
 import { suiteFilesFor } from './suite-files.ts';
 import { Governor } from '../io/governor.ts';
 import { serveGovernor, type GovernorLink } from '../io/governor-link.ts';
@@ -15,7 +16,15 @@ export const SUITES_CONFIG = fileURLToPath(new URL('../../suites/vitest.config.t
 const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
 
 export interface SuitesOutcome {
+  /** One result per check: a property's breadth-pass result replaces its coverage-pass one. */
   tests: CollectedTest[];
+  /** The results a breadth-pass result replaced, or that ended without a verdict: their traffic counts. */
+  superseded?: CollectedTest[];
+  /** The run's plan, when a planner made one, and the passes the run made. */
+  plan?: RunPlan;
+  passes?: 'one' | 'coverage-then-breadth';
+  /** Wall time of the suites. */
+  ms?: number;
   harnessErrors: HarnessError[];
   /** Set when the run budget was spent before the suites finished. */
   interrupted?: string;
@@ -82,49 +91,145 @@ function selectedChecks(listing: Listing, ids: readonly string[]): Listing['chec
   return listing.checks.filter((c) => wanted.has(c.requirementId));
 }
 
+/** What the runner does with the collected checks before the first one runs: its plan, if any. */
+export type Planner = (checks: Listing['checks'], workers: number) => RunPlan | undefined;
+
+interface PhaseRun {
+  options: ReturnType<typeof vitestOptions>;
+  provided: ProvidedRun;
+  files: readonly string[] | undefined;
+  ids: readonly string[];
+  workers: number;
+  stopped: () => string | undefined;
+  planner: Planner;
+  /** Told the plan and, when the run makes a breadth pass, where its results start in the collector. */
+  onPlan: (plan: RunPlan | undefined) => void;
+  onBreadth: () => void;
+}
+
+/** The phases with the files declared to run last split off, so that the breadth pass runs before them. */
+function splitLast(phases: string[][], schedules: readonly FileSchedule[]): [string[][], string[]] {
+  const last = new Set(schedules.filter((f) => f.runs === 'last').map((f) => f.file));
+  const before = phases.map((phase) => phase.filter((f) => !last.has(f))).filter((p) => p.length > 0);
+  return [before, phases.flat().filter((f) => last.has(f))];
+}
+
 /**
- * Collects the suite files (vitest runs them to register their checks, nothing is sent), orders and
- * phases them from their declarations (harness/runner/schedule.ts), then runs each phase's files in
- * turn in the same vitest instance: its workers and their loaded modules carry over from collection
- * to phase to phase (a vitest started per phase cost about 2 s each). Stops between phases once
- * `stopped()` says why. `onCollected` sees the selected checks and their declarations before the
- * first check runs.
+ * The cases each property gets in the breadth pass: the plan's, scaled down when the time left is
+ * less than the plan expected (phase 1 took longer).
  */
-async function runPhases(
-  options: ReturnType<typeof vitestOptions>,
-  files: readonly string[] | undefined,
-  ids: readonly string[],
-  workers: number,
-  stopped: () => string | undefined,
-  onCollected: (listing: Listing) => void,
-): Promise<void> {
+function breadthCases(plan: RunPlan, timeLeftMs: number): Record<string, number> {
+  const scale = plan.breadth.ms <= 0 ? 1 : Math.min(1, Math.max(0, timeLeftMs) / plan.breadth.ms);
+  return Object.fromEntries(
+    plan.breadth.properties
+      .map((p) => [p.check, 1 + Math.floor((p.cases - 1) * scale)] as const)
+      .filter(([, cases]) => cases > 1),
+  );
+}
+
+/**
+ * Collects the suite files (vitest runs them to register their checks, nothing is sent), plans the
+ * run and orders and phases the files from their declarations (harness/runner/schedule.ts,
+ * plan.ts), then runs each phase's files in turn in the same vitest instance: its workers and their
+ * loaded modules carry over from collection to phase to phase (a vitest started per phase cost about
+ * 2 s each). When the budget cannot hold every generated case the profile asks for, the phases run
+ * with one case per property (coverage first), then the properties run again with the cases the plan
+ * gave them (breadth), before the files declared to run last. Stops between phases once `stopped()`
+ * says why.
+ */
+async function runPhases(run: PhaseRun): Promise<void> {
+  const { provided, workers, stopped } = run;
   // What startVitest sets before it creates its instance.
   process.env.TEST = 'true';
   process.env.VITEST = 'true';
   process.env.NODE_ENV ??= 'test';
   // Loaded on demand: vitest/node is the heaviest import of the CLI (seconds under tsx).
   const { createVitest } = await import('vitest/node');
-  const vitest = await createVitest('test', options);
+  const vitest = await createVitest('test', run.options);
   try {
-    const listing = listingOf(await vitest.collect(files === undefined ? [] : [...files]));
+    const listing = listingOf(await vitest.collect(run.files === undefined ? [] : [...run.files]));
     // A file that does not load (or declares nothing: verifies() throws) is a harness error.
     if (listing.errors.length > 0) {
       const first = listing.errors[0]!;
       throw new Error(`a suite file did not load: ${first.file ?? ''} ${first.message}`.trim());
     }
-    const selected = selectedChecks(listing, ids);
-    onCollected({ checks: selected, errors: [] });
+    const selected = selectedChecks(listing, run.ids);
+    const plan = run.planner(selected, workers);
+    run.onPlan(plan);
     const schedules = fileSchedules(selected);
-    vitest.provide('a2aSchedule', providedSchedule(schedules, workers));
-    for (const [i, phase] of suitePhases(schedules, workers).entries()) {
+    const order = plan?.fileOrder;
+    vitest.provide('a2aSchedule', providedSchedule(schedules, workers, order));
+    const breadth = plan !== undefined && plan.fits !== 'everything' && plan.breadth.properties.length > 0;
+    let [phases, last] = splitLast(suitePhases(schedules, workers, order), schedules);
+    if (!breadth) [phases, last] = [suitePhases(schedules, workers, order), []];
+    if (breadth) {
+      provided.field.breadth = { phase: 'coverage', cases: {}, budgetToFit: plan.budgetToFit };
+      vitest.provide('a2aRun', provided);
+    }
+    let started = false;
+    const runFiles = async (files: string[]): Promise<void> => {
+      if (!started) await vitest.start(files);
+      else await vitest.runTestFiles(files);
+      started = true;
+    };
+    for (const phase of phases) {
       if (stopped() !== undefined) return;
       // The first phase starts vitest (reporters' onInit, global setup).
-      if (i === 0) await vitest.start(phase);
-      else await vitest.runTestFiles(phase);
+      await runFiles(phase);
     }
+    if (breadth && stopped() === undefined) {
+      const cases = breadthCases(plan, (provided.field.deadlineAt ?? Infinity) - Date.now());
+      const names = Object.keys(cases);
+      if (names.length > 0) {
+        provided.field.breadth = { phase: 'breadth', cases, budgetToFit: plan.budgetToFit };
+        vitest.provide('a2aRun', provided);
+        vitest.setGlobalTestNamePattern(exactNames(names));
+        run.onBreadth();
+        const files = [
+          ...new Set(selected.filter((c) => cases[testName(c)] !== undefined).map((c) => c.file)),
+        ];
+        await runFiles(files);
+        vitest.setGlobalTestNamePattern(testNamePattern(run.ids));
+      }
+      delete provided.field.breadth;
+      vitest.provide('a2aRun', provided);
+    }
+    if (last.length > 0 && stopped() === undefined) await runFiles(last);
   } finally {
     await vitest.close();
   }
+}
+
+const testName = (c: { requirementId: string; title: string }): string => `${c.requirementId} ${c.title}`;
+
+/** A pattern that selects exactly these test names (vitest matches it against the full name). */
+function exactNames(names: readonly string[]): string {
+  return `^(?:${names.map(escapeRegExp).join('|')})$`;
+}
+
+/**
+ * Folds the breadth pass (tests from `from` on) into the coverage pass: a property's breadth result
+ * that reached a verdict (pass or fail) replaces its coverage result; one that did not (the budget ran
+ * out, the agent stopped answering) leaves the coverage result standing. Either way the other's
+ * traffic still counts (superseded).
+ */
+export function mergeBreadth(
+  all: CollectedTest[],
+  from: number | undefined,
+): { tests: CollectedTest[]; superseded: CollectedTest[] } {
+  if (from === undefined) return { tests: all, superseded: [] };
+  const tests = all.slice(0, from);
+  const superseded: CollectedTest[] = [];
+  for (const later of all.slice(from)) {
+    const at = tests.findIndex((t) => t.name === later.name && t.file === later.file);
+    const verdict = later.result?.status === 'pass' || later.result?.status === 'fail';
+    if (at >= 0 && verdict) {
+      superseded.push(tests[at]!);
+      tests[at] = later;
+    } else if (at >= 0) superseded.push(later);
+    else tests.push(later);
+  }
+  return { tests, superseded };
 }
 
 /** Resolves when vitest finished, or GRACE_MS after the budget was spent, whichever comes first. */
@@ -158,13 +263,16 @@ export async function runSuites(
   budgetMs: number,
   log: (line: string) => void,
   progress?: ProgressListener,
-  onCollected: (listing: Listing) => void = () => undefined,
+  planner: Planner = () => undefined,
 ): Promise<SuitesOutcome> {
   const collector = new Collector(PROJECT_ROOT, log, progress);
   // No paced wait may end after this: the run ends by itself within its budget, leaving the
   // rate-limit checks (last, unpaced) and the reports their share.
   provided.field.deadlineAt = Date.now() + budgetMs - Math.min(RESERVE_MS, budgetMs / 10);
   let interrupted: string | undefined;
+  let plan: RunPlan | undefined;
+  let breadthFrom: number | undefined;
+  const suitesStarted = Date.now();
   const exitCode = process.exitCode;
   const files = suiteFilesFor(PROJECT_ROOT, SUITES_DIR, ids);
   // No suite file spells a selected id: nothing to run, every selected requirement is not-exercised.
@@ -178,7 +286,21 @@ export async function runSuites(
       provided.field.governorUrl = link.url;
     }
     const options = vitestOptions(provided, ids, collector, workers);
-    const run = runPhases(options, files, ids, workers, () => interrupted, onCollected);
+    const run = runPhases({
+      options,
+      provided,
+      files,
+      ids,
+      workers,
+      stopped: () => interrupted,
+      planner,
+      onPlan: (p) => {
+        plan = p;
+      },
+      onBreadth: () => {
+        breadthFrom = collector.tests.length;
+      },
+    });
     await budgeted(run, budgetMs, collector, () => {
       interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished`;
     });
@@ -193,7 +315,13 @@ export async function runSuites(
     await link?.close();
   }
   // Results that arrive after this point are ignored: the run is over.
-  const outcome: SuitesOutcome = { tests: [...collector.tests], harnessErrors: [...collector.harnessErrors] };
+  const { tests, superseded } = mergeBreadth([...collector.tests], breadthFrom);
+  const outcome: SuitesOutcome = { tests, superseded, harnessErrors: [...collector.harnessErrors] };
   if (interrupted !== undefined) outcome.interrupted = interrupted;
+  if (plan !== undefined) {
+    outcome.plan = plan;
+    outcome.passes = breadthFrom === undefined ? 'one' : 'coverage-then-breadth';
+  }
+  outcome.ms = Date.now() - suitesStarted;
   return outcome;
 }

@@ -52,13 +52,19 @@ const position = (f: FileSchedule): number => (f.runs === 'first' ? 0 : f.runs =
  * The files in the order they start: the ones declared to run first, then the rest (by start rank
  * when they share several workers, else in path order), then the ones declared to run last.
  */
-export function fileOrder(files: readonly FileSchedule[], workers: number): string[] {
+export function fileOrder(
+  files: readonly FileSchedule[],
+  workers: number,
+  /** The plan's order of the rest (harness/runner/plan.ts), when phase 1 does not fit the budget. */
+  planned?: readonly string[],
+): string[] {
+  const at = new Map((planned ?? []).map((f, i) => [f, i]));
+  const rank = (f: FileSchedule): number =>
+    planned !== undefined ? (at.get(f.file) ?? Infinity) : workers > 1 ? startRank(f) : 0;
   return [...files]
     .sort(
       (a, b) =>
-        position(a) - position(b) ||
-        (workers > 1 ? startRank(a) - startRank(b) : 0) ||
-        (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
+        position(a) - position(b) || rank(a) - rank(b) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
     )
     .map((f) => f.file);
 }
@@ -70,8 +76,12 @@ export function fileOrder(files: readonly FileSchedule[], workers: number): stri
  * their own after every other file ended (a file still running beside the rate-limit burst would wait
  * out the tripped limit, up to 60 s).
  */
-export function suitePhases(files: readonly FileSchedule[], workers: number): string[][] {
-  const order = fileOrder(files, workers);
+export function suitePhases(
+  files: readonly FileSchedule[],
+  workers: number,
+  planned?: readonly string[],
+): string[][] {
+  const order = fileOrder(files, workers, planned);
   if (workers <= 1) return order.length === 0 ? [] : [order];
   const when = new Map(files.map((f) => [f.file, f.runs]));
   const first = order.filter((f) => when.get(f) === 'first');
@@ -86,8 +96,12 @@ export interface ProvidedSchedule {
   order: Record<string, number>;
 }
 
-export function providedSchedule(files: readonly FileSchedule[], workers: number): ProvidedSchedule {
-  return { order: Object.fromEntries(fileOrder(files, workers).map((f, i) => [f, i])) };
+export function providedSchedule(
+  files: readonly FileSchedule[],
+  workers: number,
+  planned?: readonly string[],
+): ProvidedSchedule {
+  return { order: Object.fromEntries(fileOrder(files, workers, planned).map((f, i) => [f, i])) };
 }
 
 declare module 'vitest' {

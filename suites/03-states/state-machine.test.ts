@@ -231,7 +231,7 @@ async function modelRun(c: CheckContext, directives: boolean, cmds: CommandRun):
  * two ledger ids each run half of the model runs, derived from the run's --runs.
  */
 // A model run after the first: a few sends or streams and their reads (about eight ordinary cases).
-const MODEL_RUN = { property: { requests: 8, turns: 2 } };
+const MODEL_RUN = { property: { requests: 8, turns: 2, runsDivisor: 2 * RUNS_PER_MODEL_RUN } };
 
 function propertyCheck(c: CheckContext, directives: boolean): Promise<boolean> {
   if (!directives) c.info('no directive contract: generated tasks are plain messages');
