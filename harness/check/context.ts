@@ -267,7 +267,8 @@ function propertyAllowance(
   const limits = propertyLimits(run.field);
   const breadth = run.field.breadth;
   // The run's plan (harness/runner/plan.ts): one case in phase 1, the planned cases in phase 2.
-  const cases = breadth === undefined ? undefined : breadth.phase === 'coverage' ? 1 : breadth.cases[name ?? ''];
+  const cases =
+    breadth === undefined ? undefined : breadth.phase === 'coverage' ? 1 : breadth.cases[name ?? ''];
   const ran = (planned: number, runs: number): void => {
     tally?.properties.push({ label, planned, runs });
     if (runs >= planned) return;
