@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { ProvidedRun } from '../provided.ts';
 import type { HarnessError } from '../types.ts';
 import { Collector, type CollectedTest, type ProgressListener } from './collector.ts';
+import { declarationsKey, readDeclarations, writeDeclarations } from './declaration-cache.ts';
 import { listingOf, type Listing } from './list-checks.ts';
 import type { RunPlan } from './plan.ts';
 import { fileSchedules, providedSchedule, suitePhases, type FileSchedule } from './schedule.ts';
@@ -128,7 +129,8 @@ function breadthCases(plan: RunPlan, timeLeftMs: number): Record<string, number>
 }
 
 /**
- * Collects the suite files (vitest runs them to register their checks, nothing is sent), plans the
+ * Collects the suite files (vitest runs them to register their checks, nothing is sent; the result is
+ * kept while the suites do not change, declaration-cache.ts), plans the
  * run and orders and phases the files from their declarations (harness/runner/schedule.ts,
  * plan.ts), then runs each phase's files in turn in the same vitest instance: its workers and their
  * loaded modules carry over from collection to phase to phase (a vitest started per phase cost about
@@ -147,7 +149,13 @@ async function runPhases(run: PhaseRun): Promise<void> {
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest('test', run.options);
   try {
-    const listing = listingOf(await vitest.collect(run.files === undefined ? [] : [...run.files]));
+    // Collected once per content of the suites: a collection loads every file, which the run repeats.
+    const key = declarationsKey(PROJECT_ROOT, run.files);
+    let listing = readDeclarations(key);
+    if (listing === undefined) {
+      listing = listingOf(await vitest.collect(run.files === undefined ? [] : [...run.files]));
+      writeDeclarations(key, listing);
+    }
     // A file that does not load (or declares nothing: verifies() throws) is a harness error.
     if (listing.errors.length > 0) {
       const first = listing.errors[0]!;
