@@ -4,7 +4,14 @@ export { runConformance, TOOL, type RunOptions, type RunReporter } from './runne
 export { runReceiver, type ReceiverRunOptions } from './receiver/run-receiver.ts';
 export { runClient, type ClientRunOptions } from './client/run-client.ts';
 export { SCENARIOS, SCENARIO_TASKS, type Scenario } from './client/scenarios.ts';
-export { verifies, type VerifiesOptions } from './verifies.ts';
+export { suiteFile, verifies, type VerifiesOptions } from './verifies.ts';
+export type {
+  CheckCost,
+  CheckDeclaration,
+  PlannedWait,
+  PropertyCost,
+  SuiteFileDeclaration,
+} from './check/cost.ts';
 export type { CheckContext, AnsweredExchange } from './check/context.ts';
 export { completeAnswer, NoAnswerError } from './check/context.ts';
 export type { CheckFn } from './check/run-check.ts';

@@ -21,10 +21,15 @@ export interface FieldSettings {
   deadlineAt?: number;
   /** Suite files run in several workers: the runner's governor and file lock (harness/io/governor-link.ts). */
   governorUrl?: string;
-  /** Path patterns (regular expressions) of the suite files that run alone: they hold per-agent limits. */
-  exclusiveFiles?: string[];
   /** Suite files run at once (vitest workers), set by the runner. */
   suiteWorkers?: number;
+  /**
+   * Set by the runner's plan when the budget cannot hold every generated case the profile asks for
+   * (harness/runner/plan.ts): `coverage`, each property runs one case (phase 1); `breadth`, each runs
+   * the cases the plan gave it (phase 2, keyed by test name `<id> <title>`). `budgetToFit`: the
+   * --budget-ms that would hold them. Absent: every property runs what the profile gives it.
+   */
+  breadth?: { phase: 'coverage' | 'breadth'; cases: Record<string, number>; budgetToFit: number | null };
 }
 
 export interface ProvidedRun {

@@ -1,9 +1,19 @@
 // verifies(id, title, fn): binds a check to a ledger requirement and registers it as a vitest test
 // titled `<id> <title>`. The CheckResult travels to the runner in `task.meta.a2a` (see runner/collector.ts).
-import { inject, test, type TestContext } from 'vitest';
+// suiteFile({...}) at the top of a suite file declares what its checks cost and need (check/cost.ts);
+// each test carries its resolved declaration in `task.meta.a2aPlan` from collection on.
+import { inject, test, TestRunner, type TestContext } from 'vitest';
+
 import { getRequirement } from '../requirements/index.ts';
 import type { Requirement } from '../requirements/types.ts';
 import { remoteGovernor } from './check/context.ts';
+import {
+  resolveCheckPlan,
+  validateFileDeclaration,
+  type CheckDeclaration,
+  type CheckPlanMeta,
+  type SuiteFileDeclaration,
+} from './check/cost.ts';
 import { runCheck, type CheckFn } from './check/run-check.ts';
 import type { FileHold } from './io/governor-link.ts';
 import { newTally, type TrafficTally } from './io/governor.ts';
@@ -15,10 +25,14 @@ declare module 'vitest' {
     a2a?: CheckResult;
     /** The check's requests, turns and waits (summed into RunResult.traffic by the runner). */
     a2aTraffic?: TrafficTally;
+    /** The check's declared cost and needs, with its file's (set at registration). */
+    a2aPlan?: CheckPlanMeta;
+    /** On the file task: the file's suiteFile() declaration. */
+    a2aFile?: SuiteFileDeclaration;
   }
 }
 
-export interface VerifiesOptions {
+export interface VerifiesOptions extends CheckDeclaration {
   /** Budget of this check instead of the run's checkTimeoutMs. */
   timeoutMs?: number;
   /**
@@ -68,21 +82,56 @@ function settle(ctx: TestContext, result: CheckResult): void {
 }
 
 /**
- * With suite files in several workers, a test holds the run's file lock: shared, or exclusive to its
- * file when it fills or overflows the agent's task slots (the agent must be idle, C-21) or its file
- * holds other per-agent limits (field.exclusiveFiles). Its file's other checks run beside the rest.
+ * With suite files in several workers, a test holds the run's file lock: shared, or exclusive when it
+ * needs the agent idle (it fills or overflows the agent's task slots, C-21, or its file declares
+ * `agent: 'alone'`: it holds other per-agent limits). Its file's other checks run beside the rest.
  */
-async function fileLock(run: ProvidedRun, file: string, overflows: boolean): Promise<FileHold> {
+async function fileLock(run: ProvidedRun, file: string, needsIdle: boolean): Promise<FileHold> {
   const link = remoteGovernor(run);
   if (link === undefined) return { yield: async () => undefined, release: async () => undefined };
-  const path = file.split('\\').join('/');
-  const exclusive = overflows || (run.field.exclusiveFiles ?? []).some((p) => new RegExp(p).test(path));
-  return link.lock(exclusive ? path : null);
+  return link.lock(needsIdle ? file.split('\\').join('/') : null);
+}
+
+/** The file task vitest is collecting, when it is collecting one. */
+function collectingFile(): { name: string; meta: { a2aFile?: SuiteFileDeclaration } } | undefined {
+  try {
+    return (
+      TestRunner.getCurrentSuite() as { file?: { name: string; meta: { a2aFile?: SuiteFileDeclaration } } }
+    ).file;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Declares what the checks of the suite file that calls it cost and need (harness/check/cost.ts):
+ * call it once at the top of the file, before its first verifies(). The runner orders and plans the
+ * run from these declarations; a file without one does not load.
+ */
+export function suiteFile(declaration: SuiteFileDeclaration): void {
+  validateFileDeclaration(declaration);
+  const file = collectingFile();
+  if (file === undefined) throw new Error('suiteFile(): call it at the top of a suite file');
+  if (file.meta.a2aFile !== undefined) throw new Error(`suiteFile(): ${file.name} declares itself twice`);
+  file.meta.a2aFile = declaration;
+}
+
+/** The check's declaration against its file's; throws when the file declares nothing. */
+function planOf(id: string, options: VerifiesOptions): CheckPlanMeta {
+  const file = collectingFile();
+  const declared = file?.meta.a2aFile;
+  if (declared === undefined) {
+    throw new Error(
+      `verifies(): check of '${id}' in ${file?.name ?? 'a file vitest is not collecting'}: its suite file declares nothing; call suiteFile({ cost, ... }) at its top (harness/check/cost.ts)`,
+    );
+  }
+  return resolveCheckPlan(declared, options, options.overflowsTasks === true);
 }
 
 export function verifies(id: string, title: string, fn: CheckFn, options: VerifiesOptions = {}): void {
   const requirement = lookup(id);
   if (title.trim() === '') throw new Error(`verifies(): check of '${id}' needs a title`);
+  const plan = planOf(id, options);
   const provided = providedRun();
   const budget = options.timeoutMs ?? provided?.checkTimeoutMs ?? FALLBACK_BUDGET_MS;
   const register = options.concurrent === true ? test.concurrent : test;
@@ -96,7 +145,7 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
     VITEST_MARGIN_MS +
     (deadline === undefined ? 0 : Math.max(0, deadline - Date.now())) +
     (provided?.field.maxWaitMs ?? 0);
-  register(`${id} ${title}`, { timeout }, async (ctx) => {
+  register(`${id} ${title}`, { timeout, meta: { a2aPlan: plan } }, async (ctx) => {
     const run = providedRun();
     if (run === undefined) {
       throw new Error(
@@ -104,7 +153,7 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
       );
     }
     const overflowsTasks = options.overflowsTasks === true;
-    const hold = await fileLock(run, ctx.task.file.filepath, overflowsTasks);
+    const hold = await fileLock(run, ctx.task.file.filepath, plan.needsIdleAgent);
     const spec = {
       requirement,
       title,

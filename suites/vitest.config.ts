@@ -4,9 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { RUNS_LAST, startRank } from '../harness/runner/suite-files.ts';
-
-const runsLast = (f: TestSpecification): number => (RUNS_LAST.test(f.moduleId) ? 1 : 0);
+import { relative } from 'node:path';
 
 export default defineConfig({
   test: {
@@ -26,27 +24,24 @@ export default defineConfig({
     // Above the default check budget (30 s or 3x --timeout-ms) so verifies() reports overruns itself.
     testTimeout: 95_000,
     hookTimeout: 30_000,
-    // Files in spec section order: folders are named after their ledger files with zero-padded
-    // section numbers (suites/04-03-tasks-get verifies requirements/sections/04-03-tasks-get.ts), so
-    // path order is spec order, stable from run to run. Two exceptions: the rate-limit burst
-    // (suites/08-limits/rate-limit.test.ts) runs last, because tripping the limit (C-04) blocks the
-    // agent for up to 60 s; and when files share several workers, the longest chain of requests
-    // starts first, then the files with checks that need the agent idle, while the other workers run
-    // short checks (later, such a check would hold every worker until a long check elsewhere ended),
-    // then the files that spend many turns in a row or wait a spec-bound time (startRank in
-    // harness/runner/suite-files.ts).
+    // Files in the order the runner planned from their declarations (suiteFile() at the top of each:
+    // the files that must run first or last, then, when files share several workers, the long chains
+    // of requests, the files with checks that need the agent idle and the long files first;
+    // harness/runner/schedule.ts), else in spec section order: folders are named after their ledger
+    // files with zero-padded section numbers (suites/04-03-tasks-get verifies
+    // requirements/sections/04-03-tasks-get.ts), so path order is spec order, stable from run to run.
+    // Run directly (no runner, no plan), files run in path order.
     sequence: {
-      sequencer: class SpecOrderSequencer extends BaseSequencer {
+      sequencer: class PlannedSequencer extends BaseSequencer {
         override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-          // Ranked once per file (startRank reads the file), not once per comparison.
-          const ranks = new Map(
-            files.map((f) => [f, this.ctx.config.maxWorkers > 1 ? startRank(f.moduleId) : 0]),
+          const order = this.ctx.getProvidedContext().a2aSchedule?.order ?? {};
+          const root = this.ctx.config.root;
+          const at = new Map(
+            files.map((f) => [f, order[relative(root, f.moduleId).split('\\').join('/')] ?? Infinity]),
           );
           return [...files].sort(
             (a, b) =>
-              runsLast(a) - runsLast(b) ||
-              ranks.get(a)! - ranks.get(b)! ||
-              (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0),
+              at.get(a)! - at.get(b)! || (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0),
           );
         }
       },

@@ -1,7 +1,9 @@
 // `npm run field`: certifies the reference server under field conditions (its `serve` defaults, a
 // 60 requests/min limit, a slow LLM agent, both at once, a remote link, a 5-minute system timeout) with
-// `run --target` in the default profile, and prints wall time, requests, agent turns, verdict counts
-// and false failures (fail or warn where the run without the condition passed) per condition.
+// `run --target` in the default profile, and prints wall time, requests, agent turns, verdict counts,
+// MUST requirements exercised and requests per exercised MUST, the run's planned vs actual time (its
+// plan, report.json traffic.plan) and false failures (fail or warn where the run without the
+// condition passed) per condition.
 // Servers and proxies run in this process on 127.0.0.1:0, each harness run in its own process.
 // Never part of `npm test`. Usage: npm run field [-- --only name,name] [-- --profile p] [-- --json file]
 // [-- --breakdown] (each run keeps every exchange, --evidence all, and prints its cost per suite file)
@@ -27,6 +29,7 @@ interface Report {
   summary: { byVerdict: Record<string, number> };
   requirements: Array<{
     id: string;
+    level: string;
     verdict: string;
     message?: string;
     checks?: Array<{ message?: string }>;
@@ -36,6 +39,12 @@ interface Report {
     agentTurns: number;
     turnLatencyMs: { p50: number | null; p95: number | null };
     rateLimit: { waitedMs: number; rateLimitedAnswers: number };
+    plan?: {
+      coverage: { ms: number };
+      breadth: { ms: number };
+      fits: string;
+      spent: { ms: number };
+    };
   };
 }
 
@@ -107,11 +116,36 @@ function falseFailures(row: Row, without: Row | undefined): string[] {
     .map((r) => r.id);
 }
 
+const EXERCISED = new Set(['pass', 'fail', 'warn', 'info']);
+
+/** MUST requirements that got a verdict (not not-exercised, error or not-applicable). */
+function mustExercised(report: Report | undefined): number | undefined {
+  return report?.requirements.filter((r) => r.level === 'MUST' && EXERCISED.has(r.verdict)).length;
+}
+
+/** Requests per exercised MUST requirement: what a verdict costs on this agent. */
+function requestsPerMust(report: Report | undefined): string {
+  const must = mustExercised(report);
+  const requests = report?.traffic?.requests;
+  if (must === undefined || requests === undefined) return '?';
+  return must === 0 ? '-' : String(Math.round((requests / must) * 10) / 10);
+}
+
+/** The plan's estimate (both phases, at this agent's pace) vs the suites' actual wall time, in s. */
+function plannedVsActual(report: Report | undefined): string {
+  const plan = report?.traffic?.plan;
+  if (plan === undefined) return '-';
+  const s = (ms: number): number => Math.round(ms / 1000);
+  const fits =
+    plan.fits === 'everything' ? '' : ` (${plan.fits === 'part' ? 'phase 1 did not fit' : 'breadth cut'})`;
+  return `${s(plan.coverage.ms + plan.breadth.ms)} / ${s(plan.spent.ms)}${fits}`;
+}
+
 function table(rows: Row[]): string {
   const without = rows.find((r) => r.condition.name === 'without');
   const head =
-    '| condition | wall s | x without | requests | agent turns | turn p50/p95 ms | waited s (summed over checks) | 429s | pass | fail | warn | not-exercised | error | false failures | exit |';
-  const lines = [head, `|${' --- |'.repeat(15)}`];
+    '| condition | wall s | x without | planned / actual s (suites) | requests | MUST exercised | requests per exercised MUST | agent turns | turn p50/p95 ms | waited s (summed over checks) | 429s | pass | fail | warn | not-exercised | error | false failures | exit |';
+  const lines = [head, `|${' --- |'.repeat(18)}`];
   for (const row of rows) {
     const r = row.report;
     const v = r?.summary.byVerdict ?? {};
@@ -120,7 +154,7 @@ function table(rows: Row[]): string {
       without !== undefined && row !== without ? `${Math.round((row.wallS / without.wallS) * 10) / 10}` : '';
     const ff = falseFailures(row, without);
     lines.push(
-      `| ${row.condition.what} | ${row.wallS} | ${ratio} | ${t?.requests ?? '?'} | ${t?.agentTurns ?? '?'} | ${t?.turnLatencyMs.p50 ?? '-'}/${t?.turnLatencyMs.p95 ?? '-'} | ${t === undefined ? '?' : Math.round(t.rateLimit.waitedMs / 1000)} | ${t?.rateLimit.rateLimitedAnswers ?? '?'} | ${v.pass ?? 0} | ${v.fail ?? 0} | ${v.warn ?? 0} | ${v['not-exercised'] ?? 0} | ${v.error ?? 0} | ${row === without ? '-' : ff.length === 0 ? 0 : `${ff.length}: ${ff.join(', ')}`} | ${row.exit} |`,
+      `| ${row.condition.what} | ${row.wallS} | ${ratio} | ${plannedVsActual(r)} | ${t?.requests ?? '?'} | ${mustExercised(r) ?? '?'} | ${requestsPerMust(r)} | ${t?.agentTurns ?? '?'} | ${t?.turnLatencyMs.p50 ?? '-'}/${t?.turnLatencyMs.p95 ?? '-'} | ${t === undefined ? '?' : Math.round(t.rateLimit.waitedMs / 1000)} | ${t?.rateLimit.rateLimitedAnswers ?? '?'} | ${v.pass ?? 0} | ${v.fail ?? 0} | ${v.warn ?? 0} | ${v['not-exercised'] ?? 0} | ${v.error ?? 0} | ${row === without ? '-' : ff.length === 0 ? 0 : `${ff.length}: ${ff.join(', ')}`} | ${row.exit} |`,
     );
   }
   return lines.join('\n');
@@ -177,6 +211,7 @@ if (values.json !== undefined) {
     exit: r.exit,
     traffic: r.report?.traffic,
     byVerdict: r.report?.summary.byVerdict,
+    mustExercised: mustExercised(r.report),
     falseFailures: falseFailures(r, rows[0]),
   }));
   await writeFile(values.json, `${JSON.stringify(data, null, 2)}\n`);

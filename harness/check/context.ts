@@ -190,6 +190,8 @@ export interface CheckHooks {
   extendBudget?: (ms: number) => void;
   /** Awaited between a property's generated cases (CheckSpec.betweenSteps). */
   betweenSteps?: () => Promise<void>;
+  /** The check's test name (`<requirement id> <title>`): the run's plan gives its properties their cases. */
+  name?: string;
 }
 
 export function createCheckContext(
@@ -199,7 +201,7 @@ export function createCheckContext(
   pool: ClientPool,
   hooks: WebhookScope,
   signal: AbortSignal,
-  { extendBudget = () => undefined, betweenSteps }: CheckHooks = {},
+  { extendBudget = () => undefined, betweenSteps, name }: CheckHooks = {},
 ): CheckContext {
   const { auth: _auth, card, ...config } = run;
   const client = pool.create();
@@ -247,7 +249,7 @@ export function createCheckContext(
         predicate,
         {
           ...options,
-          allowance: propertyAllowance(run, pool.tally, recorder, label),
+          allowance: propertyAllowance(run, pool.tally, recorder, label, name),
           betweenCases: betweenSteps,
         },
       ),
@@ -260,18 +262,33 @@ function propertyAllowance(
   tally: TrafficTally | undefined,
   recorder: CheckRecorder,
   label: string,
+  name: string | undefined,
 ): PropertyAllowance | undefined {
   const limits = propertyLimits(run.field);
+  const breadth = run.field.breadth;
+  // The run's plan (harness/runner/plan.ts): one case in phase 1, the planned cases in phase 2.
+  const cases =
+    breadth === undefined ? undefined : breadth.phase === 'coverage' ? 1 : breadth.cases[name ?? ''];
   const ran = (planned: number, runs: number): void => {
     tally?.properties.push({ label, planned, runs });
     if (runs >= planned) return;
-    const option = run.field.profile === 'smoke' ? '--profile standard or full' : '--profile full';
-    recorder.info(
-      `${label}: ${runs} of ${planned} generated cases (profile ${run.field.profile}; ${option} runs more)`,
-    );
-    tally?.cuts.push({ what: 'generated cases of a property that costs agent turns or requests', option });
+    const budgetCut = cases !== undefined && runs >= cases;
+    const option = budgetCut
+      ? `--budget-ms ${breadth?.budgetToFit ?? 'higher'}`
+      : run.field.profile === 'smoke'
+        ? '--profile standard or full'
+        : '--profile full';
+    const why = budgetCut
+      ? `the run's plan: ${breadth?.phase === 'coverage' ? 'one case each in phase 1, every requirement first' : 'what fits of the budget after every requirement ran once'}`
+      : `profile ${run.field.profile}`;
+    recorder.info(`${label}: ${runs} of ${planned} generated cases (${why}; ${option} runs more)`);
+    const what = budgetCut
+      ? "generated cases of a property beyond what the run's budget holds at this agent's pace"
+      : 'generated cases of a property that costs agent turns or requests';
+    tally?.cuts.push({ what, option });
   };
+  const capped = cases === undefined ? {} : { cases };
   if (limits === undefined || tally === undefined)
-    return { spent: () => ({ turns: 0, requests: 0 }), turns: Infinity, requests: Infinity, ran };
-  return { ...limits, ran, spent: () => ({ turns: tally.agentTurns, requests: tally.requests }) };
+    return { spent: () => ({ turns: 0, requests: 0 }), turns: Infinity, requests: Infinity, ran, ...capped };
+  return { ...limits, ran, spent: () => ({ turns: tally.agentTurns, requests: tally.requests }), ...capped };
 }

@@ -21,6 +21,8 @@ export interface PropertyAllowance {
   spent(): { turns: number; requests: number };
   turns: number;
   requests: number;
+  /** Generated cases the property may run at most (the run's plan); absent: no cap of its own. */
+  cases?: number;
   /** Told the runs planned and the runs the property got. */
   ran(planned: number, runs: number): void;
 }
@@ -35,12 +37,16 @@ class AllowanceSpent extends Error {}
  * A case guard: true once the allowance is spent, counted from now. After a case failed it stays
  * false, so that shrinking the counterexample is never cut short.
  */
-function allowanceGuard(allowance: PropertyAllowance): { over: () => boolean; failed: () => void } {
+function allowanceGuard(allowance: PropertyAllowance): {
+  over: (cases: number) => boolean;
+  failed: () => void;
+} {
   const start = allowance.spent();
   let failed = false;
   return {
-    over: () => {
+    over: (cases) => {
       if (failed) return false;
+      if (allowance.cases !== undefined && cases >= allowance.cases) return true;
       const now = allowance.spent();
       return (
         now.turns - start.turns >= allowance.turns || now.requests - start.requests >= allowance.requests
@@ -80,12 +86,13 @@ export async function checkProperty<T>(
   { numRuns = settings.runs, allowance, betweenCases, lanes = 1 }: PropertyRunOptions = {},
 ): Promise<boolean> {
   const bounded =
-    allowance !== undefined && (allowance.turns !== Infinity || allowance.requests !== Infinity);
+    allowance !== undefined &&
+    (allowance.turns !== Infinity || allowance.requests !== Infinity || allowance.cases !== undefined);
   const guard = bounded ? allowanceGuard(allowance) : undefined;
   let cases = 0;
   let stoppedAt: number | undefined;
   const property = fc.asyncProperty(arb, async (value) => {
-    if (guard !== undefined && cases > 0 && guard.over()) {
+    if (guard !== undefined && cases > 0 && guard.over(cases)) {
       stoppedAt ??= cases;
       throw new AllowanceSpent("the profile's allowance of this property is spent");
     }

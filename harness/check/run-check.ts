@@ -142,6 +142,7 @@ export async function runCheck(
       const c = createCheckContext(spec.requirement, run, recorder, pool, hooks, controller.signal, {
         extendBudget: extend,
         betweenSteps,
+        name: `${spec.requirement.id} ${spec.title}`,
       });
       await withBudget(
         Promise.resolve().then(() => spec.fn(c)),

@@ -1,16 +1,15 @@
 // Lists the registered checks without touching a target: vitest collects the suites (their
 // verifies() calls register tests named `<id> <title>`) with a placeholder target provided.
 import { relative } from 'node:path';
+import type { Vitest } from 'vitest/node';
 import { FULL_SPEED, type ProvidedRun } from '../provided.ts';
 import type { HarnessError } from '../types.ts';
 import { splitTestName } from './assemble.ts';
 import { PROJECT_ROOT, SUITES_CONFIG } from './run-suites.ts';
+import type { PlannedCheck } from './schedule.ts';
 
-export interface ListedCheck {
-  requirementId: string;
-  title: string;
-  file: string;
-}
+/** A registered check, with what it declares it costs and needs (absent only on a file that failed to load). */
+export type ListedCheck = PlannedCheck;
 
 // Collection only registers tests; nothing is sent. The placeholder also keeps the suites' global
 // setup from starting the bundled reference server.
@@ -52,22 +51,29 @@ async function collectChecks(): Promise<Listing> {
     provide: { a2aRun: PLACEHOLDER },
   });
   try {
-    const { testModules, unhandledErrors } = await vitest.collect();
-    const checks: ListedCheck[] = [];
-    const errors: HarnessError[] = unhandledErrors.map((e) => ({
-      message: String((e as Error).message ?? e),
-    }));
-    for (const mod of testModules) {
-      const file = relative(PROJECT_ROOT, mod.moduleId).split('\\').join('/');
-      for (const e of mod.errors()) errors.push({ message: e.message, file });
-      for (const test of mod.children.allTests()) {
-        const { id, title } = splitTestName(test.name);
-        checks.push({ requirementId: id, title, file });
-      }
-    }
-    return { checks, errors };
+    return listingOf(await vitest.collect());
   } finally {
     await vitest.close();
     process.exitCode = exitCode;
   }
+}
+
+/** The checks and load errors of a vitest collection (vitest.collect()) of the suites. */
+export function listingOf(collected: Awaited<ReturnType<Vitest['collect']>>): Listing {
+  const checks: ListedCheck[] = [];
+  const errors: HarnessError[] = collected.unhandledErrors.map((e) => ({
+    message: String((e as Error).message ?? e),
+  }));
+  for (const mod of collected.testModules) {
+    const file = relative(PROJECT_ROOT, mod.moduleId).split('\\').join('/');
+    for (const e of mod.errors()) errors.push({ message: e.message, file });
+    for (const test of mod.children.allTests()) {
+      const { id, title } = splitTestName(test.name);
+      const plan = test.meta().a2aPlan;
+      checks.push(
+        plan === undefined ? { requirementId: id, title, file } : { requirementId: id, title, file, plan },
+      );
+    }
+  }
+  return { checks, errors };
 }

@@ -1,6 +1,8 @@
-// Probes the target before any suite runs: one agent/authenticatedExtendedCard call (spec 4.8).
+// Probes the target before any suite runs: one agent/authenticatedExtendedCard call (spec 4.8), and
+// for the run's plan one timed message/send (the agent's turn latency).
 // No complete answer, a redirect, a refused credential (C-01) or an unknown agent (C-23) means the
 // run cannot be done.
+import { randomUUID } from 'node:crypto';
 import { ERROR_CODES } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
 import type { Exchange } from '../io/evidence.ts';
@@ -28,6 +30,8 @@ export interface ProbeOutcome {
   dialectProbe?: DialectProbeAnswer[];
   /** What the probe saw of the connection: TLS session, proxy, notes. */
   connection?: ConnectionSeen;
+  /** How long one agent turn took (a plain message/send), when the run asked and the agent answered it. */
+  turnLatencyMs?: number;
 }
 
 /** Method not found, and A2A v1.0's VersionNotSupported (-32009) for a request without A2A-Version. */
@@ -87,13 +91,36 @@ function classify(ex: Exchange): Omit<ProbeOutcome, 'reachability'> & Omit<Reach
   };
 }
 
+/**
+ * One agent turn, timed, for the run's plan (harness/runner/plan.ts): a plain text message/send,
+ * the least a run asks of the agent. Undefined when it got no complete answer with a result (the plan
+ * then assumes the round trip; the suites grade the answer).
+ */
+async function turnLatency(client: ReturnType<typeof createTargetClient>): Promise<number | undefined> {
+  try {
+    const message = {
+      role: 'user',
+      messageId: randomUUID(),
+      parts: [{ type: 'text', text: 'conformance: probe turn' }],
+    };
+    const ex = await client.rpc('message/send', { message });
+    const json = ex.response?.json;
+    return ex.error === undefined && isObject(json) && isObject(json.result)
+      ? Math.round(ex.timings.totalMs)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `traffic`: the run's governor (a rate-limited answer is waited out and resent) and the probe's tally. */
 export async function probeTarget(
   target: ProbeTarget,
   traffic?: { governor: Governor; tally: TrafficTally },
+  { measureTurn = false }: { measureTurn?: boolean } = {},
 ): Promise<ProbeOutcome> {
   const { value, seen } = await observeConnection(target.baseUrl, target.network, () =>
-    probe(target, traffic),
+    probe(target, traffic, measureTurn),
   );
   // A gateway that wants a client certificate often completes the handshake and closes the
   // connection after it (TLS 1.3): the session seen and no answer point at it.
@@ -113,7 +140,8 @@ export async function probeTarget(
 
 async function probe(
   target: ProbeTarget,
-  traffic?: { governor: Governor; tally: TrafficTally },
+  traffic: { governor: Governor; tally: TrafficTally } | undefined,
+  measureTurn: boolean,
 ): Promise<ProbeOutcome> {
   const client = createTargetClient({ ...target, ...traffic });
   try {
@@ -136,6 +164,10 @@ async function probe(
     // another dialect: two more requests ask it (harness/analysis). Any other answer costs nothing more.
     if (card === null && couldNotRun === null && ASKS_DIALECT.has(errorCode(ex.response?.json)))
       outcome.dialectProbe = await probeDialect(client);
+    if (measureTurn && couldNotRun === null) {
+      const ms = await turnLatency(client);
+      if (ms !== undefined) outcome.turnLatencyMs = ms;
+    }
     return outcome;
   } finally {
     await client.close();

@@ -11,7 +11,7 @@ import { Governor, newTally } from '../io/governor.ts';
 import { ConfigError, resolveOptions, type ResolvedRunOptions } from '../options.ts';
 import type { FleetRunOptions } from '../../schemas/generated/types.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
-import type { HarnessError, RecordedOptions, RequirementResult, RunResult } from '../types.ts';
+import type { HarnessError, RecordedOptions, RequirementResult, RunResult, RunTraffic } from '../types.ts';
 import { decideExit, summarize } from '../verdict.ts';
 import { assembleRequirements, ledgerFields } from './assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline, type Baseline } from './baseline.ts';
@@ -20,7 +20,11 @@ import type { CollectedTest, ProgressListener } from './collector.ts';
 import { analyseRun } from '../analysis/root-causes.ts';
 import { dialectProbeLines } from '../analysis/dialect.ts';
 import { probeTarget, type ProbeOutcome } from './probe.ts';
-import { runSuites } from './run-suites.ts';
+import { runSuites, type Planner, type SuitesOutcome } from './run-suites.ts';
+import { makePlan, planLines, type AgentPace, type RunPlan } from './plan.ts';
+import type { PlannedCheck } from './schedule.ts';
+import { propertyLimits } from '../check/profile.ts';
+import { requestsPerMinute } from '../io/governor.ts';
 import { fieldSettings, paceFor, summarizeTraffic, taskCapFor } from './traffic.ts';
 import { trimEvidence } from './trim-evidence.ts';
 
@@ -104,17 +108,18 @@ export async function runResolved(
     );
     const f = provided.field;
     const probeTraffic = { governor: new Governor(f), tally: newTally() };
-    const probe = await probeTarget(provided, probeTraffic);
+    const probe = await probeTarget(provided, probeTraffic, { measureTurn: true });
     provided.card = probe.card;
     f.pace = paceFor(opts, probe.card);
     f.taskCap = taskCapFor(probe.card);
     for (const line of dialectProbeLines(probe.dialectProbe)) log(line);
     const checked =
       probe.couldNotRun === null
-        ? await runChecks(provided, selected, opts, log, progress)
+        ? await runChecks(provided, selected, opts, log, progress, agentPace(provided, probe, opts))
         : notRun(selected, probe);
     result = finish(opts, provided, started, probe, checked, baseline);
-    result.traffic = summarizeTraffic(f, checked.tests, probeTraffic.tally);
+    result.traffic = summarizeTraffic(f, [...checked.tests, ...checked.superseded], probeTraffic.tally);
+    if (checked.plan !== undefined) result.traffic.plan = checked.plan;
   } finally {
     await bundled?.close();
   }
@@ -170,6 +175,116 @@ interface Checked {
   couldNotRun: string | null;
   /** The suites' tests, with their traffic. */
   tests: CollectedTest[];
+  /** Results a breadth pass replaced: their traffic still counts. */
+  superseded: CollectedTest[];
+  /** The run's plan beside what the suites spent. */
+  plan?: RunTraffic['plan'];
+}
+
+/** What the plan reads of the agent: the probe's measures, the card's limits, the run's options. */
+function agentPace(provided: ProvidedRun, probe: ProbeOutcome, opts: ResolvedRunOptions): AgentPace {
+  const limits = provided.card?.limits;
+  const timeout =
+    typeof limits === 'object' && limits !== null
+      ? (limits as Record<string, unknown>).systemTimeoutMs
+      : undefined;
+  return {
+    requestsPerMinute: requestsPerMinute(provided.field.pace),
+    taskCap: provided.field.taskCap ?? null,
+    roundTripMs: probe.reachability.durationMs,
+    turnLatencyMs: probe.turnLatencyMs ?? null,
+    systemTimeoutMs: typeof timeout === 'number' && timeout > 0 ? timeout : null,
+    maxWaitMs: opts.maxWaitMs,
+    checkTimeoutMs: opts.checkTimeoutMs,
+  };
+}
+
+/** The plan as report.json records it, beside what the suites spent. */
+function recordedPlan(
+  plan: RunPlan,
+  agent: AgentPace,
+  suites: SuitesOutcome,
+): NonNullable<RunTraffic['plan']> {
+  const tests = [...suites.tests, ...(suites.superseded ?? [])];
+  const sum = (f: (t: CollectedTest) => number): number => tests.reduce((n, t) => n + f(t), 0);
+  return {
+    requirements: plan.requirements,
+    checks: plan.checks,
+    turnLatencyMs: agent.turnLatencyMs,
+    roundTripMs: agent.roundTripMs,
+    budgetMs: plan.budgetMs,
+    coverage: plan.coverage,
+    breadth: { requests: plan.breadth.requests, turns: plan.breadth.turns, ms: plan.breadth.ms },
+    breadthWanted: plan.breadth.wanted,
+    fits: plan.fits,
+    unreached: plan.unreached,
+    budgetToFit: plan.budgetToFit,
+    passes: suites.passes ?? 'one',
+    spent: {
+      requests: sum((t) => t.traffic?.requests ?? 0),
+      turns: sum((t) => t.traffic?.agentTurns ?? 0),
+      ms: suites.ms ?? 0,
+    },
+  };
+}
+
+// An ETA line at most this often while the suites run.
+const ETA_EVERY_MS = 30_000;
+
+/**
+ * Prints an ETA as the run goes: the share of the planned work the finished checks stand for (each
+ * weighted by what it declared it costs), extrapolated from the time it took.
+ */
+function etaListener(
+  log: (line: string) => void,
+  progress: ProgressListener | undefined,
+): {
+  listener: ProgressListener;
+  weigh: (checks: readonly PlannedCheck[], agent: AgentPace, plan: RunPlan) => void;
+} {
+  const weights = new Map<string, number>();
+  let total = 0;
+  let done = 0;
+  let finished = 0;
+  let start = Date.now();
+  let lastLine = Date.now();
+  return {
+    weigh: (checks, agent, plan) => {
+      const turnMs = agent.turnLatencyMs ?? agent.roundTripMs;
+      const paceMs = agent.requestsPerMinute === null ? 0 : 60_000 / agent.requestsPerMinute;
+      const ms = (requests: number, turns: number): number =>
+        requests * (agent.roundTripMs + paceMs) + turns * turnMs;
+      const cases = new Map(plan.breadth.properties.map((p) => [p.check, p]));
+      for (const c of checks) {
+        const name = `${c.requirementId} ${c.title}`;
+        const cost = c.plan?.cost ?? { requests: 0, turns: 0 };
+        const breadth = cases.get(name);
+        const more =
+          breadth === undefined
+            ? 0
+            : (breadth.cases - 1) * ms(breadth.perCase.requests, breadth.perCase.turns);
+        const w = 1 + ms(cost.requests, cost.turns) + more;
+        weights.set(name, w);
+        total += w;
+      }
+      start = Date.now();
+      lastLine = start;
+    },
+    listener: (event) => {
+      progress?.(event);
+      if (event.kind !== 'check' || total === 0) return;
+      finished += 1;
+      done += weights.get(`${event.check.requirementId} ${event.check.title}`) ?? 0;
+      const now = Date.now();
+      if (now - lastLine < ETA_EVERY_MS || done <= 0) return;
+      lastLine = now;
+      const share = Math.min(1, done / total);
+      const left = Math.round(((now - start) / share - (now - start)) / 1000);
+      log(
+        `eta: ${finished} of ${weights.size} checks, ${Math.round(share * 100)}% of the planned work; about ${left} s left`,
+      );
+    },
+  };
 }
 
 async function runChecks(
@@ -178,13 +293,29 @@ async function runChecks(
   opts: ResolvedRunOptions,
   log: (line: string) => void,
   progress: ProgressListener | undefined,
+  agent: AgentPace,
 ): Promise<Checked> {
+  const eta = etaListener(log, progress);
+  const planner: Planner = (checks, workers) => {
+    const plan = makePlan({
+      checks,
+      agent,
+      budgetMs: opts.budgetMs,
+      workers,
+      runs: opts.runs,
+      propertyLimits: propertyLimits(provided.field),
+    });
+    for (const line of planLines(plan, agent)) log(line);
+    eta.weigh(checks, agent, plan);
+    return plan;
+  };
   const suites = await runSuites(
     provided,
     selected.map((r) => r.id),
     opts.budgetMs,
     log,
-    progress,
+    eta.listener,
+    planner,
   );
   const reproduce = { ...provided, authKind: authKindOf(provided.auth) };
   const input = { selected, tests: suites.tests, card: provided.card, reproduce };
@@ -198,7 +329,15 @@ async function runChecks(
     (harnessErrors.length > 0
       ? `${harnessErrors.length} harness error(s): ${harnessErrors[0]!.message}`
       : null);
-  return { requirements: assembled.requirements, harnessErrors, couldNotRun, tests: suites.tests };
+  const checked: Checked = {
+    requirements: assembled.requirements,
+    harnessErrors,
+    couldNotRun,
+    tests: suites.tests,
+    superseded: suites.superseded ?? [],
+  };
+  if (suites.plan !== undefined) checked.plan = recordedPlan(suites.plan, agent, suites);
+  return checked;
 }
 
 /** The probe failed: every selected requirement is unverified (error), none is a pass. */
@@ -214,6 +353,7 @@ function notRun(selected: Requirement[], probe: ProbeOutcome): Checked {
     harnessErrors: [{ message: probe.couldNotRun! }],
     couldNotRun: probe.couldNotRun,
     tests: [],
+    superseded: [],
   };
 }
 

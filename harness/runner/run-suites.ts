@@ -4,7 +4,11 @@ import { fileURLToPath } from 'node:url';
 import type { ProvidedRun } from '../provided.ts';
 import type { HarnessError } from '../types.ts';
 import { Collector, type CollectedTest, type ProgressListener } from './collector.ts';
-import { allSuiteFiles, EXCLUSIVE_SUITE_FILES, RUNS_FIRST, RUNS_LAST, suiteFilesFor } from './suite-files.ts';
+import { declarationsKey, readDeclarations, writeDeclarations } from './declaration-cache.ts';
+import { listingOf, type Listing } from './list-checks.ts';
+import type { RunPlan } from './plan.ts';
+import { fileSchedules, providedSchedule, suitePhases, type FileSchedule } from './schedule.ts';
+import { suiteFilesFor } from './suite-files.ts';
 import { Governor } from '../io/governor.ts';
 import { serveGovernor, type GovernorLink } from '../io/governor-link.ts';
 
@@ -13,7 +17,15 @@ export const SUITES_CONFIG = fileURLToPath(new URL('../../suites/vitest.config.t
 const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
 
 export interface SuitesOutcome {
+  /** One result per check: a property's breadth-pass result replaces its coverage-pass one. */
   tests: CollectedTest[];
+  /** The results a breadth-pass result replaced, or that ended without a verdict: their traffic counts. */
+  superseded?: CollectedTest[];
+  /** The run's plan, when a planner made one, and the passes the run made. */
+  plan?: RunPlan;
+  passes?: 'one' | 'coverage-then-breadth';
+  /** Wall time of the suites. */
+  ms?: number;
   harnessErrors: HarnessError[];
   /** Set when the run budget was spent before the suites finished. */
   interrupted?: string;
@@ -74,53 +86,158 @@ function vitestOptions(provided: ProvidedRun, ids: readonly string[], collector:
   };
 }
 
-/**
- * The runs of vitest a run makes: in one worker a single run (path order; the sequencer puts the
- * rate-limit file last). In several, files would overlap in any order, so the file that needs an agent
- * without agent-level configuration gets a run of its own first, and the rate-limit file one of its
- * own after every other file ended (a file still running beside it would wait out the tripped limit,
- * up to 60 s).
- */
-export function suitePhases(
-  files: readonly string[] | undefined,
-  all: () => string[],
-  workers: number,
-): string[][] {
-  if (workers <= 1) return [files === undefined ? [] : [...files]];
-  const chosen = files ?? all();
-  const first = chosen.filter((f) => RUNS_FIRST.test(f));
-  const last = chosen.filter((f) => RUNS_LAST.test(f));
-  const rest = chosen.filter((f) => !first.includes(f) && !last.includes(f));
-  return [first, rest, last].filter((phase) => phase.length > 0);
+/** The selected checks of a collection: those a test-name filter of `ids` keeps. */
+function selectedChecks(listing: Listing, ids: readonly string[]): Listing['checks'] {
+  const wanted = new Set(ids);
+  return listing.checks.filter((c) => wanted.has(c.requirementId));
+}
+
+/** What the runner does with the collected checks before the first one runs: its plan, if any. */
+export type Planner = (checks: Listing['checks'], workers: number) => RunPlan | undefined;
+
+interface PhaseRun {
+  options: ReturnType<typeof vitestOptions>;
+  provided: ProvidedRun;
+  files: readonly string[] | undefined;
+  ids: readonly string[];
+  workers: number;
+  stopped: () => string | undefined;
+  planner: Planner;
+  /** Told the plan and, when the run makes a breadth pass, where its results start in the collector. */
+  onPlan: (plan: RunPlan | undefined) => void;
+  onBreadth: () => void;
+}
+
+/** The phases with the files declared to run last split off, so that the breadth pass runs before them. */
+function splitLast(phases: string[][], schedules: readonly FileSchedule[]): [string[][], string[]] {
+  const last = new Set(schedules.filter((f) => f.runs === 'last').map((f) => f.file));
+  const before = phases.map((phase) => phase.filter((f) => !last.has(f))).filter((p) => p.length > 0);
+  return [before, phases.flat().filter((f) => last.has(f))];
 }
 
 /**
- * Runs each phase's files in turn in one vitest instance: its workers and their loaded modules carry
- * over from phase to phase (a vitest started per phase cost about 2 s each). Stops between phases once
- * `stopped()` says why.
+ * The cases each property gets in the breadth pass: the plan's, scaled down when the time left is
+ * less than the plan expected (phase 1 took longer).
  */
-async function runPhases(
-  options: ReturnType<typeof vitestOptions>,
-  phases: readonly string[][],
-  stopped: () => string | undefined,
-): Promise<void> {
+function breadthCases(plan: RunPlan, timeLeftMs: number): Record<string, number> {
+  const scale = plan.breadth.ms <= 0 ? 1 : Math.min(1, Math.max(0, timeLeftMs) / plan.breadth.ms);
+  return Object.fromEntries(
+    plan.breadth.properties
+      .map((p) => [p.check, 1 + Math.floor((p.cases - 1) * scale)] as const)
+      .filter(([, cases]) => cases > 1),
+  );
+}
+
+/**
+ * Collects the suite files (vitest runs them to register their checks, nothing is sent; the result is
+ * kept while the suites do not change, declaration-cache.ts), plans the
+ * run and orders and phases the files from their declarations (harness/runner/schedule.ts,
+ * plan.ts), then runs each phase's files in turn in the same vitest instance: its workers and their
+ * loaded modules carry over from collection to phase to phase (a vitest started per phase cost about
+ * 2 s each). When the budget cannot hold every generated case the profile asks for, the phases run
+ * with one case per property (coverage first), then the properties run again with the cases the plan
+ * gave them (breadth), before the files declared to run last. Stops between phases once `stopped()`
+ * says why.
+ */
+async function runPhases(run: PhaseRun): Promise<void> {
+  const { provided, workers, stopped } = run;
   // What startVitest sets before it creates its instance.
   process.env.TEST = 'true';
   process.env.VITEST = 'true';
   process.env.NODE_ENV ??= 'test';
   // Loaded on demand: vitest/node is the heaviest import of the CLI (seconds under tsx).
   const { createVitest } = await import('vitest/node');
-  const vitest = await createVitest('test', options);
+  const vitest = await createVitest('test', run.options);
   try {
-    for (const [i, phase] of phases.entries()) {
-      if (stopped() !== undefined) return;
-      // The first phase starts vitest (reporters' onInit, global setup); `[]` selects every file.
-      if (i === 0) await vitest.start(phase);
-      else await vitest.runTestFiles(phase);
+    // Collected once per content of the suites: a collection loads every file, which the run repeats.
+    const key = declarationsKey(PROJECT_ROOT, run.files);
+    let listing = readDeclarations(key);
+    if (listing === undefined) {
+      listing = listingOf(await vitest.collect(run.files === undefined ? [] : [...run.files]));
+      writeDeclarations(key, listing);
     }
+    // A file that does not load (or declares nothing: verifies() throws) is a harness error.
+    if (listing.errors.length > 0) {
+      const first = listing.errors[0]!;
+      throw new Error(`a suite file did not load: ${first.file ?? ''} ${first.message}`.trim());
+    }
+    const selected = selectedChecks(listing, run.ids);
+    const plan = run.planner(selected, workers);
+    run.onPlan(plan);
+    const schedules = fileSchedules(selected);
+    const order = plan?.fileOrder;
+    vitest.provide('a2aSchedule', providedSchedule(schedules, workers, order));
+    const breadth = plan !== undefined && plan.fits !== 'everything' && plan.breadth.properties.length > 0;
+    let [phases, last] = splitLast(suitePhases(schedules, workers, order), schedules);
+    if (!breadth) [phases, last] = [suitePhases(schedules, workers, order), []];
+    if (breadth) {
+      provided.field.breadth = { phase: 'coverage', cases: {}, budgetToFit: plan.budgetToFit };
+      vitest.provide('a2aRun', provided);
+    }
+    let started = false;
+    const runFiles = async (files: string[]): Promise<void> => {
+      if (!started) await vitest.start(files);
+      else await vitest.runTestFiles(files);
+      started = true;
+    };
+    for (const phase of phases) {
+      if (stopped() !== undefined) return;
+      // The first phase starts vitest (reporters' onInit, global setup).
+      await runFiles(phase);
+    }
+    if (breadth && stopped() === undefined) {
+      const cases = breadthCases(plan, (provided.field.deadlineAt ?? Infinity) - Date.now());
+      const names = Object.keys(cases);
+      if (names.length > 0) {
+        provided.field.breadth = { phase: 'breadth', cases, budgetToFit: plan.budgetToFit };
+        vitest.provide('a2aRun', provided);
+        vitest.setGlobalTestNamePattern(exactNames(names));
+        run.onBreadth();
+        const files = [
+          ...new Set(selected.filter((c) => cases[testName(c)] !== undefined).map((c) => c.file)),
+        ];
+        await runFiles(files);
+        vitest.setGlobalTestNamePattern(testNamePattern(run.ids));
+      }
+      delete provided.field.breadth;
+      vitest.provide('a2aRun', provided);
+    }
+    if (last.length > 0 && stopped() === undefined) await runFiles(last);
   } finally {
     await vitest.close();
   }
+}
+
+const testName = (c: { requirementId: string; title: string }): string => `${c.requirementId} ${c.title}`;
+
+/** A pattern that selects exactly these test names (vitest matches it against the full name). */
+function exactNames(names: readonly string[]): string {
+  return `^(?:${names.map(escapeRegExp).join('|')})$`;
+}
+
+/**
+ * Folds the breadth pass (tests from `from` on) into the coverage pass: a property's breadth result
+ * that reached a verdict (pass or fail) replaces its coverage result; one that did not (the budget ran
+ * out, the agent stopped answering) leaves the coverage result standing. Either way the other's
+ * traffic still counts (superseded).
+ */
+export function mergeBreadth(
+  all: CollectedTest[],
+  from: number | undefined,
+): { tests: CollectedTest[]; superseded: CollectedTest[] } {
+  if (from === undefined) return { tests: all, superseded: [] };
+  const tests = all.slice(0, from);
+  const superseded: CollectedTest[] = [];
+  for (const later of all.slice(from)) {
+    const at = tests.findIndex((t) => t.name === later.name && t.file === later.file);
+    const verdict = later.result?.status === 'pass' || later.result?.status === 'fail';
+    if (at >= 0 && verdict) {
+      superseded.push(tests[at]!);
+      tests[at] = later;
+    } else if (at >= 0) superseded.push(later);
+    else tests.push(later);
+  }
+  return { tests, superseded };
 }
 
 /** Resolves when vitest finished, or GRACE_MS after the budget was spent, whichever comes first. */
@@ -154,12 +271,16 @@ export async function runSuites(
   budgetMs: number,
   log: (line: string) => void,
   progress?: ProgressListener,
+  planner: Planner = () => undefined,
 ): Promise<SuitesOutcome> {
   const collector = new Collector(PROJECT_ROOT, log, progress);
   // No paced wait may end after this: the run ends by itself within its budget, leaving the
   // rate-limit checks (last, unpaced) and the reports their share.
   provided.field.deadlineAt = Date.now() + budgetMs - Math.min(RESERVE_MS, budgetMs / 10);
   let interrupted: string | undefined;
+  let plan: RunPlan | undefined;
+  let breadthFrom: number | undefined;
+  const suitesStarted = Date.now();
   const exitCode = process.exitCode;
   const files = suiteFilesFor(PROJECT_ROOT, SUITES_DIR, ids);
   // No suite file spells a selected id: nothing to run, every selected requirement is not-exercised.
@@ -171,10 +292,23 @@ export async function runSuites(
     if (workers > 1) {
       link = await serveGovernor(new Governor({ ...provided.field }));
       provided.field.governorUrl = link.url;
-      provided.field.exclusiveFiles = [...EXCLUSIVE_SUITE_FILES];
     }
-    const phases = suitePhases(files, () => allSuiteFiles(PROJECT_ROOT, SUITES_DIR), workers);
-    const run = runPhases(vitestOptions(provided, ids, collector, workers), phases, () => interrupted);
+    const options = vitestOptions(provided, ids, collector, workers);
+    const run = runPhases({
+      options,
+      provided,
+      files,
+      ids,
+      workers,
+      stopped: () => interrupted,
+      planner,
+      onPlan: (p) => {
+        plan = p;
+      },
+      onBreadth: () => {
+        breadthFrom = collector.tests.length;
+      },
+    });
     await budgeted(run, budgetMs, collector, () => {
       interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished`;
     });
@@ -189,7 +323,13 @@ export async function runSuites(
     await link?.close();
   }
   // Results that arrive after this point are ignored: the run is over.
-  const outcome: SuitesOutcome = { tests: [...collector.tests], harnessErrors: [...collector.harnessErrors] };
+  const { tests, superseded } = mergeBreadth([...collector.tests], breadthFrom);
+  const outcome: SuitesOutcome = { tests, superseded, harnessErrors: [...collector.harnessErrors] };
   if (interrupted !== undefined) outcome.interrupted = interrupted;
+  if (plan !== undefined) {
+    outcome.plan = plan;
+    outcome.passes = breadthFrom === undefined ? 'one' : 'coverage-then-breadth';
+  }
+  outcome.ms = Date.now() - suitesStarted;
   return outcome;
 }

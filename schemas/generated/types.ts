@@ -1875,6 +1875,91 @@ export interface ReportTraffic {
     planned: number;
     runs: number;
   }[];
+  /**
+   * The run's plan, made before the first check from what the checks declare they cost (suiteFile(), verifies()) and what the probe measured of the agent (harness/runner/plan.ts), beside what the suites spent. Absent when no suite ran, and from reports of older versions.
+   */
+  plan?: {
+    /**
+     * Selected requirements that have a check.
+     */
+    requirements: number;
+    /**
+     * Selected checks.
+     */
+    checks: number;
+    /**
+     * One agent turn as the probe measured it; null: not measured (the plan assumed the round trip).
+     */
+    turnLatencyMs: number | null;
+    /**
+     * One request's round trip (the probe's card request).
+     */
+    roundTripMs: number;
+    /**
+     * What the suites may spend of --budget-ms.
+     */
+    budgetMs: number;
+    /**
+     * Phase 1, planned: every selected check once, one generated case per property, each shared sample once.
+     */
+    coverage: {
+      requests: number;
+      turns: number;
+      /**
+       * Wall time (estimated at this agent's pace, or measured).
+       */
+      ms: number;
+    };
+    /**
+     * Phase 2, planned: the generated cases after the first that fit the budget left, richest properties first.
+     */
+    breadth: {
+      requests: number;
+      turns: number;
+      /**
+       * Wall time (estimated at this agent's pace, or measured).
+       */
+      ms: number;
+    };
+    /**
+     * Phase 2 as the profile asks for it, fitting or not.
+     */
+    breadthWanted?: {
+      requests: number;
+      turns: number;
+      /**
+       * Wall time (estimated at this agent's pace, or measured).
+       */
+      ms: number;
+    };
+    /**
+     * everything: both phases fit the budget; coverage: phase 1 fits, phase 2 in part; part: phase 1 does not fit (the run said so at the start, naming --budget-ms).
+     */
+    fits: 'everything' | 'coverage' | 'part';
+    /**
+     * Requirements the plan expected phase 1 not to reach within the budget.
+     */
+    unreached: string[];
+    /**
+     * A --budget-ms that would fit what did not fit; null when everything fits.
+     */
+    budgetToFit: number | null;
+    /**
+     * one: every check once with the profile's cases; coverage-then-breadth: every check with one case per property, then the properties again with the cases the plan gave them.
+     */
+    passes: 'one' | 'coverage-then-breadth';
+    /**
+     * What the suites spent: requests and turns of every check (the probe's apart), and their wall time.
+     */
+    spent: {
+      requests: number;
+      turns: number;
+      /**
+       * Wall time (estimated at this agent's pace, or measured).
+       */
+      ms: number;
+    };
+  };
 }
 /**
  * The official A2A dialect the target speaks instead of this spec's JSON-RPC, named from the dialect probe and the differences the run saw.

@@ -13,6 +13,14 @@ import {
   type AnsweredExchange,
 } from '../support/index.ts';
 import { checkSchema, servedMethods, sharedSample, streamToEnd } from '../support/resources-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 1, turns: 1 },
+  samples: {
+    'message/send of a plain text message': { requests: 0, turns: 0 },
+  },
+});
 
 function contentType(ex: AnsweredExchange): string {
   return String(ex.response.headers['content-type'] ?? '');

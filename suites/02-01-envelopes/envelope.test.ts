@@ -13,6 +13,11 @@ import {
   type AnsweredExchange,
   type CheckContext,
 } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 1, turns: 0 },
+});
 
 // A method no agent serves: the spec names eight methods (section 4), this is not one of them.
 const UNKNOWN_METHOD = 'tasks/conformanceProbeUnknownMethod';

@@ -16,6 +16,11 @@ import {
   type AnsweredExchange,
   type CheckContext,
 } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 3, turns: 0 },
+});
 
 function sendEnvelope(taskId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const params = messageParams([textPart('must not run')], { id: taskId });

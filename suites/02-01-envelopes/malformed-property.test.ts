@@ -10,6 +10,12 @@ import { resultOf, sendText, verifies, type CheckContext } from '../support/inde
 import { acceptedMimeType, answerOf, servedMethods } from '../support/resources-area.ts';
 import { buildBody, type BodyContext } from './malformed-body.ts';
 import { arbMalformedEnvelope, arbMalformedParams, type MalformedCase } from './malformed.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 2, turns: 1 },
+  span: 'request-chain',
+});
 
 interface Judge {
   client: TargetClient;
@@ -92,7 +98,8 @@ function strictProblems(
 // The three properties are independent (each sends its own requests and reads only its answers), so
 // they run side by side: on a remote agent their ~1,200 requests would otherwise be one long chain of
 // round trips (40 ms per request: 53 s, most of the run).
-const concurrent = { concurrent: true };
+// Each generated case after the first is one malformed request: no agent turn.
+const concurrent = { concurrent: true, property: { requests: 1, turns: 0 } };
 
 function predicate(j: Judge, strict: boolean) {
   return async (k: MalformedCase): Promise<void> => {

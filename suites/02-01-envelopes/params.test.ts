@@ -18,6 +18,11 @@ import {
   type CheckContext,
 } from '../support/index.ts';
 import { answerError, expectInvalidParams, servedMethods } from '../support/resources-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 4, turns: 1 },
+});
 
 const PUSH_GET = 'tasks/pushNotificationConfig/get';
 /** Spec 2.1: every method of section 4 needs params but the two whose params are optional. */

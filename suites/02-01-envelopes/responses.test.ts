@@ -3,6 +3,15 @@
 import { isObject } from '../../schemas/json.ts';
 import { CARD, is, resultOf, sendText, typeOf, verifies, type AnsweredExchange } from '../support/index.ts';
 import { checkSchema, reportExtras, sharedSample } from '../support/resources-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 2, turns: 0 },
+  samples: {
+    'card and message/send successes': { requests: 0, turns: 0 },
+    'unknown method and unknown task failures': { requests: 0, turns: 0 },
+  },
+});
 
 const EXACTLY_ONE = is.where('exactly one of result and error', (a) => Array.isArray(a) && a.length === 1);
 

@@ -3,6 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import { errorOf, is, resultOf, sendText, textPart, typeOf, verifies } from '../support/index.ts';
 import { expectInvalidParams } from '../support/resources-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 2, turns: 1 },
+});
 
 verifies(
   '2.6/message-required',

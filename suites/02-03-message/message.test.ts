@@ -4,6 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { isObject } from '../../schemas/json.ts';
 import { statusOf, textPart, verifies, type CheckContext, type JsonObject } from '../support/index.ts';
 import { expectInvalidParams, sentAndStreamed, sharedSample } from '../support/resources-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 2, turns: 0 },
+  samples: {
+    'message/send result and message/stream events': { requests: 2, turns: 2 },
+  },
+});
 
 function message(overrides: JsonObject, omit?: string): JsonObject {
   const m: JsonObject = {

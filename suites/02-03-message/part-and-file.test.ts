@@ -20,6 +20,14 @@ import {
   sentAndStreamed,
   sharedSample,
 } from '../support/resources-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 1, turns: 0 },
+  samples: {
+    'message/send result and message/stream events': { requests: 5, turns: 4 },
+  },
+});
 
 async function sendParts(c: CheckContext, parts: unknown[]) {
   return c.rpc('message/send', { message: { role: 'user', messageId: randomUUID(), parts } });

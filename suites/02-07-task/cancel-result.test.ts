@@ -17,6 +17,14 @@ import {
   sharedSample,
   type CancelSample,
 } from '../support/resources-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 1, turns: 0 },
+  samples: {
+    'cancellation of a running task': { requests: 0, turns: 0 },
+  },
+});
 
 const cancellation = sharedSample('cancellation of a running task', async (c) =>
   servedMethods(c).includes('message/stream') ? cancelRunningTask(c, await directivesHonoured(c)) : undefined,

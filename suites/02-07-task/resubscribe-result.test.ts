@@ -18,6 +18,15 @@ import {
 import { TASK_STATES } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
 import { checkSchema, reportExtras, sharedSample, streamResults } from '../support/resources-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 0, turns: 0 },
+  samples: {
+    'tasks/resubscribe of a completed task': { requests: 3, turns: 1 },
+    'tasks/resubscribe of a running task': { requests: 3, turns: 1 },
+  },
+});
 
 interface Resubscription {
   taskId: string;

@@ -27,6 +27,15 @@ import {
   streamResults,
   streamToEnd,
 } from '../support/resources-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 0, turns: 0 },
+  samples: {
+    'plain message/send result and message/stream events': { requests: 5, turns: 3 },
+    'directive-driven failed, multi-step and cancelled tasks': { requests: 5, turns: 3 },
+  },
+});
 
 type Seen = Array<[string, JsonObject]>;
 

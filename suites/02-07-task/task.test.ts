@@ -22,6 +22,14 @@ import {
 } from '../support/resources-area.ts';
 import { readTooLate } from '../support/ended-first.ts';
 import { timestampTickMs } from '../support/timestamps.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 0, turns: 0 },
+  samples: {
+    'message/send result, its tasks/get result and a message/stream': { requests: 7, turns: 3 },
+  },
+});
 
 const samples = sharedSample('message/send result, its tasks/get result and a message/stream', async (c) => {
   const { send, streamed } = await sentAndStreamed(c, 'task fields sample');

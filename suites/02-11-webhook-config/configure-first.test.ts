@@ -13,6 +13,11 @@ import {
 } from '../support/index.ts';
 import { DELIVERY_WAIT_MS, eventOf } from '../support/webhooks-area-deliveries.ts';
 import { requireSet, setConfig, sleep, UNTIL_FINISHED } from '../support/webhooks-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 6, turns: 1 },
+});
 
 // Deliveries of earlier events of the task reach the receiver before its last one (C-20 order); this
 // covers a target that sends them in parallel.

@@ -12,6 +12,15 @@ import {
   sleep,
   summary,
 } from '../support/webhooks-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 4, turns: 2 },
+  runs: {
+    when: 'first',
+    why: 'its check needs an agent on which no agent-level webhook configuration was ever set (C-17), and later files set one',
+  },
+});
 
 // A delivery on loopback follows its transition within milliseconds; this is the wait for one that
 // must never come.

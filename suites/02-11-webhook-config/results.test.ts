@@ -15,6 +15,15 @@ import {
   sharedSample,
   type SetOutcome,
 } from '../support/webhooks-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 0, turns: 0 },
+  samples: {
+    'set and get with events, secret and headers': { requests: 6, turns: 2 },
+    'set and get of a url only': { requests: 6, turns: 2 },
+  },
+});
 
 // Each check works on its own tasks (task-level scopes): they run side by side.
 const together = { concurrent: true };

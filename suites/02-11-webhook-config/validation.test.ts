@@ -22,6 +22,14 @@ import {
   sharedSample,
   type Matcher,
 } from '../support/webhooks-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 3, turns: 0 },
+  samples: {
+    'finished task used as the scope of every set': { requests: 9, turns: 3 },
+  },
+});
 
 const HOOK = 'https://webhook.a2a-conformance.invalid/validation';
 

@@ -21,6 +21,14 @@ import {
   verifies,
   type CheckContext,
 } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 2, turns: 0 },
+  samples: {
+    'task made for the requests that need one': { requests: 6, turns: 4 },
+  },
+});
 
 const SET = 'tasks/pushNotificationConfig/set';
 const GET = 'tasks/pushNotificationConfig/get';

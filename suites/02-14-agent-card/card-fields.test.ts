@@ -6,6 +6,11 @@ import { isObject } from '../../schemas/json.ts';
 import { fetchCard, pathValue } from '../support/access-area.ts';
 import type { Matcher } from '../../harness/index.ts';
 import { is, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 2, turns: 0 },
+});
 
 const STRING = is.type('string');
 const BOOLEAN = is.type('boolean');

@@ -31,6 +31,11 @@ import {
   type CheckContext,
   requireCompletedTask,
 } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 5, turns: 1 },
+});
 
 const finished = finishedTasks();
 

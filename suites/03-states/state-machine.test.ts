@@ -20,6 +20,12 @@ import {
   streamingClaimed,
 } from '../support/lifecycle-area.ts';
 import { directiveOf, Observer, type Script } from './state-model.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 3, turns: 1 },
+  span: 'long',
+});
 
 /** Tasks per generated run: enough to mix states, few enough to stay under the concurrency limit. */
 const MAX_TASKS = 3;
@@ -224,6 +230,9 @@ async function modelRun(c: CheckContext, directives: boolean, cmds: CommandRun):
  * The property checks both rules at once (a final state left is also a step outside the table); the
  * two ledger ids each run half of the model runs, derived from the run's --runs.
  */
+// A model run after the first: a few sends or streams and their reads (about eight ordinary cases).
+const MODEL_RUN = { property: { requests: 8, turns: 2, runsDivisor: 2 * RUNS_PER_MODEL_RUN } };
+
 function propertyCheck(c: CheckContext, directives: boolean): Promise<boolean> {
   if (!directives) c.info('no directive contract: generated tasks are plain messages');
   const runs = Math.max(1, Math.ceil(c.config.runs / RUNS_PER_MODEL_RUN / 2));
@@ -237,6 +246,7 @@ verifies(
   async (c) => {
     await propertyCheck(c, await directivesHonoured(c));
   },
+  MODEL_RUN,
 );
 
 verifies(
@@ -245,4 +255,5 @@ verifies(
   async (c) => {
     await propertyCheck(c, await directivesHonoured(c));
   },
+  MODEL_RUN,
 );

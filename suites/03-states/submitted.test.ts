@@ -25,6 +25,11 @@ import {
   type CheckContext,
   type JsonObject,
 } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 6, turns: 2 },
+});
 
 const QUEUED_REASON = 'conformance: cancel while queued';
 

@@ -19,6 +19,15 @@ import {
   verifies,
   type CheckContext,
 } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: {
+    requests: 16,
+    turns: 2,
+    waits: [{ systemTimeout: true, why: 'working tasks end at the system timeout' }],
+  },
+});
 
 // What the scenario waits beyond the timeout: the holders' end is polled, then read again.
 const AFTER_TIMEOUT_MS = 3_000;

@@ -27,6 +27,11 @@ import {
   type CheckContext,
 } from '../support/index.ts';
 import { endedBefore, readTooLate } from '../support/ended-first.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 5, turns: 1 },
+});
 
 const AGENT_MESSAGE = is.objectContaining({ role: 'agent', parts: is.type('array') });
 

@@ -32,6 +32,14 @@ import {
   coveredInTime,
   type Delivery,
 } from '../support/webhooks-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 5, turns: 1 },
+  samples: {
+    'two tasks queued behind every slot': { requests: 7, turns: 4 },
+  },
+});
 
 /** Time for a duplicate or a stray event to arrive on loopback after the awaited one. */
 const SETTLE_MS = 50;

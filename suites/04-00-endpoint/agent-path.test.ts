@@ -21,6 +21,11 @@ import {
   type CheckContext,
 } from '../support/index.ts';
 import { checkSchema, errorData, unknownId } from '../support/messaging-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 2, turns: 1 },
+});
 
 function supportedMethods(c: CheckContext): string[] {
   const caps = (c.card as { capabilities?: { supportedMethods?: unknown } } | null)?.capabilities;

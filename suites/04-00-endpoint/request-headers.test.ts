@@ -17,6 +17,11 @@ import {
   type CheckContext,
 } from '../support/index.ts';
 import { checkSchema } from '../support/messaging-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 2, turns: 1 },
+});
 
 function mediaTypeOf(ex: { response?: { headers: Record<string, string | string[]> } }): string | undefined {
   const header = ex.response?.headers['content-type'];

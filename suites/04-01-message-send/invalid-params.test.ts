@@ -14,6 +14,11 @@ import {
   type JsonObject,
 } from '../support/index.ts';
 import { concreteType, errorData, fileUploadOf, namesField } from '../support/messaging-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 1, turns: 0 },
+});
 
 type MessageEdit = (message: JsonObject, fileType: string) => void;
 

@@ -30,6 +30,16 @@ import {
   sendsValidTask,
   timed,
 } from '../support/messaging-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 1, turns: 1 },
+  samples: {
+    sample: { requests: 0, turns: 0 },
+    failedSample: { requests: 0, turns: 0 },
+  },
+  span: 'long',
+});
 
 const SEND_STATES = ['completed', 'working', 'failed', 'canceled'];
 
@@ -89,7 +99,7 @@ verifies(
       sendsValidTask(c, parts),
     );
   },
-  { concurrent: true },
+  { concurrent: true, property: { requests: 1, turns: 1 } },
 );
 
 // Another arbitrary than above (an optional sessionId, 2.6), so the two checks do not replay one case list.
@@ -104,7 +114,7 @@ verifies(
       ([parts, id]) => sendsValidTask(c, parts, id === undefined ? {} : { sessionId: id }),
     );
   },
-  { concurrent: true },
+  { concurrent: true, property: { requests: 1, turns: 1 } },
 );
 
 verifies(

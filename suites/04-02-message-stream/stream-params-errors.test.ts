@@ -22,6 +22,11 @@ import {
   runStream,
   type StreamRun,
 } from '../support/streaming-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 2, turns: 1 },
+});
 
 function finalResult(run: StreamRun): JsonObject | undefined {
   requireEnded(run.t);

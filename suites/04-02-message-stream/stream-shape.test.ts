@@ -18,6 +18,11 @@ import {
   runStream,
   type StreamRun,
 } from '../support/streaming-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 1, turns: 1 },
+});
 
 let sample: Promise<StreamRun> | undefined;
 

@@ -28,6 +28,11 @@ import {
 import { readTooLate } from '../support/ended-first.ts';
 import { instantOf } from '../support/timestamps.ts';
 import { progressTrace, type ProgressTrace } from './progress-trace.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 3, turns: 1 },
+});
 
 const finished = finishedTasks();
 

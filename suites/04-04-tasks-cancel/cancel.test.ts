@@ -22,6 +22,11 @@ import {
   verifies,
   type CheckContext,
 } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 4, turns: 1 },
+});
 
 const finished = finishedTasks();
 

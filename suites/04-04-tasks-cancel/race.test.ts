@@ -26,6 +26,11 @@ import {
   type CheckContext,
   type DirectiveFields,
 } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 19, turns: 5 },
+});
 
 // Enough races for both outcomes to occur on a target with jittered short tasks, within ~50 requests.
 const RACES = 12;

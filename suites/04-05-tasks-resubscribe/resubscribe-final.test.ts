@@ -31,6 +31,11 @@ import {
   runStream,
   type StreamRun,
 } from '../support/streaming-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 3, turns: 1 },
+});
 
 /** The result a resubscribe gave for a finished task, in either C-09 form; records a third form. */
 function finalAnswer(c: CheckContext, run: StreamRun): JsonObject | undefined {

@@ -16,6 +16,11 @@ import {
   type LiveTask,
   type StreamRun,
 } from '../support/streaming-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 3, turns: 1 },
+});
 
 async function resubscribe(c: CheckContext, live: LiveTask, extra: object = {}): Promise<StreamRun> {
   return runStream(c, 'tasks/resubscribe', { taskId: live.taskId, ...extra }, { client: c.newClient() });

@@ -5,6 +5,11 @@
 import { isObject } from '../../schemas/json.ts';
 import { verifies } from '../support/index.ts';
 import { finishedTaskId, getConfig, requireResult, requireSet } from '../support/webhooks-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 4, turns: 2 },
+});
 
 // Each check works on its own tasks (task-level scopes): they run side by side.
 const together = { concurrent: true };

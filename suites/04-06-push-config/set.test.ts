@@ -17,6 +17,11 @@ import {
   startRunningTask,
   summary,
 } from '../support/webhooks-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 5, turns: 1 },
+});
 
 // Each check works on its own tasks (task-level scopes): they run side by side.
 const together = { concurrent: true };

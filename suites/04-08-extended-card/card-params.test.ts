@@ -5,6 +5,11 @@ import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
 import { fetchCard } from '../support/access-area.ts';
 import { CARD, ERROR_CODES, errorOf, is, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 4, turns: 0 },
+});
 
 /** Params forms with what each must yield: `undefined` is a request without a params member. */
 const DEFAULT_CAPABILITIES: ReadonlyArray<[string, unknown]> = [

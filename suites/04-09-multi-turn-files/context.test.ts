@@ -18,6 +18,12 @@ import {
   type JsonObject,
 } from '../support/index.ts';
 import { checkSchema, errorData, replyFacts, unknownId } from '../support/messaging-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 3, turns: 3 },
+  span: 'long',
+});
 
 /** Sends one turn; with `turn` the agent adds its turn and history lines (directives.md section 4). */
 async function turn(

@@ -15,6 +15,11 @@ import {
   type JsonObject,
 } from '../support/index.ts';
 import { checkSchema, replyFacts, requireSupportedTypes } from '../support/messaging-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 1, turns: 1 },
+});
 
 interface SentFile {
   name: string;

@@ -10,6 +10,11 @@ import {
   type Answer,
 } from '../support/access-area.ts';
 import { CARD, is, messageParams, textPart, verifies, type CheckContext } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 2, turns: 1 },
+});
 
 const ALLOWED_ORIGIN = is.oneOf(['*', TEST_ORIGIN]);
 const REQUEST_HEADERS = ['content-type', 'authorization', 'x-api-key', 'accept'];

@@ -15,6 +15,14 @@ import {
 } from '../support/access-area.ts';
 import { isObject } from '../../schemas/json.ts';
 import { CARD, messageParams, textPart, verifies, type CheckContext } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 4, turns: 0 },
+  samples: {
+    'task made for the requests that need one': { requests: 0, turns: 0 },
+  },
+});
 
 /** Three methods of different kinds: the card, a task creation and a task read. */
 async function servedCalls(c: CheckContext) {

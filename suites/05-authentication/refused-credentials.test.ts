@@ -31,6 +31,14 @@ import {
   verifies,
   type CheckContext,
 } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 5, turns: 1 },
+  samples: {
+    'task made for the requests that need one': { requests: 7, turns: 0 },
+  },
+});
 
 interface Refusal {
   method: string;

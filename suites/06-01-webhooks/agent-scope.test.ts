@@ -36,6 +36,11 @@ import {
 } from './agent-sample.ts';
 import { registerEventChecks } from './event-checks.ts';
 import { registerRequestChecks } from './request-checks.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 1, turns: 1 },
+});
 
 /** The file's agent-level configuration; the check ends if the target refused it. */
 async function requireAgentConfig(c: CheckContext) {

@@ -20,6 +20,18 @@ import {
   verifySignature,
 } from '../support/webhooks-area.ts';
 import { attemptsOf, failing, retries, scriptedRun } from './scripted-run.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: {
+    requests: 4,
+    turns: 1,
+    waits: [
+      { spec: 3_000, why: 'the retry schedule the check configures (initialDelay x multiplier^(n-1))' },
+    ],
+  },
+  span: 'long',
+});
 
 const concurrent = { concurrent: true };
 
@@ -49,7 +61,11 @@ verifies(
       is.where(`within [${lo}, ${hi}]`, (a) => typeof a === 'number' && a >= lo && a <= hi),
     );
   },
-  { concurrent: true, timeoutMs: 30_000 },
+  {
+    concurrent: true,
+    timeoutMs: 30_000,
+    cost: { requests: 4, turns: 1, waits: [{ spec: SENDER_TIMEOUT_MS, why: 'the receiver timeout of 6.5' }] },
+  },
 );
 
 verifies(

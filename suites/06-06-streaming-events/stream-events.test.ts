@@ -11,6 +11,11 @@ import {
   startLiveTask,
   type StreamRun,
 } from '../support/streaming-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 1, turns: 1 },
+});
 
 let liveResubscribe: Promise<StreamRun> | undefined;
 

@@ -4,6 +4,11 @@
 import { answer, answerError } from '../support/access-area.ts';
 import { servedMethods } from '../support/resources-area.ts';
 import { ERROR_CODES, is, verifies } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 3, turns: 0 },
+});
 
 const TASK_METHODS = ['tasks/get', 'tasks/cancel', 'tasks/resubscribe'];
 

@@ -18,6 +18,11 @@ import {
 } from '../support/index.ts';
 import { endedBefore } from '../support/ended-first.ts';
 import { invalidParamsCases, leafName, type ParamsCase } from './params-cases.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 7, turns: 1 },
+});
 
 const C = ERROR_CODES;
 

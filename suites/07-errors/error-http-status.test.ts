@@ -5,6 +5,11 @@ import { validate } from '../../schemas/registry.ts';
 import { header, pathValue } from '../support/access-area.ts';
 import { ERROR_CODES, errorOf, is, sendText, verifies } from '../support/index.ts';
 import { errorMember, gradable, provokeAll, type ErrorAnswer } from './error-cases.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 3, turns: 0 },
+});
 
 /** Media type without parameters, lower-cased (C-28 allows charset). */
 function mediaType(a: ErrorAnswer): string | undefined {

@@ -12,6 +12,11 @@ import {
   type CheckContext,
 } from '../support/index.ts';
 import { errorMember, gradable, provokeAll } from './error-cases.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 1, turns: 0 },
+});
 
 async function everyError(c: CheckContext) {
   return gradable(await provokeAll(c), c);

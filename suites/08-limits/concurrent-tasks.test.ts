@@ -15,6 +15,14 @@ import {
   type CheckContext,
 } from '../support/index.ts';
 import { cardLimit, memoised, requireCardLimit } from '../support/messaging-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 33, turns: 7 },
+  samples: {
+    scenario: { requests: 0, turns: 0 },
+  },
+});
 
 // Beyond this many tasks the scenario (one stream per task) is too heavy for a conformance run.
 const MAX_EXERCISED_LIMIT = 32;

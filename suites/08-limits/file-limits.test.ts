@@ -23,6 +23,14 @@ import {
   memoised,
   requireSupportedTypes,
 } from '../support/messaging-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 1, turns: 0 },
+  samples: {
+    atLimit: { requests: 0, turns: 0 },
+  },
+});
 
 // Largest file the checks send (Base64 makes the request a third bigger).
 const MAX_EXERCISED_FILE = 16 * 1024 * 1024;

@@ -18,6 +18,11 @@ import {
   fileUploadOf,
   requireCardLimit,
 } from '../support/messaging-area.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 1, turns: 1 },
+});
 
 // Longest message (in code points) the checks send: a few MB of JSON at most.
 const MAX_EXERCISED_LENGTH = 2_000_000;

@@ -15,6 +15,24 @@ import {
 } from '../support/index.ts';
 import { errorData, memoised, requireCardLimit, timed } from '../support/messaging-area.ts';
 import { measureReset, type WindowReset } from './window-reset.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 0, turns: 0 },
+  samples: {
+    burst: {
+      requests: 20,
+      turns: 0,
+      burst: true,
+      waits: [{ rateWindow: true, why: 'the tripped window, until a request is let in again' }],
+    },
+  },
+  runs: {
+    when: 'last',
+    why: 'tripping the rate limit (C-04) blocks the agent for up to a minute: a check after it would wait that long',
+  },
+  agent: 'alone',
+});
 
 // C-04's request budget for this check: a larger limit cannot be reached in a run's time.
 const MAX_EXERCISED_LIMIT = 6_000;

@@ -14,6 +14,11 @@ import {
   type AnsweredExchange,
   type CheckContext,
 } from '../support/index.ts';
+import { suiteFile } from '../support/index.ts';
+
+suiteFile({
+  cost: { requests: 4, turns: 0 },
+});
 
 function agentVersion(card: unknown): unknown {
   return isObject(card) && isObject(card.agent) ? card.agent.version : undefined;

@@ -3,6 +3,7 @@
 export {
   completeAnswer,
   NoAnswerError,
+  suiteFile,
   verifies,
   is,
   typeOf,

@@ -101,6 +101,24 @@ describe('a property within its allowance', () => {
     expect(ran).toEqual([[400, 30]]);
   });
 
+  it("the run's plan caps the cases (one in phase 1, the planned ones in phase 2), in one lane or several", async () => {
+    for (const [cases, lanes] of [
+      [1, 1],
+      [7, 1],
+      [1, 3],
+      [7, 3],
+    ] as const) {
+      const { ran, allowance } = allowanceOf({ turns: Infinity, requests: Infinity });
+      let n = 0;
+      const held = await overNats(() => void (n += 1), {
+        numRuns: 400,
+        allowance: { ...allowance, cases },
+        lanes,
+      });
+      expect([held, n, ran]).toEqual([true, cases, [[400, cases]]]);
+    }
+  });
+
   it('without an allowance (full profile) every planned case runs', async () => {
     let n = 0;
     await checkProperty(new CheckRecorder(), SETTINGS, never, 'p', fc.nat(), () => void (n += 1), {

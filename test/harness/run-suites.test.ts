@@ -1,61 +1,104 @@
-// The runner's vitest runs: one in a single worker; in several, the rate-limit file alone after the
-// others, so no file is left waiting out the limit it trips (C-04).
-import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, suitePhases } from '../../harness/runner/run-suites.ts';
+// The runner's vitest runs and file order come from the suite files' own declarations (suiteFile()):
+// in one worker a single run; in several, the files declared to run first alone before the others and
+// those declared to run last alone after them. Renaming a file changes nothing but path tie-breaks.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { listChecks, type Listing } from '../../harness/runner/list-checks.ts';
 import {
-  allSuiteFiles,
-  needsIdleAgent,
-  RUNS_FIRST,
-  RUNS_LAST,
+  fileOrder,
+  fileSchedules,
   startRank,
-} from '../../harness/runner/suite-files.ts';
+  suitePhases,
+  type FileSchedule,
+  type PlannedCheck,
+} from '../../harness/runner/schedule.ts';
 
 const RATE = 'suites/08-limits/rate-limit.test.ts';
 const FRESH = 'suites/02-11-webhook-config/no-config.test.ts';
-const OTHERS = ['suites/01-overview/overview.test.ts', 'suites/08-limits/message-length.test.ts'];
 
-describe('suite phases', () => {
-  it('one worker: one run of the selected files (all: no filter)', () => {
-    expect(suitePhases(undefined, () => [...OTHERS, RATE], 1)).toEqual([[]]);
-    expect(suitePhases([RATE, ...OTHERS], () => [], 1)).toEqual([[RATE, ...OTHERS]]);
+const plain = (file: string, more: Partial<FileSchedule> = {}): FileSchedule => ({
+  file,
+  needsIdleAgent: false,
+  ...more,
+});
+
+describe('suite phases from declarations', () => {
+  const a = plain('x/a.test.ts');
+  const b = plain('x/b.test.ts');
+  const last = plain('x/0-last.test.ts', { runs: 'last', needsIdleAgent: true });
+  const first = plain('x/z-first.test.ts', { runs: 'first' });
+
+  it('one worker: one run, first-declared files first and last-declared last', () => {
+    expect(suitePhases([last, a, first, b], 1)).toEqual([[first.file, a.file, b.file, last.file]]);
+    expect(suitePhases([], 1)).toEqual([]);
   });
 
-  it('several workers: the fresh-agent file runs before the others and the rate-limit file after, alone', () => {
-    expect(suitePhases(undefined, () => [OTHERS[0]!, RATE, OTHERS[1]!], 3)).toEqual([OTHERS, [RATE]]);
-    expect(suitePhases(undefined, () => [OTHERS[0]!, FRESH, RATE, OTHERS[1]!], 3)).toEqual([
-      [FRESH],
-      OTHERS,
-      [RATE],
-    ]);
-    expect(suitePhases(OTHERS, () => [], 3)).toEqual([OTHERS]);
-    expect(suitePhases([RATE], () => [], 3)).toEqual([[RATE]]);
+  it('several workers: the first-declared files run alone before the others, the last-declared after', () => {
+    expect(suitePhases([a, last, b], 3)).toEqual([[a.file, b.file], [last.file]]);
+    expect(suitePhases([a, first, last, b], 3)).toEqual([[first.file], [a.file, b.file], [last.file]]);
+    expect(suitePhases([a, b], 3)).toEqual([[a.file, b.file]]);
   });
 
-  it('the rate-limit file is one of the suite files, and the only one that runs last', () => {
-    const files = allSuiteFiles(PROJECT_ROOT, `${PROJECT_ROOT}suites/`);
-    expect(files.filter((f) => RUNS_LAST.test(f))).toEqual([RATE]);
-    expect(files.filter((f) => RUNS_FIRST.test(f))).toEqual([FRESH]);
+  it('start ranks: the request chain, the files that need the agent idle, the long ones, the rest', () => {
+    const chain = plain('d', { span: 'request-chain' });
+    const idle = plain('c', { needsIdleAgent: true });
+    const long = plain('b', { span: 'long' });
+    const rest = plain('a');
+    expect([chain, idle, long, rest].map(startRank)).toEqual([0, 1, 2, 3]);
+    expect(fileOrder([rest, long, idle, chain], 3)).toEqual(['d', 'c', 'b', 'a']);
+    // One worker: path order between the first and last files.
+    expect(fileOrder([chain, idle, long, rest], 1)).toEqual(['a', 'b', 'c', 'd']);
+  });
+});
+
+describe('the suites declare what the schedule reads', () => {
+  let listing: Listing;
+  beforeAll(async () => {
+    listing = await listChecks();
+  }, 120_000);
+
+  it('every suite file loads, and every check carries its declaration', () => {
+    expect(listing.errors).toEqual([]);
+    expect(listing.checks.length).toBeGreaterThan(300);
+    expect(listing.checks.filter((c) => c.plan === undefined)).toEqual([]);
+  });
+
+  it('the fresh-agent file is the only one declared first, the rate-limit burst the only one last', () => {
+    const files = fileSchedules(listing.checks);
     expect(files.length).toBeGreaterThan(40);
+    expect(files.filter((f) => f.runs === 'first').map((f) => f.file)).toEqual([FRESH]);
+    expect(files.filter((f) => f.runs === 'last').map((f) => f.file)).toEqual([RATE]);
   });
 
   it('the files whose checks need the agent idle: a slot-filling check, or the whole file alone', () => {
-    const idle = allSuiteFiles(PROJECT_ROOT, `${PROJECT_ROOT}suites/`).filter((f) =>
-      needsIdleAgent(`${PROJECT_ROOT}${f}`),
-    );
+    const idle = fileSchedules(listing.checks)
+      .filter((f) => f.needsIdleAgent)
+      .map((f) => f.file);
     expect(idle).toEqual(expect.arrayContaining(['suites/03-states/submitted.test.ts', RATE]));
     expect(idle).not.toContain('suites/03-states/state-machine.test.ts');
+    const rank = (file: string): number =>
+      startRank(fileSchedules(listing.checks).find((f) => f.file === file)!);
+    expect(rank('suites/02-01-envelopes/malformed-property.test.ts')).toBe(0);
+    expect(rank('suites/03-states/submitted.test.ts')).toBe(1);
+    expect(rank('suites/03-states/state-machine.test.ts')).toBe(2);
+    expect(rank('suites/06-01-webhooks/delivery.test.ts')).toBe(2);
+    expect(rank('suites/01-overview/overview.test.ts')).toBe(3);
   });
 
-  it('start ranks: the long request chain, the files that need the agent idle, the long ones, the rest', () => {
-    const rank = (f: string): number => startRank(`${PROJECT_ROOT}${f}`);
-    const order = [
-      'suites/02-01-envelopes/malformed-property.test.ts',
-      'suites/03-states/submitted.test.ts',
-      'suites/03-states/state-machine.test.ts',
-      OTHERS[0]!,
-    ];
-    expect(order.map(rank)).toEqual([0, 1, 2, 3]);
-    expect(rank('suites/06-01-webhooks/delivery.test.ts')).toBe(2);
-    expect(rank(OTHERS[1]!)).toBe(3);
+  it('renaming every file changes no phase and no rank: the schedule reads declarations, not paths', () => {
+    // Renamed in reverse order, into one folder, with names that say nothing.
+    const files = [...new Set(listing.checks.map((c) => c.file))];
+    const renamed = new Map(
+      files.map((f, i) => [f, `elsewhere/f${String(files.length - i).padStart(3, '0')}.test.ts`]),
+    );
+    const back = new Map([...renamed].map(([k, v]) => [v, k]));
+    const moved: PlannedCheck[] = listing.checks.map((c) => ({ ...c, file: renamed.get(c.file)! }));
+    for (const workers of [1, 3]) {
+      const before = suitePhases(fileSchedules(listing.checks), workers);
+      const after = suitePhases(fileSchedules(moved), workers).map((phase) => phase.map((f) => back.get(f)!));
+      expect(after.map((p) => [...p].sort())).toEqual(before.map((p) => [...p].sort()));
+      const ranks = (checks: readonly PlannedCheck[], name: (f: string) => string) =>
+        Object.fromEntries(fileSchedules(checks).map((f) => [name(f.file), startRank(f)]));
+      expect(ranks(moved, (f) => back.get(f)!)).toEqual(ranks(listing.checks, (f) => f));
+    }
   });
 });

@@ -1,0 +1,143 @@
+// What a check costs the agent and what it needs, declared next to the check: `suiteFile({...})` at
+// the top of a suite file (what its checks cost unless they say otherwise, whether the file runs
+// first or last, whether its checks need the agent to themselves, its shared samples) and
+// `verifies(..., { cost, property, samples })` on a check that differs. The runner collects the
+// declarations when vitest collects the suites (each test carries its own in `task.meta.a2aPlan`),
+// orders the files by them and plans the run from them (harness/runner/plan.ts). No path or text of a
+// file decides anything.
+
+/** A wait a check plans beyond its requests' own round trips, and what it derives from. */
+export type PlannedWait =
+  /** A time the spec states (ms): e.g. the 5 s receiver timeout of 6.5. */
+  | { spec: number; why: string }
+  /** This many of this agent's turns (its measured turn latency). */
+  | { turns: number; why: string }
+  /** The agent's rate-limit window (C-04: a minute) running out once. */
+  | { rateWindow: true; why: string }
+  /** The agent's system timeout (spec 3) running out once, within --max-wait. */
+  | { systemTimeout: true; why: string };
+
+/** What one check sends at the least: one generated case per property, shared samples apart. */
+export interface CheckCost {
+  /** Requests, turns included (the rate-limit burst: its limit plus a margin, `burst: true`). */
+  requests: number;
+  /** Agent turns among them: requests that make the agent work a task (message/send, message/stream). */
+  turns: number;
+  /** The requests are the agent's own limit plus a margin (C-04's burst), not a fixed number. */
+  burst?: boolean;
+  waits?: readonly PlannedWait[];
+}
+
+/** What each further generated case of a property costs (the breadth the plan spends what is left on). */
+export interface PropertyCost {
+  requests: number;
+  turns: number;
+  /** The property asks for --runs divided by this many cases (a model run worth several); default 1. */
+  runsDivisor?: number;
+}
+
+/** A check's declaration: what differs from its file's. */
+export interface CheckDeclaration {
+  /** Replaces the file's `cost` for this check. */
+  cost?: CheckCost;
+  /** The check runs a property: each generated case after the first costs this. */
+  property?: PropertyCost;
+  /** The file's shared samples (SuiteFileDeclaration.samples) the check reads. */
+  samples?: readonly string[];
+}
+
+export interface SuiteFileDeclaration {
+  /** What a check of this file costs unless it declares its own (verifies(..., { cost })). */
+  cost: CheckCost;
+  /**
+   * The file runs before (`first`) or after (`last`) every other one, and why: e.g. it needs an agent
+   * on which no agent-level webhook configuration was ever set, or it trips the rate limit.
+   */
+  runs?: { when: 'first' | 'last'; why: string };
+  /**
+   * `alone`: every check of the file needs the agent to itself (no other file's request in between,
+   * e.g. the rate-limit burst). A single check that fills the agent's task slots says so itself
+   * (verifies(..., { overflowsTasks: true })). Default `shared`.
+   */
+  agent?: 'shared' | 'alone';
+  /**
+   * How the file's time is spent, for where it starts when files share workers: `request-chain`, one
+   * long chain of requests with almost no agent turn that lets checks needing the agent idle in
+   * between its cases (starts first); `long`, many agent turns in a row or a spec-bound wait (starts
+   * right after the files that need the agent idle). Default: neither.
+   */
+  span?: 'request-chain' | 'long';
+  /** The file's shared samples by name: made once per file by the first check that reads one. */
+  samples?: Readonly<Record<string, CheckCost>>;
+}
+
+/** What a test carries in `task.meta.a2aPlan`: the check's resolved declaration and its file's. */
+export interface CheckPlanMeta {
+  file: SuiteFileDeclaration;
+  cost: CheckCost;
+  property?: PropertyCost;
+  samples: string[];
+  /** The check needs the agent idle: it fills its task slots, or its file runs alone. */
+  needsIdleAgent: boolean;
+}
+
+function count(what: string, n: unknown): void {
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+    throw new Error(`${what} must be a whole number >= 0 (got ${String(n)})`);
+}
+
+function checkCost(what: string, cost: CheckCost | undefined): void {
+  if (cost === undefined || typeof cost !== 'object') throw new Error(`${what}: a cost is required`);
+  count(`${what}.requests`, cost.requests);
+  count(`${what}.turns`, cost.turns);
+  if (cost.turns > cost.requests) throw new Error(`${what}: more turns than requests`);
+  for (const wait of cost.waits ?? []) {
+    if (typeof wait.why !== 'string' || wait.why.trim() === '')
+      throw new Error(`${what}: a planned wait says what it waits for (why)`);
+    if ('spec' in wait) count(`${what}: wait '${wait.why}' (spec ms)`, wait.spec);
+    else if ('turns' in wait) count(`${what}: wait '${wait.why}' (turns)`, wait.turns);
+  }
+}
+
+/** Throws a message naming what is wrong with a file's declaration. */
+export function validateFileDeclaration(decl: SuiteFileDeclaration): void {
+  if (decl === undefined || decl === null || typeof decl !== 'object')
+    throw new Error('suiteFile(): a declaration object is required');
+  checkCost('suiteFile().cost', decl.cost);
+  if (decl.runs !== undefined) {
+    if (decl.runs.when !== 'first' && decl.runs.when !== 'last')
+      throw new Error(`suiteFile().runs.when must be 'first' or 'last'`);
+    if (typeof decl.runs.why !== 'string' || decl.runs.why.trim() === '')
+      throw new Error('suiteFile().runs says why the file must run then');
+  }
+  for (const [name, cost] of Object.entries(decl.samples ?? {}))
+    checkCost(`suiteFile().samples['${name}']`, cost);
+}
+
+/** The check's declaration resolved against its file's; throws on a sample its file does not declare. */
+export function resolveCheckPlan(
+  file: SuiteFileDeclaration,
+  check: CheckDeclaration,
+  overflowsTasks: boolean,
+): CheckPlanMeta {
+  if (check.cost !== undefined) checkCost('verifies() cost', check.cost);
+  if (check.property !== undefined) {
+    count('verifies() property.requests', check.property.requests);
+    count('verifies() property.turns', check.property.turns);
+    if (check.property.runsDivisor !== undefined && !(check.property.runsDivisor >= 1))
+      throw new Error('verifies() property.runsDivisor must be >= 1');
+  }
+  const samples = [...(check.samples ?? [])];
+  for (const name of samples) {
+    if (file.samples?.[name] === undefined)
+      throw new Error(`verifies(): sample '${name}' is not one of its file's suiteFile({ samples })`);
+  }
+  const plan: CheckPlanMeta = {
+    file,
+    cost: check.cost ?? file.cost,
+    samples,
+    needsIdleAgent: overflowsTasks || file.agent === 'alone',
+  };
+  if (check.property !== undefined) plan.property = check.property;
+  return plan;
+}

@@ -1,0 +1,343 @@
+// The run's plan, made before the first check runs from what the checks declare they cost
+// (suiteFile(), verifies(..., { cost, property }); harness/check/cost.ts) and what the probe measured
+// of the agent (its pace, task slots, round trip and turn latency). Coverage first: phase 1 exercises
+// every selected requirement once at the least cost (one generated case per property, each shared
+// sample once); phase 2 spends what is left of the budget on breadth (more generated cases), the
+// richest properties first. The estimate is a model, not a promise: report.json records it beside
+// what the run spent (traffic.plan), so that the declarations can be checked against the agent.
+import type { CheckCost, PlannedWait, PropertyCost } from '../check/cost.ts';
+import type { PropertyLimits } from '../check/profile.ts';
+import type { PlannedCheck } from './schedule.ts';
+
+/** What the probe and the card tell of the agent, and the run's own limits. */
+export interface AgentPace {
+  /** The pace the run keeps (the card's limits.requestsPerMinute or --rate); null: none. */
+  requestsPerMinute: number | null;
+  /** The card's limits.concurrentTasks; null: none. */
+  taskCap: number | null;
+  /** One request's round trip (the probe's card request). */
+  roundTripMs: number;
+  /** One agent turn (the probe's message/send); null: not measured (then the round trip). */
+  turnLatencyMs: number | null;
+  /** The card's limits.systemTimeoutMs; null: none. */
+  systemTimeoutMs: number | null;
+  /** --max-wait: the longest wait a check may plan; null: the check's own budget. */
+  maxWaitMs: number | null;
+  /** A check's own budget (--check-timeout-ms). */
+  checkTimeoutMs: number;
+}
+
+export interface PlanInput {
+  /** The selected checks, as collected. */
+  checks: readonly PlannedCheck[];
+  agent: AgentPace;
+  /** What the suites may spend (the run's budget less what it keeps for the reports). */
+  budgetMs: number;
+  /** Suite files run at once. */
+  workers: number;
+  /** --runs: the generated cases a property asks for. */
+  runs: number;
+  /** The profile's allowance per property (harness/check/profile.ts); undefined: `full`, no cap. */
+  propertyLimits: PropertyLimits | undefined;
+}
+
+export interface Spend {
+  requests: number;
+  turns: number;
+  /** Estimated wall time at this agent's pace. */
+  ms: number;
+}
+
+/** A property's breadth: the generated cases after its first that phase 2 gives it. */
+export interface PlannedBreadth {
+  /** The check's test name (`<requirement id> <title>`). */
+  check: string;
+  requirementId: string;
+  /** Cases the profile would give it (its first included). */
+  wanted: number;
+  /** Cases the plan gives it (its first included): what fits of `wanted`. */
+  cases: number;
+  perCase: PropertyCost;
+}
+
+export interface RunPlan {
+  /** Selected requirements that have a check. */
+  requirements: number;
+  checks: number;
+  /** Phase 1: every selected check once, one case per property. */
+  coverage: Spend;
+  /** Phase 2: the breadth the profile wants, and what of it fits. */
+  breadth: Spend & { wanted: Spend; properties: PlannedBreadth[] };
+  budgetMs: number;
+  /** `everything`: both phases fit; `coverage`: phase 1 fits, phase 2 in part; `part`: not even phase 1. */
+  fits: 'everything' | 'coverage' | 'part';
+  /** Requirements phase 1 is expected not to reach within the budget (when `fits` is `part`). */
+  unreached: string[];
+  /** A --budget-ms that would fit phase 1 (`part`) or both phases (`coverage`); null when all fits. */
+  budgetToFit: number | null;
+  /** The rest phase's file order when phase 1 does not fit: the most requirements per estimated ms first. */
+  fileOrder?: string[];
+}
+
+const MINUTE_MS = 60_000;
+// Budget a --budget-ms suggestion adds beyond the estimate (the estimate is a model).
+const SUGGESTION_MARGIN = 1.25;
+
+/** The ms one planned wait is expected to take at this agent. */
+export function waitMs(wait: PlannedWait, agent: AgentPace): number {
+  if ('spec' in wait) return wait.spec;
+  if ('turns' in wait) return wait.turns * (agent.turnLatencyMs ?? agent.roundTripMs);
+  if ('rateWindow' in wait) return MINUTE_MS;
+  const cap = agent.maxWaitMs ?? agent.checkTimeoutMs;
+  return Math.min(agent.systemTimeoutMs ?? cap, cap);
+}
+
+interface Work {
+  /** Requests the pace spaces out. */
+  paced: number;
+  /** Requests sent as a burst, past the pace on purpose (C-04). */
+  burst: number;
+  turns: number;
+  /** Round trips, turns and waits one after another. */
+  serialMs: number;
+}
+
+const NONE: Work = { paced: 0, burst: 0, turns: 0, serialMs: 0 };
+
+function add(a: Work, b: Work): Work {
+  return {
+    paced: a.paced + b.paced,
+    burst: a.burst + b.burst,
+    turns: a.turns + b.turns,
+    serialMs: a.serialMs + b.serialMs,
+  };
+}
+
+function workOf(cost: CheckCost, agent: AgentPace): Work {
+  const turnMs = agent.turnLatencyMs ?? agent.roundTripMs;
+  const burst = cost.burst === true ? (agent.requestsPerMinute ?? 0) + cost.requests : 0;
+  const waits = (cost.waits ?? []).reduce((ms, w) => ms + waitMs(w, agent), 0);
+  const plain = cost.requests - cost.turns;
+  return {
+    paced: cost.requests,
+    burst,
+    turns: cost.turns,
+    serialMs: plain * agent.roundTripMs + cost.turns * turnMs + waits + (burst > 0 ? agent.roundTripMs : 0),
+  };
+}
+
+/**
+ * Wall time of some work at this agent: the pace spaces its requests out, while files in several
+ * workers (and turns in several task slots) overlap their round trips and waits.
+ */
+function wallMs(work: Work, agent: AgentPace, workers: number): number {
+  const paceMs = agent.requestsPerMinute === null ? 0 : (work.paced * MINUTE_MS) / agent.requestsPerMinute;
+  const lanes = Math.max(1, Math.min(workers, agent.taskCap ?? workers));
+  return Math.round(Math.max(paceMs, work.serialMs / lanes));
+}
+
+/** Each file's phase-1 work: its selected checks once, each of its shared samples once. */
+function fileWork(checks: readonly PlannedCheck[], agent: AgentPace): Map<string, Work> {
+  const byFile = new Map<string, Work>();
+  const samplesCharged = new Set<string>();
+  for (const check of checks) {
+    if (check.plan === undefined) continue;
+    let work = add(byFile.get(check.file) ?? NONE, workOf(check.plan.cost, agent));
+    // Every sample the file declares is charged once, whichever of its checks makes it first.
+    if (!samplesCharged.has(check.file)) {
+      samplesCharged.add(check.file);
+      for (const sample of Object.values(check.plan.file.samples ?? {}))
+        work = add(work, workOf(sample, agent));
+    }
+    byFile.set(check.file, work);
+  }
+  return byFile;
+}
+
+/** The cases a property's profile gives it (its first included). */
+function wantedCases(perCase: PropertyCost, input: PlanInput): number {
+  const asked = Math.max(1, Math.ceil(input.runs / (perCase.runsDivisor ?? 1)));
+  const limits = input.propertyLimits;
+  if (limits === undefined) return asked;
+  const byTurns = perCase.turns > 0 ? 1 + Math.ceil(limits.turns / perCase.turns) : Infinity;
+  const byRequests = perCase.requests > 0 ? 1 + Math.ceil(limits.requests / perCase.requests) : Infinity;
+  return Math.max(1, Math.min(asked, byTurns, byRequests));
+}
+
+const testName = (c: PlannedCheck): string => `${c.requirementId} ${c.title}`;
+
+export function makePlan(input: PlanInput): RunPlan {
+  const { agent, workers } = input;
+  const planned = input.checks.filter((c) => c.plan !== undefined);
+  const files = fileWork(planned, agent);
+  const last = new Set(planned.filter((c) => c.plan!.file.runs?.when === 'last').map((c) => c.file));
+  let before = NONE;
+  let after = NONE;
+  for (const [file, work] of files) {
+    if (last.has(file)) after = add(after, work);
+    else before = add(before, work);
+  }
+  // The files that run last run after the others, on their own.
+  const coverageWork = add(before, after);
+  const coverageMs = wallMs(before, agent, workers) + wallMs(after, agent, 1);
+  const coverage = {
+    requests: coverageWork.paced + coverageWork.burst,
+    turns: coverageWork.turns,
+    ms: coverageMs,
+  };
+
+  // Phase 2: richest properties first (the most work per case: turns, then requests), in the budget left.
+  const properties = planned
+    .filter((c) => c.plan!.property !== undefined)
+    .map((c) => ({ check: c, perCase: c.plan!.property! }))
+    .sort(
+      (a, b) =>
+        b.perCase.turns - a.perCase.turns ||
+        b.perCase.requests - a.perCase.requests ||
+        (testName(a.check) < testName(b.check) ? -1 : 1),
+    );
+  let left = Math.max(0, input.budgetMs - coverageMs);
+  let wanted: Work = NONE;
+  let given: Work = NONE;
+  const breadth: PlannedBreadth[] = [];
+  for (const { check, perCase } of properties) {
+    const want = wantedCases(perCase, input);
+    const caseWork = workOf({ requests: perCase.requests, turns: perCase.turns }, agent);
+    const caseMs = Math.max(1, wallMs(caseWork, agent, workers));
+    const extra = want - 1;
+    const fit = Math.min(extra, Math.floor(left / caseMs));
+    left -= fit * caseMs;
+    const scale = (w: Work, n: number): Work => ({
+      paced: w.paced * n,
+      burst: 0,
+      turns: w.turns * n,
+      serialMs: w.serialMs * n,
+    });
+    wanted = add(wanted, scale(caseWork, extra));
+    given = add(given, scale(caseWork, fit));
+    breadth.push({
+      check: testName(check),
+      requirementId: check.requirementId,
+      wanted: want,
+      cases: 1 + fit,
+      perCase,
+    });
+  }
+  const spend = (w: Work): Spend => ({
+    requests: w.paced,
+    turns: w.turns,
+    ms: wallMs(w, agent, workers),
+  });
+  const wantedSpend = spend(wanted);
+  const fits =
+    coverageMs > input.budgetMs
+      ? 'part'
+      : coverageMs + wantedSpend.ms > input.budgetMs
+        ? 'coverage'
+        : 'everything';
+  const plan: RunPlan = {
+    requirements: new Set(planned.map((c) => c.requirementId)).size,
+    checks: planned.length,
+    coverage,
+    breadth: { ...spend(given), wanted: wantedSpend, properties: breadth },
+    budgetMs: input.budgetMs,
+    fits,
+    unreached: [],
+    budgetToFit: null,
+  };
+  if (fits === 'coverage') plan.budgetToFit = suggest(coverageMs + wantedSpend.ms);
+  if (fits === 'part') {
+    plan.budgetToFit = suggest(coverageMs);
+    const order = densityOrder(planned, files, agent, workers, last);
+    plan.fileOrder = order;
+    plan.unreached = unreachedIn(
+      order,
+      planned,
+      files,
+      agent,
+      workers,
+      input.budgetMs - wallMs(after, agent, 1),
+    );
+  }
+  return plan;
+}
+
+function suggest(ms: number): number {
+  return Math.ceil((ms * SUGGESTION_MARGIN) / 10_000) * 10_000;
+}
+
+/** The files that do not run last, the most requirements per estimated ms first. */
+function densityOrder(
+  checks: readonly PlannedCheck[],
+  files: Map<string, Work>,
+  agent: AgentPace,
+  workers: number,
+  last: Set<string>,
+): string[] {
+  const ids = new Map<string, Set<string>>();
+  for (const c of checks) ids.set(c.file, (ids.get(c.file) ?? new Set()).add(c.requirementId));
+  const density = (file: string): number =>
+    ids.get(file)!.size / Math.max(1, wallMs(files.get(file)!, agent, workers));
+  return [...files.keys()]
+    .filter((f) => !last.has(f))
+    .sort((a, b) => density(b) - density(a) || (a < b ? -1 : 1));
+}
+
+/** The requirements whose every check is in files the budget is expected not to reach, in `order`. */
+function unreachedIn(
+  order: readonly string[],
+  checks: readonly PlannedCheck[],
+  files: Map<string, Work>,
+  agent: AgentPace,
+  workers: number,
+  budgetMs: number,
+): string[] {
+  let done = NONE;
+  const reached = new Set<string>();
+  for (const file of order) {
+    done = add(done, files.get(file)!);
+    if (wallMs(done, agent, workers) > budgetMs) break;
+    reached.add(file);
+  }
+  const covered = new Set(checks.filter((c) => reached.has(c.file)).map((c) => c.requirementId));
+  // Files that run last are not in `order`: they keep their own reserve.
+  const lastFiles = new Set(checks.filter((c) => !order.includes(c.file)).map((c) => c.file));
+  for (const c of checks) if (lastFiles.has(c.file)) covered.add(c.requirementId);
+  return [...new Set(checks.map((c) => c.requirementId))].filter((id) => !covered.has(id)).sort();
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 120 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+}
+
+/** The plan as the console prints it before the first check runs. */
+export function planLines(plan: RunPlan, agent: AgentPace): string[] {
+  const pace = agent.requestsPerMinute === null ? 'no pace' : `${agent.requestsPerMinute} requests/min`;
+  const turn = agent.turnLatencyMs === null ? 'turn latency not measured' : `turns ${agent.turnLatencyMs} ms`;
+  const lines = [
+    `plan: ${plan.requirements} requirement(s), ${plan.checks} check(s) at this agent's pace (${pace}, ${turn}, round trip ${agent.roundTripMs} ms)`,
+    `  phase 1, every requirement once: ~${plan.coverage.requests} requests, ${plan.coverage.turns} turns, ~${duration(plan.coverage.ms)}`,
+  ];
+  const b = plan.breadth;
+  if (b.properties.length > 0) {
+    lines.push(
+      `  phase 2, breadth (more generated cases, richest first): ~${b.requests} of ${b.wanted.requests} requests, ${b.turns} of ${b.wanted.turns} turns, ~${duration(b.ms)} of ~${duration(b.wanted.ms)}`,
+    );
+  }
+  const budget = `the suites' budget of ${duration(plan.budgetMs)}`;
+  if (plan.fits === 'everything') lines.push(`  fits ${budget}`);
+  else if (plan.fits === 'coverage') {
+    const cut = b.properties.filter((p) => p.cases < p.wanted);
+    lines.push(
+      `  phase 1 fits ${budget}; phase 2 in part: ${cut.length} propert${cut.length === 1 ? 'y gets' : 'ies get'} fewer cases than the profile asks (--budget-ms ${plan.budgetToFit} would fit them)`,
+    );
+  } else {
+    const few = plan.unreached.slice(0, 8).join(', ');
+    const more = plan.unreached.length > 8 ? ` and ${plan.unreached.length - 8} more` : '';
+    lines.push(
+      `  phase 1 does NOT fit ${budget}: about ${plan.unreached.length} requirement(s) may not be reached${plan.unreached.length > 0 ? ` (${few}${more})` : ''}; --budget-ms ${plan.budgetToFit} would fit it. The files that cover the most requirements per second run first; what is not reached ends not-exercised.`,
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,179 @@
+// The run's plan (harness/runner/plan.ts): coverage first at the agent's pace, breadth with what is
+// left, richest properties first; a budget that cannot hold phase 1 is said before the run, with the
+// --budget-ms that would hold it. And the breadth pass's results fold into the coverage pass's.
+import { describe, expect, it } from 'vitest';
+import type {
+  CheckCost,
+  CheckPlanMeta,
+  PropertyCost,
+  SuiteFileDeclaration,
+} from '../../harness/check/cost.ts';
+import type { CollectedTest } from '../../harness/runner/collector.ts';
+import { makePlan, planLines, waitMs, type AgentPace, type PlanInput } from '../../harness/runner/plan.ts';
+import { mergeBreadth } from '../../harness/runner/run-suites.ts';
+import type { PlannedCheck } from '../../harness/runner/schedule.ts';
+
+const AGENT: AgentPace = {
+  requestsPerMinute: 60,
+  taskCap: 4,
+  roundTripMs: 50,
+  turnLatencyMs: 1_500,
+  systemTimeoutMs: 300_000,
+  maxWaitMs: null,
+  checkTimeoutMs: 30_000,
+};
+
+function check(
+  id: string,
+  file: string,
+  cost: CheckCost,
+  more: { property?: PropertyCost; decl?: Partial<SuiteFileDeclaration> } = {},
+): PlannedCheck {
+  const plan: CheckPlanMeta = {
+    file: { cost: { requests: 0, turns: 0 }, ...more.decl },
+    cost,
+    samples: [],
+    needsIdleAgent: false,
+  };
+  if (more.property !== undefined) plan.property = more.property;
+  return { requirementId: id, title: `checks ${id}`, file, plan };
+}
+
+const input = (checks: PlannedCheck[], over: Partial<PlanInput> = {}): PlanInput => ({
+  checks,
+  agent: AGENT,
+  budgetMs: 600_000,
+  workers: 4,
+  runs: 100,
+  propertyLimits: undefined,
+  ...over,
+});
+
+describe('the run plan', () => {
+  it('phase 1 costs every check once and each shared sample of a file once, at the pace', () => {
+    const sample = { task: { requests: 10, turns: 2 } };
+    const checks = [
+      check('1/a', 'f1', { requests: 5, turns: 1 }, { decl: { samples: sample } }),
+      check('1/b', 'f1', { requests: 5, turns: 1 }, { decl: { samples: sample } }),
+      check('2/c', 'f2', { requests: 20, turns: 0 }),
+    ];
+    const plan = makePlan(input(checks));
+    expect(plan.coverage.requests).toBe(40);
+    expect(plan.coverage.turns).toBe(4);
+    // 40 requests at 60 a minute: 40 s, more than the work in four lanes.
+    expect(plan.coverage.ms).toBe(40_000);
+    expect(plan.requirements).toBe(3);
+    expect(plan.fits).toBe('everything');
+    expect(plan.budgetToFit).toBeNull();
+    const unpaced = makePlan(input(checks, { agent: { ...AGENT, requestsPerMinute: null } }));
+    expect(unpaced.coverage.ms).toBeLessThan(plan.coverage.ms);
+  });
+
+  it('phase 2 gives the richest properties their cases first, in the budget left', () => {
+    const checks = [
+      check('1/cheap', 'f1', { requests: 1, turns: 0 }, { property: { requests: 1, turns: 0 } }),
+      check('1/rich', 'f2', { requests: 3, turns: 1 }, { property: { requests: 8, turns: 2 } }),
+    ];
+    // 4 requests of phase 1 (4 s); the rich property wants 99 cases of 8 requests (8 s each).
+    const plan = makePlan(input(checks, { budgetMs: 100_000 }));
+    const [rich, cheap] = plan.breadth.properties;
+    expect(rich!.requirementId).toBe('1/rich');
+    expect(rich!.wanted).toBe(100);
+    expect(rich!.cases).toBe(1 + Math.floor(96_000 / 8_000));
+    expect(cheap!.cases).toBe(1);
+    expect(plan.fits).toBe('coverage');
+    expect(plan.budgetToFit).toBeGreaterThan(100_000);
+    expect(planLines(plan, AGENT).join('\n')).toMatch(/phase 2 in part: .*--budget-ms \d+ would fit them/);
+  });
+
+  it("the profile's allowance and a property's runs divisor bound what it wants", () => {
+    const model = check(
+      '3/m',
+      'f',
+      { requests: 3, turns: 1 },
+      { property: { requests: 8, turns: 2, runsDivisor: 16 } },
+    );
+    expect(makePlan(input([model])).breadth.properties[0]!.wanted).toBe(Math.ceil(100 / 16));
+    const limited = makePlan(input([model], { propertyLimits: { turns: 8, requests: 300 } }));
+    expect(limited.breadth.properties[0]!.wanted).toBe(5);
+  });
+
+  it('a budget that cannot hold phase 1 is said, with the requirements it may not reach and the --budget-ms that fits', () => {
+    const checks = Array.from({ length: 30 }, (_, i) =>
+      check(`4/r${String(i).padStart(2, '0')}`, `f${String(i).padStart(2, '0')}`, {
+        requests: 10 + i,
+        turns: 1,
+      }),
+    );
+    // 30 files of 10 to 39 requests: 735 requests, over 12 minutes at 60 a minute.
+    const plan = makePlan(input(checks));
+    expect(plan.fits).toBe('part');
+    expect(plan.budgetToFit).toBeGreaterThanOrEqual(plan.coverage.ms);
+    expect(plan.unreached.length).toBeGreaterThan(0);
+    expect(plan.unreached.length).toBeLessThan(30);
+    // The cheapest files (most requirements per second) run first: the unreached are the costly ones.
+    expect(plan.fileOrder!.slice(0, 3)).toEqual(['f00', 'f01', 'f02']);
+    expect(plan.unreached).toContain('4/r29');
+    expect(plan.unreached).not.toContain('4/r00');
+    const lines = planLines(plan, AGENT).join('\n');
+    expect(lines).toMatch(/phase 1 does NOT fit/);
+    expect(lines).toContain(`--budget-ms ${plan.budgetToFit}`);
+  });
+
+  it('the files declared to run last keep their own time: the rate-limit burst is sized to the limit', () => {
+    const burst = check(
+      '8/rate',
+      'rate',
+      { requests: 20, turns: 0, burst: true, waits: [{ rateWindow: true, why: 'window' }] },
+      { decl: { runs: { when: 'last', why: 'trips the limit' } } },
+    );
+    const plan = makePlan(input([burst, check('1/a', 'a', { requests: 1, turns: 0 })]));
+    expect(plan.coverage.requests).toBe(1 + 20 + 60 + 20);
+    expect(plan.coverage.ms).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it('planned waits derive from the agent: its turns, its system timeout within --max-wait, the spec', () => {
+    expect(waitMs({ turns: 2, why: 't' }, AGENT)).toBe(3_000);
+    expect(waitMs({ spec: 5_000, why: 's' }, AGENT)).toBe(5_000);
+    expect(waitMs({ systemTimeout: true, why: 'st' }, AGENT)).toBe(30_000);
+    expect(waitMs({ systemTimeout: true, why: 'st' }, { ...AGENT, maxWaitMs: 600_000 })).toBe(300_000);
+    expect(waitMs({ rateWindow: true, why: 'w' }, AGENT)).toBe(60_000);
+  });
+});
+
+describe('the breadth pass folds into the coverage pass', () => {
+  const test = (
+    name: string,
+    status: 'pass' | 'fail' | 'not-exercised' | 'error',
+    requests: number,
+  ): CollectedTest =>
+    ({
+      name,
+      file: 'f',
+      state: 'passed',
+      errors: [],
+      result: { status } as CollectedTest['result'],
+      traffic: { requests } as CollectedTest['traffic'],
+    }) as CollectedTest;
+
+  it('a verdict replaces the one-case result; no verdict leaves it standing; both count their traffic', () => {
+    const all = [
+      test('a', 'pass', 1),
+      test('b', 'pass', 1),
+      test('c', 'pass', 1),
+      test('a', 'fail', 9),
+      test('b', 'error', 4),
+    ];
+    const { tests, superseded } = mergeBreadth(all, 3);
+    expect(tests.map((t) => [t.name, t.result?.status])).toEqual([
+      ['a', 'fail'],
+      ['b', 'pass'],
+      ['c', 'pass'],
+    ]);
+    expect(superseded.map((t) => [t.name, t.traffic?.requests])).toEqual([
+      ['a', 1],
+      ['b', 4],
+    ]);
+    expect(mergeBreadth(all, undefined).tests).toHaveLength(5);
+  });
+});
