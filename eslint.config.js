@@ -17,4 +17,40 @@ export default tseslint.config(
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
   },
+  // The import direction of the layers (harness/README.md, Layers).
+  {
+    // A suite takes the harness through the check-writing API alone.
+    files: ['suites/**/*.ts'],
+    ignores: ['suites/vitest.config.ts', 'suites/support/global-setup.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+harness/(?!check/index\\.ts$)',
+              message: 'suites import the harness through harness/check/index.ts only',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The suites' vitest config and global setup start runs as the runner does, never through the API.
+    files: ['suites/vitest.config.ts', 'suites/support/global-setup.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+harness/index\\.ts$',
+              message: 'the public API (harness/index.ts) is for users; start a run with harness/runner/',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

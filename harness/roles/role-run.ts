@@ -16,6 +16,7 @@ import { ledgerFields } from '../runner/assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline } from '../runner/baseline.ts';
 import { TOOL } from '../runner/run-conformance.ts';
 import { decideExit, foldVerdict, summarize } from '../verdict.ts';
+import { writeReports } from '../../reporters/index.ts';
 
 export interface RoleRunOptions {
   level: LevelSelection;
@@ -120,7 +121,6 @@ export function roleRunResult(input: RoleRunInput): RunResult {
 export async function saveRoleReports(result: RunResult, out: string | null): Promise<string | null> {
   if (out === null) return null;
   try {
-    const { writeReports } = await import('../../reporters/index.ts');
     return writeReports(result, out).dir;
   } catch (e) {
     result.harnessErrors.push({ message: `writing the reports failed: ${(e as Error).message}` });
