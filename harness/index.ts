@@ -1,8 +1,9 @@
 // Public API of the harness (the package's main entry): run a conformance run programmatically,
 // register checks, and the result types every reporter reads. No suite imports it.
-export { runConformance, TOOL, type RunOptions, type RunReporter } from './runner/run-conformance.ts';
-export { runReceiver, type ReceiverRunOptions } from './receiver/run-receiver.ts';
-export { runClient, type ClientRunOptions } from './client/run-client.ts';
+export { runConformance, runReceiver, runClient } from './runs.ts';
+export { TOOL, type RunOptions, type RunReporter } from './runner/run-conformance.ts';
+export type { ReceiverRunOptions } from './receiver/run-receiver.ts';
+export type { ClientRunOptions } from './client/run-client.ts';
 export { SCENARIOS, SCENARIO_TASKS, type Scenario } from './client/scenarios.ts';
 // The check-writing names, for programs that define checks; the suites import harness/check/index.ts.
 export {
@@ -19,7 +20,7 @@ export {
   type Matcher,
 } from './check/index.ts';
 export { ConfigError, ENV_VARS } from './options.ts';
-export { foldVerdict, summarize, decideExit } from './verdict.ts';
+export { foldVerdict, summarize, decideExit } from '../core/verdict.ts';
 export { formatSummary } from '../reporters/console/console-summary.ts';
-export type * from './types.ts';
-export { VERDICTS } from './types.ts';
+export type * from '../core/types.ts';
+export { VERDICTS } from '../core/types.ts';

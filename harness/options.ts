@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../schemas/config-error.ts';
 import type { Pace } from './io/governor.ts';
 import { OPTIONS, RUN_OPTIONS, type OptionKey } from './option-table.ts';
-import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection, type Profile } from './types.ts';
+import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection, type Profile } from '../core/types.ts';
 
 export { ConfigError };
 

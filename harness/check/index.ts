@@ -17,7 +17,7 @@ export { closeSharedReceiver, type CheckWebhooks } from './webhooks.ts';
 export type { ProvidedRun } from '../provided.ts';
 export { cardClaims } from '../capabilities.ts';
 export { methodOf } from '../analysis/findings.ts';
-export type { Delivery, Exchange, SseEvent, StreamTranscript } from '../io/evidence.ts';
+export type { Delivery, Exchange, SseEvent, StreamTranscript } from '../../core/evidence.ts';
 export { retryAfterMs } from '../io/governor.ts';
 export type { SseStream } from '../io/sse-reader.ts';
 export type { RpcOptions, StreamOptions, TargetClient } from '../io/target-client.ts';

@@ -2,7 +2,7 @@
 // webhook receiver (spec 6.4, 6.5) by posting deliveries to it; same reports and exit codes as `run`.
 import type { Command } from 'commander';
 import { ConfigError } from '../options.ts';
-import { runReceiver } from '../receiver/run-receiver.ts';
+import { runReceiver } from '../runs.ts';
 import { addGradingOptions, collect, consoleFor, gradingFlags, positiveInt } from './shared.ts';
 import type { CliIo, SetCode } from './shared.ts';
 

@@ -3,7 +3,7 @@
 // --verbose) and writes the report files into --out.
 import { RUN_OPTIONS } from '../option-table.ts';
 import { readConfigFile, readEnv, resolveOptions, type RawOptions } from '../options.ts';
-import { runResolved } from '../runner/run-conformance.ts';
+import { runAndReport } from '../runs.ts';
 import { consoleFor, type CliIo } from './shared.ts';
 
 /** Only the flags actually given: commander leaves the others undefined (no defaults declared). */
@@ -19,7 +19,7 @@ export async function runCommand(flags: Record<string, unknown>, io: CliIo): Pro
   // The bundled target's own credential is redacted by the runner; these are the user's.
   const secrets = [opts.apiKey, opts.bearer].filter((s): s is string => s !== undefined);
   const reporter = consoleFor(flags, io, secrets);
-  const result = await runResolved(
+  const result = await runAndReport(
     opts,
     [],
     (line) => reporter.line(line),

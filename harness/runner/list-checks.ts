@@ -2,7 +2,7 @@
 // verifies() calls register tests named `<id> <title>`) with a placeholder target provided.
 import { relative } from 'node:path';
 import { FULL_SPEED, type ProvidedRun } from '../provided.ts';
-import type { HarnessError } from '../types.ts';
+import type { HarnessError } from '../../core/types.ts';
 import { splitTestName } from './assemble.ts';
 import { PROJECT_ROOT, SUITES_CONFIG } from './run-suites.ts';
 

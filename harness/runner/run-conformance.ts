@@ -1,19 +1,20 @@
-// runConformance(): probe the target, run the selected suites, fold verdicts per requirement, apply
-// the baseline, hand the RunResult to the reporters and write the report files (reporters/) into
-// `out`. A run that cannot be done exits 2, never passes.
+// runResolved(): probe the target, run the selected suites, fold verdicts per requirement, apply
+// the baseline and hand the RunResult to the caller's reporter hooks. A run that cannot be done
+// exits 2, never passes. The report files are written above this layer (harness/runs.ts).
 import { readFileSync } from 'node:fs';
-import { redactResult } from '../io/redaction.ts';
-import { toolLabel } from '../tool-label.ts';
+import { redactResult } from '../../core/redaction.ts';
+import { toolLabel } from '../../core/tool-label.ts';
 import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
 import type { Requirement, Role } from '../../requirements/types.ts';
-import { ConfigError, resolveOptions, type ResolvedRunOptions } from '../options.ts';
+import { ConfigError, type ResolvedRunOptions } from '../options.ts';
 import type { FleetRunOptions } from '../../schemas/generated/types.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
-import type { HarnessError, RecordedOptions, RequirementResult, RunResult } from '../types.ts';
-import { decideExit, summarize } from '../verdict.ts';
+import type { HarnessError, RecordedOptions, RequirementResult, RunResult } from '../../core/types.ts';
+import { decideExit, summarize } from '../../core/verdict.ts';
 import { assembleRequirements, ledgerFields } from './assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline, type Baseline } from './baseline.ts';
-import type { CollectedTest, ProgressListener } from './collector.ts';
+import type { CollectedTest } from './collector.ts';
+import type { ProgressListener } from '../../core/progress.ts';
 import { analyseRun } from '../analysis/root-causes.ts';
 import { dialectProbeLines } from '../analysis/dialect.ts';
 import type { ProbeOutcome } from './probe.ts';
@@ -21,7 +22,6 @@ import { runSuites } from './run-suites.ts';
 import { startRun } from './start-run.ts';
 import { summarizeTraffic } from './traffic.ts';
 import { trimEvidence } from './trim-evidence.ts';
-import { writeReports } from '../../reporters/index.ts';
 
 export type RunReporter = (result: RunResult) => void | Promise<void>;
 
@@ -76,12 +76,6 @@ export function selectForRun(
   return selected;
 }
 
-/** Programmatic entry: options are taken as given (no environment, no config file). */
-export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
-  const { reporters = [], log = () => undefined, progress, ...raw } = options;
-  return runResolved(resolveOptions({ flag: raw, env: {}, file: {} }), reporters, log, progress);
-}
-
 export async function runResolved(
   opts: ResolvedRunOptions,
   reporters: RunReporter[],
@@ -113,19 +107,7 @@ export async function runResolved(
   // so that no reporter and no caller ever holds the run's credentials.
   result = trimEvidence(redactResult(result, secretsOf(provided)), opts.evidence);
   await runReporters(result, reporters);
-  if (opts.out !== null) await saveReports(result, opts.out, log);
   return result;
-}
-
-async function saveReports(result: RunResult, out: string, log: (line: string) => void): Promise<void> {
-  try {
-    const written = writeReports(result, out);
-    log(`reports: ${written.dir} (${written.files.join(', ')})`);
-  } catch (e) {
-    result.harnessErrors.push({ message: `writing the reports failed: ${(e as Error).message}` });
-    result.exitCode = 2;
-    result.exitReason = `run could not be done: writing the reports failed: ${(e as Error).message}`;
-  }
 }
 
 interface Checked {
