@@ -1,24 +1,32 @@
-// Public API of the harness: run a conformance run programmatically, register checks, and the
-// result types every reporter reads.
-export { runConformance, TOOL, type RunOptions, type RunReporter } from './runner/run-conformance.ts';
-export { runReceiver, type ReceiverRunOptions } from './receiver/run-receiver.ts';
-export { runClient, type ClientRunOptions } from './client/run-client.ts';
+// Public API of the harness (the package's main entry): run a conformance run programmatically,
+// register checks, and the result types every reporter reads. No suite imports it.
+export { runConformance, runReceiver, runClient } from './runs.ts';
+export { TOOL, type RunOptions, type RunReporter } from './runner/run-conformance.ts';
+export type { ReceiverRunOptions } from './receiver/run-receiver.ts';
+export type { ClientRunOptions } from './client/run-client.ts';
 export { SCENARIOS, SCENARIO_TASKS, type Scenario } from './client/scenarios.ts';
-export { suiteFile, verifies, type VerifiesOptions } from './verifies.ts';
-export type {
-  CheckCost,
-  CheckDeclaration,
-  PlannedWait,
-  PropertyCost,
-  SuiteFileDeclaration,
-} from './check/cost.ts';
-export type { CheckContext, AnsweredExchange } from './check/context.ts';
-export { completeAnswer, NoAnswerError } from './check/context.ts';
-export type { CheckFn } from './check/run-check.ts';
-export type { CheckWebhooks } from './check/webhooks.ts';
-export { is, typeOf, type Matcher } from './check/matchers.ts';
+// The check-writing names, for programs that define checks; the suites import harness/check/index.ts.
+export {
+  verifies,
+  suiteFile,
+  completeAnswer,
+  NoAnswerError,
+  is,
+  typeOf,
+  type VerifiesOptions,
+  type CheckCost,
+  type CheckDeclaration,
+  type PlannedWait,
+  type PropertyCost,
+  type SuiteFileDeclaration,
+  type CheckContext,
+  type AnsweredExchange,
+  type CheckFn,
+  type CheckWebhooks,
+  type Matcher,
+} from './check/index.ts';
 export { ConfigError, ENV_VARS } from './options.ts';
-export { foldVerdict, summarize, decideExit } from './verdict.ts';
+export { foldVerdict, summarize, decideExit } from '../core/verdict.ts';
 export { formatSummary } from '../reporters/console/console-summary.ts';
-export type * from './types.ts';
-export { VERDICTS } from './types.ts';
+export type * from '../core/types.ts';
+export { VERDICTS } from '../core/types.ts';

@@ -12,7 +12,7 @@ import {
   type NetworkSettings,
 } from './io/network.ts';
 import { OPTIONS, RUN_OPTIONS, type OptionKey } from './option-table.ts';
-import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection, type Profile } from './types.ts';
+import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection, type Profile } from '../core/types.ts';
 
 export { ConfigError };
 

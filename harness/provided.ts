@@ -2,7 +2,7 @@
 // credentials, the extended card the probe fetched and the run's budgets and property settings.
 import type { Pace } from './io/governor.ts';
 import { networkSecrets, type NetworkSettings } from './io/network.ts';
-import type { AuthKind, Profile } from './types.ts';
+import type { AuthKind, Profile } from '../core/types.ts';
 
 /** How the run treats the agent's traffic (harness/io/governor.ts) and what the profile spends. */
 export interface FieldSettings {

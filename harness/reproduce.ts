@@ -1,9 +1,9 @@
 // Builds the reproduction lines of a check: a CLI command that re-runs one requirement and a curl
 // line for the check's first exchange. Credentials always appear as $A2A_API_KEY / $A2A_BEARER.
-import type { Exchange } from './io/evidence.ts';
+import type { Exchange } from '../core/evidence.ts';
+import { isSecretHeaderName } from '../core/redaction.ts';
+import type { AuthKind } from '../core/types.ts';
 import { withoutCredentials, type NetworkSettings } from './io/network.ts';
-import { isSecretHeaderName } from './io/redaction.ts';
-import type { AuthKind } from './types.ts';
 
 export interface ReproduceBase {
   baseUrl: string;

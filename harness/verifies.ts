@@ -18,7 +18,7 @@ import { runCheck, type CheckFn } from './check/run-check.ts';
 import type { FileHold } from './io/governor-link.ts';
 import { newTally, type TrafficTally } from './io/governor.ts';
 import type { ProvidedRun } from './provided.ts';
-import type { CheckResult } from './types.ts';
+import type { CheckResult } from '../core/types.ts';
 
 declare module 'vitest' {
   interface TaskMeta {

@@ -1,6 +1,6 @@
 // badge.svg: a shields-style badge with the compliance level reached and the score
 // (reporters/score.ts); self-contained SVG, no fonts or images fetched.
-import type { RunResult } from '../harness/types.ts';
+import type { RunResult } from '../core/types.ts';
 import { complianceOf, formatScore, type Compliance } from './score.ts';
 import { escapeXml } from './xml.ts';
 

@@ -1,7 +1,7 @@
 // How the run reached the target, as every report shows it at the top: TLS verification off
 // (--insecure), the TLS session the probe saw, the proxy, the extra headers (secret values already
 // redacted) and the notes (a certificate close to expiry). Read from the run result alone.
-import type { RunResult } from '../harness/types.ts';
+import type { RunResult } from '../core/types.ts';
 
 export interface ConnectionLine {
   /** warn: verification was off; info: a note worth a reader's eye; plain: what was used. */

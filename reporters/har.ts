@@ -4,7 +4,7 @@
 // stream's response body is the stream's text as received. Built from the run result alone.
 import { STATUS_CODES } from 'node:http';
 import type { Entry, Har, Header, Request, Response } from 'har-format';
-import type { RunResult } from '../harness/types.ts';
+import type { RunResult } from '../core/types.ts';
 import type { ReportExchange } from '../schemas/generated/types.ts';
 import { complianceOf, verdictLine } from './score.ts';
 

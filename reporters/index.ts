@@ -4,7 +4,7 @@
 // come from reporters/score.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { RunResult } from '../harness/types.ts';
+import type { RunResult } from '../core/types.ts';
 import { renderBadge } from './badge.ts';
 import { palette } from './console/ansi.ts';
 import { formatRunSummary } from './console/console-summary.ts';
@@ -13,7 +13,7 @@ import { renderJsonReport } from './json-report.ts';
 import { renderHar } from './har.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
-import { redactResult } from '../harness/io/redaction.ts';
+import { redactResult } from '../core/redaction.ts';
 
 export { complianceOf, computeCompliance, verdictLine, formatScore, type Compliance } from './score.ts';
 export { renderJsonReport, reportDocument, REPORT_SCHEMA_ID, type ReportDocument } from './json-report.ts';
@@ -23,7 +23,7 @@ export { renderMarkdown } from './markdown.ts';
 export { renderBadge } from './badge.ts';
 export { renderHar } from './har.ts';
 export { ConsoleReporter, type ConsoleOptions } from './console/console-reporter.ts';
-export { redactResult, MIN_SECRET_LENGTH } from '../harness/io/redaction.ts';
+export { redactResult, MIN_SECRET_LENGTH } from '../core/redaction.ts';
 
 /** File name -> renderer, in the order they are written. */
 export const REPORT_FILES: Readonly<Record<string, (result: RunResult) => string>> = Object.freeze({

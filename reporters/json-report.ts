@@ -1,6 +1,6 @@
 // report.json: the whole RunResult plus its compliance level and score (reporters/score.ts), for
 // other tools to consume; its shape is published as schemas/report.schema.json (draft 2020-12).
-import type { RunResult } from '../harness/types.ts';
+import type { RunResult } from '../core/types.ts';
 import type { ConformanceReport } from '../schemas/generated/types.ts';
 import { complianceOf, type Compliance } from './score.ts';
 

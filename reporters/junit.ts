@@ -2,7 +2,7 @@
 // requirement. fail -> <failure>, error -> <error>, not-applicable / not-exercised -> <skipped>,
 // warn and info -> a passing testcase with a <system-out> note; baseline expectations applied.
 import { hostname } from 'node:os';
-import type { BaselineDiff, RequirementResult, RunResult } from '../harness/types.ts';
+import type { BaselineDiff, RequirementResult, RunResult } from '../core/types.ts';
 import { complianceOf, verdictLine } from './score.ts';
 import {
   decidingChecks,

@@ -2,8 +2,8 @@
 // ($GITHUB_STEP_SUMMARY): the verdict line, counts by level, and the requirements that need
 // attention with links into report.html by anchor.
 import type { Level } from '../requirements/types.ts';
-import type { RequirementResult, RunResult } from '../harness/types.ts';
-import { VERDICTS } from '../harness/types.ts';
+import type { RequirementResult, RunResult } from '../core/types.ts';
+import { VERDICTS } from '../core/types.ts';
 import { connectionLines } from './connection.ts';
 import { complianceOf, formatScore, unverifiedLines, type Compliance } from './score.ts';
 import {
@@ -15,7 +15,7 @@ import {
   rootCausesOf,
 } from './root-causes.ts';
 import { anchorOf, ATTENTION, firstFinding, roleTarget } from './sections.ts';
-import { toolLabel } from '../harness/tool-label.ts';
+import { toolLabel } from '../core/tool-label.ts';
 import { trafficFacts } from './traffic.ts';
 
 const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY', 'INFO'];

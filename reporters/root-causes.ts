@@ -1,8 +1,8 @@
 // The shared reading of a run's dialect and root causes (harness/analysis) for the console, summary.md
 // and report.html: what leads a report when many findings share a cause. Old reports have neither
 // field, so every reader here takes them as absent.
-import type { DialectReport, RootCause } from '../harness/analysis/types.ts';
-import type { RunResult } from '../harness/types.ts';
+import type { DialectReport, RootCause } from '../core/analysis.ts';
+import type { RunResult } from '../core/types.ts';
 
 export function rootCausesOf(result: Pick<RunResult, 'rootCauses'>): RootCause[] {
   return Array.isArray(result.rootCauses) ? result.rootCauses : [];

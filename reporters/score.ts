@@ -1,9 +1,9 @@
 // Compliance level and score of a run, computed once here and shown by every reporter (console,
 // report.json, JUnit, HTML, Markdown, badge). Only requirements the run selected count, and
 // not-exercised and error always count against the target, never as passes.
-import { normalise } from '../harness/analysis/findings.ts';
+import { normalise } from '../core/describe.ts';
 import type { Level } from '../requirements/types.ts';
-import type { LevelSelection, RequirementResult, RunResult, Verdict } from '../harness/types.ts';
+import type { LevelSelection, RequirementResult, RunResult, Verdict } from '../core/types.ts';
 import type {
   ReportCompliance,
   ReportLevelTally,

@@ -1,10 +1,10 @@
 // Groups a run's requirements by spec section (in spec order, titled from the spec's headings) and
 // picks each requirement's findings: the shared reading of a RunResult for every reporter.
 import { ROLES, SECTIONS } from '../requirements/index.ts';
-import { describeValue } from '../harness/check/recorder.ts';
+import { describeValue } from '../core/describe.ts';
 import type { Role } from '../requirements/types.ts';
-import type { CheckResult, RequirementResult, RunResult, Verdict, VerdictCounts } from '../harness/types.ts';
-import { emptyCounts } from '../harness/verdict.ts';
+import type { CheckResult, RequirementResult, RunResult, Verdict, VerdictCounts } from '../core/types.ts';
+import { emptyCounts } from '../core/verdict.ts';
 
 export interface SectionGroup {
   section: string;

@@ -1,7 +1,7 @@
 // How the run went on the wire (RunResult.traffic: requests, agent turns, turn latency, rate-limit
 // waits, concurrency, profile, what the budget cut), as label/value facts that the console,
 // summary.md and report.html all print. Reports of older versions have no traffic: no facts.
-import type { RunResult } from '../harness/types.ts';
+import type { RunResult } from '../core/types.ts';
 
 export interface TrafficFact {
   label: string;

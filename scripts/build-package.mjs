@@ -5,7 +5,8 @@
 // shipped .ts instead of the .d.ts), so that the paths a module reads relative to itself (package.json,
 // suites/, spec/, schemas/, the report page's assets) hold in the package as in a clone, and plain
 // Node imports the API with no loader. `--clean` (`postpack`) deletes exactly the files the build
-// wrote, as listed in .package-build.json, so a clone goes back to sources only.
+// wrote, as listed in .package-build.json, so a clone goes back to sources only. Its messages go to
+// stderr: inside npm's lifecycle, stdout is npm's (`npm pack --json` prints only JSON there).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -69,7 +70,7 @@ function clashes() {
 
 function build() {
   const removed = clean();
-  if (removed > 0) console.log(`removed ${removed} file(s) of an earlier build`);
+  if (removed > 0) console.error(`removed ${removed} file(s) of an earlier build`);
   const clash = clashes();
   if (clash.length > 0) {
     console.error(
@@ -92,12 +93,12 @@ function build() {
     const path = join(ROOT, file);
     writeFileSync(path, rewriteDeclarationSpecifiers(readFileSync(path, 'utf8')));
   }
-  console.log(`built ${emitted.length} file(s) beside the sources (listed in .package-build.json)`);
+  console.error(`built ${emitted.length} file(s) beside the sources (listed in .package-build.json)`);
   return 0;
 }
 
 if (process.argv.includes('--clean')) {
-  console.log(`removed ${clean()} built file(s)`);
+  console.error(`removed ${clean()} built file(s)`);
 } else {
   process.exitCode = build();
 }

@@ -73,7 +73,7 @@ export function compileToTypeScript(root: JSONSchema): Promise<string> {
     $refOptions: { resolve: { http: false, file: false, local: localResolver } } as never,
     bannerComment: '',
     // An object a schema leaves open (later versions may add fields) is typed by the fields this
-    // version knows: the harness's own types (harness/types.ts) are these, and an index signature
+    // version knows: the harness's own types (core/types.ts) are these, and an index signature
     // would hide a misspelt field and empty an Omit<>. A free-form object says additionalProperties: true.
     additionalProperties: false,
     unknownAny: true,

@@ -3,8 +3,8 @@
 // -32001, PushNotificationNotSupportedError -32003; v1.0: PascalCase methods and TASK_STATE_* enums),
 // each as a test on a recorded exchange and on a finding's failure text.
 import { METHODS } from '../../schemas/error-codes.ts';
-import type { Exchange } from '../io/evidence.ts';
-import type { DialectId } from './types.ts';
+import type { Exchange } from '../../core/evidence.ts';
+import type { DialectId } from '../../core/analysis.ts';
 import { methodOf, paramsOf, resultsOf, rpcErrorOf } from './findings.ts';
 import { isObject } from '../../schemas/json.ts';
 

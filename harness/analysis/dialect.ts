@@ -1,13 +1,13 @@
 // Dialect detection: does the target speak the official A2A v0.3 or v1.0 JSON-RPC instead of this
 // spec's? Two probe requests (sent only when the spec's card method gave no card) ask for the card
 // under each dialect's method name; the run's exchanges show the other differences (dialect-rules.ts).
-import type { Exchange } from '../io/evidence.ts';
+import type { Exchange } from '../../core/evidence.ts';
 import type { TargetClient } from '../io/target-client.ts';
-import type { RequirementResult } from '../types.ts';
+import type { RequirementResult } from '../../core/types.ts';
 import { DIALECT_RULES, type DialectRule, type RunView } from './dialect-rules.ts';
 import { decidingChecks, failureText, isFinding, resultsOf, rpcErrorOf } from './findings.ts';
 import { isObject } from '../../schemas/json.ts';
-import type { DialectId, DialectProbeAnswer, DialectReport } from './types.ts';
+import type { DialectId, DialectProbeAnswer, DialectReport } from '../../core/analysis.ts';
 
 export const DIALECT_NAMES: Readonly<Record<DialectId, string>> = Object.freeze({
   'a2a-v0.3': 'the official A2A v0.3 JSON-RPC',

@@ -1,9 +1,9 @@
 // Reading a run's findings for root-cause analysis: which requirements are findings, which checks
 // decided them, what their failed assertions say, and what their recorded exchanges answered
 // (JSON-RPC errors, results, SSE event results), secrets already redacted.
-import type { Exchange } from '../io/evidence.ts';
+import type { Exchange } from '../../core/evidence.ts';
 import { isObject } from '../../schemas/json.ts';
-import type { CheckResult, RequirementResult, Verdict } from '../types.ts';
+import type { CheckResult, RequirementResult, Verdict } from '../../core/types.ts';
 
 /** Verdicts a root cause can explain: a MUST failure, a SHOULD warning, a harness error. */
 export const FINDING_VERDICTS: readonly Verdict[] = ['fail', 'warn', 'error'];
@@ -98,13 +98,4 @@ export function exchangeLine(ex: Exchange, max = 240): string {
     ' ',
   );
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-/** Ids, numbers and quoted values vary from one finding to the next; the cause does not. */
-export function normalise(text: string): string {
-  return text
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '#')
-    .replace(/"[^"]*"/g, '""')
-    .replace(/\d+(\.\d+)?/g, '#')
-    .slice(0, 100);
 }

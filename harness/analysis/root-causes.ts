@@ -2,8 +2,8 @@
 // missing field or unanswered request, or a difference of another dialect), the reports lead with
 // that cause and the requirements it explains. Each finding is explained by at most one cause.
 import { ERROR_MESSAGES, type ErrorCode } from '../../schemas/error-codes.ts';
-import type { Exchange } from '../io/evidence.ts';
-import type { CheckResult, RequirementResult } from '../types.ts';
+import type { Exchange } from '../../core/evidence.ts';
+import type { CheckResult, RequirementResult } from '../../core/types.ts';
 import { detectDialect } from './dialect.ts';
 import {
   decidingChecks,
@@ -12,11 +12,11 @@ import {
   expectedStatuses,
   isFinding,
   methodOf,
-  normalise,
   rpcErrorOf,
 } from './findings.ts';
+import { normalise } from '../../core/describe.ts';
 import { isObject } from '../../schemas/json.ts';
-import type { DialectProbeAnswer, RootCause, RootCauseKind, RunAnalysis } from './types.ts';
+import type { DialectProbeAnswer, RootCause, RootCauseKind, RunAnalysis } from '../../core/analysis.ts';
 
 /** A cause is worth leading with when it explains at least this many findings. */
 export const MIN_SHARED = 3;

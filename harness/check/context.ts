@@ -1,7 +1,7 @@
 // The context a check function receives: the target (clients whose every exchange is evidence),
 // the agent card, the run's settings, and the recorder's expected-vs-actual helpers.
 import type { Requirement } from '../../requirements/types.ts';
-import type { Exchange, RecordedResponse } from '../io/evidence.ts';
+import type { Exchange, RecordedResponse } from '../../core/evidence.ts';
 import {
   PaceBudgetError,
   RateLimitedError,
@@ -22,7 +22,7 @@ import {
   type TargetClientOptions,
 } from '../io/target-client.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
-import type { AuthKind } from '../types.ts';
+import type { AuthKind } from '../../core/types.ts';
 import type fc from 'fast-check';
 import { propertyLimits } from './profile.ts';
 import {

@@ -1,6 +1,7 @@
 // Records what a check observed: assertions (expected beside actual), notes and an explicit outcome.
 // Findings are data; only CheckStop (raised by fail/notExercised/notApplicable) ends a check early.
-import type { Assertion, CheckStatus } from '../types.ts';
+import type { Assertion, CheckStatus } from '../../core/types.ts';
+import { describeValue } from '../../core/describe.ts';
 import { evaluate } from './matchers.ts';
 
 type StopStatus = 'fail' | 'not-applicable' | 'not-exercised';
@@ -26,12 +27,6 @@ export interface Outcome {
   message: string;
   expected?: unknown;
   actual?: unknown;
-}
-
-export function describeValue(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
 }
 
 export class CheckRecorder {

@@ -11,7 +11,7 @@ import {
   type Exchange,
   type RecordedResponse,
   type StreamTranscript,
-} from '../io/evidence.ts';
+} from '../../core/evidence.ts';
 import {
   newTally,
   PaceBudgetError,
@@ -21,7 +21,7 @@ import {
 } from '../io/governor.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
-import type { CheckEvidence, CheckResult } from '../types.ts';
+import type { CheckEvidence, CheckResult } from '../../core/types.ts';
 import { ClientPool, createCheckContext, isGovernorStop, runGovernor, type CheckContext } from './context.ts';
 import { CheckRecorder, type Outcome } from './recorder.ts';
 import { WebhookScope } from './webhooks.ts';

@@ -1,7 +1,7 @@
 // The webhook capture receiver as a check sees it (spec 6, C-17, C-20): one receiver per worker,
 // started lazily on --webhook-listen, and per-check URLs whose deliveries become the check's evidence.
 import { randomUUID } from 'node:crypto';
-import type { Delivery } from '../io/evidence.ts';
+import type { Delivery } from '../../core/evidence.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../io/webhook-receiver.ts';
 import type { ProvidedRun } from '../provided.ts';
 

@@ -2,7 +2,7 @@
 // running the user's driver once per scenario against a scripted scenario server (C-76); same
 // reports and exit codes as `run`.
 import type { Command } from 'commander';
-import { runClient } from '../client/run-client.ts';
+import { runClient } from '../runs.ts';
 import { isScenario, SCENARIO_TASKS, SCENARIOS, type Scenario } from '../client/scenarios.ts';
 import { ConfigError } from '../options.ts';
 import { addGradingOptions, collect, consoleFor, gradingFlags, positiveInt } from './shared.ts';

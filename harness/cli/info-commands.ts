@@ -11,7 +11,7 @@ import {
   type Role,
 } from '../../requirements/index.ts';
 import { clientCheckList } from '../client/run-client.ts';
-import { loadClarifications } from '../clarifications.ts';
+import { loadClarifications } from '../../core/clarifications.ts';
 import { ConfigError, resolveOptions } from '../options.ts';
 import { receiverCheckList } from '../receiver/run-receiver.ts';
 import { listChecks, type ListedCheck } from '../runner/list-checks.ts';

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { parseHeaders } from '../io/network.ts';
 import { ConfigError } from '../options.ts';
-import { runReceiver } from '../receiver/run-receiver.ts';
+import { runReceiver } from '../runs.ts';
 import { addGradingOptions, collect, consoleFor, gradingFlags, positiveInt } from './shared.ts';
 import type { CliIo, SetCode } from './shared.ts';
 

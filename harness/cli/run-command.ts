@@ -4,7 +4,7 @@
 import { networkSecrets } from '../io/network.ts';
 import { RUN_OPTIONS } from '../option-table.ts';
 import { readConfigFile, readEnv, resolveOptions, type RawOptions } from '../options.ts';
-import { runResolved } from '../runner/run-conformance.ts';
+import { runAndReport } from '../runs.ts';
 import { consoleFor, type CliIo } from './shared.ts';
 
 /** Only the flags actually given: commander leaves the others undefined (no defaults declared). */
@@ -23,7 +23,7 @@ export async function runCommand(flags: Record<string, unknown>, io: CliIo): Pro
     ...networkSecrets(opts.network),
   ];
   const reporter = consoleFor(flags, io, secrets);
-  const result = await runResolved(
+  const result = await runAndReport(
     opts,
     [],
     (line) => reporter.line(line),

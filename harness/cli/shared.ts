@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander';
 import { useColour } from '../../reporters/console/ansi.ts';
 import { ConsoleReporter } from '../../reporters/console/console-reporter.ts';
 import { ConfigError } from '../options.ts';
-import type { LevelSelection } from '../types.ts';
+import type { LevelSelection } from '../../core/types.ts';
 
 export interface CliIo {
   out: (text: string) => void;

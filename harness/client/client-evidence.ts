@@ -3,7 +3,7 @@
 // reads them with (recorded exchanges for the report, reply texts, the driver's outcome).
 import { is } from '../check/matchers.ts';
 import type { CheckRecorder } from '../check/recorder.ts';
-import type { Exchange } from '../io/evidence.ts';
+import type { Exchange } from '../../core/evidence.ts';
 import type { SeenRequest } from './scenario-server.ts';
 import type { Scenario } from './scenarios.ts';
 /** How the driver process ended. */

@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runRoleCheck } from '../roles/role-check.ts';
-import { roleRunOptions, roleRunResult, saveRoleReports, type RoleRunOptions } from '../roles/role-run.ts';
+import { roleRunOptions, roleRunResult, type RoleRunOptions } from '../roles/role-run.ts';
 import { ConfigError } from '../options.ts';
 import { shellQuote } from '../reproduce.ts';
 import { selectForRun } from '../runner/run-conformance.ts';
-import type { CheckResult, RunResult } from '../types.ts';
+import type { CheckResult, RunResult } from '../../core/types.ts';
 import { EVERY_MESSAGE_CHECKS, EVERY_REQUEST_CHECKS } from './client-checks.ts';
 import type { ClientCheckDef, ScenarioRun } from './client-evidence.ts';
 import { SCENARIO_CHECKS } from './scenario-checks.ts';
@@ -112,7 +112,7 @@ async function gradeScenario(
   return results;
 }
 
-export async function runClient(opts: ClientRunOptions): Promise<RunResult> {
+export async function certifyClient(opts: ClientRunOptions): Promise<RunResult> {
   if (opts.command.length === 0)
     throw new ConfigError('client needs a command after --, e.g. client -- node my-driver.mjs');
   const startedAt = new Date();
@@ -172,8 +172,6 @@ export async function runClient(opts: ClientRunOptions): Promise<RunResult> {
     options,
     secrets: [apiKey],
   });
-  const dir = await saveRoleReports(result, options.out);
-  if (dir !== null) log(`reports: ${dir}`);
   return result;
 }
 

@@ -2,7 +2,7 @@
 // C-74 to C-76): what the driver printed, and what the scenario server saw it send.
 import { is } from '../check/matchers.ts';
 import type { CheckRecorder } from '../check/recorder.ts';
-import type { Exchange } from '../io/evidence.ts';
+import type { Exchange } from '../../core/evidence.ts';
 import {
   answerResult,
   BASE64,

@@ -3,7 +3,7 @@
 // two shards are refused; shards of the fleet that are missing are named and make the exit code 2.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import type { RunResult } from '../types.ts';
+import type { RunResult } from '../../core/types.ts';
 import type {
   FleetAgentOutcome,
   FleetReport,

@@ -4,7 +4,7 @@
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import { isObject } from '../../schemas/json.ts';
 import { parseJson } from './body-reader.ts';
-import { redact, type SseEvent, type StreamTranscript } from './evidence.ts';
+import { redact, type SseEvent, type StreamTranscript } from '../../core/evidence.ts';
 import { fieldName, LineSplitter, type LineEnding } from './sse-lines.ts';
 
 // Why caps: a hostile or broken stream must not grow evidence without bound.

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { request, type Dispatcher } from 'undici';
 import { answerMadeTask, eventEndsTask, isAgentTurnBody, isAgentTurnRequest } from './agent-turn.ts';
 import { ACCEPT_ENCODING, decodedBody, readCapped, type BodyAccumulator } from './body-reader.ts';
-import type { Exchange } from './evidence.ts';
+import type { Exchange } from '../../core/evidence.ts';
 import { isRateLimitedAnswer, retryAfterMs, type TrafficGovernor, type TrafficTally } from './governor.ts';
 import { classifyError } from './io-errors.ts';
 import { networkSecrets, targetDispatcher, type NetworkSettings } from './network.ts';

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { decodeUtf8, parseJson } from './body-reader.ts';
-import type { Delivery, DeliveryResponse } from './evidence.ts';
+import type { Delivery, DeliveryResponse } from '../../core/evidence.ts';
 
 export { signatureFor, verifySignature, type SignatureCheck } from './webhook-signature.ts';
 

@@ -3,7 +3,7 @@
 // graded (spec 6.4, 6.5; rulings C-70 to C-73). Each check posts its own deliveries.
 import type { CheckRecorder } from '../check/recorder.ts';
 import { is } from '../check/matchers.ts';
-import type { Exchange } from '../io/evidence.ts';
+import type { Exchange } from '../../core/evidence.ts';
 import {
   deliveryOf,
   malformedSignatures,

@@ -6,12 +6,12 @@ import { performance } from 'node:perf_hooks';
 import type { Requirement } from '../../requirements/types.ts';
 import { is } from '../check/matchers.ts';
 import { createTargetClient } from '../io/target-client.ts';
-import type { Exchange } from '../io/evidence.ts';
+import type { Exchange } from '../../core/evidence.ts';
 import { shellQuote } from '../reproduce.ts';
 import { runRoleCheck } from '../roles/role-check.ts';
-import { roleRunOptions, roleRunResult, saveRoleReports, type RoleRunOptions } from '../roles/role-run.ts';
+import { roleRunOptions, roleRunResult, type RoleRunOptions } from '../roles/role-run.ts';
 import { selectForRun } from '../runner/run-conformance.ts';
-import type { CheckResult, Reachability, RunResult } from '../types.ts';
+import type { CheckResult, Reachability, RunResult } from '../../core/types.ts';
 import { deliveryOf, payloadFor, serialise, type Delivery } from './deliveries.ts';
 import { answerOf, RECEIVER_CHECKS, type ReceiverCheckContext } from './receiver-checks.ts';
 import { percentile } from '../percentile.ts';
@@ -116,7 +116,7 @@ async function probe(
   };
 }
 
-export async function runReceiver(opts: ReceiverRunOptions): Promise<RunResult> {
+export async function certifyReceiver(opts: ReceiverRunOptions): Promise<RunResult> {
   const startedAt = new Date();
   const options = roleRunOptions(opts, opts.timeoutMs ?? 10_000);
   const selected = selectForRun(options, 'receiver');
@@ -170,8 +170,6 @@ export async function runReceiver(opts: ReceiverRunOptions): Promise<RunResult> 
       options,
       secrets,
     });
-    const dir = await saveRoleReports(result, options.out);
-    if (dir !== null) log(`reports: ${dir}`);
     return result;
   } finally {
     await client.close();

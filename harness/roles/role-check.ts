@@ -3,9 +3,9 @@
 // so every reporter, baseline and exit code works unchanged. Spec 6.4 and 6.5 (receiver), 2 to 7 (client).
 import { performance } from 'node:perf_hooks';
 import { CheckRecorder } from '../check/recorder.ts';
-import type { Exchange } from '../io/evidence.ts';
+import type { Exchange } from '../../core/evidence.ts';
 import { curlFor } from '../reproduce.ts';
-import type { CheckResult } from '../types.ts';
+import type { CheckResult } from '../../core/types.ts';
 
 export type RoleCheckFn = (rec: CheckRecorder, evidence: Exchange[]) => void | Promise<void>;
 

@@ -1,9 +1,9 @@
 // Folds the checks of a `receiver` or `client` run into a RunResult exactly as `run` does (ledger
-// level -> verdict, summary, exit code, baseline, redaction) and writes the same report files, so
-// reporters, baselines and exit codes work unchanged for every role.
+// level -> verdict, summary, exit code, baseline, redaction), so reporters, baselines and exit codes
+// work unchanged for every role.
 import type { Requirement, Role } from '../../requirements/types.ts';
-import { redactResult } from '../io/redaction.ts';
-import type { LevelSelection } from '../types.ts';
+import { redactResult } from '../../core/redaction.ts';
+import type { LevelSelection } from '../../core/types.ts';
 import type {
   CheckResult,
   HarnessError,
@@ -11,11 +11,11 @@ import type {
   RecordedOptions,
   RequirementResult,
   RunResult,
-} from '../types.ts';
+} from '../../core/types.ts';
 import { ledgerFields } from '../runner/assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline } from '../runner/baseline.ts';
 import { TOOL } from '../runner/run-conformance.ts';
-import { decideExit, foldVerdict, summarize } from '../verdict.ts';
+import { decideExit, foldVerdict, summarize } from '../../core/verdict.ts';
 
 export interface RoleRunOptions {
   level: LevelSelection;
@@ -26,6 +26,11 @@ export interface RoleRunOptions {
   baseline?: string;
 }
 
+/** The directory of a run's report files: the given one (null: none), else ./reports. */
+export function outOf(given: { out?: string | null }): string | null {
+  return given.out === undefined ? './reports' : given.out;
+}
+
 /** A role run's options: the given ones, else the defaults; `timeoutMs` is the mode's own budget per step. */
 export function roleRunOptions(given: Partial<RoleRunOptions>, timeoutMs: number): RoleRunOptions {
   return {
@@ -33,7 +38,7 @@ export function roleRunOptions(given: Partial<RoleRunOptions>, timeoutMs: number
     only: given.only ?? [],
     timeoutMs,
     budgetMs: given.budgetMs ?? 600_000,
-    out: given.out === undefined ? './reports' : given.out,
+    out: outOf(given),
     ...(given.baseline === undefined ? {} : { baseline: given.baseline }),
   };
 }
@@ -114,18 +119,4 @@ export function roleRunResult(input: RoleRunInput): RunResult {
     ...exit,
   };
   return redactResult(result, input.secrets);
-}
-
-/** Writes the six report files of `run` (report.json, junit.xml, ...) into `out`; a failure exits 2. */
-export async function saveRoleReports(result: RunResult, out: string | null): Promise<string | null> {
-  if (out === null) return null;
-  try {
-    const { writeReports } = await import('../../reporters/index.ts');
-    return writeReports(result, out).dir;
-  } catch (e) {
-    result.harnessErrors.push({ message: `writing the reports failed: ${(e as Error).message}` });
-    result.exitCode = 2;
-    result.exitReason = `run could not be done: writing the reports failed: ${(e as Error).message}`;
-    return null;
-  }
 }

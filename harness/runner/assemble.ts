@@ -3,8 +3,8 @@
 import type { Requirement } from '../../requirements/types.ts';
 import { absentCapabilities } from '../capabilities.ts';
 import { reproduceCommand, type ReproduceBase } from '../reproduce.ts';
-import type { CheckResult, HarnessError, RequirementResult } from '../types.ts';
-import { foldVerdict } from '../verdict.ts';
+import type { CheckResult, HarnessError, RequirementResult } from '../../core/types.ts';
+import { foldVerdict } from '../../core/verdict.ts';
 import type { CollectedTest } from './collector.ts';
 
 export interface AssembleInput {

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { hasRequirement, LEDGER_VERSION } from '../../requirements/index.ts';
 import { ConfigError } from '../options.ts';
-import type { BaselineDiff, LevelSelection, RequirementResult, Verdict } from '../types.ts';
-import { decideExit, gatingLevels, type ExitDecision } from '../verdict.ts';
+import type { BaselineDiff, LevelSelection, RequirementResult, Verdict } from '../../core/types.ts';
+import { decideExit, gatingLevels, type ExitDecision } from '../../core/verdict.ts';
 
 export interface Baseline {
   file: string;

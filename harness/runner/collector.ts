@@ -3,7 +3,8 @@
 import { relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { TrafficTally } from '../io/governor.ts';
-import type { CheckResult, CheckStatus, HarnessError } from '../types.ts';
+import type { ProgressListener } from '../../core/progress.ts';
+import type { CheckResult, HarnessError } from '../../core/types.ts';
 
 export interface CollectedTest {
   /** The test's own name: `<requirement id> <title>`. */
@@ -16,13 +17,6 @@ export interface CollectedTest {
   /** vitest's own errors for the test (a check that ended without a result). */
   errors: string[];
 }
-
-/** Live progress for the console reporter: each finished check, then each finished suite file. */
-export type ProgressEvent =
-  | { kind: 'check'; file: string; check: CheckResult }
-  | { kind: 'file'; file: string; statuses: CheckStatus[]; suiteErrors: number };
-
-export type ProgressListener = (event: ProgressEvent) => void;
 
 export interface CheckMeta {
   a2a?: CheckResult;

@@ -3,7 +3,7 @@
 import { relative } from 'node:path';
 import type { Vitest } from 'vitest/node';
 import { FULL_SPEED, type ProvidedRun } from '../provided.ts';
-import type { HarnessError } from '../types.ts';
+import type { HarnessError } from '../../core/types.ts';
 import { splitTestName } from './assemble.ts';
 import { PROJECT_ROOT, SUITES_CONFIG } from './run-suites.ts';
 import type { PlannedCheck } from './schedule.ts';

@@ -5,13 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { ERROR_CODES } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
-import type { Exchange } from '../io/evidence.ts';
+import type { Exchange } from '../../core/evidence.ts';
 import type { Governor, TrafficTally } from '../io/governor.ts';
 import { observeConnection, tlsHint, type ConnectionSeen, type NetworkSettings } from '../io/network.ts';
 import { createTargetClient } from '../io/target-client.ts';
-import type { Reachability } from '../types.ts';
+import type { Reachability } from '../../core/types.ts';
 import { probeDialect } from '../analysis/dialect.ts';
-import type { DialectProbeAnswer } from '../analysis/types.ts';
+import type { DialectProbeAnswer } from '../../core/analysis.ts';
 
 export interface ProbeTarget {
   baseUrl: string;

@@ -1,31 +1,37 @@
-// runConformance(): probe the target, run the selected suites, fold verdicts per requirement, apply
-// the baseline, hand the RunResult to the reporters and write the report files (reporters/) into
-// `out`. A run that cannot be done exits 2, never passes.
+// runResolved(): probe the target, run the selected suites, fold verdicts per requirement, apply
+// the baseline and hand the RunResult to the caller's reporter hooks. A run that cannot be done
+// exits 2, never passes. The report files are written above this layer (harness/runs.ts).
 import { readFileSync } from 'node:fs';
+import { headerLine, redactResult } from '../../core/redaction.ts';
 import { withoutCredentials } from '../io/network.ts';
-import { headerLine, redactResult } from '../io/redaction.ts';
-import { toolLabel } from '../tool-label.ts';
+import { toolLabel } from '../../core/tool-label.ts';
 import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
 import type { Requirement, Role } from '../../requirements/types.ts';
-import { Governor, newTally } from '../io/governor.ts';
-import { ConfigError, resolveOptions, type ResolvedRunOptions } from '../options.ts';
+import { ConfigError, type ResolvedRunOptions } from '../options.ts';
 import type { FleetRunOptions } from '../../schemas/generated/types.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
-import type { HarnessError, RecordedOptions, RequirementResult, RunResult, RunTraffic } from '../types.ts';
-import { decideExit, summarize } from '../verdict.ts';
+import type {
+  HarnessError,
+  RecordedOptions,
+  RequirementResult,
+  RunResult,
+  RunTraffic,
+} from '../../core/types.ts';
+import { decideExit, summarize } from '../../core/verdict.ts';
 import { assembleRequirements, ledgerFields } from './assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline, type Baseline } from './baseline.ts';
-import { startBundledTarget, type BundledTarget } from './bundled-target.ts';
-import type { CollectedTest, ProgressListener } from './collector.ts';
+import type { CollectedTest } from './collector.ts';
+import type { ProgressListener } from '../../core/progress.ts';
 import { analyseRun } from '../analysis/root-causes.ts';
 import { dialectProbeLines } from '../analysis/dialect.ts';
-import { probeTarget, type ProbeOutcome } from './probe.ts';
+import type { ProbeOutcome } from './probe.ts';
 import { runSuites, type Planner, type SuitesOutcome } from './run-suites.ts';
 import { makePlan, planLines, type AgentPace, type RunPlan } from './plan.ts';
 import type { PlannedCheck } from './schedule.ts';
 import { propertyLimits } from '../check/profile.ts';
 import { requestsPerMinute } from '../io/governor.ts';
-import { fieldSettings, paceFor, summarizeTraffic, taskCapFor } from './traffic.ts';
+import { startRun } from './start-run.ts';
+import { summarizeTraffic } from './traffic.ts';
 import { trimEvidence } from './trim-evidence.ts';
 
 export type RunReporter = (result: RunResult) => void | Promise<void>;
@@ -83,13 +89,6 @@ export function selectForRun(
   return selected;
 }
 
-/** Programmatic entry: options are taken as given (no environment, no config file). */
-export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
-  const { reporters = [], log = () => undefined, progress, ...raw } = options;
-  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured as curl does (loopback is never proxied by them).
-  return runResolved(resolveOptions({ flag: raw, env: {}, file: {} }, process.env), reporters, log, progress);
-}
-
 export async function runResolved(
   opts: ResolvedRunOptions,
   reporters: RunReporter[],
@@ -99,74 +98,34 @@ export async function runResolved(
   const started = new Date();
   const selected = selectForRun(opts);
   const baseline = opts.baseline === undefined ? undefined : loadBaseline(opts.baseline);
-  const bundled = opts.target === undefined ? await startBundledTarget(opts.agentId) : undefined;
-  const provided = providedRun(opts, bundled);
-  let result: RunResult;
-  try {
+  const run = await startRun(opts, (provided) =>
     log(
       `${toolLabel(TOOL)}: ${provided.baseUrl} agent ${provided.agentId}, ${selected.length} requirement(s)`,
-    );
-    const f = provided.field;
-    const probeTraffic = { governor: new Governor(f), tally: newTally() };
-    const probe = await probeTarget(provided, probeTraffic, { measureTurn: true });
-    provided.card = probe.card;
-    f.pace = paceFor(opts, probe.card);
-    f.taskCap = taskCapFor(probe.card);
+    ),
+  );
+  const { provided, probe } = run;
+  let result: RunResult;
+  try {
     for (const line of dialectProbeLines(probe.dialectProbe)) log(line);
     const checked =
       probe.couldNotRun === null
         ? await runChecks(provided, selected, opts, log, progress, agentPace(provided, probe, opts))
         : notRun(selected, probe);
     result = finish(opts, provided, started, probe, checked, baseline);
-    result.traffic = summarizeTraffic(f, [...checked.tests, ...checked.superseded], probeTraffic.tally);
+    result.traffic = summarizeTraffic(
+      provided.field,
+      [...checked.tests, ...checked.superseded],
+      run.probeTally,
+    );
     if (checked.plan !== undefined) result.traffic.plan = checked.plan;
   } finally {
-    await bundled?.close();
+    await run.close();
   }
   // Evidence is redacted where it is recorded; this pass also covers messages and anything else,
   // so that no reporter and no caller ever holds the run's credentials.
   result = trimEvidence(redactResult(result, secretsOf(provided)), opts.evidence);
   await runReporters(result, reporters);
-  if (opts.out !== null) await saveReports(result, opts.out, log);
   return result;
-}
-
-async function saveReports(result: RunResult, out: string, log: (line: string) => void): Promise<void> {
-  try {
-    // Loaded on demand: the suites import this module through harness/index.ts, and no worker
-    // needs the reporters.
-    const { writeReports } = await import('../../reporters/index.ts');
-    const written = writeReports(result, out);
-    log(`reports: ${written.dir} (${written.files.join(', ')})`);
-  } catch (e) {
-    result.harnessErrors.push({ message: `writing the reports failed: ${(e as Error).message}` });
-    result.exitCode = 2;
-    result.exitReason = `run could not be done: writing the reports failed: ${(e as Error).message}`;
-  }
-}
-
-export function providedRun(opts: ResolvedRunOptions, bundled: BundledTarget | undefined): ProvidedRun {
-  const auth: ProvidedRun['auth'] = {};
-  if (opts.apiKey !== undefined) auth.apiKey = opts.apiKey;
-  else if (opts.bearer !== undefined) auth.bearer = opts.bearer;
-  const run: ProvidedRun = {
-    baseUrl: bundled?.baseUrl ?? opts.target!,
-    agentId: bundled?.agentId ?? opts.agentId!,
-    auth: bundled?.auth ?? auth,
-    card: null,
-    timeoutMs: opts.timeoutMs,
-    checkTimeoutMs: opts.checkTimeoutMs,
-    seed: opts.seed,
-    runs: opts.runs,
-    webhookListen: opts.webhookListen,
-    bundled: bundled !== undefined,
-    field: fieldSettings(opts),
-  };
-  if (opts.webhookPublicUrl !== undefined) run.webhookPublicUrl = opts.webhookPublicUrl;
-  if (Object.keys(opts.network).length > 0) run.network = opts.network;
-  const alternate = bundled?.alternateAuth ?? alternateFromOptions(opts);
-  if (alternate !== undefined) run.alternateAuth = alternate;
-  return run;
 }
 
 interface Checked {
@@ -437,9 +396,4 @@ async function runReporters(result: RunResult, reporters: RunReporter[]): Promis
       result.exitReason = `run could not be done: reporter failed: ${(e as Error).message}`;
     }
   }
-}
-
-/** Given both --api-key and --bearer, the key is the run's credential and the token the alternate. */
-function alternateFromOptions(opts: ResolvedRunOptions): ProvidedRun['alternateAuth'] {
-  return opts.apiKey !== undefined && opts.bearer !== undefined ? { bearer: opts.bearer } : undefined;
 }

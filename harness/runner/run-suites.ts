@@ -2,8 +2,9 @@
 // by `provide`, a test-name filter built from the selected requirement ids, and a whole-run budget.
 import { fileURLToPath } from 'node:url';
 import type { ProvidedRun } from '../provided.ts';
-import type { HarnessError } from '../types.ts';
-import { Collector, type CollectedTest, type ProgressListener } from './collector.ts';
+import type { HarnessError } from '../../core/types.ts';
+import { Collector, type CollectedTest } from './collector.ts';
+import type { ProgressListener } from '../../core/progress.ts';
 import { declarationsKey, readDeclarations, writeDeclarations } from './declaration-cache.ts';
 import { listingOf, type Listing } from './list-checks.ts';
 import type { RunPlan } from './plan.ts';

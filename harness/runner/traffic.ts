@@ -4,7 +4,7 @@ import type { Pace, TrafficTally } from '../io/governor.ts';
 import { requestsPerMinute } from '../io/governor.ts';
 import type { ResolvedRunOptions } from '../options.ts';
 import type { FieldSettings } from '../provided.ts';
-import type { RunTraffic } from '../types.ts';
+import type { RunTraffic } from '../../core/types.ts';
 import type { CollectedTest } from './collector.ts';
 import { percentile } from '../percentile.ts';
 

@@ -3,7 +3,7 @@
 // verdict of a passing one; `none` keeps no check's exchanges, streams, deliveries or curl line.
 // Expected vs actual, the assertions of a check that did not pass and the reproduce command stay.
 // A result trimmed again (a fleet merge trims the reports it reads) keeps the first counts.
-import type { CheckResult, EvidenceMode, RunResult } from '../types.ts';
+import type { CheckResult, EvidenceMode, RunResult } from '../../core/types.ts';
 
 const NO_EVIDENCE = (): CheckResult['evidence'] => ({ exchanges: [], streams: [], deliveries: [] });
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { RunResult } from '../../harness/types.ts';
+import type { RunResult } from '../../core/types.ts';
 import { RssSampler, type TreeRss } from './process-rss.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,6 +1,6 @@
 // Prints the outcome of the hostile cases as a Markdown table (pasted as is into RELIABILITY.md),
 // then every broken bound, and the report directory of each run for a closer look.
-import { VERDICTS } from '../../harness/types.ts';
+import { VERDICTS } from '../../core/types.ts';
 import { SHORT_VERDICT } from '../../reporters/console/console-summary.ts';
 import { mib, type Budget } from './bounds.ts';
 import type { CaseOutcome } from './run-case.ts';

@@ -1,6 +1,6 @@
 // Colour for the console reporter: only on a TTY, never when NO_COLOR is set (no-color.org) or
 // TERM is dumb, so piped output and CI logs stay plain text.
-import type { Verdict } from '../../harness/types.ts';
+import type { Verdict } from '../../core/types.ts';
 
 export function useColour(isTTY: boolean, env: NodeJS.ProcessEnv): boolean {
   if (!isTTY) return false;

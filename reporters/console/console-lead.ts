@@ -1,7 +1,7 @@
 // The lines that lead the console summary, before the tables: how the run went on the wire
 // (reporters/traffic.ts), the dialect the agent speaks when it is not this spec's, and the root
 // causes many findings share (reporters/root-causes.ts), each with the requirements it explains.
-import type { RunResult } from '../../harness/types.ts';
+import type { RunResult } from '../../core/types.ts';
 import {
   causeHeadline,
   dialectCount,

@@ -1,9 +1,9 @@
 // The console reporter of `run`: live progress while the suites run (each suite file with its spec
 // sections, marks per check, running counts and elapsed time; each check in verbose mode), then the
 // closing summary (console-summary.ts). Quiet mode prints only the findings and the verdict.
-import type { ProgressEvent } from '../../harness/runner/collector.ts';
-import type { CheckResult, CheckStatus, RunResult } from '../../harness/types.ts';
-import { redactLine } from '../../harness/io/redaction.ts';
+import type { ProgressEvent } from '../../core/progress.ts';
+import type { CheckResult, CheckStatus, RunResult } from '../../core/types.ts';
+import { redactLine } from '../../core/redaction.ts';
 import { palette, type Palette } from './ansi.ts';
 import { formatRunSummary, type ConsoleMode } from './console-summary.ts';
 

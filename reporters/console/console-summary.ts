@@ -2,8 +2,8 @@
 // warning and error with expected vs actual and its reproduce command, the baseline outcome, the
 // compliance verdict (reporters/score.ts) and the exit line.
 import type { Level } from '../../requirements/types.ts';
-import type { RequirementResult, RunResult, Verdict, VerdictCounts } from '../../harness/types.ts';
-import { VERDICTS } from '../../harness/types.ts';
+import type { RequirementResult, RunResult, Verdict, VerdictCounts } from '../../core/types.ts';
+import { VERDICTS } from '../../core/types.ts';
 import { complianceOf, unverifiedLines, verdictLine, type Compliance } from '../score.ts';
 import { decidingChecks, findingOf, firstFinding, groupBySection, roleTarget } from '../sections.ts';
 import { causeIndex } from '../root-causes.ts';

@@ -1,7 +1,7 @@
 // junit.xml of a fleet: one testsuite per agent, one testcase per requirement of its run (the same
 // mapping as a single run's junit.xml: fail -> <failure>, error -> <error>, not-applicable and
 // not-exercised -> <skipped>); an agent that could not be run is one <error> testcase.
-import type { RunResult } from '../../harness/types.ts';
+import type { RunResult } from '../../core/types.ts';
 import type { FleetAgentOutcome, FleetReport } from '../../schemas/generated/types.ts';
 import { outcomeOf, seconds, SUITE_TAIL, suiteHead, tally, testcase, type Tally } from '../junit.ts';
 import { attrs } from '../xml.ts';

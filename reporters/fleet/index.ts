@@ -3,7 +3,7 @@
 // from each agent's report.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { RunResult } from '../../harness/types.ts';
+import type { RunResult } from '../../core/types.ts';
 import type { FleetReport } from '../../schemas/generated/types.ts';
 import { renderFleetHtml } from './fleet-html.ts';
 import { renderFleetJunit } from './fleet-junit.ts';

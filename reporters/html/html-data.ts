@@ -1,16 +1,16 @@
 // The data report.html embeds: each requirement with its spec text (requirements/spec-text.ts),
 // the rulings it cites (CLARIFICATIONS.md), expected vs actual, the wire exchanges, SSE and webhook
 // timelines. Evidence is trimmed here so that a full run's page stays a few megabytes.
-import { loadClarifications } from '../../harness/clarifications.ts';
-import type { Exchange } from '../../harness/io/evidence.ts';
-import type { CheckResult, RequirementResult, RunResult } from '../../harness/types.ts';
-import { VERDICTS } from '../../harness/types.ts';
+import { loadClarifications } from '../../core/clarifications.ts';
+import type { Exchange } from '../../core/evidence.ts';
+import type { CheckResult, RequirementResult, RunResult } from '../../core/types.ts';
+import { VERDICTS } from '../../core/types.ts';
 import { getRequirement, hasRequirement, specExcerpt } from '../../requirements/index.ts';
 import { complianceOf, type Compliance } from '../score.ts';
 import { connectionLines, type ConnectionLine } from '../connection.ts';
 import { causeHeadline, dialectCount, dialectHeadline, dialectOf, rootCausesOf } from '../root-causes.ts';
 import { anchorOf, groupBySection, roleTarget } from '../sections.ts';
-import { toolLabel } from '../../harness/tool-label.ts';
+import { toolLabel } from '../../core/tool-label.ts';
 import { trafficFacts, type TrafficFact } from '../traffic.ts';
 import { streamTimeline, webhookTimelines, type StreamTimeline, type WebhookTimeline } from './timelines.ts';
 

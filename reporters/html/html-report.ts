@@ -3,7 +3,7 @@
 // Security Policy that forbids every fetch, so that target-written evidence can never load anything.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { RunResult } from '../../harness/types.ts';
+import type { RunResult } from '../../core/types.ts';
 import { escapeXml } from '../xml.ts';
 import { htmlData, type HtmlData } from './html-data.ts';
 

@@ -1,7 +1,7 @@
 // Timelines for report.html: an SSE stream's events, comments and close in arrival order (spec 4.2,
 // C-31), and webhook delivery attempts per delivery id with the measured delay before each retry
 // beside the delay the retry policy asks for (spec 2.11, 6, C-20: initialDelay x multiplier^(n-1)).
-import type { Delivery, Exchange, StreamTranscript } from '../../harness/io/evidence.ts';
+import type { Delivery, Exchange, StreamTranscript } from '../../core/evidence.ts';
 
 export interface StreamPoint {
   atMs: number;

@@ -1095,7 +1095,7 @@ export interface PushConfigSetResult {
   events: WebhookEvent[];
 }
 /**
- * report.json written by `a2a-conformance run --out DIR`: the whole run result (harness/types.ts RunResult) plus its compliance. Secrets are redacted. Objects are open: later versions may add fields.
+ * report.json written by `a2a-conformance run --out DIR`: the whole run result (core/types.ts RunResult) plus its compliance. Secrets are redacted. Objects are open: later versions may add fields.
  */
 export interface ConformanceReport {
   $schema?: 'https://a2a-conformance.dev/schemas/report.schema.json';

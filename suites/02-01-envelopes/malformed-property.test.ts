@@ -2,8 +2,7 @@
 // every generated request that breaks one rule gets a well-formed JSON-RPC error with the ruled
 // code and id, never a success, never a hang; at SHOULD level also HTTP 200 and the exact data.field.
 import fc from 'fast-check';
-import { cardClaims } from '../../harness/capabilities.ts';
-import type { TargetClient } from '../../harness/io/target-client.ts';
+import { cardClaims, type TargetClient } from '../../harness/check/index.ts';
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
 import { resultOf, sendText, verifies, type CheckContext } from '../support/index.ts';

@@ -4,7 +4,7 @@
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
 import { fetchCard, pathValue } from '../support/access-area.ts';
-import type { Matcher } from '../../harness/index.ts';
+import type { Matcher } from '../../harness/check/index.ts';
 import { is, typeOf, verifies, type CheckContext } from '../support/index.ts';
 import { suiteFile } from '../support/index.ts';
 

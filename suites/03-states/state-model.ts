@@ -1,7 +1,7 @@
 // The observer of the model-based property of spec section 3: it keeps, per task, every state the
 // target reported (tasks/get, cancel answers, send results, streams) and finds what the table
 // forbids: a move back, a final state left, channels disagreeing on the end, a cancel not honoured.
-import type { SseStream } from '../../harness/io/sse-reader.ts';
+import type { SseStream } from '../../harness/check/index.ts';
 import {
   ERROR_CODES,
   errorOf,

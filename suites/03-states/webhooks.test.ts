@@ -1,7 +1,7 @@
 // Spec 3 (the webhook column of the transition table and rule 3) with rulings C-17, C-20, C-21: each
 // transition delivers its task.* event. Task-level configurations (C-17: they replace the agent-level
 // one for their task) wherever the task exists first; task.submitted needs an agent-level one.
-import type { CheckWebhooks } from '../../harness/index.ts';
+import type { CheckWebhooks } from '../../harness/check/index.ts';
 import { cancelTask, fillSlots, openTask, scriptParts, type LiveTask } from '../support/lifecycle-area.ts';
 import { isObject } from '../../schemas/json.ts';
 import { endedBefore } from '../support/ended-first.ts';

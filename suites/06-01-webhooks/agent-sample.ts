@@ -2,7 +2,7 @@
 // to an agent-level configuration with a secret and a configured header (black-box: no directive), and
 // the failed and canceled outcomes. Each is made once per file and records nothing itself.
 import { randomBytes } from 'node:crypto';
-import type { CheckWebhooks } from '../../harness/index.ts';
+import type { CheckWebhooks } from '../../harness/check/index.ts';
 import { isObject } from '../../schemas/json.ts';
 import { endedBefore } from '../support/ended-first.ts';
 import {

@@ -4,7 +4,7 @@
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
 import { is, requireDirectives, verifies, type CheckContext } from '../support/index.ts';
-import type { VerifiesOptions } from '../../harness/index.ts';
+import type { VerifiesOptions } from '../../harness/check/index.ts';
 import {
   dataOf,
   eventOf,

@@ -4,7 +4,7 @@
 import { WEBHOOK_EVENTS } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
 import { is, verifies, type CheckContext } from '../support/index.ts';
-import type { VerifiesOptions } from '../../harness/index.ts';
+import type { VerifiesOptions } from '../../harness/check/index.ts';
 import {
   dataOf,
   DEFAULT_POLICY,

@@ -2,7 +2,7 @@
 // configuration of task.completed with a small retry policy, and the attempts collected; plus the
 // file's shared sample of three failing attempts. Used by delivery.test.ts.
 import { randomBytes } from 'node:crypto';
-import type { ScriptedResponse } from '../../harness/io/webhook-receiver.ts';
+import type { ScriptedResponse } from '../../harness/check/index.ts';
 import type { CheckContext } from '../support/index.ts';
 import {
   awaitAttempts,

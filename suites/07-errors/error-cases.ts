@@ -2,7 +2,7 @@
 // C-32, C-33), shared by the checks of the error object and of the HTTP status of errors. JSON-RPC-level
 // errors come with HTTP 200; transport-level conditions with their own status and still a JSON-RPC body.
 import { randomUUID } from 'node:crypto';
-import type { Exchange } from '../../harness/io/evidence.ts';
+import type { Exchange } from '../../harness/check/index.ts';
 import { NO_CREDENTIAL, sampleTaskId } from '../support/access-area.ts';
 import { CARD, completeAnswer, ERROR_CODES, NoAnswerError, type CheckContext } from '../support/index.ts';
 

@@ -1,8 +1,7 @@
 // Spec 8 (limits.concurrentTasks) and 3 (submitted -> working when dequeued), ruled by C-21: never
 // more than the limit working at once, the overflow waits in submitted and starts first in, first
 // out. Tasks run until canceled (docs/directives.md) and are all canceled at the end.
-import type { SseEvent } from '../../harness/io/evidence.ts';
-import type { SseStream } from '../../harness/io/sse-reader.ts';
+import type { SseEvent, SseStream } from '../../harness/check/index.ts';
 import {
   directivePart,
   getTask,

@@ -3,7 +3,6 @@
 // then say how long the window took to let a request in again (window-reset.ts). Last suite of the
 // run (suites/vitest.config.ts): the agent stays blocked for up to 60 s afterwards.
 import { inject } from 'vitest';
-import '../../harness/provided.ts';
 import {
   ERROR_CODES,
   errorOf,

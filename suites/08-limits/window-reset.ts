@@ -3,9 +3,7 @@
 // new Retry-After). Observed and reported only (C-04 leaves the reset to a sliding window); the wait
 // stays within what the run allows (--max-wait, 10 s by default), and a longer one is said, not done.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEFAULT_MAX_WAIT_MS } from '../../harness/check/context.ts';
-import type { Exchange } from '../../harness/io/evidence.ts';
-import { retryAfterMs } from '../../harness/io/governor.ts';
+import { DEFAULT_MAX_WAIT_MS, type Exchange, retryAfterMs } from '../../harness/check/index.ts';
 import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 
 export interface WindowReset {

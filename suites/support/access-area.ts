@@ -8,10 +8,10 @@ import {
   NoAnswerError,
   type AnsweredExchange,
   type CheckContext,
-} from '../../harness/index.ts';
-import type { SseStream } from '../../harness/io/sse-reader.ts';
-import type { RpcOptions, TargetClient } from '../../harness/io/target-client.ts';
-import '../../harness/provided.ts';
+  type SseStream,
+  type RpcOptions,
+  type TargetClient,
+} from '../../harness/check/index.ts';
 import { METHODS } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
 import {

@@ -2,9 +2,12 @@
 // cancel) reached it: on a rate-limited, slow or remote agent the request may wait seconds on the
 // pace while the task finishes or meets the system timeout (C-05). Spec 3 (final states are terminal)
 // and C-06/C-08 make a refusal then legal: the check could not hold its precondition (not-exercised).
-import { methodOf as requestMethodOf } from '../../harness/analysis/findings.ts';
-import type { Exchange, SseEvent } from '../../harness/io/evidence.ts';
-import type { SseStream } from '../../harness/io/sse-reader.ts';
+import {
+  methodOf as requestMethodOf,
+  type Exchange,
+  type SseEvent,
+  type SseStream,
+} from '../../harness/check/index.ts';
 import { isFinalState } from '../../schemas/error-codes.ts';
 import { isObject, type JsonObject } from '../../schemas/json.ts';
 import type { CheckContext } from './index.ts';

@@ -9,8 +9,8 @@ export {
   typeOf,
   type CheckContext,
   type AnsweredExchange,
-} from '../../harness/index.ts';
-export { isNotExercisedStop } from '../../harness/check/recorder.ts';
+  isNotExercisedStop,
+} from '../../harness/check/index.ts';
 export { ERROR_CODES, METHODS } from '../../schemas/error-codes.ts';
 export { errorOf, responseOf, type RpcResponse } from './rpc-response.ts';
 export { basePathOf, CARD, requestId } from './rpc-request.ts';

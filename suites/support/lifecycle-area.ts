@@ -3,8 +3,7 @@
 // limits read from the card (C-05, C-46) and the state order of the section 3 table.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SseEvent } from '../../harness/io/evidence.ts';
-import type { SseStream } from '../../harness/io/sse-reader.ts';
+import type { SseEvent, SseStream } from '../../harness/check/index.ts';
 import { is, type AnsweredExchange, type CheckContext } from './index.ts';
 import {
   directivePart,

@@ -2,7 +2,7 @@
 // suites, plus the `a2a:directive` contract (docs/directives.md) with its honour probe, so a check
 // that needs scripted behaviour reports not-exercised on an agent that does not implement it.
 import { randomUUID } from 'node:crypto';
-import type { AnsweredExchange, CheckContext } from '../../harness/index.ts';
+import type { AnsweredExchange, CheckContext } from '../../harness/check/index.ts';
 import { FINAL_STATES as TASK_FINAL_STATES } from '../../schemas/error-codes.ts';
 import { isObject, type JsonObject } from '../../schemas/json.ts';
 import { responseOf } from './rpc-response.ts';

@@ -3,7 +3,7 @@
 // the arbitrary of any valid message (2.3-2.5) for the message/send properties.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { is, type AnsweredExchange, type CheckContext } from '../../harness/index.ts';
+import { is, type AnsweredExchange, type CheckContext } from '../../harness/check/index.ts';
 import { validate, type SchemaName } from '../../schemas/registry.ts';
 import { ERROR_CODES } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';

@@ -2,8 +2,13 @@
 // readers of answers that may come as plain JSON or as SSE (C-26, C-09), the -32602 expectation of
 // C-14, schema checks recorded as data; the RFC 3339 test of C-39 re-exported from timestamps.ts.
 import { randomUUID } from 'node:crypto';
-import { is, type AnsweredExchange, type CheckContext } from '../../harness/index.ts';
-import type { SseEvent, StreamTranscript } from '../../harness/io/evidence.ts';
+import {
+  is,
+  type AnsweredExchange,
+  type CheckContext,
+  type SseEvent,
+  type StreamTranscript,
+} from '../../harness/check/index.ts';
 import { METHODS, ERROR_CODES } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
 import { validate, type SchemaName } from '../../schemas/registry.ts';

@@ -2,7 +2,7 @@
 // method whose params are optional and that every agent serves, the suites' cheapest valid call.
 import { randomUUID } from 'node:crypto';
 
-export { basePathOf } from '../../harness/io/request-spec.ts';
+export { basePathOf } from '../../harness/check/index.ts';
 
 /** agent/authenticatedExtendedCard (spec 4.8): answered without a task, params optional. */
 export const CARD = 'agent/authenticatedExtendedCard';

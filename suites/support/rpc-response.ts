@@ -1,6 +1,6 @@
 // Readers of a JSON-RPC response body (spec 2.2, 7): they return what is there, typed loosely, so a
 // check can record the actual value even when the target sent something malformed.
-import type { AnsweredExchange } from '../../harness/index.ts';
+import type { AnsweredExchange } from '../../harness/check/index.ts';
 import { isObject } from '../../schemas/json.ts';
 
 export interface RpcResponse {

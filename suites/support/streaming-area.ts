@@ -1,9 +1,13 @@
 // Helpers of the streaming suites (spec 4.2, 4.5, 6.6; C-09, C-10, C-26, C-31): small SSE budgets so a
 // broken target cannot stall the run, the rules of a 4.2 stream as reusable recorded checks, the
 // C-26 reading of an error answered before a stream starts, and a task kept live for resubscribing.
-import type { SseEvent, StreamTranscript } from '../../harness/io/evidence.ts';
-import type { SseStream } from '../../harness/io/sse-reader.ts';
-import type { StreamOptions, TargetClient } from '../../harness/io/target-client.ts';
+import type {
+  SseEvent,
+  StreamTranscript,
+  SseStream,
+  StreamOptions,
+  TargetClient,
+} from '../../harness/check/index.ts';
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
 import { is, type CheckContext } from './index.ts';

@@ -1,7 +1,7 @@
 // Timestamps as the spec allows them (spec 2.7, 2.13, 6.1, 6.3; ruling C-39): any RFC 3339 date-time
 // with a time zone, at any precision. A target's precision is its own choice: two changes within one
 // tick of its clock (the same second, for whole-second timestamps) legitimately share a timestamp.
-import { is } from '../../harness/index.ts';
+import { is } from '../../harness/check/index.ts';
 
 /** RFC 3339 (section 5.6) date-time with a time zone (C-39); `T` and `Z` may be lower case. */
 export const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;

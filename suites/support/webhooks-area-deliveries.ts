@@ -1,8 +1,13 @@
 // Readers of webhook deliveries and the retry timing of ruling C-20 (spec 6.3, 6.5), for the webhook
 // suites: payload fields, per-task filtering, waits for a number of attempts, measured retry delays
 // checked against initialDelay * backoffMultiplier^(n-1) within C-20's tolerance.
-import { is, type CheckContext, type CheckWebhooks, type Matcher } from '../../harness/index.ts';
-import type { Delivery } from '../../harness/io/evidence.ts';
+import {
+  is,
+  type CheckContext,
+  type CheckWebhooks,
+  type Matcher,
+  type Delivery,
+} from '../../harness/check/index.ts';
 import { isObject } from '../../schemas/json.ts';
 import type { JsonObject } from './messages.ts';
 

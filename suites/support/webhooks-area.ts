@@ -2,7 +2,7 @@
 // get calls, a task still running when its task-level configuration is set (directive-driven, or a
 // black-box race on agents without the contract), small retry policies; delivery readers re-exported.
 import { randomUUID } from 'node:crypto';
-import { is, type AnsweredExchange, type CheckContext } from '../../harness/index.ts';
+import { is, type AnsweredExchange, type CheckContext } from '../../harness/check/index.ts';
 import { ERROR_CODES } from '../../schemas/error-codes.ts';
 import {
   directivePart,
@@ -22,9 +22,7 @@ import { errorOf, responseOf } from './rpc-response.ts';
 import { isObject } from '../../schemas/json.ts';
 import { DEFAULT_POLICY, sleep, type RetryPolicy } from './webhooks-area-deliveries.ts';
 
-export type { Delivery } from '../../harness/io/evidence.ts';
-export type { Matcher } from '../../harness/index.ts';
-export { verifySignature } from '../../harness/io/webhook-signature.ts';
+export { type Delivery, type Matcher, verifySignature } from '../../harness/check/index.ts';
 export * from './webhooks-area-deliveries.ts';
 export { isoTimestamp } from './timestamps.ts';
 

@@ -4,9 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../harness/cli/program.ts';
-import { checksOf, runClient } from '../../harness/client/run-client.ts';
+import { checksOf } from '../../harness/client/run-client.ts';
+import { runClient } from '../../harness/index.ts';
 import { SCENARIOS } from '../../harness/client/scenarios.ts';
-import type { RunResult, Verdict } from '../../harness/types.ts';
+import type { RunResult, Verdict } from '../../core/types.ts';
 import { getRequirement, requirementsOf } from '../../requirements/index.ts';
 import { BROKEN_CLIENTS, clientName, LEGAL_CLIENTS } from './broken-clients.ts';
 

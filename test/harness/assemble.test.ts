@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Requirement } from '../../requirements/types.ts';
 import { assembleRequirements, errorCheck, splitTestName } from '../../harness/runner/assemble.ts';
 import type { CollectedTest } from '../../harness/runner/collector.ts';
-import type { CheckResult } from '../../harness/types.ts';
+import type { CheckResult } from '../../core/types.ts';
 
 const source = { line: 1, quote: 'x' };
 const reqs: Requirement[] = [

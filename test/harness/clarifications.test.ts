@@ -1,6 +1,6 @@
-// Parsing rulings out of CLARIFICATIONS.md (harness/clarifications.ts) for `explain`.
+// Parsing rulings out of CLARIFICATIONS.md (core/clarifications.ts) for `explain`.
 import { describe, expect, it } from 'vitest';
-import { loadClarifications, parseClarifications } from '../../harness/clarifications.ts';
+import { loadClarifications, parseClarifications } from '../../core/clarifications.ts';
 
 describe('parseClarifications', () => {
   it('splits sections at ### C-NN headings and stops at other headings', () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { providedRun } from '../../harness/runner/run-conformance.ts';
+import { providedRun } from '../../harness/runner/start-run.ts';
 import {
   ConfigError,
   readConfigFile,

@@ -1,7 +1,7 @@
 // Reproduction lines (harness/reproduce.ts): the command re-runs one requirement; the curl line
 // replays an exchange with credentials as environment variables, never their values.
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../harness/io/evidence.ts';
+import type { Exchange } from '../../core/evidence.ts';
 import { curlFor, reproduceCommand, shellQuote } from '../../harness/reproduce.ts';
 
 const base = {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, readEnv, resolveOptions, type RawOptions } from '../../harness/options.ts';
 import { trimEvidence } from '../../harness/runner/trim-evidence.ts';
-import type { CheckResult, RunResult } from '../../harness/types.ts';
+import type { CheckResult, RunResult } from '../../core/types.ts';
 import { renderHtml } from '../../reporters/html/html-report.ts';
 import { reportDocument } from '../../reporters/json-report.ts';
 import { validate } from '../../schemas/registry.ts';

@@ -1,9 +1,9 @@
-// Verdict folding (harness/verdict.ts): every combination of check outcomes at every ledger level,
+// Verdict folding (core/verdict.ts): every combination of check outcomes at every ledger level,
 // summary counts, and the exit-code decision.
 import { describe, expect, it } from 'vitest';
 import type { Level } from '../../requirements/types.ts';
-import type { CheckStatus, Verdict } from '../../harness/types.ts';
-import { decideExit, foldVerdict, summarize } from '../../harness/verdict.ts';
+import type { CheckStatus, Verdict } from '../../core/types.ts';
+import { decideExit, foldVerdict, summarize } from '../../core/verdict.ts';
 
 const STATUSES: CheckStatus[] = ['pass', 'fail', 'not-applicable', 'not-exercised', 'error'];
 const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY', 'INFO'];

@@ -3,7 +3,8 @@
 // into an empty directory (--prefer-offline: the cache `npm ci` filled serves it), then the CLI
 // (`npx a2a-conformance run --only '1/*'`, --version, explain, serve), the API from a plain .mjs
 // file with no loader, and a TypeScript consumer type-checked against the shipped declarations.
-// One test: each step needs the one before, and together they take one to two minutes.
+// One test: each step needs the one before, and together they take one to two minutes. And
+// `npm pack --dry-run --json` prints only npm's JSON on stdout (the build's own lines go to stderr).
 import { execFile, spawn } from 'node:child_process';
 import {
   cpSync,
@@ -56,8 +57,8 @@ function sh(command: string, args: string[], cwd: string, timeout = 240_000): Pr
 const shown = (r: Ran): string => `exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
 
 /** A copy of what `npm pack` reads, so that the build it runs never touches the work tree. */
-function copyPackageSources(): string {
-  const dir = join(work, 'source');
+function copyPackageSources(name = 'source'): string {
+  const dir = join(work, name);
   mkdirSync(dir);
   const entries = [
     ...PKG.files,
@@ -272,4 +273,21 @@ describe('the packed package', () => {
     expect(read.length).toBeGreaterThan(0);
     expect(read.filter((f) => !f.endsWith('.d.ts'))).toEqual([]);
   }, 600_000);
+});
+
+describe('npm pack --json', () => {
+  it('prints only JSON on stdout, with the built entry points in the listing', async () => {
+    const source = copyPackageSources('source-dry-run');
+    const packed = await sh('npm', ['pack', '--dry-run', '--json'], source);
+    expect(packed.code, shown(packed)).toBe(0);
+    const listing = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    expect(listing.map((p) => p.filename)).toEqual([`a2a-conformance-${PKG.version}.tgz`]);
+    const paths = listing[0]!.files.map((f) => f.path);
+    expect(paths).toContain('harness/index.js');
+    expect(paths).toContain('types/harness/index.d.ts');
+    // prepack built them and said so, on stderr; postpack removed them again.
+    expect(packed.stderr).toMatch(/built \d+ file\(s\) beside the sources/);
+    expect(packed.stderr).toMatch(/removed \d+ built file\(s\)/);
+    expect(existsSync(join(source, 'harness/index.js'))).toBe(false);
+  }, 300_000);
 });

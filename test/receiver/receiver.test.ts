@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../harness/cli/program.ts';
 import { RECEIVER_CHECKS } from '../../harness/receiver/receiver-checks.ts';
-import { runReceiver } from '../../harness/receiver/run-receiver.ts';
-import type { RunResult, Verdict } from '../../harness/types.ts';
+import { runReceiver } from '../../harness/index.ts';
+import type { RunResult, Verdict } from '../../core/types.ts';
 import { getRequirement, requirementsOf } from '../../requirements/index.ts';
 import { validate } from '../../schemas/registry.ts';
 import {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decideExitWithBaseline, diffBaseline, loadBaseline } from '../../harness/runner/baseline.ts';
 import { ConfigError } from '../../harness/options.ts';
-import type { Verdict } from '../../harness/types.ts';
+import type { Verdict } from '../../core/types.ts';
 import { withVerdicts } from './fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'a2a-baseline-'));

@@ -1,9 +1,9 @@
 // Run results of targets that fail for one shared reason: an agent speaking the official A2A v0.3
 // JSON-RPC (answers shaped as @a2a-js/sdk 0.3 gives them), an agent of this spec that answers a
 // rate limit to everything, and an agent of this spec with one odd error code.
-import type { Exchange } from '../../harness/io/evidence.ts';
-import type { DialectProbeAnswer } from '../../harness/analysis/types.ts';
-import type { CheckResult, RequirementResult } from '../../harness/types.ts';
+import type { Exchange } from '../../core/evidence.ts';
+import type { DialectProbeAnswer } from '../../core/analysis.ts';
+import type { CheckResult, RequirementResult } from '../../core/types.ts';
 import { check, exchange, requirement } from './fixtures.ts';
 
 function rpc(id: string, method: string, params: unknown, response: unknown, status = 200): Exchange {

@@ -1,8 +1,8 @@
 // RunResult fixtures for the reporter tests: one requirement per verdict over real ledger ids, with
 // HTTP, SSE and webhook evidence, built with the harness's own verdict folding and summary.
-import type { Exchange, StreamTranscript } from '../../harness/io/evidence.ts';
-import type { CheckResult, CheckStatus, RequirementResult, RunResult, Verdict } from '../../harness/types.ts';
-import { decideExit, summarize } from '../../harness/verdict.ts';
+import type { Exchange, StreamTranscript } from '../../core/evidence.ts';
+import type { CheckResult, CheckStatus, RequirementResult, RunResult, Verdict } from '../../core/types.ts';
+import { decideExit, summarize } from '../../core/verdict.ts';
 import { getRequirement } from '../../requirements/index.ts';
 
 export const TARGET = 'http://127.0.0.1:8080';

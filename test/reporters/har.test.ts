@@ -8,7 +8,7 @@ import addFormatsModule from 'ajv-formats';
 import type { Har } from 'har-format';
 import { describe, expect, it } from 'vitest';
 import { trimEvidence } from '../../harness/runner/trim-evidence.ts';
-import type { RunResult } from '../../harness/types.ts';
+import type { RunResult } from '../../core/types.ts';
 import { renderHar } from '../../reporters/har.ts';
 import { check, exchange, fixtureRun, requirement, transcript } from './fixtures.ts';
 

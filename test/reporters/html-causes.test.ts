@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOfflinePage } from '../support/offline-page.ts';
 import { analyseRun } from '../../harness/analysis/root-causes.ts';
-import type { RunTraffic } from '../../harness/types.ts';
+import type { RunTraffic } from '../../core/types.ts';
 import { renderHtml } from '../../reporters/html/html-report.ts';
 import { anchorOf } from '../../reporters/sections.ts';
 import { V03_PROBE, v03Requirements } from './dialect-fixtures.ts';

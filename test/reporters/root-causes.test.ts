@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { probeAnswer } from '../../harness/analysis/dialect.ts';
 import { analyseRun } from '../../harness/analysis/root-causes.ts';
-import type { RunResult } from '../../harness/types.ts';
+import type { RunResult } from '../../core/types.ts';
 import { palette } from '../../reporters/console/ansi.ts';
 import { formatRunSummary } from '../../reporters/console/console-summary.ts';
 import { htmlData } from '../../reporters/html/html-data.ts';

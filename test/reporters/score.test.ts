@@ -1,7 +1,7 @@
 // reporters/score.ts: the compliance levels and the score of the README, from the requirements a
 // run selected; not-exercised and error count against the target, not-applicable is left out.
 import { describe, expect, it } from 'vitest';
-import type { Verdict } from '../../harness/types.ts';
+import type { Verdict } from '../../core/types.ts';
 import { computeCompliance, formatScore, unverifiedLines, verdictLine } from '../../reporters/score.ts';
 import { check, withVerdicts } from './fixtures.ts';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { htmlData } from '../../reporters/html/html-data.ts';
 import { renderMarkdown } from '../../reporters/markdown.ts';
-import { toolLabel } from '../../harness/tool-label.ts';
+import { toolLabel } from '../../core/tool-label.ts';
 import { fixtureRun } from './fixtures.ts';
 
 const ledger = { hash: '0123456789ab', requirements: 317 };

@@ -2,8 +2,8 @@
 // junit name), with the exit code it keeps; and RunResult.traffic as the console, summary.md and
 // report.html print it, read defensively (absent in older reports, partial in hand-made ones).
 import { describe, expect, it } from 'vitest';
-import { decideExit } from '../../harness/verdict.ts';
-import type { RunTraffic } from '../../harness/types.ts';
+import { decideExit } from '../../core/verdict.ts';
+import type { RunTraffic } from '../../core/types.ts';
 import { renderBadge } from '../../reporters/badge.ts';
 import { palette } from '../../reporters/console/ansi.ts';
 import { formatRunSummary } from '../../reporters/console/console-summary.ts';

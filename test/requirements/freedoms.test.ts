@@ -5,7 +5,7 @@
 // it); every `touches` selects requirements. The ledger is read as data: nothing here runs a target.
 import { describe, expect, it } from 'vitest';
 import { CONDITIONS } from '../../bench/field/conditions.ts';
-import { loadClarifications } from '../../harness/clarifications.ts';
+import { loadClarifications } from '../../core/clarifications.ts';
 import { loadLegalVariants } from '../../mutants/legal-run.ts';
 import {
   FREEDOM_GROUPS,

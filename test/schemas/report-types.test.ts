@@ -1,5 +1,5 @@
-// The report's shape has one source, schemas/report.schema.json: harness/types.ts,
-// harness/io/evidence.ts, reporters/score.ts and runConformance's options name the types generated
+// The report's shape has one source, schemas/report.schema.json: core/types.ts,
+// core/evidence.ts, reporters/score.ts and runConformance's options name the types generated
 // from it (and from fleet-file.schema.json). The type assertions here are checked by tsc; the runtime
 // ones check that every object the schema titles is generated once, and that a real run's report.json
 // holds no field the schema does not declare (the schema is open to later versions, so plain
@@ -9,9 +9,9 @@ import addFormatsModule from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { runConformance, type RunOptions } from '../../harness/index.ts';
-import type { Delivery, HeaderMap } from '../../harness/io/evidence.ts';
+import type { Delivery, HeaderMap } from '../../core/evidence.ts';
 import type { OptionKey, RawOptions } from '../../harness/options.ts';
-import { EVIDENCE_MODES, VERDICTS, type RunResult, type VerdictCounts } from '../../harness/types.ts';
+import { EVIDENCE_MODES, VERDICTS, type RunResult, type VerdictCounts } from '../../core/types.ts';
 import { reportDocument, type ReportDocument } from '../../reporters/json-report.ts';
 import type {
   ConformanceReport,

@@ -3,7 +3,7 @@
 // system timeout (C-05) end it while the cancel was on its way; otherwise the refusal stays a finding.
 // readTooLate(): the same for a tasks/get that read a final state where the check needed a running task.
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../harness/io/evidence.ts';
+import type { Exchange } from '../../core/evidence.ts';
 import type { CheckContext } from '../../suites/support/index.ts';
 import { endedBefore, readTooLate } from '../../suites/support/ended-first.ts';
 

@@ -8,7 +8,7 @@ import {
   redactText,
   truncateText,
   type Delivery,
-} from '../../../harness/io/evidence.ts';
+} from '../../../core/evidence.ts';
 import { recordRequest, REQUEST_JSON_STRING_CHARS } from '../../../harness/io/request-spec.ts';
 
 describe('redact', () => {

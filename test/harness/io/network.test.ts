@@ -13,7 +13,7 @@ import {
   resolveProxy,
   tlsHint,
 } from '../../../harness/io/network.ts';
-import { headerLine, isSecretHeaderName } from '../../../harness/io/redaction.ts';
+import { headerLine, isSecretHeaderName } from '../../../core/redaction.ts';
 import { ConfigError, readEnv, resolveOptions, type RawOptions } from '../../../harness/options.ts';
 import { makePki } from '../../support/network-parts.ts';
 

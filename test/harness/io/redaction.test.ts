@@ -1,8 +1,8 @@
-// The final redaction pass (harness/io/redaction.ts): the user's credentials leave a finished result
+// The final redaction pass (core/redaction.ts): the user's credentials leave a finished result
 // and a console line in every wire form, and secrets too short to tell from field names are left alone.
 import { describe, expect, it } from 'vitest';
-import { REDACTED } from '../../../harness/io/evidence.ts';
-import { MIN_SECRET_LENGTH, redactLine, redactResult } from '../../../harness/io/redaction.ts';
+import { REDACTED } from '../../../core/evidence.ts';
+import { MIN_SECRET_LENGTH, redactLine, redactResult } from '../../../core/redaction.ts';
 
 const KEY = 'sk-test/abc"123';
 

@@ -46,7 +46,7 @@ export type LevelSelection = ReportOptions['level'];
 /** One recorded comparison (h2spec style: expected beside actual). */
 export type Assertion = ReportAssertion;
 
-/** Wire evidence gathered while a check ran (deliveries without their raw body: harness/io/evidence.ts). */
+/** Wire evidence gathered while a check ran (deliveries without their raw body: core/evidence.ts). */
 export type CheckEvidence = ReportEvidence;
 
 /**

@@ -13,7 +13,7 @@ import type {
   ReportSseEvent,
   ReportStreamTranscript,
   ReportTimings,
-} from '../../schemas/generated/types.ts';
+} from '../schemas/generated/types.ts';
 
 // The records are report.json's evidence shapes (schemas/report.schema.json, generated into
 // schemas/generated/types.ts); only a delivery differs in memory, by its raw body.

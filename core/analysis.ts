@@ -2,11 +2,7 @@
 // spec's (the official A2A v0.3 or v1.0 JSON-RPC), and the root causes that many findings share, so a
 // reader starts from a handful of causes instead of 150 unrelated lines (docs/reports.md).
 // The dialect and root causes are report.json's shapes (schemas/report.schema.json, generated).
-import type {
-  ReportDialect,
-  ReportDialectDifference,
-  ReportRootCause,
-} from '../../schemas/generated/types.ts';
+import type { ReportDialect, ReportDialectDifference, ReportRootCause } from '../schemas/generated/types.ts';
 
 export type DialectId = ReportDialect['id'];
 

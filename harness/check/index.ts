@@ -1,0 +1,27 @@
+// The check-writing API: everything a conformance suite (suites/) takes from the harness, and the
+// only module of the harness a suite imports (eslint.config.js enforces it). verifies() registers a
+// check; the context, the matchers and the recorder's stop are what a check works with; the wire
+// types and readers are those of the evidence it records (harness/README.md, Writing a check).
+export { suiteFile, verifies, type VerifiesOptions } from '../verifies.ts';
+export type { CheckCost, CheckDeclaration, PlannedWait, PropertyCost, SuiteFileDeclaration } from './cost.ts';
+export {
+  completeAnswer,
+  DEFAULT_MAX_WAIT_MS,
+  NoAnswerError,
+  type AnsweredExchange,
+  type CheckContext,
+} from './context.ts';
+export { is, typeOf, type Matcher } from './matchers.ts';
+export { isNotExercisedStop } from './recorder.ts';
+export type { CheckFn } from './run-check.ts';
+export { closeSharedReceiver, type CheckWebhooks } from './webhooks.ts';
+export type { ProvidedRun } from '../provided.ts';
+export { cardClaims } from '../capabilities.ts';
+export { methodOf } from '../analysis/findings.ts';
+export type { Delivery, Exchange, SseEvent, StreamTranscript } from '../../core/evidence.ts';
+export { retryAfterMs } from '../io/governor.ts';
+export type { SseStream } from '../io/sse-reader.ts';
+export type { RpcOptions, StreamOptions, TargetClient } from '../io/target-client.ts';
+export type { ScriptedResponse } from '../io/webhook-receiver.ts';
+export { verifySignature } from '../io/webhook-signature.ts';
+export { basePathOf } from '../io/request-spec.ts';
