@@ -5,6 +5,7 @@ import {
   awaitState,
   cancelTask,
   checkSeenStates,
+  errorData,
   eventState,
   fillSlots,
   notSeenIn,
@@ -69,8 +70,18 @@ async function runScenario(c: CheckContext): Promise<QueueScenario> {
     // A queued task seen past submitted is a finding only while every slot is still held.
     if (queuedStates.some((s) => s !== 'submitted'))
       await fill.requireHeld('when the queued tasks were read');
-    cancelResult = resultOf(await cancelTask(c, first.taskId, QUEUED_REASON));
-    if (cancelResult?.canceled !== true && stateOf(await getTask(c, first.taskId)) !== 'submitted') {
+    const cancel = await cancelTask(c, first.taskId, QUEUED_REASON);
+    cancelResult = resultOf(cancel);
+    // A refused cancel is a finding when the task was still queued: the refusal itself says so
+    // (data.currentState submitted), or the task still reads submitted after it, or every slot was
+    // still held (read after). Otherwise the task may have been dequeued and ended first (a slot
+    // freed, e.g. by the system timeout, on a slow agent): a refusal is then the right answer.
+    const refusedAs = errorData(cancel)?.currentState;
+    if (
+      cancelResult?.canceled !== true &&
+      refusedAs !== 'submitted' &&
+      stateOf(await getTask(c, first.taskId)) !== 'submitted'
+    ) {
       await fill.requireHeld('when the queued task was canceled');
     }
     await cancelTask(c, fill.holders[0]!.taskId);
