@@ -298,14 +298,9 @@ export const LEGAL_PATHS =
   'a path of the section 3 table: submitted -> working -> completed|failed|canceled, or submitted -> canceled';
 
 /**
- * The states of the events a stream carried, in order, with repeats collapsed: several `working`
- * events (progress updates) are one state.
+ * What a stream showed of its task: the states of its events in order, repeats collapsed (several
+ * `working` events, progress updates, are one state), and whether it got to the end.
  */
-export async function streamStates(stream: SseStream): Promise<unknown[]> {
-  return (await streamSeen(stream)).states;
-}
-
-/** What a stream showed of its task: its states (repeats collapsed), and whether it got to the end. */
 export interface StreamSeen {
   states: unknown[];
   /** The stream carried its final event (or an error event). */
