@@ -82,6 +82,11 @@ export const DEFAULTS = Object.freeze({
   concurrency: defaultOf<number>('concurrency'),
 });
 
+/** A check's budget without --check-timeout-ms: several requests plus a webhook retry schedule (C-20: 1 + 2 + 4 s). */
+export function defaultCheckTimeoutMs(timeoutMs: number): number {
+  return Math.max(30_000, 3 * timeoutMs);
+}
+
 export function readConfigFile(path: string): RawOptions {
   let parsed: unknown;
   try {
@@ -164,8 +169,7 @@ export function resolveOptions(
     only: list(raw.only),
     webhookListen: hostPort(raw.webhookListen ?? DEFAULTS.webhookListen),
     timeoutMs,
-    // A check may wait for several requests plus a webhook retry schedule (C-20: 1 + 2 + 4 s).
-    checkTimeoutMs: int(raw.checkTimeoutMs, 'checkTimeoutMs', Math.max(30_000, 3 * timeoutMs), 1),
+    checkTimeoutMs: int(raw.checkTimeoutMs, 'checkTimeoutMs', defaultCheckTimeoutMs(timeoutMs), 1),
     budgetMs: int(raw.budgetMs, 'budgetMs', DEFAULTS.budgetMs, 1),
     seed: int(raw.seed, 'seed', Math.floor(Math.random() * 2 ** 31), -(2 ** 31)),
     runs: int(raw.runs, 'runs', DEFAULTS.runs, 1),

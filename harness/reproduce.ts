@@ -4,6 +4,9 @@ import type { Exchange } from '../core/evidence.ts';
 import { isSecretHeaderName } from '../core/redaction.ts';
 import type { AuthKind } from '../core/types.ts';
 import { withoutCredentials, type NetworkSettings } from './io/network.ts';
+import type { Pace } from './io/governor.ts';
+import { defaultCheckTimeoutMs, DEFAULTS } from './options.ts';
+import type { FieldSettings } from './provided.ts';
 
 export interface ReproduceBase {
   baseUrl: string;
@@ -15,6 +18,17 @@ export interface ReproduceBase {
   runs: number;
   /** TLS, proxy and the extra headers: the way to the target is part of what reproduces a run. */
   network?: NetworkSettings;
+  /**
+   * The run's settings that change what a check does (the profile's allowances, the pace, the waits
+   * it may plan, the turns it may spend); absent: the run's defaults.
+   */
+  field?: Pick<FieldSettings, 'profile' | 'pace' | 'maxWaitMs' | 'maxTurns'>;
+  /** The probed card: a pace equal to its limits.requestsPerMinute needs no --rate to come back. */
+  card?: Record<string, unknown> | null;
+  /** Request and check budgets (a check's deadlines derive from them). */
+  timeoutMs?: number;
+  checkTimeoutMs?: number;
+  webhookPublicUrl?: string;
 }
 
 /** POSIX single-quote quoting: safe for any text in sh, bash and zsh. */
@@ -31,6 +45,7 @@ export function reproduceCommand(base: ReproduceBase, requirementId: string): st
   }
   parts.push(...networkArgs(base.network));
   parts.push(`--only ${shellQuote(requirementId)}`, `--seed ${base.seed}`, `--runs ${base.runs}`);
+  parts.push(...settingFlags(base));
   return parts.join(' ');
 }
 
@@ -52,6 +67,59 @@ function networkArgs(net: NetworkSettings | undefined): string[] {
     if (!secret.has(name) && !isSecretHeaderName(name))
       args.push(`--header ${shellQuote(`${name}: ${value}`)}`);
   return args;
+}
+
+const UNITS: Record<number, string> = { 1000: 's', 60_000: 'm', 3_600_000: 'h' };
+
+function cardRate(card: Record<string, unknown> | null | undefined): number | undefined {
+  const limits = card?.limits;
+  const n =
+    typeof limits === 'object' && limits !== null
+      ? (limits as Record<string, unknown>).requestsPerMinute
+      : undefined;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 1 ? Math.floor(n) : undefined;
+}
+
+/**
+ * `--rate` as the run had it: the pace an option set (n/s|m|h; a window --rate cannot write is given
+ * per minute, rounded down), `off` when the run kept none although the card states a limit; nothing
+ * when the pace is the card's own (the re-run reads the card again).
+ */
+export function rateFlag(
+  pace: Pace | null,
+  card: Record<string, unknown> | null | undefined,
+): string | undefined {
+  if (pace === null) return cardRate(card) === undefined ? undefined : '--rate off';
+  if (pace.source === 'card') return undefined;
+  const unit = UNITS[pace.windowMs];
+  if (unit !== undefined) return `--rate ${pace.limit}/${unit}`;
+  return `--rate ${Math.max(1, Math.floor((pace.limit * 60_000) / pace.windowMs))}/m`;
+}
+
+function durationFlag(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000}m` : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+/** The flags of the run's settings that change what the check does, in the CLI's spelling. */
+function settingFlags(base: ReproduceBase): string[] {
+  const flags: string[] = [];
+  const f = base.field;
+  if (f !== undefined) {
+    flags.push(`--profile ${f.profile}`);
+    const rate = rateFlag(f.pace, base.card);
+    if (rate !== undefined) flags.push(rate);
+    if (f.maxWaitMs !== null) flags.push(`--max-wait ${durationFlag(f.maxWaitMs)}`);
+    if (f.maxTurns !== null) flags.push(`--max-turns ${f.maxTurns}`);
+  }
+  const timeoutMs = base.timeoutMs ?? DEFAULTS.timeoutMs;
+  if (timeoutMs !== DEFAULTS.timeoutMs) flags.push(`--timeout-ms ${timeoutMs}`);
+  if (base.checkTimeoutMs !== undefined && base.checkTimeoutMs !== defaultCheckTimeoutMs(timeoutMs)) {
+    flags.push(`--check-timeout-ms ${base.checkTimeoutMs}`);
+  }
+  if (base.webhookPublicUrl !== undefined) {
+    flags.push(`--webhook-public-url ${shellQuote(base.webhookPublicUrl)}`);
+  }
+  return flags;
 }
 
 // Headers curl computes itself, or that say nothing about the request.

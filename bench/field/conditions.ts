@@ -75,6 +75,23 @@ export const CONDITIONS: Condition[] = [
     delayMs: (_m, body, headers, key) => (llmTurn(body, headers, key) ? 1500 : 0),
   },
   {
+    name: 'slow-turns-5min',
+    what: '1.5 s before every task-creating request, 5-minute system timeout',
+    freedoms: ['deployment.turn-latency', 'task.system-timeout'],
+    agent: (k) => tunedAgent(k, { systemTimeoutMs: 300_000 }),
+    delayMs: (_m, body, headers, key) => (llmTurn(body, headers, key) ? 1500 : 0),
+  },
+  {
+    name: 'rate-60-5min',
+    what: 'limited to 60 requests/min, 5-minute system timeout',
+    freedoms: ['deployment.rate-limit', 'task.system-timeout'],
+    agent: (k) =>
+      tunedAgent(k, {
+        limits: { requestsPerMinute: 60, concurrentTasks: 4, maxMessageLength: 100_000 },
+        systemTimeoutMs: 300_000,
+      }),
+  },
+  {
     name: 'timeout-5min',
     what: '5-minute system timeout',
     freedoms: ['task.system-timeout'],

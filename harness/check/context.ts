@@ -89,6 +89,17 @@ export interface CheckContext {
    * not-exercised, naming the --max-wait that would exercise it.
    */
   planWait(ms: number, what: string): void;
+  /**
+   * What this agent takes per turn: the 95th percentile of its recent task-creating requests' answer
+   * times, run-wide (harness/io/governor.ts); 0 before the first.
+   */
+  turnLatencyMs(): number;
+  /**
+   * A length the harness scripts (a directive's delayMs, how long a task must stay running for a
+   * request to meet it) or a window it watches for a transition, given as on a fast agent, grown by
+   * what this agent has shown it takes per turn (scaledToAgent).
+   */
+  scaled(ms: number): number;
   info(message: string, data?: unknown): void;
   /**
    * A property over generated inputs (fast-check, seed and runs from the run). A counterexample is a
@@ -139,6 +150,33 @@ export function isGovernorStop(
     e instanceof RateLimitedError ||
     e instanceof TaskSlotError
   );
+}
+
+// Why two turns: a scripted length must outlast the harness's next request reaching the agent after
+// it heard of the task (one answer on its way back, the request on its way in), each of which a
+// slow agent (a model call per turn, a loaded gateway) takes about a turn's time for.
+const TURNS_PER_SCRIPTED_LENGTH = 2;
+
+/**
+ * `ms`, a length tuned on an agent that answers at once, grown by the agent's measured turn latency:
+ * ms + 2 × turnLatencyMs. Never shorter than `ms`; grown no further than half the agent's system
+ * timeout when it advertises one (C-05: a scripted task longer than that would be canceled by the
+ * agent before it could end as scripted).
+ */
+export function scaledToAgent(ms: number, turnLatencyMs: number, systemTimeoutMs?: number): number {
+  const grown = ms + TURNS_PER_SCRIPTED_LENGTH * Math.max(0, turnLatencyMs);
+  const cap = systemTimeoutMs === undefined ? Infinity : Math.max(ms, systemTimeoutMs / 2);
+  return Math.round(Math.min(grown, cap));
+}
+
+/** The card's limits.systemTimeoutMs (the C-05 extension), when it is a positive number. */
+function systemTimeoutOf(card: Record<string, unknown> | null): number | undefined {
+  const limits = card?.limits;
+  const ms =
+    typeof limits === 'object' && limits !== null
+      ? (limits as Record<string, unknown>).systemTimeoutMs
+      : undefined;
+  return typeof ms === 'number' && ms > 0 ? ms : undefined;
 }
 
 /** The longest wait a check may plan without --max-wait. */
@@ -217,6 +255,8 @@ export function createCheckContext(
       }
       extendBudget(ms);
     },
+    turnLatencyMs: () => runGovernor(run).turnAllowanceMs(),
+    scaled: (ms) => scaledToAgent(ms, runGovernor(run).turnAllowanceMs(), systemTimeoutOf(card)),
     requirement,
     target: { baseUrl: run.baseUrl, agentId: run.agentId, authKind: authKindOf(run.auth) },
     config,

@@ -54,7 +54,7 @@ function resultState(ev: { json?: unknown }): unknown {
 
 const ofRunning = sharedSample('tasks/resubscribe of a running task', async (c) => {
   const parts = (await directivesHonoured(c))
-    ? [directivePart({ delayMs: 120, progressSteps: 2 })]
+    ? [directivePart({ delayMs: c.scaled(120), progressSteps: 2 })]
     : [textPart('live resubscribe sample')];
   const origin = await c.stream('message/stream', messageParams(parts), {
     closeOnFinal: true,

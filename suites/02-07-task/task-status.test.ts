@@ -50,7 +50,9 @@ const scripted = sharedSample('directive-driven failed, multi-step and cancelled
   // Four tasks of their own, made side by side: on a slow agent their turns overlap.
   const [sent, stepped, cancel, polled] = await Promise.all([
     c.rpc('message/send', messageParams([directivePart({ fail: 'conformance failure' })])),
-    streams ? streamToEnd(c, [directivePart({ delayMs: 90, progressSteps: 3 })]).then(streamResults) : [],
+    streams
+      ? streamToEnd(c, [directivePart({ delayMs: c.scaled(90), progressSteps: 3 })]).then(streamResults)
+      : [],
     streams ? cancelRunningTask(c, true) : undefined,
     streams ? polledStatuses(c) : [],
   ]);
@@ -59,7 +61,7 @@ const scripted = sharedSample('directive-driven failed, multi-step and cancelled
 
 /** tasks/get reads of a multi-step task while it is working and once it has ended. */
 async function polledStatuses(c: CheckContext): Promise<JsonObject[]> {
-  const parts = [directivePart({ delayMs: 300, progressSteps: 2 })];
+  const parts = [directivePart({ delayMs: c.scaled(300), progressSteps: 2 })];
   const stream = await c.stream('message/stream', messageParams(parts), { totalMs: 10_000 });
   let taskId: unknown;
   for await (const ev of stream.events()) {

@@ -40,6 +40,8 @@ interface HolderOutcome {
   endedAfterMs: number;
   /** State read again at least 50 ms after every holder ended. */
   laterState: unknown;
+  /** Its updatedAt once ended: when the agent's clock says it ended. */
+  updatedAt: unknown;
 }
 
 interface TimeoutScenario {
@@ -47,6 +49,8 @@ interface TimeoutScenario {
   holders: HolderOutcome[];
   /** State of the queued task once it existed longer than the timeout (it ran for less). */
   queuedState: unknown;
+  queuedReason: unknown;
+  queuedUpdatedAt: unknown;
   /** Ms from the queued task's creation to that read. */
   queuedReadAfterMs: number;
 }
@@ -78,21 +82,61 @@ async function runScenario(c: CheckContext, timeoutMs: number): Promise<TimeoutS
           state: status?.state,
           reason: status?.reason,
           endedAfterMs: Date.now() - t0,
+          updatedAt: task?.updatedAt,
         };
       }),
     );
     // A timer started at creation instead of at dequeue (C-05) would have fired by then; the
     // running tasks are read again at the same time, to see that they stay canceled.
     await sleep(Math.max(50, queuedAt + timeoutMs + 150 - Date.now()));
-    const queuedState = stateOf(await getTask(c, queued.taskId));
+    const queuedTask = await getTask(c, queued.taskId);
+    const queuedState = stateOf(queuedTask);
     const queuedReadAfterMs = Date.now() - queuedAt;
     await c.client.rpc('tasks/cancel', { taskId: queued.taskId });
     const holders = await Promise.all(
       ends.map(async (e) => ({ ...e, laterState: stateOf(await getTask(c, e.taskId)) })),
     );
-    return { timeoutMs, holders, queuedState, queuedReadAfterMs };
+    return {
+      timeoutMs,
+      holders,
+      queuedState,
+      queuedReason: statusOf(queuedTask)?.reason,
+      queuedUpdatedAt: queuedTask?.updatedAt,
+      queuedReadAfterMs,
+    };
   } finally {
     await fill.release();
+  }
+}
+
+/**
+ * The queued task read other than working is a finding only with proof from the agent's own clock:
+ * canceled by the timeout less than limits.systemTimeoutMs after the first slot freed (it cannot
+ * have worked that long; had it started earlier, it broke the queue, C-21). Canceled by the timeout
+ * later, a slot freed early enough for it to run its full timeout before the read (a loaded or slow
+ * agent's holders start and end at their own pace); still submitted, it was not dequeued within the
+ * harness's wait, which the spec does not bound. Either way not-exercised, with what was seen.
+ */
+function spareOrProof(c: CheckContext, s: TimeoutScenario): void {
+  if (s.queuedState === 'submitted') {
+    c.notExercised(
+      `the task queued behind the holders was still submitted ${s.queuedReadAfterMs} ms after its creation: not dequeued within the harness's wait, which the spec does not bound`,
+    );
+  }
+  if (s.queuedState !== 'canceled' || s.queuedReason !== 'system timeout') return;
+  const freed = Math.min(...s.holders.map((h) => Date.parse(String(h.updatedAt))));
+  const ended = Date.parse(String(s.queuedUpdatedAt));
+  if (!Number.isFinite(freed) || !Number.isFinite(ended)) {
+    c.notExercised(
+      'the task queued behind the holders was canceled by the timeout, and their updatedAt times do not tell when a slot freed',
+    );
+  }
+  const ran = ended - freed;
+  c.info(`the queued task was canceled by the timeout ${ran} ms (agent's clock) after the first slot freed`);
+  if (ran >= s.timeoutMs) {
+    c.notExercised(
+      `a slot freed ${ran} ms before the queued task's timeout (limits.systemTimeoutMs ${s.timeoutMs}): it could run its full timeout before the harness read it`,
+    );
   }
 }
 
@@ -142,6 +186,7 @@ verifies(
         is.atLeast(s.timeoutMs),
       );
     }
+    spareOrProof(c, s);
     c.check(
       `state of the task queued behind them, ${s.queuedReadAfterMs} ms after its creation`,
       s.queuedState,

@@ -9,10 +9,12 @@ import {
   errorData,
   fillSlots,
   finishedTasks,
+  notSeenIn,
   openTask,
   RFC3339,
   scriptParts,
   sleep,
+  STATE_WINDOW_MS,
 } from '../support/lifecycle-area.ts';
 import {
   ERROR_CODES,
@@ -132,7 +134,8 @@ verifies(
     await requireDirectives(c, 'a task that runs until canceled');
     const task = await openTask(c, scriptParts('working', { runUntilCanceled: true }));
     try {
-      const seen = await awaitState(c, task.taskId, (s) => s !== 'submitted');
+      const seen = await awaitState(c, task.taskId, (s) => s !== 'submitted', STATE_WINDOW_MS);
+      if (stateOf(seen) === 'submitted') notSeenIn(c, 'working', 'submitted', c.scaled(STATE_WINDOW_MS));
       // Read after the task met its system timeout (the read waited on a slow or rate-limited agent).
       const gone = stateOf(seen) === 'working' ? undefined : readTooLate(c, task);
       if (gone !== undefined) c.notExercised(`${gone}: no working task was left to read`);
@@ -173,7 +176,7 @@ verifies(
     const working = trace.reads.filter((t) => stateOf(t) === 'working');
     if (working.length === 0)
       c.notExercised(
-        `no tasks/get read the progress task working (${readStates(trace)}): the task, 300 ms in 3 steps, ended before a poll reached it`,
+        `no tasks/get read the progress task working (${readStates(trace)}): the task, ${trace.delayMs} ms in 3 steps, ended before a poll reached it`,
       );
     for (const [i, t] of working.entries()) {
       const progress = statusOf(t)?.progress;

@@ -7,9 +7,12 @@ export interface ProgressTrace {
   taskId: string;
   /** Every tasks/get result, in order, the last one final. */
   reads: Array<JsonObject | undefined>;
+  /** The scripted work (delayMs), grown by the agent's turn latency. */
+  delayMs: number;
 }
 
-// 300 ms in 3 steps: a poll every 15 ms sees each step several times, within the area's budget.
+// 300 ms in 3 steps on a fast agent (grown by its turn latency, c.scaled): a poll every 15 ms sees
+// each step several times, within the area's budget.
 const SCRIPT = { delayMs: 300, progressSteps: 3 };
 const POLL_MS = 15;
 const BUDGET_MS = 3_000;
@@ -18,13 +21,15 @@ let trace: Promise<ProgressTrace> | undefined;
 
 async function poll(c: CheckContext): Promise<ProgressTrace> {
   await requireDirectives(c, 'a task that reports progress (delayMs, progressSteps)');
-  const { taskId } = await openTask(c, scriptParts('progress', SCRIPT));
+  const script = { ...SCRIPT, delayMs: c.scaled(SCRIPT.delayMs) };
+  const { taskId } = await openTask(c, scriptParts('progress', script));
   const reads: Array<JsonObject | undefined> = [];
-  const deadline = Date.now() + BUDGET_MS;
+  const deadline = Date.now() + c.scaled(BUDGET_MS);
   for (;;) {
     const task = await getTask(c, taskId);
     reads.push(task);
-    if (isFinalState(stateOf(task)) || Date.now() >= deadline) return { taskId, reads };
+    if (isFinalState(stateOf(task)) || Date.now() >= deadline)
+      return { taskId, reads, delayMs: script.delayMs };
     await sleep(POLL_MS);
   }
 }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { isObject } from '../../schemas/json.ts';
 import {
+  completeAnswer,
   directivePart,
   ERROR_CODES,
   FINAL_STATES,
@@ -24,7 +25,7 @@ import {
   checkEarlyError,
   earlyError,
   eventSummary,
-  LIVE_DELAY_MS,
+  liveDelayMs,
   liveParts,
   requireEnded,
   resultOfEvent,
@@ -181,21 +182,32 @@ verifies(
   'a live task that cannot be streamed: -32004',
   async (c) => {
     const { parts, held } = await unstreamableParts(c);
-    // C-16: a client-chosen task id lets the harness resubscribe while message/send still blocks.
+    // C-16: a client-chosen task id lets the harness resubscribe while message/send still blocks. The
+    // send blocks until the task ends (spec 4.1): a held task ends only when the check cancels it, so
+    // its answer is read after the cancel, and no answer to it is no finding (c.client, not c.rpc).
     const taskId = randomUUID();
-    const sending = c.rpc('message/send', messageParams(parts, { id: taskId }), { timeoutMs: 5_000 });
+    const sending = c.client.rpc('message/send', messageParams(parts, { id: taskId }));
+    const cancel = async (): Promise<void> => {
+      if (held) await c.client.rpc('tasks/cancel', { taskId, reason: 'conformance: resubscribe checked' });
+    };
+    // The task appears once the agent took the message: a slow agent's turn later (waitForTask scales).
     const running = await waitForTask(c, taskId, (s) => s !== undefined, 1_000);
     if (stateOf(running) === undefined || FINAL_STATES.includes(stateOf(running) as string)) {
-      await sending;
+      await cancel();
       c.notExercised(
-        `no running task to resubscribe to (state ${String(stateOf(running))}; ${LIVE_DELAY_MS} ms task)`,
+        `no running task to resubscribe to (state ${String(stateOf(running))}; ${held ? 'a task held until canceled' : `a ${liveDelayMs(c)} ms task`})`,
       );
     }
-    const run = await runStream(c, 'tasks/resubscribe', { taskId }, { client: c.newClient() });
-    if (held) await c.rpc('tasks/cancel', { taskId, reason: 'conformance: resubscribe checked' });
+    let run: StreamRun;
+    try {
+      run = await runStream(c, 'tasks/resubscribe', { taskId }, { client: c.newClient() });
+    } finally {
+      await cancel();
+    }
     const error = checkEarlyError(c, run, ERROR_CODES.SUBSCRIPTION_FAILED);
     c.info('error.data', error?.data);
-    c.info('message/send result state', stateOf(resultOf(await sending)));
+    const sent = await sending;
+    c.info('message/send result state', completeAnswer(sent) ? stateOf(resultOf(sent)) : 'no answer');
   },
   { concurrent: true },
 );

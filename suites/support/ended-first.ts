@@ -24,6 +24,14 @@ interface Heard {
 // C-05: the reason of a task ended by the system timeout.
 const SYSTEM_TIMEOUT = 'system timeout';
 
+/**
+ * The task (a tasks/get result) was ended by the agent's system timeout (C-05: canceled, reason
+ * "system timeout"): a legal end whenever a check waited for another one, so no finding.
+ */
+export function endedBySystemTimeout(task: JsonObject | undefined): boolean {
+  return stateOf(task) === 'canceled' && statusOf(task)?.reason === SYSTEM_TIMEOUT;
+}
+
 function methodOf(ex: Exchange): string {
   return requestMethodOf(ex) ?? 'request';
 }

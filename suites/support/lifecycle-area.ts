@@ -11,13 +11,14 @@ import {
   getTask,
   messageParams,
   requireDirectives,
+  resultOf,
   sendTask,
   stateOf,
   textPart,
   type DirectiveFields,
   type JsonObject,
 } from './messages.ts';
-import { endedBefore } from './ended-first.ts';
+import { endedBefore, endedBySystemTimeout } from './ended-first.ts';
 import { errorOf } from './rpc-response.ts';
 
 export { sleep };
@@ -102,7 +103,7 @@ export async function openTask(c: CheckContext, parts: readonly JsonObject[]): P
   }
   const taskId = randomUUID();
   void c.client.rpc('message/send', messageParams(parts, { id: taskId }), { timeoutMs: 30_000 });
-  const deadline = Date.now() + 1_000;
+  const deadline = Date.now() + c.scaled(1_000);
   while (Date.now() < deadline) {
     if ((await getTask(c, taskId)) !== undefined) return { taskId };
     await sleep(20);
@@ -124,14 +125,18 @@ export async function nextEvent(
   return Promise.race([found, timer]);
 }
 
-/** Polls tasks/get until the state is `state` (or final); returns the last task seen. */
+/**
+ * Polls tasks/get until `accept` takes the state, for `timeoutMs` grown by the agent's turn latency
+ * (c.scaled); returns the last task seen. The window is the harness's choice: a state not reached in
+ * it is no finding (the spec bounds no transition's time), see notSeenIn().
+ */
 export async function awaitState(
   c: CheckContext,
   taskId: string,
   accept: (state: unknown) => boolean,
-  timeoutMs = 3_000,
+  timeoutMs = STATE_WINDOW_MS,
 ): Promise<JsonObject | undefined> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + c.scaled(timeoutMs);
   // A long wait (a system timeout of minutes) polls less often: about 200 reads whatever its length.
   const every = Math.max(15, Math.floor(timeoutMs / 200));
   for (;;) {
@@ -142,9 +147,44 @@ export async function awaitState(
 }
 
 /**
+ * Ends the check not-exercised: the task was still `seen` when a window the harness chose (`ms`,
+ * already scaled) ended, while the check waited for `wanted`. The spec bounds no transition's time
+ * (a queue, a model call, a loaded agent), so not seeing it is no finding.
+ */
+export function notSeenIn(c: CheckContext, wanted: string, seen: unknown, ms: number): never {
+  return c.notExercised(
+    `the task was still ${String(seen)} ${ms} ms into the harness's wait for ${wanted} ` +
+      '(tasks/get; the spec bounds no time for it, so this is no finding)',
+  );
+}
+
+/**
+ * The task as read at the end of a check's wait for its scripted end (`windowMs`, already scaled): one
+ * still running, or one the agent's system timeout ended first (C-05: canceled, reason "system
+ * timeout"), leaves the check not-exercised. Any other end is for the check to grade.
+ */
+export function requireOwnEnd(c: CheckContext, task: JsonObject | undefined, windowMs: number): void {
+  const state = stateOf(task);
+  if (!isFinalState(state)) notSeenIn(c, 'its end', state, windowMs);
+  if (endedBySystemTimeout(task)) {
+    c.notExercised(
+      `the agent's system timeout (C-05) ended the task before its scripted end (canceled, reason "system timeout"): a legal end, nothing to grade`,
+    );
+  }
+}
+
+/**
+ * How long a check watches a task for its next state (leaving `submitted`, reaching its end) on a
+ * fast agent; awaitState() grows it by the agent's turn latency. The spec bounds none of these
+ * times: a state not seen in it is no finding (notSeenIn).
+ */
+export const STATE_WINDOW_MS = 3_000;
+
+/**
  * Waits until the task leaves `submitted` and requires `working`. A task already final by then ran
- * its work before the harness could act on it (a loaded or remote agent, a slow network): the check
- * cannot show its precondition and ends not-exercised, saying what it saw. Another state fails.
+ * its work before the harness could act on it (a loaded or remote agent, a slow network), and one
+ * still submitted when the window ended has not started: either way the check cannot show its
+ * precondition and ends not-exercised, saying what it saw. Another state fails.
  */
 export async function requireWorking(
   c: CheckContext,
@@ -152,7 +192,8 @@ export async function requireWorking(
   workMs: number,
   label = 'state before the cancel',
 ): Promise<void> {
-  const state = stateOf(await awaitState(c, taskId, (s) => s !== 'submitted'));
+  const state = stateOf(await awaitState(c, taskId, (s) => s !== 'submitted', STATE_WINDOW_MS));
+  if (state === 'submitted') notSeenIn(c, 'working', state, c.scaled(STATE_WINDOW_MS));
   if (isFinalState(state)) {
     c.notExercised(
       `the task was already ${String(state)} when first seen past submitted (about ${workMs} ms of ` +
@@ -256,12 +297,72 @@ export const LEGAL_PATHS =
   'a path of the section 3 table: submitted -> working -> completed|failed|canceled, or submitted -> canceled';
 
 /**
- * The states of the events a stream carried, in order, with repeats collapsed: several `working`
- * events (progress updates) are one state.
+ * What a stream showed of its task: the states of its events in order, repeats collapsed (several
+ * `working` events, progress updates, are one state), and whether it got to the end.
  */
-export async function streamStates(stream: SseStream): Promise<unknown[]> {
-  const states = (await stream.done).events.map(eventState);
-  return states.filter((s, i) => i === 0 || s !== states[i - 1]);
+export interface StreamSeen {
+  states: unknown[];
+  /** The stream carried its final event (or an error event). */
+  complete: boolean;
+  /**
+   * What the agent said is all there: the stream is complete, or the agent itself closed it. False
+   * when the harness stopped it short (its budget, its own close) or the connection failed.
+   */
+  whole: boolean;
+  /** Why it stopped short, when it did. */
+  cut?: string;
+}
+
+export async function streamSeen(stream: SseStream): Promise<StreamSeen> {
+  const t = await stream.done;
+  const all = t.events.map(eventState);
+  const states = all.filter((s, i) => i === 0 || s !== all[i - 1]);
+  if (t.finalIndex !== null) return { states, complete: true, whole: true };
+  const cut =
+    t.budgetExceeded !== undefined
+      ? `the harness's ${t.budgetExceeded} budget ran out`
+      : t.closedBy === 'client'
+        ? 'the harness closed it'
+        : t.closedBy === 'error'
+          ? `the connection failed (${t.error?.message ?? 'unknown error'})`
+          : 'the agent closed it';
+  return { states, complete: false, whole: t.closedBy === 'server', cut };
+}
+
+function isPrefix(seen: readonly unknown[], whole: readonly unknown[]): boolean {
+  return seen.length <= whole.length && seen.every((s, i) => s === whole[i]);
+}
+
+/**
+ * Checks the states a task's stream carried against `expected`. A stream the harness stopped short
+ * (its own budget, a pace that outlasted it, its own close) shows only a beginning: when that
+ * beginning agrees with `expected` it is no evidence either way and is only noted; a state out of
+ * line is a finding whatever the end. A stream the agent closed before its final event is graded
+ * whole. Returns whether nothing contradicted `expected`.
+ */
+export async function checkStreamStates(
+  c: CheckContext,
+  label: string,
+  stream: SseStream,
+  expected: readonly unknown[],
+): Promise<boolean> {
+  return checkSeenStates(c, label, await streamSeen(stream), expected);
+}
+
+/** checkStreamStates() of a stream read earlier (streamSeen), e.g. by a scenario several checks share. */
+export function checkSeenStates(
+  c: CheckContext,
+  label: string,
+  seen: StreamSeen,
+  expected: readonly unknown[],
+): boolean {
+  if (!seen.whole && isPrefix(seen.states, expected)) {
+    c.info(
+      `${label}: ${JSON.stringify(seen.states)} before ${seen.cut}; the rest of ${JSON.stringify(expected)} was not seen (not graded)`,
+    );
+    return true;
+  }
+  return c.check(label, seen.states, expected);
 }
 
 /**
@@ -304,17 +405,25 @@ export type FinalOutcome = 'completed' | 'failed' | 'canceled';
 
 async function makeFinished(c: CheckContext, outcome: FinalOutcome): Promise<string> {
   let taskId: string;
+  // The final state an answer of the agent reported (the cancel result, the blocking send's task).
+  let heardEnd: unknown;
   if (outcome === 'canceled') {
     const task = await cancellableTask(c, 'to be canceled');
-    await cancelLive(c, task, 'conformance: final canceled task');
+    heardEnd = stateOf(resultOf(await cancelLive(c, task, 'conformance: final canceled task')));
     taskId = task.taskId;
   } else {
     if (outcome === 'failed') await requireDirectives(c, 'a failed task (fail)');
     const directive = outcome === 'failed' ? { fail: 'conformance failure' } : undefined;
     const { task } = await sendTask(c, scriptParts(`to be ${outcome}`, directive));
+    heardEnd = stateOf(task);
     taskId = task.id as string;
   }
   const state = stateOf(await awaitState(c, taskId, isFinalState, 2_000));
+  // Read unfinished after the agent said it ended is a finding (below); unfinished with no such word,
+  // the harness's window was only too short.
+  if (!isFinalState(state) && !isFinalState(heardEnd)) {
+    notSeenIn(c, `the sample's end (${outcome})`, state, c.scaled(2_000));
+  }
   if (outcome !== 'canceled' && isFinalState(state) && state !== outcome) {
     // An agent may fail a plain message (spec 3: "agent errors"; C-51: an agent in maintenance does),
     // and the directive contract is no spec requirement: the sample cannot be made, nothing is wrong.

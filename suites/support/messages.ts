@@ -106,7 +106,8 @@ export async function waitForTask(
   accept: (state: unknown) => boolean,
   timeoutMs = 5_000,
 ): Promise<JsonObject | undefined> {
-  const deadline = Date.now() + timeoutMs;
+  // The window grows with the agent's turn latency (c.scaled): a state not seen in it is no finding.
+  const deadline = Date.now() + c.scaled(timeoutMs);
   let last: JsonObject | undefined;
   for (;;) {
     last = await getTask(c, taskId);

@@ -22,11 +22,31 @@ import {
   type JsonObject,
 } from './messages.ts';
 
-/** Budgets of every stream of the area: a target silent for 3 s is reported, never waited on. */
+/**
+ * Budgets of every stream of the area on a fast agent: a target silent for 3 s is reported, never
+ * waited on. streamBudgets() grows them by the agent's turn latency.
+ */
 export const STREAM_BUDGETS = Object.freeze({ firstEventMs: 3_000, idleMs: 3_000, totalMs: 8_000 });
 
-/** How long a scripted task stays `working`: long enough to resubscribe on loopback, short for the run. */
+/** STREAM_BUDGETS grown by what this agent takes per turn (c.scaled): a slow agent's stream is waited for. */
+export function streamBudgets(c: CheckContext): { firstEventMs: number; idleMs: number; totalMs: number } {
+  return {
+    firstEventMs: c.scaled(STREAM_BUDGETS.firstEventMs),
+    idleMs: c.scaled(STREAM_BUDGETS.idleMs),
+    totalMs: c.scaled(STREAM_BUDGETS.totalMs),
+  };
+}
+
+/**
+ * How long a scripted task stays `working` on a fast agent: long enough to resubscribe on loopback,
+ * short for the run. liveDelayMs() grows it by the agent's turn latency.
+ */
 export const LIVE_DELAY_MS = 300;
+
+/** LIVE_DELAY_MS for this agent: its next request must still find the task running (c.scaled). */
+export function liveDelayMs(c: CheckContext): number {
+  return c.scaled(LIVE_DELAY_MS);
+}
 
 export interface StreamRun {
   requestId: string;
@@ -43,7 +63,7 @@ export async function runStream(
   const id = requestId();
   const { client, ...rest } = opts;
   const open = client === undefined ? c.stream.bind(c) : client.stream.bind(client);
-  const s = await open(method, params, { id, ...STREAM_BUDGETS, ...rest });
+  const s = await open(method, params, { id, ...streamBudgets(c), ...rest });
   return { requestId: id, t: await s.done };
 }
 
@@ -64,7 +84,7 @@ export function requireEnded(t: StreamTranscript): void {
     throw new Error(
       `the stream sent no final event within the budget (${t.budgetExceeded}; ` +
         `first event ${STREAM_BUDGETS.firstEventMs} ms, idle ${STREAM_BUDGETS.idleMs} ms, ` +
-        `total ${STREAM_BUDGETS.totalMs} ms)`,
+        `total ${STREAM_BUDGETS.totalMs} ms, each grown by twice the agent's turn latency)`,
     );
   }
 }
@@ -240,12 +260,12 @@ export interface LiveTask {
   scripted: boolean;
 }
 
-/** The parts of a task that stays `working` for LIVE_DELAY_MS when directives are honoured. */
+/** The parts of a task that stays `working` for liveDelayMs() when directives are honoured. */
 export async function liveParts(c: CheckContext, extra: DirectiveFields = {}): Promise<JsonObject[]> {
   if (!(await directivesHonoured(c))) return [textPart('conformance live task')];
   return [
     textPart('conformance live task'),
-    directivePart({ delayMs: LIVE_DELAY_MS, progressSteps: 2, ...extra }),
+    directivePart({ delayMs: liveDelayMs(c), progressSteps: 2, ...extra }),
   ];
 }
 
@@ -257,7 +277,7 @@ export async function startLiveTask(c: CheckContext, state?: string): Promise<Li
   const scripted = await directivesHonoured(c);
   const stream = await c.stream('message/stream', messageParams(await liveParts(c)), {
     id: requestId(),
-    ...STREAM_BUDGETS,
+    ...streamBudgets(c),
   });
   for await (const ev of stream.events()) {
     const taskId = resultOfEvent(ev)?.id;

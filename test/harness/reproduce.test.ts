@@ -2,7 +2,7 @@
 // replays an exchange with credentials as environment variables, never their values.
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../core/evidence.ts';
-import { curlFor, reproduceCommand, shellQuote } from '../../harness/reproduce.ts';
+import { curlFor, rateFlag, reproduceCommand, shellQuote } from '../../harness/reproduce.ts';
 
 const base = {
   baseUrl: 'http://127.0.0.1:8080',
@@ -42,6 +42,55 @@ describe('reproduceCommand', () => {
   it('omits the ephemeral target of the bundled server', () => {
     const cmd = reproduceCommand({ ...base, bundled: true, authKind: 'bearer' }, '7/parse-error-code');
     expect(cmd).toBe('npx a2a-conformance run --only 7/parse-error-code --seed 42 --runs 10');
+  });
+});
+
+describe('reproduceCommand: the settings that change what a check does', () => {
+  const card = { limits: { requestsPerMinute: 60 } };
+  const field = { profile: 'standard' as const, pace: null, maxWaitMs: null, maxTurns: null };
+
+  it('carries the profile, so a smoke run is re-run in smoke (the same property allowances)', () => {
+    const cmd = reproduceCommand({ ...base, runs: 400, field: { ...field, profile: 'smoke' } }, '4.9/x');
+    expect(cmd).toBe(
+      `npx a2a-conformance run --target http://127.0.0.1:8080 --agent-id echo --api-key "$A2A_API_KEY" --only 4.9/x --seed 42 --runs 400 --profile smoke`,
+    );
+  });
+
+  it('carries a pace set by --rate, and none when the pace is the card own', () => {
+    const option = { limit: 12, windowMs: 60_000, source: 'option' as const };
+    expect(reproduceCommand({ ...base, card, field: { ...field, pace: option } }, 'x')).toContain(
+      '--profile standard --rate 12/m',
+    );
+    const fromCard = { limit: 60, windowMs: 60_000, source: 'card' as const };
+    expect(reproduceCommand({ ...base, card, field: { ...field, pace: fromCard } }, 'x')).not.toContain(
+      '--rate',
+    );
+    // No pace although the card states one: the run was given --rate off.
+    expect(reproduceCommand({ ...base, card, field }, 'x')).toContain('--rate off');
+    expect(reproduceCommand({ ...base, card: null, field }, 'x')).not.toContain('--rate');
+    expect(rateFlag({ limit: 2, windowMs: 1000, source: 'option' }, null)).toBe('--rate 2/s');
+    expect(rateFlag({ limit: 5, windowMs: 30_000, source: 'option' }, null)).toBe('--rate 10/m');
+  });
+
+  it('carries --max-wait, --max-turns, budgets other than the defaults and the public webhook URL', () => {
+    const cmd = reproduceCommand(
+      {
+        ...base,
+        field: { ...field, maxWaitMs: 420_000, maxTurns: 50 },
+        timeoutMs: 20_000,
+        checkTimeoutMs: 60_000,
+        webhookPublicUrl: 'https://hooks.example.com/in',
+      },
+      'x',
+    );
+    expect(cmd).toContain('--max-wait 7m --max-turns 50 --timeout-ms 20000');
+    // 60 s is the default check budget of a 20 s request budget: not repeated.
+    expect(cmd).not.toContain('--check-timeout-ms');
+    expect(cmd).toContain('--webhook-public-url https://hooks.example.com/in');
+    expect(reproduceCommand({ ...base, checkTimeoutMs: 45_000 }, 'x')).toContain('--check-timeout-ms 45000');
+    expect(reproduceCommand({ ...base, timeoutMs: 10_000, checkTimeoutMs: 30_000 }, 'x')).toMatch(
+      /--runs 10$/,
+    );
   });
 });
 

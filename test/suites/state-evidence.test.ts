@@ -1,0 +1,235 @@
+// The state checks grade what the agent showed, not the harness's windows (suites/support/
+// lifecycle-area.ts): a stream the harness cut short is no evidence of a missing state, a task still
+// submitted or working when the harness stopped watching is not-exercised, and every window and
+// scripted length grows with the agent's measured turn latency (c.scaled, harness/check/context.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCheck } from '../../harness/check/run-check.ts';
+import { scaledToAgent } from '../../harness/check/context.ts';
+import { CheckRecorder } from '../../harness/check/recorder.ts';
+import { runGovernor } from '../../harness/check/context.ts';
+import { emptyTranscript } from '../../harness/io/sse-transcript.ts';
+import type { SseEvent, StreamTranscript } from '../../core/evidence.ts';
+import type { SseStream } from '../../harness/io/sse-reader.ts';
+import { FULL_SPEED, type ProvidedRun } from '../../harness/provided.ts';
+import type { Requirement } from '../../requirements/types.ts';
+import {
+  awaitState,
+  checkSeenStates,
+  checkStreamStates,
+  notSeenIn,
+  requireWorking,
+  streamSeen,
+  type StreamSeen,
+} from '../../suites/support/lifecycle-area.ts';
+import type { CheckContext } from '../../suites/support/index.ts';
+import { liveDelayMs, streamBudgets } from '../../suites/support/streaming-area.ts';
+import { startFixture, type Fixture } from '../harness/fixtures/jsonrpc-fixture.ts';
+
+const EXPECTED = ['submitted', 'working', 'canceled'];
+
+function event(index: number, state: string, final = false): SseEvent {
+  return {
+    index,
+    data: '',
+    json: { jsonrpc: '2.0', id: 1, result: { id: 't1', status: { state }, final } },
+    isFinal: final,
+    isError: false,
+    atMs: index * 10,
+  } as unknown as SseEvent;
+}
+
+/** A finished stream of these states, ended as `how` says (a final event when the last is final). */
+function stream(states: string[], how: Partial<StreamTranscript>): SseStream {
+  const t: StreamTranscript = { ...emptyTranscript('ex-1'), ...how };
+  t.events = states.map((s, i) => event(i, s, ['completed', 'failed', 'canceled'].includes(s)));
+  const last = t.events.at(-1);
+  t.finalIndex = last?.isFinal === true ? last.index : null;
+  return { transcript: t, done: Promise.resolve(t) } as unknown as SseStream;
+}
+
+const CUT_BY_BUDGET = { closedBy: 'budget', budgetExceeded: 'total' } as const;
+const CLOSED_BY_AGENT = { closedBy: 'server', closedByServer: true } as const;
+const ENDED = { closedBy: 'server', closedByServer: true } as const;
+
+/** A context over a real recorder; `turnMs` stands for the agent's measured turn latency. */
+function context(recorder: CheckRecorder, turnMs = 0, states: string[] = []): CheckContext {
+  let read = 0;
+  return {
+    check: (label: string, actual: unknown, expected: unknown) => recorder.check(label, actual, expected),
+    require: (label: string, actual: unknown, expected: unknown) => recorder.require(label, actual, expected),
+    info: (message: string, data?: unknown) => recorder.info(message, data),
+    notExercised: (reason: string) => recorder.notExercised(reason),
+    turnLatencyMs: () => turnMs,
+    scaled: (ms: number) => scaledToAgent(ms, turnMs),
+    rpc: async () => {
+      const state = states[Math.min(read, states.length - 1)];
+      read += 1;
+      return {
+        response: {
+          status: 200,
+          headers: {},
+          body: '',
+          json: { jsonrpc: '2.0', id: 1, result: { id: 't1', status: { state } } },
+        },
+      };
+    },
+  } as unknown as CheckContext;
+}
+
+async function outcome(
+  fn: (c: CheckContext, r: CheckRecorder) => Promise<unknown> | unknown,
+  c?: CheckContext,
+) {
+  const r = new CheckRecorder();
+  let thrown: unknown;
+  try {
+    await fn(c ?? context(r), r);
+  } catch (e) {
+    thrown = e;
+  }
+  return { ...r.finish(thrown), notes: r.notes };
+}
+
+describe('scaledToAgent', () => {
+  it('grows a length by twice the turn latency, and never shortens it', () => {
+    expect(scaledToAgent(300, 0)).toBe(300);
+    expect(scaledToAgent(300, 1500)).toBe(3300);
+    expect(scaledToAgent(2_000, 40)).toBe(2_080);
+    expect(scaledToAgent(300, -5)).toBe(300);
+  });
+});
+
+describe('checkStreamStates: no fail without a violating exchange', () => {
+  it('a stream the harness cut short after a beginning that agrees is noted, not failed', async () => {
+    const o = await outcome((c) =>
+      checkStreamStates(c, 'stream states', stream(['submitted'], CUT_BY_BUDGET), EXPECTED),
+    );
+    expect(o.status).toBe('not-exercised'); // nothing was asserted: no pass either
+    expect(o.notes.join()).toMatch(/\["submitted"\] before the harness's total budget ran out/);
+  });
+
+  it('a state out of line fails even in a cut stream', async () => {
+    const cut = stream(['submitted', 'completed'], { ...CUT_BY_BUDGET });
+    cut.transcript.finalIndex = null;
+    const o = await outcome((c) => checkStreamStates(c, 'stream states', cut, EXPECTED));
+    expect(o.status).toBe('fail');
+    expect(o.actual).toEqual(['submitted', 'completed']);
+  });
+
+  it('a stream the agent closed before its final event, or a complete one that differs, fails', async () => {
+    const closed = await outcome((c) =>
+      checkStreamStates(c, 'stream states', stream(['submitted'], CLOSED_BY_AGENT), EXPECTED),
+    );
+    expect(closed.status).toBe('fail');
+    const other = await outcome((c) =>
+      checkStreamStates(c, 'stream states', stream(['submitted', 'completed'], ENDED), EXPECTED),
+    );
+    expect(other.status).toBe('fail');
+    const same = await outcome((c) =>
+      checkStreamStates(c, 'stream states', stream(['submitted', 'working', 'canceled'], ENDED), EXPECTED),
+    );
+    expect(same.status).toBe('pass');
+  });
+
+  it('streamSeen says why a stream stopped short', async () => {
+    const seen: StreamSeen = await streamSeen(stream(['submitted'], { closedBy: 'client' }));
+    expect(seen).toMatchObject({ complete: false, whole: false, cut: 'the harness closed it' });
+    const r = new CheckRecorder();
+    expect(checkSeenStates(context(r), 'x', seen, ['submitted', 'canceled'])).toBe(true);
+    expect(r.assertions).toHaveLength(0);
+  });
+});
+
+describe('windows the harness chose are no evidence of absence', () => {
+  it('notSeenIn ends the check not-exercised, naming what was seen and the window', async () => {
+    const o = await outcome((c) => notSeenIn(c, 'its start once a slot freed', 'submitted', 5_000));
+    expect(o.status).toBe('not-exercised');
+    expect(o.message).toMatch(/still submitted 5000 ms into the harness's wait for its start/);
+  });
+
+  it('requireWorking: a task still submitted when the window ended is not-exercised, not failed', async () => {
+    const r = new CheckRecorder();
+    const c = context(r, 0, ['submitted']);
+    const scaled: number[] = [];
+    (c as { scaled: (ms: number) => number }).scaled = (ms) => (scaled.push(ms), 0);
+    const o = await outcome(() => requireWorking(c, 't1', 300), c);
+    expect(o.status).toBe('not-exercised');
+    // The window was grown by the agent's turn latency (c.scaled) before it was used.
+    expect(scaled).toContain(3_000);
+  });
+
+  it('requireWorking: another state than working after submitted still fails', async () => {
+    const r = new CheckRecorder();
+    const o = await outcome(() => requireWorking(context(r, 0, ['bogus']), 't1', 300), context(r));
+    expect(o.status).toBe('fail');
+  });
+
+  it('awaitState grows its window by the turn latency', async () => {
+    const r = new CheckRecorder();
+    const c = context(r, 0, ['working']);
+    const asked: number[] = [];
+    (c as { scaled: (ms: number) => number }).scaled = (ms) => (asked.push(ms), 0);
+    await awaitState(c, 't1', (s) => s === 'completed', 2_000);
+    expect(asked).toEqual([2_000]);
+  });
+});
+
+describe('scripted lengths grow with the turn latency', () => {
+  it("a live task's delay and the area's stream budgets", () => {
+    const c = context(new CheckRecorder(), 1_500);
+    expect(liveDelayMs(c)).toBe(3_300);
+    expect(streamBudgets(c)).toEqual({ firstEventMs: 6_000, idleMs: 6_000, totalMs: 11_000 });
+    expect(liveDelayMs(context(new CheckRecorder(), 0))).toBe(300);
+  });
+});
+
+describe('c.scaled reads the turn latency the run measured', () => {
+  let fx: Fixture;
+  let run: ProvidedRun;
+  const requirement: Requirement = {
+    id: '2.2/test-id',
+    section: '2.2',
+    role: 'service',
+    level: 'MUST',
+    behaviour: 'b',
+    source: { line: 1, quote: 'q' },
+  };
+
+  beforeAll(async () => {
+    fx = await startFixture();
+    run = {
+      baseUrl: fx.baseUrl,
+      agentId: `${fx.agentId}`,
+      auth: { apiKey: fx.apiKey },
+      card: null,
+      timeoutMs: 2000,
+      checkTimeoutMs: 5000,
+      seed: 7,
+      runs: 3,
+      webhookListen: { host: '127.0.0.1', port: 0 },
+      bundled: false,
+      // Its own deadline makes its own governor (sharedGovernor's key).
+      field: { ...FULL_SPEED, deadlineAt: Date.now() + 3_600_000 },
+    };
+  });
+  afterAll(async () => {
+    await fx.close();
+  });
+
+  it('0 before any turn, twice the p95 of the turns answered after', async () => {
+    const seen: number[] = [];
+    const spec = {
+      requirement,
+      title: 'reads the scale',
+      fn: (c: CheckContext) => {
+        seen.push(c.turnLatencyMs(), c.scaled(300));
+        c.check('ran', true, true);
+      },
+    };
+    await runCheck(spec, run);
+    const governor = runGovernor(run);
+    for (let i = 0; i < 20; i += 1) governor.turnAnswered(1_500, undefined);
+    await runCheck(spec, run);
+    expect(seen).toEqual([0, 300, 1_500, 3_300]);
+  });
+});
