@@ -46,6 +46,15 @@ export interface RelayMutation {
   ackAfterMs?: number;
   /** After the receiver answered: e.g. relay.resend() an extra copy. */
   after?(a: RelayAttempt, receiverStatus: number, relay: WebhookRelay): void;
+  /**
+   * Keeps a forwarded attempt open this long after it was forwarded even when the sender gave up
+   * earlier (default: the sender's end ends it). With `holdMs`, a sender's timeout (spec 6.5: 5 s)
+   * then runs from the moment the receiver sees the attempt, as for a sender whose clock starts when
+   * it sends: an outbox that holds an event before its first attempt.
+   */
+  senderTimeoutMs?: number;
+  /** When the receiver's side of an attempt ended (its answer, a reset, or the forward given up). */
+  ended?(a: RelayAttempt, atMs: number): void;
 }
 
 export interface WebhookRelay {
@@ -150,11 +159,16 @@ class Relay implements WebhookRelay {
       res.writeHead(status, { 'content-type': 'application/json' }).end(text);
     };
     if (this.mutation.ackAfterMs !== undefined) this.later(this.mutation.ackAfterMs, () => reply(200, '{}'));
+    const forwardedAt = Date.now();
+    const keepOpen = this.mutation.senderTimeoutMs ?? 0;
+    const gone = (): boolean => res.destroyed && Date.now() - forwardedAt >= keepOpen;
     try {
-      const got = await this.forward(a, () => res.destroyed);
+      const got = await this.forward(a, gone);
+      this.mutation.ended?.(a, Date.now());
       this.mutation.after?.(a, got.status, this);
       reply(this.mutation.answer?.(a, got.status) ?? got.status, got.text);
     } catch {
+      this.mutation.ended?.(a, Date.now());
       // The receiver reset or refused the connection: the sender sees the same (C-20: a failed attempt).
       if (!answered) req.socket.resetAndDestroy();
     }

@@ -2,6 +2,7 @@
 // each CheckResult in the test's `task.meta.a2a`; this reporter reads it back and prints progress.
 import { relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
+import type { WebhookSettlement } from '../check/expectations.ts';
 import type { TrafficTally } from '../io/governor.ts';
 import type { CheckResult, CheckStatus, HarnessError } from '../types.ts';
 
@@ -15,6 +16,8 @@ export interface CollectedTest {
   traffic?: TrafficTally;
   /** vitest's own errors for the test (a check that ended without a result). */
   errors: string[];
+  /** The check's open webhook expectations and the delivery lags it saw (settled by the runner). */
+  webhooks?: WebhookSettlement;
 }
 
 /** Live progress for the console reporter: each finished check, then each finished suite file. */
@@ -27,6 +30,7 @@ export type ProgressListener = (event: ProgressEvent) => void;
 export interface CheckMeta {
   a2a?: CheckResult;
   a2aTraffic?: TrafficTally;
+  a2aWebhooks?: WebhookSettlement;
 }
 
 const MARK: Record<string, string> = {
@@ -78,6 +82,7 @@ export class Collector implements Reporter {
     };
     if (meta.a2a) test.result = meta.a2a;
     if (meta.a2aTraffic) test.traffic = meta.a2aTraffic;
+    if (meta.a2aWebhooks) test.webhooks = meta.a2aWebhooks;
     this.tests.push(test);
     if (meta.a2a) this.progress?.({ kind: 'check', file: test.file, check: meta.a2a });
   }
