@@ -23,7 +23,10 @@ function idOf(a: RelayAttempt): string {
  * its scheduled time after the attempt the receiver saw end.
  */
 function outbox(): LegalVariant {
+  /** When each attempt (delivery id and attempt number) reached the receiver, and when it ended there. */
+  const forwardedAt = new Map<string, number>();
   const endedAt = new Map<string, number>();
+  const key = (a: RelayAttempt, attempt: number): string => `${idOf(a)}#${attempt}`;
   return legal({
     name: 'webhook-delivery-late',
     varies: 'agent-behaviour',
@@ -35,15 +38,23 @@ function outbox(): LegalVariant {
       senderTimeoutMs: SENDER_TIMEOUT_MS,
       holdMs(a) {
         const attempt = deliveryOf(a).attempt ?? 1;
-        if (attempt <= 1) return between(2_000, 3_000);
-        const ended = endedAt.get(idOf(a));
-        if (ended === undefined) return 0;
-        const { initialDelay, backoffMultiplier } = a.route.retryPolicy;
-        const scheduled = initialDelay * backoffMultiplier ** (attempt - 2) * 1000;
-        return Math.max(0, ended + scheduled - Date.now());
+        let hold = between(2_000, 3_000);
+        if (attempt > 1) {
+          // The attempt before ended at the receiver, or ends there at the latest when the relay's
+          // sender timeout (running from its forward) gives it up.
+          const before = key(a, attempt - 1);
+          const forwarded = forwardedAt.get(before);
+          const ended =
+            endedAt.get(before) ?? (forwarded === undefined ? undefined : forwarded + SENDER_TIMEOUT_MS);
+          const { initialDelay, backoffMultiplier } = a.route.retryPolicy;
+          const scheduled = initialDelay * backoffMultiplier ** (attempt - 2) * 1000;
+          hold = ended === undefined ? 0 : Math.max(0, ended + scheduled - Date.now());
+        }
+        forwardedAt.set(key(a, attempt), Date.now() + hold);
+        return hold;
       },
       ended(a, atMs) {
-        endedAt.set(idOf(a), atMs);
+        endedAt.set(key(a, deliveryOf(a).attempt ?? 1), atMs);
       },
     },
   });
