@@ -120,6 +120,7 @@ export async function runResolved(
     result = finish(opts, provided, started, probe, checked, baseline);
     result.traffic = summarizeTraffic(f, [...checked.tests, ...checked.superseded], probeTraffic.tally);
     if (checked.plan !== undefined) result.traffic.plan = checked.plan;
+    if (checked.webhooks !== undefined) result.traffic.webhooks = checked.webhooks;
   } finally {
     await bundled?.close();
   }
@@ -179,6 +180,8 @@ interface Checked {
   superseded: CollectedTest[];
   /** The run's plan beside what the suites spent. */
   plan?: RunTraffic['plan'];
+  /** The run's webhook receiver (traffic.webhooks). */
+  webhooks?: SuitesOutcome['webhooks'];
 }
 
 /** What the plan reads of the agent: the probe's measures, the card's limits, the run's options. */
@@ -337,6 +340,7 @@ async function runChecks(
     superseded: suites.superseded ?? [],
   };
   if (suites.plan !== undefined) checked.plan = recordedPlan(suites.plan, agent, suites);
+  if (suites.webhooks !== undefined) checked.webhooks = suites.webhooks;
   return checked;
 }
 

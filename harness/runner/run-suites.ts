@@ -13,7 +13,7 @@ import { Governor } from '../io/governor.ts';
 import { serveGovernor, type GovernorLink } from '../io/governor-link.ts';
 import { serveWebhookLink, type WebhookLink } from '../io/webhook-link.ts';
 import { secretsOf } from '../provided.ts';
-import { settleWebhookExpectations } from './settle-webhooks.ts';
+import { settleWebhookExpectations, type Settled } from './settle-webhooks.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SUITES_CONFIG = fileURLToPath(new URL('../../suites/vitest.config.ts', import.meta.url));
@@ -32,6 +32,8 @@ export interface SuitesOutcome {
   harnessErrors: HarnessError[];
   /** Set when the run budget was spent before the suites finished. */
   interrupted?: string;
+  /** The run's webhook receiver and the expectations settled at the end (report traffic.webhooks). */
+  webhooks?: Settled;
 }
 
 function escapeRegExp(text: string): string {
@@ -346,9 +348,10 @@ export async function runSuites(
     process.exitCode = exitCode;
     await link?.close();
   }
+  let webhooks: Settled | undefined;
   if (hooks !== undefined) {
     try {
-      await settleWebhookExpectations(collector.tests, hooks.receiver, {
+      webhooks = await settleWebhookExpectations(collector.tests, hooks.receiver, {
         secrets: secretsOf(provided),
         notAfter: startedAt + budgetMs + GRACE_MS,
         log,
@@ -366,5 +369,6 @@ export async function runSuites(
     outcome.passes = breadthFrom === undefined ? 'one' : 'coverage-then-breadth';
   }
   outcome.ms = Date.now() - suitesStarted;
+  if (webhooks !== undefined) outcome.webhooks = webhooks;
   return outcome;
 }

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { graceMs, GRACE_RULE, settleAt, settleResult } from '../check/expectations.ts';
 import { deliveryEvidence } from '../io/evidence.ts';
 import type { WebhookReceiver } from '../io/webhook-receiver.ts';
+import type { RunTraffic } from '../types.ts';
 import type { CollectedTest } from './collector.ts';
 
 // As in run-check.ts: a check result keeps this many deliveries as evidence.
@@ -19,15 +20,8 @@ export interface SettleOptions {
   log?: (line: string) => void;
 }
 
-export interface Settled {
-  graceMs: number;
-  slowestLagMs: number;
-  /** How long the run waited for late deliveries after its last check. */
-  waitedMs: number;
-  expectations: number;
-  /** Checks whose verdict a late delivery changed. */
-  changed: number;
-}
+/** report.json's traffic.webhooks (schemas/report.schema.json). */
+export type Settled = NonNullable<RunTraffic['webhooks']>;
 
 export async function settleWebhookExpectations(
   tests: readonly CollectedTest[],
@@ -38,7 +32,14 @@ export async function settleWebhookExpectations(
   const slowestLagMs = lags.reduce((a, b) => Math.max(a, b), 0);
   const grace = graceMs(lags);
   const open = tests.filter((t) => t.result !== undefined && (t.webhooks?.expectations.length ?? 0) > 0);
-  const settled: Settled = { graceMs: grace, slowestLagMs, waitedMs: 0, expectations: 0, changed: 0 };
+  const settled: Settled = {
+    deliveries: receiver.deliveries().length,
+    slowestLagMs: Math.round(slowestLagMs),
+    graceMs: Math.round(grace),
+    settledAtEnd: 0,
+    changedAtEnd: 0,
+    waitedMs: 0,
+  };
   if (open.length === 0) return settled;
   const until = Math.max(...open.flatMap((t) => t.webhooks!.expectations.map((e) => settleAt(e, grace))));
   const wait = Math.min(until, opts.notAfter ?? Infinity) - Date.now();
@@ -48,11 +49,12 @@ export async function settleWebhookExpectations(
     settled.waitedMs = Math.round(wait);
   }
   const all = receiver.deliveries();
+  settled.deliveries = all.length;
   const at = Date.now();
   for (const t of open) {
     const result = t.result!;
     const pending = t.webhooks!.expectations;
-    settled.expectations += pending.length;
+    settled.settledAtEnd += pending.length;
     const before = result.status;
     const stated = Math.min(...pending.map((e) => e.since));
     const note =
@@ -66,7 +68,7 @@ export async function settleWebhookExpectations(
       result.evidence.deliveries.push(deliveryEvidence(d, opts.secrets));
     }
     if (result.status !== before) {
-      settled.changed += 1;
+      settled.changedAtEnd += 1;
       opts.log?.(`  ${t.file}: ${t.name}: ${before} -> ${result.status} (${result.message})`);
     }
   }

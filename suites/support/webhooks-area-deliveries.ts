@@ -5,7 +5,7 @@
 // C-20's tolerance. Deliveries are counted as attempts (X-Webhook-Delivery and delivery.attempt),
 // never as POSTs: spec 6.5 allows duplicates.
 import { is, type CheckContext, type CheckWebhooks, type Matcher } from '../../harness/index.ts';
-import type { DeliveryMatch } from '../../harness/check/expectations.ts';
+import { LATE_TOLERANCE_MS, type DeliveryMatch } from '../../harness/check/expectations.ts';
 import type { Delivery } from '../../harness/io/evidence.ts';
 import { distinctDeliveries, summarizeDeliveries } from '../../harness/io/webhook-receiver.ts';
 import { isObject } from '../../schemas/json.ts';
@@ -17,7 +17,7 @@ export const DEFAULT_POLICY = Object.freeze({ maxRetries: 3, backoffMultiplier: 
 
 /** C-20 tolerance of a measured retry delay: [scheduled - 50 ms, scheduled + 1000 ms]. */
 export const EARLY_MS = 50;
-export const LATE_MS = 1000;
+export const LATE_MS = LATE_TOLERANCE_MS;
 
 export interface RetryPolicy {
   maxRetries?: number;

@@ -169,7 +169,7 @@ describe('the run settles what must not arrive at its end', () => {
     await post(url, payload('task.working', 'a'), 'stray');
     const test = collected(expectation, [5]);
     const settled = await settleWebhookExpectations([test], link.receiver, { secrets: [] });
-    expect(settled).toMatchObject({ expectations: 1, changed: 1, waitedMs: 0 });
+    expect(settled).toMatchObject({ settledAtEnd: 1, changedAtEnd: 1, waitedMs: 0 });
     expect(test.result).toMatchObject({ status: 'fail', expected: [] });
     expect(test.result!.message).toContain('events of the task other than task.completed');
     expect(test.result!.assertions[1]).toMatchObject({ pass: false, actual: [{ event: 'task.working' }] });
