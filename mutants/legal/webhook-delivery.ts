@@ -36,6 +36,9 @@ function outbox(): LegalVariant {
       'spec 6.5 (a delivery, its retries and their schedule; no time between a transition and its first attempt)',
     relay: {
       senderTimeoutMs: SENDER_TIMEOUT_MS,
+      // A port per route: the held attempts of a busy configuration must not take the reference
+      // server's connections to another (an outbox holds an event before it connects).
+      origins: 64,
       holdMs(a) {
         const attempt = deliveryOf(a).attempt ?? 1;
         let hold = between(2_000, 3_000);
