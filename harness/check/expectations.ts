@@ -13,6 +13,7 @@ import {
   deliveryTaskId,
   distinctDeliveries,
   summarizeDeliveries,
+  type DeliveryUnit,
 } from '../io/webhook-receiver.ts';
 import { describeValue } from './recorder.ts';
 
@@ -27,12 +28,14 @@ export interface DeliveryMatch {
 }
 
 /**
- * "Nothing more": no delivery matching `match` other than copies of the attempts the check already
- * graded (`allowed`, their deliveryKey()s).
+ * "Nothing more": no delivery matching `match` other than the deliveries (or attempts) the check
+ * already graded (`allowed`, their deliveryKey()s), and their copies.
  */
 export interface NothingMore {
   label: string;
   match: DeliveryMatch;
+  /** What `allowed` names: deliveries (any attempt or copy of them is allowed) or single attempts. */
+  per: DeliveryUnit;
   allowed: string[];
   /** Epoch ms when the check stated it; the grace period runs from here. */
   since: number;
@@ -78,9 +81,10 @@ export function matchesDelivery(d: Delivery, m: DeliveryMatch): boolean {
 /** The attempts (first copies) that break the expectation, in arrival order. */
 export function violations(e: NothingMore, ds: readonly Delivery[]): Delivery[] {
   const allowed = new Set(e.allowed);
-  return distinctDeliveries(ds.filter((d) => matchesDelivery(d, e.match))).filter(
-    (d) => !allowed.has(deliveryKey(d)),
-  );
+  return distinctDeliveries(
+    ds.filter((d) => matchesDelivery(d, e.match)),
+    e.per,
+  ).filter((d) => !allowed.has(deliveryKey(d, e.per)));
 }
 
 /** The assertion an expectation records: expected no delivery, actual the violating ones. */

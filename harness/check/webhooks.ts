@@ -9,6 +9,7 @@ import { connectWebhookLink } from '../io/webhook-link.ts';
 import {
   deliveryKey,
   startWebhookReceiver,
+  type DeliveryUnit,
   type WaitResult,
   type WebhookReceiver,
 } from '../io/webhook-receiver.ts';
@@ -72,11 +73,16 @@ export interface CheckWebhooks {
    */
   awaitDeliveries(match: DeliveryMatch, opts: { since: number; count?: number }): Promise<WaitResult>;
   /**
-   * States that no delivery matching `match` arrives other than copies of `graded` (the attempts
-   * the check already read): recorded as the assertion `label`, settled at once if a violating
+   * States that no delivery matching `match` arrives other than `graded` (what the check already
+   * read: per delivery by default, any attempt or copy of them; per attempt, only copies): recorded as the assertion `label`, settled at once if a violating
    * delivery is in, else at the end of the run after the grace period.
    */
-  expectNothingMore(label: string, match: DeliveryMatch, graded?: readonly Delivery[]): void;
+  expectNothingMore(
+    label: string,
+    match: DeliveryMatch,
+    graded?: readonly Delivery[],
+    per?: DeliveryUnit,
+  ): void;
 }
 
 export interface WebhookScopeOptions {
@@ -112,8 +118,9 @@ export class WebhookScope {
       },
       deliveries: () => this.deliveries(),
       awaitDeliveries: (match, opts) => this.awaitDeliveries(receiver, match, opts),
-      expectNothingMore: (label, match, graded = []) => {
-        this.expectations.push({ label, match, allowed: graded.map(deliveryKey), since: Date.now() });
+      expectNothingMore: (label, match, graded = [], per = 'delivery') => {
+        const allowed = graded.map((d) => deliveryKey(d, per));
+        this.expectations.push({ label, match, per, allowed, since: Date.now() });
       },
     };
   }

@@ -122,25 +122,28 @@ export function deliveryAttempt(d: Delivery): unknown {
 }
 
 /**
- * What one attempt of one delivery is (spec 6.2, 6.3, 6.5): its X-Webhook-Delivery, its
- * delivery.attempt, event and task. Copies of an attempt (spec 6.5: "Duplicate deliveries are
- * possible") share the key; a POST without a delivery id is an attempt of its own.
+ * What a delivery is (spec 6.2, 6.5): its X-Webhook-Delivery, event and task; per attempt, also its
+ * delivery.attempt (6.3). Copies (spec 6.5: "Duplicate deliveries are possible") share the key; a
+ * POST without a delivery id is a delivery of its own. Per delivery, a retry of an event already
+ * received (its acknowledgement lost on the way back) is the same delivery too.
  */
-export function deliveryKey(d: Delivery): string {
+export type DeliveryUnit = 'attempt' | 'delivery';
+
+export function deliveryKey(d: Delivery, per: DeliveryUnit = 'attempt'): string {
   const id = headerText(d.headers['x-webhook-delivery']);
   if (id === undefined || id.trim() === '') return `#${d.seq}`;
-  const parts = [id, deliveryAttempt(d), deliveryEvent(d), deliveryTaskId(d)];
-  return JSON.stringify(parts);
+  const attempt = per === 'attempt' ? deliveryAttempt(d) : null;
+  return JSON.stringify([id, attempt, deliveryEvent(d), deliveryTaskId(d)]);
 }
 
 /**
- * The attempts among `ds`: the first copy of each deliveryKey(), in arrival order. Counts of
- * deliveries and attempts are made on these, never on POSTs.
+ * The first copy of each attempt (or, per delivery, of each delivery) among `ds`, in arrival order.
+ * Counts of deliveries and attempts are made on these, never on POSTs.
  */
-export function distinctDeliveries(ds: readonly Delivery[]): Delivery[] {
+export function distinctDeliveries(ds: readonly Delivery[], per: DeliveryUnit = 'attempt'): Delivery[] {
   const seen = new Set<string>();
   return ds.filter((d) => {
-    const key = deliveryKey(d);
+    const key = deliveryKey(d, per);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -21,9 +21,8 @@ import {
 import {
   awaitEvidence,
   dataOf,
-  distinctDeliveries,
+  deliveriesOf,
   eventOf,
-  ofTask,
   payloadOf,
   requireSet,
   sharedSample,
@@ -69,7 +68,7 @@ async function captured(
     hooks,
     token,
     taskId,
-    deliveries: distinctDeliveries(ofTask(hooks.receiver.deliveries({ token }), taskId)),
+    deliveries: deliveriesOf(hooks, token, taskId),
   };
 }
 

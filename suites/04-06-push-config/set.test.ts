@@ -6,11 +6,10 @@ import { is, verifies, type CheckContext } from '../support/index.ts';
 import {
   awaitEvidence,
   coveredInTime,
-  distinctDeliveries,
+  deliveriesOf,
   finishedTaskId,
   getConfig,
   INVALID_PARAMS,
-  ofTask,
   refusal,
   requireSet,
   SET,
@@ -91,7 +90,7 @@ verifies(
     await task.finish();
     const match = { token: fresh.token, taskId: task.taskId, event: 'task.completed' };
     await awaitEvidence(c, hooks, match, { since, what: 'task.completed at the replacing url' });
-    const got = distinctDeliveries(ofTask(hooks.receiver.deliveries({ token: fresh.token }), task.taskId));
+    const got = deliveriesOf(hooks, fresh.token, task.taskId);
     c.check('task.completed deliveries to the replacing url', summary(got).length, 1);
     // However late they would come: settled at the latest at the end of the run.
     hooks.expectNothingMore('task.completed deliveries to the replacing url after the first', match, got);

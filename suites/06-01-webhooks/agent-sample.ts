@@ -17,8 +17,7 @@ import {
   type CheckContext,
 } from '../support/index.ts';
 import {
-  distinctDeliveries,
-  ofTask,
+  deliveriesOf,
   refusal,
   setConfig,
   sharedSample,
@@ -64,7 +63,7 @@ export async function captureTask(
   since: number,
 ): Promise<{ deliveries: Delivery[]; late?: string }> {
   const got = await hooks.awaitDeliveries({ token, taskId, event: lastEvent }, { since });
-  const deliveries = distinctDeliveries(ofTask(hooks.receiver.deliveries({ token }), taskId));
+  const deliveries = deliveriesOf(hooks, token, taskId);
   if (!got.timedOut) return { deliveries };
   const late =
     `${lastEvent} of task ${taskId}: not delivered within the ${got.waitedMs} ms the check's budget left ` +

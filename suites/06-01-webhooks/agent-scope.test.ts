@@ -17,12 +17,11 @@ import {
 import {
   awaitEvidence,
   coveredInTime,
-  distinctDeliveries,
+  deliveriesOf,
   eventOf,
   finishedTaskId,
   getConfig,
   isoTimestamp,
-  ofTask,
   requireResult,
   requireSet,
   sleep,
@@ -191,8 +190,7 @@ verifies(
         what: 'task.completed at the task-level url',
       },
     );
-    const at = (token: string): ReturnType<typeof ofTask> =>
-      distinctDeliveries(ofTask(hooks.receiver.deliveries({ token }), task.taskId));
+    const at = (token: string) => deliveriesOf(hooks, token, task.taskId);
     const atTask = at(own.token);
     const atAgent = at(agent.token);
     c.check('task.completed at the task-level url', atTask.map(eventOf).includes('task.completed'), true);
@@ -222,7 +220,7 @@ async function filtered(
   const taskId = String(task.id);
   const match = { token: at.token, taskId };
   await awaitEvidence(c, at.hooks, { ...match, event: last }, { since, what: `${last} of the task` });
-  const got = distinctDeliveries(ofTask(at.hooks.receiver.deliveries({ token: at.token }), taskId));
+  const got = deliveriesOf(at.hooks, at.token, taskId);
   // An unsubscribed event is a violation whenever it comes: settled at the latest at the end of the run.
   at.hooks.expectNothingMore(`events of the task other than ${last} (not subscribed)`, match, got);
   return got.map(eventOf);

@@ -82,7 +82,12 @@ verifies(
       count(3),
     );
     // The sample resolves at the last expected attempt; a surplus one may come at any time after.
-    hooks.expectNothingMore('attempts beyond maxRetries + 1', { token: run.token }, run.deliveries);
+    hooks.expectNothingMore(
+      'attempts beyond maxRetries + 1',
+      { token: run.token },
+      run.deliveries,
+      'attempt',
+    );
   },
   concurrent,
 );

@@ -51,7 +51,7 @@ export async function scriptedRun(
   const failedAfterMs = opts.script[0]?.delayMs ?? 0;
   const deliveries = await awaitAttempts(c, hooks, token, policy, opts.count, { since, failedAfterMs });
   if (opts.settle === true) {
-    hooks.expectNothingMore(`attempts beyond the ${opts.count} expected`, { token }, deliveries);
+    hooks.expectNothingMore(`attempts beyond the ${opts.count} expected`, { token }, deliveries, 'attempt');
   }
   const run: Run = { token, taskId: task.taskId, policy, deliveries };
   if (opts.secret !== undefined) run.secret = opts.secret;

@@ -63,6 +63,14 @@ export function ofTask(ds: readonly Delivery[], taskId: string): Delivery[] {
 export const summary = summarizeDeliveries;
 
 /**
+ * The deliveries of one task at one url, once each (per X-Webhook-Delivery: a copy, or a retry of an
+ * event whose acknowledgement the sender did not get, is the same delivery), in arrival order.
+ */
+export function deliveriesOf(hooks: CheckWebhooks, token: string, taskId: string): Delivery[] {
+  return distinctDeliveries(ofTask(hooks.receiver.deliveries({ token }), taskId), 'delivery');
+}
+
+/**
  * The attempts (first copies) matching `match` once `count` of them are in (default 1). The spec
  * sets no delivery latency, so only the check's budget bounds the wait; `since` is when the check
  * caused the event (its lag is recorded: the run's grace period derives from the slowest). Evidence

@@ -49,6 +49,16 @@ afterEach(async () => {
 });
 
 describe('deliveries are counted by X-Webhook-Delivery and attempt, never by POSTs', () => {
+  it('per delivery, every attempt of one X-Webhook-Delivery (and event) counts once', async () => {
+    receiver = await startWebhookReceiver();
+    const url = receiver.urlFor('t');
+    await post(url, payload('task.completed', 'a', 1), 'd1');
+    await post(url, payload('task.completed', 'a', 2), 'd1');
+    await post(url, payload('task.submitted', 'a', 1), 'd1');
+    expect(distinctDeliveries(receiver.deliveries(), 'delivery').map((d) => d.seq)).toEqual([1, 3]);
+    expect(distinctDeliveries(receiver.deliveries(), 'attempt').map((d) => d.seq)).toEqual([1, 2, 3]);
+  });
+
   it('copies of one attempt count once; another attempt or event, or a POST without an id, counts apart', async () => {
     receiver = await startWebhookReceiver();
     const url = receiver.urlFor('t');
@@ -161,7 +171,8 @@ describe('the run settles what must not arrive at its end', () => {
     const expectation: PendingExpectation = {
       label: 'events of the task other than task.completed (not subscribed)',
       match: { token: 'filter', taskId: 'a' },
-      allowed: link.receiver.deliveries().map(deliveryKey),
+      per: 'delivery',
+      allowed: link.receiver.deliveries().map((d) => deliveryKey(d, 'delivery')),
       since: Date.now() - 3_000,
       assertion: 1,
     };
@@ -182,7 +193,8 @@ describe('the run settles what must not arrive at its end', () => {
     const expectation: PendingExpectation = {
       label: 'events of the task other than task.completed (not subscribed)',
       match: { token: 'grace', taskId: 'b' },
-      allowed: link.receiver.deliveries({ token: 'grace' }).map(deliveryKey),
+      per: 'delivery',
+      allowed: link.receiver.deliveries({ token: 'grace' }).map((d) => deliveryKey(d, 'delivery')),
       since: Date.now(),
       assertion: 1,
     };
@@ -204,10 +216,13 @@ describe('the run settles what must not arrive at its end', () => {
     const url = link.receiver.urlFor('clean');
     await post(url, payload('task.completed', 'c'), 'ok-c');
     await post(url, payload('task.completed', 'c'), 'ok-c');
+    // A retry of the graded delivery (its acknowledgement lost): the same delivery, not another.
+    await post(url, payload('task.completed', 'c', 2), 'ok-c');
     const expectation: PendingExpectation = {
       label: 'events of the task other than task.completed (not subscribed)',
       match: { token: 'clean', taskId: 'c' },
-      allowed: [deliveryKey(link.receiver.deliveries({ token: 'clean' })[0]!)],
+      per: 'delivery',
+      allowed: [deliveryKey(link.receiver.deliveries({ token: 'clean' })[0]!, 'delivery')],
       since: Date.now() - 10_000,
       assertion: 1,
     };
