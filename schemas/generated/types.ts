@@ -1867,7 +1867,7 @@ export interface ReportTraffic {
     option: string;
   }[];
   /**
-   * The run's webhook capture receiver (README, Field conditions): what it received, the slowest delivery lag the agent showed, the grace period that derives from it, and the expectations of what must not arrive settled at the end of the run. Absent when no suite ran, and from reports of older versions.
+   * The run's webhook capture receiver (docs/field-conditions.md): what it received, the slowest delivery lag the agent showed, the grace period that derives from it, and the expectations of what must not arrive settled at the end of the run. Absent when no suite ran, and from reports of older versions.
    */
   webhooks?: {
     /**
