@@ -23,6 +23,11 @@ export interface SettleOptions {
 /** report.json's traffic.webhooks (schemas/report.schema.json). */
 export type Settled = NonNullable<RunTraffic['webhooks']>;
 
+/** POSTs received: the last sequence number (the oldest may have been dropped by the memory caps). */
+function received(ds: readonly { seq: number }[]): number {
+  return ds.reduce((max, d) => Math.max(max, d.seq), 0);
+}
+
 export async function settleWebhookExpectations(
   tests: readonly CollectedTest[],
   receiver: Pick<WebhookReceiver, 'deliveries'>,
@@ -33,7 +38,7 @@ export async function settleWebhookExpectations(
   const grace = graceMs(lags);
   const open = tests.filter((t) => t.result !== undefined && (t.webhooks?.expectations.length ?? 0) > 0);
   const settled: Settled = {
-    deliveries: receiver.deliveries().length,
+    deliveries: received(receiver.deliveries()),
     slowestLagMs: Math.round(slowestLagMs),
     graceMs: Math.round(grace),
     settledAtEnd: 0,
@@ -49,7 +54,7 @@ export async function settleWebhookExpectations(
     settled.waitedMs = Math.round(wait);
   }
   const all = receiver.deliveries();
-  settled.deliveries = all.length;
+  settled.deliveries = received(all);
   const at = Date.now();
   for (const t of open) {
     const result = t.result!;
