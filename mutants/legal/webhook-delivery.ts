@@ -36,9 +36,11 @@ function outbox(): LegalVariant {
       'spec 6.5 (a delivery, its retries and their schedule; no time between a transition and its first attempt)',
     relay: {
       senderTimeoutMs: SENDER_TIMEOUT_MS,
-      // A port per route: the held attempts of a busy configuration must not take the reference
-      // server's connections to another (an outbox holds an event before it connects).
-      origins: 64,
+      // A port per route (a full run sets fewer than 256 configurations): the held attempts of a busy
+      // configuration must not take the reference server's connections to another (an outbox holds
+      // an event before it connects). With 64, a retry check sharing the agent-level configuration's
+      // port saw its retries queue (2 retry warnings in a full run).
+      origins: 256,
       holdMs(a) {
         const attempt = deliveryOf(a).attempt ?? 1;
         let hold = between(2_000, 3_000);
