@@ -29,7 +29,7 @@ function outbox(): LegalVariant {
   const key = (a: RelayAttempt, attempt: number): string => `${idOf(a)}#${attempt}`;
   return legal({
     name: 'webhook-delivery-late',
-    varies: 'agent-behaviour',
+    varies: ['webhook.delivery-latency'],
     description:
       'each event is delivered 2-3 s after its transition (an outbox queue with jitter); retries keep their schedule (proves the freedom webhook.delivery-latency)',
     allowedBy:
@@ -69,7 +69,7 @@ const variants: LegalVariant[] = [
   outbox(),
   legal({
     name: 'webhook-delivery-twice',
-    varies: 'agent-behaviour',
+    varies: ['webhook.duplicate-delivery'],
     description:
       'every attempt is sent again 0.2-0.6 s after it was answered, same X-Webhook-Delivery, body and signature (proves the freedom webhook.duplicate-delivery)',
     allowedBy:
