@@ -52,6 +52,11 @@ export interface ProvidedRun {
   runs: number;
   webhookListen: { host: string; port: number };
   webhookPublicUrl?: string;
+  /**
+   * The runner's webhook link (harness/io/webhook-link.ts): the run's one receiver, listening for the
+   * whole run; absent when the suites run without the runner (each worker then has its own).
+   */
+  webhookLink?: string;
   /** The target is the bundled reference server on an ephemeral port. */
   bundled: boolean;
   field: FieldSettings;

@@ -15,6 +15,7 @@ import {
   type SuiteFileDeclaration,
 } from './check/cost.ts';
 import { runCheck, type CheckFn } from './check/run-check.ts';
+import type { WebhookSettlement } from './check/expectations.ts';
 import type { FileHold } from './io/governor-link.ts';
 import { newTally, type TrafficTally } from './io/governor.ts';
 import type { ProvidedRun } from './provided.ts';
@@ -29,6 +30,8 @@ declare module 'vitest' {
     a2aPlan?: CheckPlanMeta;
     /** On the file task: the file's suiteFile() declaration. */
     a2aFile?: SuiteFileDeclaration;
+    /** The check's webhook expectations still open, and the delivery lags it saw (settled by the runner). */
+    a2aWebhooks?: WebhookSettlement;
   }
 }
 
@@ -164,14 +167,16 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
       betweenSteps: () => hold.yield(),
     };
     const tally = newTally();
+    const webhooks: WebhookSettlement = { expectations: [], lagsMs: [] };
     let result: CheckResult;
     try {
-      result = await runCheck(spec, run, tally);
+      result = await runCheck(spec, run, tally, webhooks);
     } finally {
       await hold.release();
     }
     ctx.task.meta.a2a = result;
     ctx.task.meta.a2aTraffic = tally;
+    if (webhooks.expectations.length > 0 || webhooks.lagsMs.length > 0) ctx.task.meta.a2aWebhooks = webhooks;
     settle(ctx, result);
   });
 }

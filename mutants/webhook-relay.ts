@@ -4,7 +4,7 @@
 // held, dropped or duplicated it. The receiver's answer (status, hang, reset) travels back unchanged
 // unless the mutation says otherwise, so the server's retry logic sees what the receiver scripted.
 import { createHmac } from 'node:crypto';
-import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expectedVerdict, idSlug } from './define.ts';
 import { readBody } from '../harness/io/loopback.ts';
@@ -46,6 +46,22 @@ export interface RelayMutation {
   ackAfterMs?: number;
   /** After the receiver answered: e.g. relay.resend() an extra copy. */
   after?(a: RelayAttempt, receiverStatus: number, relay: WebhookRelay): void;
+  /**
+   * Keeps a forwarded attempt open this long after it was forwarded even when the sender gave up
+   * earlier (default: the sender's end ends it). With `holdMs`, a sender's timeout (spec 6.5: 5 s)
+   * then runs from the moment the receiver sees the attempt, as for a sender whose clock starts when
+   * it sends: an outbox that holds an event before its first attempt.
+   */
+  senderTimeoutMs?: number;
+  /** When the receiver's side of an attempt ended (its answer, a reset, or the forward given up). */
+  ended?(a: RelayAttempt, atMs: number): void;
+  /**
+   * Ports the relay listens on, its routes spread over them in turn (default 1). A sender limits its
+   * connections per origin (the reference server: 16), and an attempt the relay holds keeps one busy,
+   * which an agent that holds an event before sending it (an outbox) never does: with a port per few
+   * routes, the holds of one configuration do not queue another's attempts.
+   */
+  origins?: number;
 }
 
 export interface WebhookRelay {
@@ -91,22 +107,31 @@ function parse(body: Buffer): JsonObject | undefined {
 
 class Relay implements WebhookRelay {
   url = '';
-  readonly server = createServer((req, res) => void this.handle(req, res));
+  readonly servers: Server[];
+  /** The base URL of each server (the first is `url`). */
+  bases: string[] = [];
   private readonly routes: RelayRoute[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly outgoing = new Set<ReturnType<typeof request>>();
 
-  constructor(private readonly mutation: RelayMutation) {}
+  constructor(private readonly mutation: RelayMutation) {
+    this.servers = Array.from({ length: Math.max(1, mutation.origins ?? 1) }, () =>
+      createServer((req, res) => void this.handle(req, res)),
+    );
+  }
 
   route(route: RelayRoute): string {
     this.routes.push(route);
-    return `${this.url}/relay/${this.routes.length - 1}`;
+    const n = this.routes.length - 1;
+    return `${this.bases[n % this.bases.length] ?? this.url}/relay/${n}`;
   }
 
   original(url: string): string {
-    const prefix = `${this.url}/relay/`;
-    if (!url.startsWith(prefix)) return url;
-    return this.routes[Number(url.slice(prefix.length))]?.target ?? url;
+    for (const base of this.bases) {
+      const prefix = `${base}/relay/`;
+      if (url.startsWith(prefix)) return this.routes[Number(url.slice(prefix.length))]?.target ?? url;
+    }
+    return url;
   }
 
   resend(a: RelayAttempt, delayMs: number): void {
@@ -118,9 +143,11 @@ class Relay implements WebhookRelay {
   async close(): Promise<void> {
     for (const t of this.timers) clearTimeout(t);
     for (const r of this.outgoing) r.destroy();
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await closed;
+    const closed = this.servers.map(
+      (server) => new Promise<void>((resolve) => server.close(() => resolve())),
+    );
+    for (const server of this.servers) server.closeAllConnections();
+    await Promise.all(closed);
   }
 
   private later(ms: number, fn: () => void): void {
@@ -150,11 +177,16 @@ class Relay implements WebhookRelay {
       res.writeHead(status, { 'content-type': 'application/json' }).end(text);
     };
     if (this.mutation.ackAfterMs !== undefined) this.later(this.mutation.ackAfterMs, () => reply(200, '{}'));
+    const forwardedAt = Date.now();
+    const keepOpen = this.mutation.senderTimeoutMs ?? 0;
+    const gone = (): boolean => res.destroyed && Date.now() - forwardedAt >= keepOpen;
     try {
-      const got = await this.forward(a, () => res.destroyed);
+      const got = await this.forward(a, gone);
+      this.mutation.ended?.(a, Date.now());
       this.mutation.after?.(a, got.status, this);
       reply(this.mutation.answer?.(a, got.status) ?? got.status, got.text);
     } catch {
+      this.mutation.ended?.(a, Date.now());
       // The receiver reset or refused the connection: the sender sees the same (C-20: a failed attempt).
       if (!answered) req.socket.resetAndDestroy();
     }
@@ -203,11 +235,14 @@ class Relay implements WebhookRelay {
 
 export async function startWebhookRelay(mutation: RelayMutation = {}): Promise<WebhookRelay> {
   const relay = new Relay(mutation);
-  await new Promise<void>((resolve, reject) => {
-    relay.server.once('error', reject);
-    relay.server.listen(0, '127.0.0.1', () => resolve());
-  });
-  relay.url = `http://127.0.0.1:${(relay.server.address() as AddressInfo).port}`;
+  for (const server of relay.servers) {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    relay.bases.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  }
+  relay.url = relay.bases[0]!;
   return relay;
 }
 

@@ -560,6 +560,30 @@ export const FREEDOMS: readonly Freedom[] = [
     touches: ['2.11', '6.5'],
   },
 
+  {
+    id: 'webhook.delivery-latency',
+    group: 'webhook',
+    freedom:
+      'An event may be delivered any time after its transition (an outbox queue, a busy worker): the spec sets no delivery latency.',
+    accept:
+      'A delivery is awaited for as long as the check\u2019s budget allows (then not-exercised); what must not arrive is settled at the end of the run, after twice the slowest delivery lag shown plus 1 s.',
+    sources: [
+      { line: 321, quote: 'Failed deliveries are retried per retryPolicy (section 2.11).' },
+      { ruling: 'C-20', quote: '[scheduled - 50 ms, scheduled + 1000 ms]' },
+    ],
+    touches: ['2.11', '2.13', '3', '4.6', '6', '6.*'],
+  },
+  {
+    id: 'webhook.duplicate-delivery',
+    group: 'webhook',
+    freedom:
+      'A delivery (or an attempt of it) may arrive more than once under the same X-Webhook-Delivery, e.g. when its acknowledgement was lost.',
+    accept:
+      'Deliveries counted by X-Webhook-Delivery, retries by delivery.attempt, never by POSTs; a copy gets the answer its first copy got.',
+    sources: [{ line: 321, quote: 'Duplicate deliveries are possible.' }],
+    touches: ['2.11', '3', '4.6', '6', '6.*'],
+  },
+
   // ---- deployment ----
   {
     id: 'deployment.rate-limit',

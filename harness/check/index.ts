@@ -15,6 +15,8 @@ export { is, typeOf, type Matcher } from './matchers.ts';
 export { isNotExercisedStop } from './recorder.ts';
 export type { CheckFn } from './run-check.ts';
 export { closeSharedReceiver, type CheckWebhooks } from './webhooks.ts';
+export { LATE_TOLERANCE_MS, type DeliveryMatch } from './expectations.ts';
+export { distinctDeliveries, summarizeDeliveries } from '../io/webhook-receiver.ts';
 export type { ProvidedRun } from '../provided.ts';
 export { cardClaims } from '../capabilities.ts';
 export { methodOf } from '../analysis/findings.ts';

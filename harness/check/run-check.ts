@@ -24,6 +24,14 @@ import { curlFor, reproduceCommand } from '../reproduce.ts';
 import type { CheckEvidence, CheckResult } from '../../core/types.ts';
 import { ClientPool, createCheckContext, isGovernorStop, runGovernor, type CheckContext } from './context.ts';
 import { CheckRecorder, type Outcome } from './recorder.ts';
+import {
+  expectationAssertion,
+  GRACE_RULE,
+  settleAt,
+  violations,
+  type PendingExpectation,
+  type WebhookSettlement,
+} from './expectations.ts';
 import { WebhookScope } from './webhooks.ts';
 
 export type CheckFn = (c: CheckContext) => void | Promise<void>;
@@ -87,12 +95,9 @@ function withBudget(
   work: Promise<void>,
   ms: number,
   controller: AbortController,
-  governor: TrafficGovernor,
-  tally: TrafficTally,
-  planned: Planned,
+  agentTime: () => number,
 ): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const agentTime = (): number => governor.heldBackMs() + tally.agentMs + planned.ms + planned.pausedMs();
   let credited = agentTime();
   const budget = new Promise<never>((_, reject) => {
     const expire = (): void => {
@@ -112,11 +117,24 @@ function withBudget(
   return Promise.race([work, budget]).finally(() => clearTimeout(timer));
 }
 
+/** Time the agent took that the check's budget does not count (the pace, turns, planned waits). */
+function agentTimeOf(governor: TrafficGovernor, tally: TrafficTally, planned: Planned): () => number {
+  return () => governor.heldBackMs() + tally.agentMs + planned.ms + planned.pausedMs();
+}
+
+/**
+ * What of its budget a wait for a delivery may take: what is left, less a quarter of the budget for
+ * the steps after it (a delivery not in by then leaves the check not-exercised, never an error).
+ */
+const WAIT_SHARE_OF_REST = 0.75;
+
 /** Runs a check; its requests are counted in `tally` (RunResult.traffic). */
 export async function runCheck(
   spec: CheckSpec,
   run: ProvidedRun,
   tally: TrafficTally = newTally(),
+  /** Filled with the webhook expectations the run settles at its end (run.webhookLink). */
+  settlement?: WebhookSettlement,
 ): Promise<CheckResult> {
   const t0 = performance.now();
   const absent = absentCapabilities(spec.requirement, run.card);
@@ -125,7 +143,15 @@ export async function runCheck(
   // Every request of the check listens to it (a governor wait, a remote admit): many at once is normal.
   setMaxListeners(0, controller.signal);
   const pool = new ClientPool(run, tally, controller.signal, spec.overflowsTasks === true);
-  const hooks = new WebhookScope(run);
+  const planned = new Planned();
+  const agentTime = agentTimeOf(runGovernor(run), tally, planned);
+  const budgetMs = spec.timeoutMs ?? run.checkTimeoutMs;
+  const credited0 = agentTime();
+  const waitBoundMs = (): number => {
+    const spent = performance.now() - t0 - (agentTime() - credited0);
+    return budgetMs * WAIT_SHARE_OF_REST - spent;
+  };
+  const hooks = new WebhookScope(run, { waitBoundMs });
   let outcome: Outcome;
   if (absent.length > 0) {
     outcome = {
@@ -135,7 +161,6 @@ export async function runCheck(
   } else {
     let thrown: unknown;
     try {
-      const planned = new Planned();
       const extend = (ms: number): void => void (planned.ms += ms);
       const between = spec.betweenSteps;
       const betweenSteps = between === undefined ? undefined : () => planned.paused(between());
@@ -146,16 +171,19 @@ export async function runCheck(
       });
       await withBudget(
         Promise.resolve().then(() => spec.fn(c)),
-        spec.timeoutMs ?? run.checkTimeoutMs,
+        budgetMs,
         controller,
-        runGovernor(run),
-        tally,
-        planned,
+        agentTime,
       );
     } catch (e) {
       thrown = e;
     }
     await pool.closeAll();
+    const pending = await settleExpectations(hooks, recorder);
+    if (settlement !== undefined) {
+      settlement.expectations.push(...pending);
+      settlement.lagsMs.push(...hooks.lagsMs);
+    }
     outcome = outcomeOf(thrown, recorder, tally);
   }
   const received = hooks.deliveries();
@@ -169,6 +197,39 @@ export async function runCheck(
     .map((d) => deliveryEvidence(d, runSecrets(run)));
   const evidence = collectEvidence(pool.exchanges(), deliveries);
   return buildResult(spec, run, outcome, recorder, evidence, performance.now() - t0);
+}
+
+/**
+ * Records each webhook expectation the check stated as an assertion, on the evidence in now. With the
+ * run's receiver (run.webhookLink) those not yet broken stay open and are returned: the runner settles
+ * them at the end of the run. Without it, the check waits out the grace period itself (from the lags
+ * this worker has seen) unless a violation is already in.
+ */
+async function settleExpectations(
+  hooks: WebhookScope,
+  recorder: CheckRecorder,
+): Promise<PendingExpectation[]> {
+  const stated = hooks.expectations;
+  if (stated.length === 0) return [];
+  const broken = (): boolean => stated.some((e) => violations(e, hooks.allDeliveries()).length > 0);
+  if (!hooks.linked && !broken()) {
+    const grace = hooks.localGraceMs();
+    const until = Math.max(...stated.map((e) => settleAt(e, grace)));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now())));
+    recorder.info(`webhook expectations settled after a grace period of ${grace} ms (${GRACE_RULE})`);
+  }
+  const pending: PendingExpectation[] = [];
+  for (const e of stated) {
+    const a = expectationAssertion(e, hooks.allDeliveries());
+    recorder.check(e.label, a.actual, a.expected);
+    if (hooks.linked && a.pass) pending.push({ ...e, assertion: recorder.assertions.length - 1 });
+  }
+  if (pending.length > 0) {
+    recorder.info(
+      `${pending.length} webhook expectation(s) held so far and are settled at the end of the run (${GRACE_RULE})`,
+    );
+  }
+  return pending;
 }
 
 /**

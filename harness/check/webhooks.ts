@@ -1,20 +1,40 @@
-// The webhook capture receiver as a check sees it (spec 6, C-17, C-20): one receiver per worker,
-// started lazily on --webhook-listen, and per-check URLs whose deliveries become the check's evidence.
+// The webhook capture receiver as a check sees it (spec 6, C-17, C-20): the run's receiver (served by
+// the runner for the whole run, harness/io/webhook-link.ts) or, when the suites run without the
+// runner, one receiver per worker started lazily on --webhook-listen; per-check URLs whose deliveries
+// become the check's evidence; waits for a delivery bounded by the check's budget; and expectations of
+// what must not arrive, settled when the evidence is in (harness/check/expectations.ts).
 import { randomUUID } from 'node:crypto';
 import type { Delivery } from '../../core/evidence.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../io/webhook-receiver.ts';
+import { connectWebhookLink } from '../io/webhook-link.ts';
+import {
+  deliveryKey,
+  startWebhookReceiver,
+  type DeliveryUnit,
+  type WaitResult,
+  type WebhookReceiver,
+} from '../io/webhook-receiver.ts';
 import type { ProvidedRun } from '../provided.ts';
+import { graceMs, matchesDelivery, type DeliveryMatch, type NothingMore } from './expectations.ts';
+
+type ReceiverRun = Pick<ProvidedRun, 'webhookListen' | 'webhookPublicUrl' | 'webhookLink'>;
 
 let shared: Promise<WebhookReceiver> | undefined;
+let sharedLink: string | undefined;
 
-/** The worker's receiver; a fixed --webhook-listen port is bound once and reused by every check. */
-export function sharedReceiver(
-  run: Pick<ProvidedRun, 'webhookListen' | 'webhookPublicUrl'>,
-): Promise<WebhookReceiver> {
+/**
+ * The worker's receiver: a mirror of the run's receiver when the runner serves one (run.webhookLink),
+ * else a receiver of its own, a fixed --webhook-listen port bound once and reused by every check.
+ */
+export function sharedReceiver(run: ReceiverRun): Promise<WebhookReceiver> {
+  if (shared !== undefined && sharedLink !== run.webhookLink) void closeSharedReceiver(true);
   if (shared === undefined) {
-    const opts: Parameters<typeof startWebhookReceiver>[0] = { ...run.webhookListen };
-    if (run.webhookPublicUrl !== undefined) opts.publicUrl = run.webhookPublicUrl;
-    shared = startWebhookReceiver(opts);
+    sharedLink = run.webhookLink;
+    if (run.webhookLink !== undefined) shared = connectWebhookLink(run.webhookLink);
+    else {
+      const opts: Parameters<typeof startWebhookReceiver>[0] = { ...run.webhookListen };
+      if (run.webhookPublicUrl !== undefined) opts.publicUrl = run.webhookPublicUrl;
+      shared = startWebhookReceiver(opts);
+    }
     // A failed start is retried by the next check instead of poisoning every later one.
     shared.catch(() => {
       shared = undefined;
@@ -23,12 +43,20 @@ export function sharedReceiver(
   return shared;
 }
 
-/** Called after each suite file (suites/support/setup.ts) so a fixed port is free for the next file. */
-export async function closeSharedReceiver(): Promise<void> {
+/**
+ * Called after each suite file (suites/support/setup.ts) so a fixed port is free for the next file. The
+ * mirror of the run's receiver stays: the run's receiver listens for the whole run.
+ */
+export async function closeSharedReceiver(always = false): Promise<void> {
+  if (!always && sharedLink !== undefined) return;
   const current = shared;
   shared = undefined;
+  sharedLink = undefined;
   if (current) await (await current.catch(() => undefined))?.close();
 }
+
+/** Delivery lags seen by the checks of this worker (the grace of a run without the runner). */
+const workerLags: number[] = [];
 
 export interface CheckWebhooks {
   /** The worker's receiver (waitFor, script, ...). */
@@ -37,13 +65,46 @@ export interface CheckWebhooks {
   newUrl(label?: string): { token: string; url: string };
   /** Deliveries to this check's URLs so far. */
   deliveries(): Delivery[];
+  /**
+   * Waits for `count` attempts (distinct deliveries) matching `match` (default 1), for as long as the check's budget
+   * allows (the spec sets no delivery latency). `since` is when the check caused the event (epoch
+   * ms): each awaited delivery's lag from it is recorded, and the run's grace period derives from the
+   * slowest.
+   */
+  awaitDeliveries(match: DeliveryMatch, opts: { since: number; count?: number }): Promise<WaitResult>;
+  /**
+   * States that no delivery matching `match` arrives other than `graded` (what the check already
+   * read: per delivery by default, any attempt or copy of them; per attempt, only copies): recorded as the assertion `label`, settled at once if a violating
+   * delivery is in, else at the end of the run after the grace period.
+   */
+  expectNothingMore(
+    label: string,
+    match: DeliveryMatch,
+    graded?: readonly Delivery[],
+    per?: DeliveryUnit,
+  ): void;
+}
+
+export interface WebhookScopeOptions {
+  /** Milliseconds a wait for a delivery may still take (the check's remaining budget, less a reserve). */
+  waitBoundMs?: () => number;
 }
 
 export class WebhookScope {
   private readonly tokens = new Set<string>();
   private receiver: WebhookReceiver | undefined;
+  readonly expectations: NothingMore[] = [];
+  readonly lagsMs: number[] = [];
 
-  constructor(private readonly run: Pick<ProvidedRun, 'webhookListen' | 'webhookPublicUrl'>) {}
+  constructor(
+    private readonly run: ReceiverRun,
+    private readonly opts: WebhookScopeOptions = {},
+  ) {}
+
+  /** Whether the run's receiver settles this check's expectations at the end of the run. */
+  get linked(): boolean {
+    return this.run.webhookLink !== undefined;
+  }
 
   async open(): Promise<CheckWebhooks> {
     const receiver = await sharedReceiver(this.run);
@@ -56,11 +117,48 @@ export class WebhookScope {
         return { token, url: receiver.urlFor(token) };
       },
       deliveries: () => this.deliveries(),
+      awaitDeliveries: (match, opts) => this.awaitDeliveries(receiver, match, opts),
+      expectNothingMore: (label, match, graded = [], per = 'delivery') => {
+        const allowed = graded.map((d) => deliveryKey(d, per));
+        this.expectations.push({ label, match, per, allowed, since: Date.now() });
+      },
     };
   }
 
   deliveries(): Delivery[] {
     if (this.receiver === undefined || this.tokens.size === 0) return [];
     return this.receiver.deliveries((d) => d.token !== undefined && this.tokens.has(d.token));
+  }
+
+  /** Every delivery the receiver holds (an expectation may be about any URL). */
+  allDeliveries(): Delivery[] {
+    return this.receiver?.deliveries() ?? [];
+  }
+
+  /** The grace period of a run without the runner: from the lags this worker's checks have seen. */
+  localGraceMs(): number {
+    return graceMs([...workerLags, ...this.lagsMs]);
+  }
+
+  private async awaitDeliveries(
+    receiver: WebhookReceiver,
+    match: DeliveryMatch,
+    opts: { since: number; count?: number },
+  ): Promise<WaitResult> {
+    const count = opts.count ?? 1;
+    const bound = Math.max(0, this.opts.waitBoundMs?.() ?? 30_000);
+    const got = await receiver.waitForResult((d) => matchesDelivery(d, match), {
+      timeoutMs: bound,
+      count,
+      distinct: true,
+    });
+    for (const d of got.deliveries.slice(0, count)) {
+      const lag = Date.parse(d.timestamp) - opts.since;
+      if (Number.isFinite(lag) && lag >= 0) {
+        this.lagsMs.push(lag);
+        workerLags.push(lag);
+      }
+    }
+    return got;
   }
 }

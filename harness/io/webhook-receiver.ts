@@ -48,11 +48,15 @@ export interface WebhookReceiver {
   urlFor(token: string): string;
   deliveries(filter?: DeliveryFilter): Delivery[];
   /** Resolves with the matching deliveries once `count` (default 1) matched, or at the timeout with what arrived. */
-  waitFor(filter: DeliveryFilter, opts: { timeoutMs: number; count?: number }): Promise<Delivery[]>;
+  waitFor(filter: DeliveryFilter, opts: WaitOptions): Promise<Delivery[]>;
   /** Like waitFor, saying whether the wait timed out. */
-  waitForResult(filter: DeliveryFilter, opts: { timeoutMs: number; count?: number }): Promise<WaitResult>;
-  /** Answers for the next deliveries to urlFor(token), in order; afterwards 200. */
-  script(token: string, responses: ScriptedResponse[]): void;
+  waitForResult(filter: DeliveryFilter, opts: WaitOptions): Promise<WaitResult>;
+  /**
+   * Answers for the next attempts to urlFor(token), in order; afterwards 200. Attempts are told apart
+   * by deliveryKey(): a copy of an attempt already answered (spec 6.5: duplicates are possible) gets
+   * the answer its first copy got and takes no scripted answer of its own.
+   */
+  script(token: string, responses: ScriptedResponse[]): Promise<void>;
   /** Deliveries and body bytes dropped by the memory caps. */
   dropped(): { deliveries: number; bodyBytes: number };
   /** Forgets the deliveries (of one token, or all). */
@@ -94,81 +98,156 @@ function storedSize(d: Delivery): number {
   return d.body.length + d.text.length;
 }
 
+function payloadField(d: Delivery, key: string): unknown {
+  const json = d.json;
+  return typeof json === 'object' && json !== null && !Array.isArray(json)
+    ? (json as Record<string, unknown>)[key]
+    : undefined;
+}
+
+/** The event a delivery announces: its payload `event`, else its X-Webhook-Event header. */
+export function deliveryEvent(d: Delivery): unknown {
+  return payloadField(d, 'event') ?? headerText(d.headers['x-webhook-event']);
+}
+
+/** The task a delivery is about: its payload `taskId`. */
+export function deliveryTaskId(d: Delivery): unknown {
+  return payloadField(d, 'taskId');
+}
+
+/** The payload's delivery.attempt (spec 6.3). */
+export function deliveryAttempt(d: Delivery): unknown {
+  const meta = payloadField(d, 'delivery');
+  return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>).attempt : undefined;
+}
+
+/**
+ * What a delivery is (spec 6.2, 6.5): its X-Webhook-Delivery, event and task; per attempt, also its
+ * delivery.attempt (6.3). Copies (spec 6.5: "Duplicate deliveries are possible") share the key; a
+ * POST without a delivery id is a delivery of its own. Per delivery, a retry of an event already
+ * received (its acknowledgement lost on the way back) is the same delivery too.
+ */
+export type DeliveryUnit = 'attempt' | 'delivery';
+
+export function deliveryKey(d: Delivery, per: DeliveryUnit = 'attempt'): string {
+  const id = headerText(d.headers['x-webhook-delivery']);
+  if (id === undefined || id.trim() === '') return `#${d.seq}`;
+  const attempt = per === 'attempt' ? deliveryAttempt(d) : null;
+  return JSON.stringify([id, attempt, deliveryEvent(d), deliveryTaskId(d)]);
+}
+
+/**
+ * The first copy of each attempt (or, per delivery, of each delivery) among `ds`, in arrival order.
+ * Counts of deliveries and attempts are made on these, never on POSTs.
+ */
+export function distinctDeliveries(ds: readonly Delivery[], per: DeliveryUnit = 'attempt'): Delivery[] {
+  const seen = new Set<string>();
+  return ds.filter((d) => {
+    const key = deliveryKey(d, per);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** A short, secret-free view of deliveries for expected-vs-actual records. */
+export function summarizeDeliveries(ds: readonly Delivery[]): Array<Record<string, unknown>> {
+  return ds.map((d) => ({
+    seq: d.seq,
+    event: deliveryEvent(d),
+    taskId: deliveryTaskId(d),
+    attempt: deliveryAttempt(d),
+    deliveryId: headerText(d.headers['x-webhook-delivery']),
+  }));
+}
+
 interface Waiter {
-  filter: DeliveryFilter;
-  count: number;
+  enough: () => boolean;
   wake: () => void;
 }
 
-class Receiver implements WebhookReceiver {
-  url = '';
+export interface WaitOptions {
+  timeoutMs: number;
+  /** Default 1. */
+  count?: number;
+  /** Count attempts (distinctDeliveries), not POSTs. */
+  distinct?: boolean;
+}
+
+/**
+ * The deliveries a receiver (or a worker's mirror of the run's receiver, webhook-link.ts) holds, with
+ * the memory caps and the waits on them.
+ */
+export class DeliveryStore {
   private readonly store: Delivery[] = [];
-  private readonly scripts = new Map<string, ScriptedResponse[]>();
   private readonly waiters = new Set<Waiter>();
-  private readonly pending = new Set<NodeJS.Timeout>();
   private readonly maxDeliveries: number;
-  private readonly maxBodyBytes: number;
   private readonly maxStoredBytes: number;
   private storedBytes = 0;
-  private droppedDeliveries = 0;
-  private droppedBytes = 0;
-  private seq = 0;
-  readonly server: Server;
+  droppedDeliveries = 0;
+  droppedBytes = 0;
 
-  constructor(opts: WebhookReceiverOptions) {
+  constructor(opts: Pick<WebhookReceiverOptions, 'maxDeliveries' | 'maxStoredBytes'> = {}) {
     this.maxDeliveries = opts.maxDeliveries ?? 1000;
-    this.maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
     // Why a total: 1000 deliveries of 1 MiB (plus their decoded text) would be 2 GB in a worker
     // that a target floods with unasked deliveries.
     this.maxStoredBytes = opts.maxStoredBytes ?? 64 * 1024 * 1024;
-    this.server = createServer((req, res) => void this.handle(req, res));
-  }
-
-  urlFor(token: string): string {
-    return `${this.url}/hooks/${encodeURIComponent(token)}`;
   }
 
   deliveries(filter?: DeliveryFilter): Delivery[] {
     return this.store.filter((d) => matches(d, filter));
   }
 
-  async waitFor(filter: DeliveryFilter, opts: { timeoutMs: number; count?: number }): Promise<Delivery[]> {
-    return (await this.waitForResult(filter, opts)).deliveries;
+  bySeq(seq: number): Delivery | undefined {
+    return this.store.find((d) => d.seq === seq);
   }
 
-  waitForResult(filter: DeliveryFilter, opts: { timeoutMs: number; count?: number }): Promise<WaitResult> {
+  waitForResult(filter: DeliveryFilter, opts: WaitOptions): Promise<WaitResult> {
     const count = opts.count ?? 1;
     const t0 = performance.now();
+    const found = (): Delivery[] => {
+      const all = this.deliveries(filter);
+      return opts.distinct === true ? distinctDeliveries(all) : all;
+    };
     const result = (timedOut: boolean): WaitResult => ({
-      deliveries: this.deliveries(filter),
+      deliveries: found(),
       timedOut,
       waitedMs: Math.round(performance.now() - t0),
     });
-    if (this.deliveries(filter).length >= count) return Promise.resolve(result(false));
+    if (found().length >= count) return Promise.resolve(result(false));
     return new Promise((resolve) => {
       const waiter: Waiter = {
-        filter,
-        count,
+        enough: () => found().length >= count,
         wake: () => {
           clearTimeout(timer);
           this.waiters.delete(waiter);
           resolve(result(false));
         },
       };
-      const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
-        resolve(result(true));
-      }, opts.timeoutMs);
+      const timer = setTimeout(
+        () => {
+          this.waiters.delete(waiter);
+          resolve(result(true));
+        },
+        Math.max(0, opts.timeoutMs),
+      );
       this.waiters.add(waiter);
     });
   }
 
-  script(token: string, responses: ScriptedResponse[]): void {
-    this.scripts.set(token, [...responses]);
-  }
-
-  dropped(): { deliveries: number; bodyBytes: number } {
-    return { deliveries: this.droppedDeliveries, bodyBytes: this.droppedBytes };
+  add(d: Delivery): void {
+    this.store.push(d);
+    this.storedBytes += storedSize(d);
+    while (
+      this.store.length > 1 &&
+      (this.store.length > this.maxDeliveries || this.storedBytes > this.maxStoredBytes)
+    ) {
+      this.storedBytes -= storedSize(this.store.shift()!);
+      this.droppedDeliveries += 1;
+    }
+    for (const w of [...this.waiters]) {
+      if (w.enough()) w.wake();
+    }
   }
 
   clear(token?: string): void {
@@ -177,10 +256,73 @@ class Receiver implements WebhookReceiver {
     this.storedBytes = keep.reduce((sum, d) => sum + storedSize(d), 0);
   }
 
+  /** Ends every wait now, with what arrived. */
+  wakeAll(): void {
+    for (const w of [...this.waiters]) w.wake();
+  }
+}
+
+/** What a receiver tells a subscriber (the run's webhook link): each delivery, then its answer. */
+export type DeliveryListener = (kind: 'delivery' | 'response', d: Delivery) => void;
+
+class Receiver implements WebhookReceiver {
+  url = '';
+  readonly store: DeliveryStore;
+  private readonly scripts = new Map<string, ScriptedResponse[]>();
+  /** The answer each attempt got, by token and deliveryKey(): a copy gets the same. */
+  private readonly answered = new Map<string, ScriptedResponse>();
+  private readonly listeners = new Set<DeliveryListener>();
+  private readonly pending = new Set<NodeJS.Timeout>();
+  private readonly maxBodyBytes: number;
+  private seq = 0;
+  readonly server: Server;
+
+  constructor(opts: WebhookReceiverOptions) {
+    this.store = new DeliveryStore(opts);
+    this.maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
+    this.server = createServer((req, res) => void this.handle(req, res));
+  }
+
+  urlFor(token: string): string {
+    return `${this.url}/hooks/${encodeURIComponent(token)}`;
+  }
+
+  deliveries(filter?: DeliveryFilter): Delivery[] {
+    return this.store.deliveries(filter);
+  }
+
+  /** Tells `listener` of every delivery from now on; returns the unsubscribe. */
+  subscribe(listener: DeliveryListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async waitFor(filter: DeliveryFilter, opts: WaitOptions): Promise<Delivery[]> {
+    return (await this.waitForResult(filter, opts)).deliveries;
+  }
+
+  waitForResult(filter: DeliveryFilter, opts: WaitOptions): Promise<WaitResult> {
+    return this.store.waitForResult(filter, opts);
+  }
+
+  script(token: string, responses: ScriptedResponse[]): Promise<void> {
+    this.scripts.set(token, [...responses]);
+    return Promise.resolve();
+  }
+
+  dropped(): { deliveries: number; bodyBytes: number } {
+    return { deliveries: this.store.droppedDeliveries, bodyBytes: this.store.droppedBytes };
+  }
+
+  clear(token?: string): void {
+    this.store.clear(token);
+  }
+
   async close(): Promise<void> {
     for (const t of this.pending) clearTimeout(t);
     this.pending.clear();
-    for (const w of [...this.waiters]) w.wake();
+    this.listeners.clear();
+    this.store.wakeAll();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     // Hung deliveries keep sockets open; close() must not wait for them.
     this.server.closeAllConnections();
@@ -193,13 +335,9 @@ class Receiver implements WebhookReceiver {
     const { body, bytes } = await this.readBody(req);
     const path = req.url ?? '/';
     const token = tokenOf(path);
-    const plan = (token === undefined ? undefined : this.scripts.get(token)?.shift()) ?? {};
     const { text, invalidUtf8 } = decodeUtf8(body);
     const parsed = invalidUtf8 ? { parseError: 'body is not valid UTF-8' } : parseJson(text);
     const response: DeliveryResponse = {};
-    for (const key of ['status', 'delayMs', 'reset', 'hang'] as const) {
-      if (plan[key] !== undefined) Object.assign(response, { [key]: plan[key] });
-    }
     this.seq += 1;
     const d: Delivery = {
       seq: this.seq,
@@ -219,8 +357,24 @@ class Receiver implements WebhookReceiver {
     if (parsed.json !== undefined) d.json = parsed.json;
     if (parsed.parseError !== undefined) d.parseError = parsed.parseError;
     if (req.socket.remoteAddress !== undefined) d.remoteAddress = req.socket.remoteAddress;
-    this.add(d);
-    this.respond(req, res, plan, response);
+    const plan = this.planFor(token, d);
+    for (const key of ['status', 'delayMs', 'reset', 'hang'] as const) {
+      if (plan[key] !== undefined) Object.assign(response, { [key]: plan[key] });
+    }
+    this.store.add(d);
+    for (const l of this.listeners) l('delivery', d);
+    this.respond(req, res, plan, response, d);
+  }
+
+  /** The scripted answer of a new attempt, or the one an earlier copy of the same attempt got. */
+  private planFor(token: string | undefined, d: Delivery): ScriptedResponse {
+    if (token === undefined) return {};
+    const key = `${token}\u0000${deliveryKey(d)}`;
+    const earlier = this.answered.get(key);
+    if (earlier !== undefined) return earlier;
+    const plan = this.scripts.get(token)?.shift() ?? {};
+    this.answered.set(key, plan);
+    return plan;
   }
 
   private async readBody(req: IncomingMessage): Promise<{ body: Buffer; bytes: number }> {
@@ -237,23 +391,8 @@ class Receiver implements WebhookReceiver {
     } catch {
       // A sender that aborts mid-body: keep what arrived; the byte count shows it was cut.
     }
-    this.droppedBytes += bytes - kept;
+    this.store.droppedBytes += bytes - kept;
     return { body: Buffer.concat(chunks, kept), bytes };
-  }
-
-  private add(d: Delivery): void {
-    this.store.push(d);
-    this.storedBytes += storedSize(d);
-    while (
-      this.store.length > 1 &&
-      (this.store.length > this.maxDeliveries || this.storedBytes > this.maxStoredBytes)
-    ) {
-      this.storedBytes -= storedSize(this.store.shift()!);
-      this.droppedDeliveries += 1;
-    }
-    for (const w of [...this.waiters]) {
-      if (this.deliveries(w.filter).length >= w.count) w.wake();
-    }
   }
 
   private respond(
@@ -261,9 +400,11 @@ class Receiver implements WebhookReceiver {
     res: ServerResponse,
     plan: ScriptedResponse,
     r: DeliveryResponse,
+    d: Delivery,
   ): void {
     const act = (): void => {
       r.atMs = performance.now();
+      for (const l of this.listeners) l('response', d);
       if (plan.reset === true) {
         // An RST rather than a FIN, so the sender sees ECONNRESET.
         req.socket.resetAndDestroy();
@@ -281,7 +422,10 @@ class Receiver implements WebhookReceiver {
   }
 }
 
-export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): Promise<WebhookReceiver> {
+/** A receiver whose deliveries can be followed (the run's receiver, served by webhook-link.ts). */
+export type ObservableReceiver = WebhookReceiver & { subscribe(listener: DeliveryListener): () => void };
+
+export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): Promise<ObservableReceiver> {
   const host = opts.host ?? '127.0.0.1';
   const r = new Receiver(opts);
   await new Promise<void>((resolve, reject) => {

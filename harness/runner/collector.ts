@@ -2,6 +2,7 @@
 // each CheckResult in the test's `task.meta.a2a`; this reporter reads it back and prints progress.
 import { relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
+import type { WebhookSettlement } from '../check/expectations.ts';
 import type { TrafficTally } from '../io/governor.ts';
 import type { ProgressListener } from '../../core/progress.ts';
 import type { CheckResult, HarnessError } from '../../core/types.ts';
@@ -16,11 +17,14 @@ export interface CollectedTest {
   traffic?: TrafficTally;
   /** vitest's own errors for the test (a check that ended without a result). */
   errors: string[];
+  /** The check's open webhook expectations and the delivery lags it saw (settled by the runner). */
+  webhooks?: WebhookSettlement;
 }
 
 export interface CheckMeta {
   a2a?: CheckResult;
   a2aTraffic?: TrafficTally;
+  a2aWebhooks?: WebhookSettlement;
 }
 
 const MARK: Record<string, string> = {
@@ -72,6 +76,7 @@ export class Collector implements Reporter {
     };
     if (meta.a2a) test.result = meta.a2a;
     if (meta.a2aTraffic) test.traffic = meta.a2aTraffic;
+    if (meta.a2aWebhooks) test.webhooks = meta.a2aWebhooks;
     this.tests.push(test);
     if (meta.a2a) this.progress?.({ kind: 'check', file: test.file, check: meta.a2a });
   }

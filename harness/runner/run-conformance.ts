@@ -118,6 +118,7 @@ export async function runResolved(
       run.probeTally,
     );
     if (checked.plan !== undefined) result.traffic.plan = checked.plan;
+    if (checked.webhooks !== undefined) result.traffic.webhooks = checked.webhooks;
   } finally {
     await run.close();
   }
@@ -138,6 +139,8 @@ interface Checked {
   superseded: CollectedTest[];
   /** The run's plan beside what the suites spent. */
   plan?: RunTraffic['plan'];
+  /** The run's webhook receiver (traffic.webhooks). */
+  webhooks?: SuitesOutcome['webhooks'];
 }
 
 /** What the plan reads of the agent: the probe's measures, the card's limits, the run's options. */
@@ -296,6 +299,7 @@ async function runChecks(
     superseded: suites.superseded ?? [],
   };
   if (suites.plan !== undefined) checked.plan = recordedPlan(suites.plan, agent, suites);
+  if (suites.webhooks !== undefined) checked.webhooks = suites.webhooks;
   return checked;
 }
 

@@ -12,6 +12,9 @@ import { fileSchedules, providedSchedule, suitePhases, type FileSchedule } from 
 import { suiteFilesFor } from './suite-files.ts';
 import { Governor } from '../io/governor.ts';
 import { serveGovernor, type GovernorLink } from '../io/governor-link.ts';
+import { serveWebhookLink, type WebhookLink } from '../io/webhook-link.ts';
+import { secretsOf } from '../provided.ts';
+import { settleWebhookExpectations, type Settled } from './settle-webhooks.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SUITES_CONFIG = fileURLToPath(new URL('../../suites/vitest.config.ts', import.meta.url));
@@ -30,6 +33,8 @@ export interface SuitesOutcome {
   harnessErrors: HarnessError[];
   /** Set when the run budget was spent before the suites finished. */
   interrupted?: string;
+  /** The run's webhook receiver and the expectations settled at the end (report traffic.webhooks). */
+  webhooks?: Settled;
 }
 
 function escapeRegExp(text: string): string {
@@ -65,7 +70,9 @@ const MIN_PARALLEL_FILES = 8;
 
 /** Workers for this run: one for a fixed receiver port, a low --concurrency or a narrow run. */
 export function suiteWorkers(provided: ProvidedRun, files: number): number {
-  if (provided.webhookListen.port !== 0 || provided.field.concurrency < 8) return 1;
+  // A fixed --webhook-listen port is bound once by the runner (webhookLink); without it, by each worker.
+  const fixedPort = provided.webhookListen.port !== 0 && provided.webhookLink === undefined;
+  if (fixedPort || provided.field.concurrency < 8) return 1;
   // A narrow run (--only a few sections) is over before more workers would have loaded.
   if (files < MIN_PARALLEL_FILES) return 1;
   return provided.bundled ? BUNDLED_WORKERS : FIELD_WORKERS;
@@ -266,6 +273,23 @@ function budgeted(
   });
 }
 
+/**
+ * The run's webhook receiver, listening from before the first check to after the last expectation is
+ * settled. A receiver that cannot listen (a fixed port in use) is left to the checks, which then say so.
+ */
+async function runReceiver(provided: ProvidedRun): Promise<WebhookLink | undefined> {
+  try {
+    const opts: Parameters<typeof serveWebhookLink>[0] = { ...provided.webhookListen };
+    if (provided.webhookPublicUrl !== undefined) opts.publicUrl = provided.webhookPublicUrl;
+    const hooks = await serveWebhookLink(opts);
+    provided.webhookLink = hooks.url;
+    return hooks;
+  } catch {
+    delete provided.webhookLink;
+    return undefined;
+  }
+}
+
 export async function runSuites(
   provided: ProvidedRun,
   ids: readonly string[],
@@ -274,6 +298,7 @@ export async function runSuites(
   progress?: ProgressListener,
   planner: Planner = () => undefined,
 ): Promise<SuitesOutcome> {
+  const startedAt = Date.now();
   const collector = new Collector(PROJECT_ROOT, log, progress);
   // No paced wait may end after this: the run ends by itself within its budget, leaving the
   // rate-limit checks (last, unpaced) and the reports their share.
@@ -286,6 +311,7 @@ export async function runSuites(
   const files = suiteFilesFor(PROJECT_ROOT, SUITES_DIR, ids);
   // No suite file spells a selected id: nothing to run, every selected requirement is not-exercised.
   if (files?.length === 0) return { tests: [], harnessErrors: [] };
+  const hooks = await runReceiver(provided);
   const workers = suiteWorkers(provided, files?.length ?? Infinity);
   provided.field.suiteWorkers = workers;
   let link: GovernorLink | undefined;
@@ -323,6 +349,18 @@ export async function runSuites(
     process.exitCode = exitCode;
     await link?.close();
   }
+  let webhooks: Settled | undefined;
+  if (hooks !== undefined) {
+    try {
+      webhooks = await settleWebhookExpectations(collector.tests, hooks.receiver, {
+        secrets: secretsOf(provided),
+        notAfter: startedAt + budgetMs + GRACE_MS,
+        log,
+      });
+    } finally {
+      await hooks.close();
+    }
+  }
   // Results that arrive after this point are ignored: the run is over.
   const { tests, superseded } = mergeBreadth([...collector.tests], breadthFrom);
   const outcome: SuitesOutcome = { tests, superseded, harnessErrors: [...collector.harnessErrors] };
@@ -332,5 +370,6 @@ export async function runSuites(
     outcome.passes = breadthFrom === undefined ? 'one' : 'coverage-then-breadth';
   }
   outcome.ms = Date.now() - suitesStarted;
+  if (webhooks !== undefined) outcome.webhooks = webhooks;
   return outcome;
 }

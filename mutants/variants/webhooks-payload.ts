@@ -9,6 +9,7 @@ import {
   webhookMutant,
   type JsonObject,
   type RelayAttempt,
+  type WebhookMutantSpec,
 } from '../webhook-relay.ts';
 
 /** Edits the payload of each delivery with `edit`, re-signing it. */
@@ -51,6 +52,38 @@ function eventsFilterDropped(which: 'every configuration' | 'task-level'): Proxy
   };
 }
 
+/** The events list of each set request by the URL it configures, for the late-filter mutant. */
+const requestedByUrl = new Map<string, JsonObject[keyof JsonObject]>();
+
+/**
+ * As eventsFilterDropped('every configuration'), and each event the list leaves out reaches the
+ * receiver 3 s late (held by the relay): a wrongly delivered event that comes long after the check
+ * that configured the list, as from an outbox.
+ */
+function eventsFilterDroppedLate(): Pick<WebhookMutantSpec, 'hooks' | 'relay'> {
+  const dropped = eventsFilterDropped('every configuration');
+  return {
+    hooks: {
+      ...dropped,
+      request(call) {
+        const config = call.params?.config;
+        if (call.method === 'tasks/pushNotificationConfig/set' && isObject(config)) {
+          if (typeof config.url === 'string' && Array.isArray(config.events)) {
+            requestedByUrl.set(config.url, config.events);
+          }
+        }
+        return dropped.request?.(call);
+      },
+    },
+    relay: {
+      holdMs(a) {
+        const events = requestedByUrl.get(a.route.target);
+        return Array.isArray(events) && !events.includes(a.json?.event ?? null) ? 3_000 : 0;
+      },
+    },
+  };
+}
+
 const variants: Variant[] = [
   webhookMutant({
     breaks: '6.3/payload-timestamp',
@@ -83,6 +116,13 @@ const variants: Variant[] = [
     hooks: eventsFilterDropped('task-level'),
   }),
   webhookMutant({
+    breaks: '6.1/events-filter',
+    slug: 'filter-ignored-late',
+    description:
+      'a configuration with an events list is delivered every event, the unsubscribed ones 3 s after their transition',
+    ...eventsFilterDroppedLate(),
+  }),
+  webhookMutant({
     breaks: '6.3/payload-agent-id',
     slug: 'display-name',
     description: "the payload agentId carries the agent's display name instead of its id",
@@ -110,6 +150,7 @@ const variants: Variant[] = [
 
 /** Caught too; left out of the detection test to keep it within its time budget (`npm run mutants -- --extended`). */
 const EXTENDED = new Set([
+  '6-1-events-filter--filter-ignored-late',
   '6-3-payload-delivery-attempt--zero-based',
   '6-3-payload-agent-id--display-name',
   '6-3-payload-delivery-max-attempts--equals-max-retries',

@@ -1,7 +1,7 @@
 // Mutants of webhook delivery and retries (spec 2.11 retryPolicy, 6.5; ruling C-20): the relay
 // changes what the server's retry logic sees or what reaches the receiver, one rule at a time.
 import type { Variant } from '../types.ts';
-import { deliveryOf, isObject, webhookMutant } from '../webhook-relay.ts';
+import { deliveryOf, isObject, setPayload, webhookMutant } from '../webhook-relay.ts';
 
 const SET = 'tasks/pushNotificationConfig/set';
 
@@ -17,11 +17,18 @@ const variants: Variant[] = [
   webhookMutant({
     breaks: '6.5/retry-count',
     slug: 'one-retry-too-many',
-    description: 'after the last allowed attempt fails, the event is sent once more',
+    // A copy of the last attempt (same attempt number) would be a duplicate, which spec 6.5 allows:
+    // the surplus attempt is numbered as the sender's loop would number it.
+    description:
+      'after the last allowed attempt fails, the event is sent once more (attempt maxAttempts + 1)',
     relay: {
       after(a, status, relay) {
         const { attempt, maxAttempts } = deliveryOf(a);
-        if (status >= 300 && attempt !== undefined && attempt === maxAttempts) relay.resend(a, 300);
+        if (status < 300 || attempt === undefined || attempt !== maxAttempts || a.json === undefined) return;
+        const extra = { ...a, headers: { ...a.headers } };
+        const delivery = isObject(a.json.delivery) ? a.json.delivery : {};
+        setPayload(extra, { ...a.json, delivery: { ...delivery, attempt: attempt + 1 } });
+        relay.resend(extra, 300);
       },
     },
   }),

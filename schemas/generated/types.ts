@@ -1867,6 +1867,35 @@ export interface ReportTraffic {
     option: string;
   }[];
   /**
+   * The run's webhook capture receiver (docs/field-conditions.md): what it received, the slowest delivery lag the agent showed, the grace period that derives from it, and the expectations of what must not arrive settled at the end of the run. Absent when no suite ran, and from reports of older versions.
+   */
+  webhooks?: {
+    /**
+     * POSTs the receiver got during the run (copies of an attempt included).
+     */
+    deliveries: number;
+    /**
+     * The slowest delivery lag a check saw: from the moment it caused an event to the delivery's arrival.
+     */
+    slowestLagMs: number;
+    /**
+     * Twice the slowest lag plus C-20's 1 s: no expectation was settled sooner after it was stated.
+     */
+    graceMs: number;
+    /**
+     * Expectations still open when their checks ended, settled at the end of the run.
+     */
+    settledAtEnd: number;
+    /**
+     * Checks a delivery that came after they ended turned into a fail.
+     */
+    changedAtEnd: number;
+    /**
+     * How long the run waited after its last check for the grace periods to pass.
+     */
+    waitedMs: number;
+  };
+  /**
    * Generated cases each property got: planned by the profile, and run (absent from reports of older versions).
    */
   properties?: {

@@ -15,25 +15,19 @@ import {
   type CheckContext,
 } from '../support/index.ts';
 import {
+  awaitEvidence,
   coveredInTime,
+  deliveriesOf,
   eventOf,
   finishedTaskId,
   getConfig,
   isoTimestamp,
-  ofTask,
   requireResult,
   requireSet,
   sleep,
   startRunningTask,
 } from '../support/webhooks-area.ts';
-import {
-  agentConfig,
-  agentLevelUrl,
-  agentSample,
-  captureTask,
-  requireSample,
-  SETTLE_MS,
-} from './agent-sample.ts';
+import { agentConfig, agentLevelUrl, agentSample, requireSample } from './agent-sample.ts';
 import { registerEventChecks } from './event-checks.ts';
 import { registerRequestChecks } from './request-checks.ts';
 import { suiteFile } from '../support/index.ts';
@@ -57,10 +51,16 @@ verifies(
     const task = await startRunningTask(c);
     const at = await requireAgentConfig(c);
     await coveredInTime(c, task, true);
+    const since = Date.now();
     await task.finish();
     const ended = stateOf(await waitForTask(c, task.taskId, (s) => FINAL_STATES.includes(s as string)));
     if (ended !== 'completed') c.notExercised(`the running task ended ${String(ended)}, not completed`);
-    const got = await captureTask(at.hooks, at.token, task.taskId, 'task.completed');
+    const got = await awaitEvidence(
+      c,
+      await c.webhooks(),
+      { token: at.token, taskId: task.taskId, event: 'task.completed' },
+      { since, what: 'task.completed of the task started before the set' },
+    );
     c.check(
       'task.completed of the task started before the set',
       got.map(eventOf).includes('task.completed'),
@@ -115,9 +115,16 @@ verifies(
   'lastUsed follows a delivery made over a second after the set',
   async (c) => {
     const at = await requireAgentConfig(c);
+    // Not a wait for something to arrive: the time lastUsed must then have moved past createdAt.
     await sleep(LAST_USED_PAUSE_MS);
+    const since = Date.now();
     const { task } = await sendTask(c, [textPart('lastUsed')]);
-    await captureTask(at.hooks, at.token, String(task.id), 'task.completed');
+    await awaitEvidence(
+      c,
+      await c.webhooks(),
+      { token: at.token, taskId: String(task.id), event: 'task.completed' },
+      { since, what: 'task.completed of the task sent after the pause' },
+    );
     const result = requireResult(c, 'agent-level get', await getConfig(c));
     const config = isObject(result.config) ? result.config : {};
     c.require('result.configId (the configuration of the file)', result.configId, at.configId);
@@ -166,15 +173,29 @@ verifies(
   'after a task-level set, its task is delivered there only',
   async (c) => {
     const agent = await requireAgentConfig(c);
+    const hooks = await c.webhooks();
     const task = await startRunningTask(c);
-    const own = (await c.webhooks()).newUrl('task-scope');
+    const own = hooks.newUrl('task-scope');
     await requireSet(c, { url: own.url }, task.taskId);
     await coveredInTime(c, task);
+    const since = Date.now();
     await task.finish();
-    const atTask = await captureTask(agent.hooks, own.token, task.taskId, 'task.completed');
-    const atAgent = ofTask(agent.hooks.receiver.deliveries({ token: agent.token }), task.taskId);
+    const completed = { taskId: task.taskId, event: 'task.completed' };
+    await awaitEvidence(
+      c,
+      hooks,
+      { token: own.token, ...completed },
+      {
+        since,
+        what: 'task.completed at the task-level url',
+      },
+    );
+    const at = (token: string) => deliveriesOf(hooks, token, task.taskId);
+    const atTask = at(own.token);
+    const atAgent = at(agent.token);
     c.check('task.completed at the task-level url', atTask.map(eventOf).includes('task.completed'), true);
-    c.check('task.completed at the agent-level url', atAgent.map(eventOf).includes('task.completed'), false);
+    // However late it would come: the agent-level url must never get it.
+    hooks.expectNothingMore('task.completed at the agent-level url', { token: agent.token, ...completed });
     const names = [...atAgent, ...atTask].map(eventOf);
     const twice = names.filter((n, i) => names.indexOf(n) !== i);
     c.check('events delivered more than once across both urls', twice, []);
@@ -191,13 +212,18 @@ async function filtered(
 ) {
   const at = await agentLevelUrl(c, 'filter', { events, ...extra });
   c.require('agent-level set succeeded', at.problem, undefined);
+  const since = Date.now();
   const { task } = await sendTask(c, [textPart('events filter')]);
   const end = `task.${String(stateOf(task))}`;
   if (last !== 'task.submitted' && end !== last)
     c.notExercised(`the plain task ended with ${end}, not ${last}`);
-  await at.hooks.receiver.waitFor({ token: at.token, event: last }, { timeoutMs: 5_000 });
-  await sleep(SETTLE_MS); // events after `last` would arrive within this
-  return ofTask(at.hooks.receiver.deliveries({ token: at.token }), String(task.id)).map(eventOf);
+  const taskId = String(task.id);
+  const match = { token: at.token, taskId };
+  await awaitEvidence(c, at.hooks, { ...match, event: last }, { since, what: `${last} of the task` });
+  const got = deliveriesOf(at.hooks, at.token, taskId);
+  // An unsubscribed event is a violation whenever it comes: settled at the latest at the end of the run.
+  at.hooks.expectNothingMore(`events of the task other than ${last} (not subscribed)`, match, got);
+  return got.map(eventOf);
 }
 
 // Sequential again: each sets its own agent-level configuration, replacing the file's.

@@ -1,6 +1,7 @@
 // One webhook event under a scripted receiver (spec 6.5, ruling C-20): a running task, a task-level
-// configuration of task.completed with a small retry policy, and the attempts collected; plus the
-// file's shared sample of three failing attempts. Used by delivery.test.ts.
+// configuration of task.completed with a small retry policy, and the attempts collected (first copies:
+// spec 6.5 allows duplicates); plus the file's shared sample of three failing attempts. Used by
+// delivery.test.ts.
 import { randomBytes } from 'node:crypto';
 import type { ScriptedResponse } from '../../harness/check/index.ts';
 import type { CheckContext } from '../support/index.ts';
@@ -34,22 +35,24 @@ export async function scriptedRun(
     script: ScriptedResponse[];
     count: number;
     secret?: string;
+    /** Also expect no attempt beyond `count` (settled when the evidence is in, at the latest at the run's end). */
     settle?: boolean;
   },
 ): Promise<Run> {
   const hooks = await c.webhooks();
   const { token, url } = hooks.newUrl(opts.label);
-  hooks.receiver.script(token, opts.script);
+  await hooks.receiver.script(token, opts.script);
   const task = await startRunningTask(c);
   const config = { url, events: COMPLETED, ...(opts.secret === undefined ? {} : { secret: opts.secret }) };
   const { policy } = await setWithPolicy(c, task.taskId, config, opts.policy);
   await coveredInTime(c, task);
+  const since = Date.now();
   await task.finish();
   const failedAfterMs = opts.script[0]?.delayMs ?? 0;
-  const deliveries = await awaitAttempts(hooks, token, policy, opts.count, {
-    failedAfterMs,
-    settle: opts.settle === true,
-  });
+  const deliveries = await awaitAttempts(c, hooks, token, policy, opts.count, { since, failedAfterMs });
+  if (opts.settle === true) {
+    hooks.expectNothingMore(`attempts beyond the ${opts.count} expected`, { token }, deliveries, 'attempt');
+  }
   const run: Run = { token, taskId: task.taskId, policy, deliveries };
   if (opts.secret !== undefined) run.secret = opts.secret;
   return run;

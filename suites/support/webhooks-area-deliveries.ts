@@ -1,24 +1,30 @@
 // Readers of webhook deliveries and the retry timing of ruling C-20 (spec 6.3, 6.5), for the webhook
-// suites: payload fields, per-task filtering, waits for a number of attempts, measured retry delays
-// checked against initialDelay * backoffMultiplier^(n-1) within C-20's tolerance.
+// suites: payload fields, per-task filtering, waits for a delivery (the spec sets no delivery latency:
+// the check's budget bounds them) and for a number of attempts (after the first, the retry schedule
+// bounds them), measured retry delays checked against initialDelay * backoffMultiplier^(n-1) within
+// C-20's tolerance. Deliveries are counted as attempts (X-Webhook-Delivery and delivery.attempt),
+// never as POSTs: spec 6.5 allows duplicates.
 import {
+  distinctDeliveries,
   is,
+  LATE_TOLERANCE_MS,
+  summarizeDeliveries,
   type CheckContext,
   type CheckWebhooks,
-  type Matcher,
   type Delivery,
+  type DeliveryMatch,
+  type Matcher,
 } from '../../harness/check/index.ts';
 import { isObject } from '../../schemas/json.ts';
 import type { JsonObject } from './messages.ts';
+
+export { distinctDeliveries };
 
 export const DEFAULT_POLICY = Object.freeze({ maxRetries: 3, backoffMultiplier: 2, initialDelay: 1 });
 
 /** C-20 tolerance of a measured retry delay: [scheduled - 50 ms, scheduled + 1000 ms]. */
 export const EARLY_MS = 50;
-export const LATE_MS = 1000;
-
-/** Deliveries on loopback arrive within milliseconds; this bounds a wait for one that never comes. */
-export const DELIVERY_WAIT_MS = 5_000;
+export const LATE_MS = LATE_TOLERANCE_MS;
 
 export interface RetryPolicy {
   maxRetries?: number;
@@ -61,14 +67,36 @@ export function ofTask(ds: readonly Delivery[], taskId: string): Delivery[] {
 }
 
 /** A short, secret-free view of deliveries for expected-vs-actual records. */
-export function summary(ds: readonly Delivery[]): Array<Record<string, unknown>> {
-  return ds.map((d) => ({
-    seq: d.seq,
-    event: eventOf(d) ?? headerOf(d, 'x-webhook-event'),
-    taskId: payloadOf(d)?.taskId,
-    attempt: (payloadOf(d)?.delivery as JsonObject | undefined)?.attempt,
-    deliveryId: headerOf(d, 'x-webhook-delivery'),
-  }));
+export const summary = summarizeDeliveries;
+
+/**
+ * The deliveries of one task at one url, once each (per X-Webhook-Delivery: a copy, or a retry of an
+ * event whose acknowledgement the sender did not get, is the same delivery), in arrival order.
+ */
+export function deliveriesOf(hooks: CheckWebhooks, token: string, taskId: string): Delivery[] {
+  return distinctDeliveries(ofTask(hooks.receiver.deliveries({ token }), taskId), 'delivery');
+}
+
+/**
+ * The attempts (first copies) matching `match` once `count` of them are in (default 1). The spec
+ * sets no delivery latency, so only the check's budget bounds the wait; `since` is when the check
+ * caused the event (its lag is recorded: the run's grace period derives from the slowest). Evidence
+ * that is not in by then leaves the check not-exercised, with what arrived.
+ */
+export async function awaitEvidence(
+  c: CheckContext,
+  hooks: CheckWebhooks,
+  match: DeliveryMatch,
+  opts: { since: number; count?: number; what: string },
+): Promise<Delivery[]> {
+  const got = await hooks.awaitDeliveries(match, opts);
+  if (got.timedOut) {
+    c.notExercised(
+      `${opts.what}: not delivered within the ${got.waitedMs} ms the check's budget left (the spec sets no ` +
+        `delivery latency); received: ${JSON.stringify(summary(got.deliveries))}`,
+    );
+  }
+  return got.deliveries;
 }
 
 /**
@@ -83,23 +111,27 @@ export function retryGaps(ds: readonly Delivery[]): number[] {
 }
 
 /**
- * Waits for `count` attempts to one url; with `settle`, then long enough for one more to show up if
- * the target (wrongly) sends it: the next scheduled retry delay plus the C-20 late tolerance.
- * `failedAfterMs` stretches the wait for attempts the receiver leaves unanswered (the sender's timeout).
+ * Waits for `count` attempts of one event to one url: the first for as long as the check's budget
+ * allows (awaitEvidence), each further one for its scheduled retry delay plus the C-20 late tolerance
+ * after the one before (`failedAfterMs` stretches it for an attempt the receiver answers late or never:
+ * the sender's timeout). Returns the attempts in (first copies); a missing retry is the caller's finding.
  */
 export async function awaitAttempts(
+  c: CheckContext,
   hooks: CheckWebhooks,
   token: string,
   policy: Required<RetryPolicy>,
   count: number,
-  opts: { failedAfterMs?: number; settle?: boolean } = {},
+  opts: { since: number; failedAfterMs?: number },
 ): Promise<Delivery[]> {
   const failedAfterMs = opts.failedAfterMs ?? 0;
-  let budget = DELIVERY_WAIT_MS + failedAfterMs;
-  for (let n = 1; n < count; n += 1) budget += scheduledDelayMs(policy, n) + LATE_MS + failedAfterMs;
-  await hooks.receiver.waitFor({ token }, { timeoutMs: budget, count });
-  if (opts.settle === true) await sleep(scheduledDelayMs(policy, count) + LATE_MS);
-  return hooks.receiver.deliveries({ token });
+  await awaitEvidence(c, hooks, { token }, { since: opts.since, what: 'the first attempt of the event' });
+  for (let n = 2; n <= count; n += 1) {
+    const timeoutMs = failedAfterMs + scheduledDelayMs(policy, n - 1) + LATE_MS;
+    const got = await hooks.receiver.waitForResult({ token }, { timeoutMs, count: n, distinct: true });
+    if (got.timedOut) break;
+  }
+  return distinctDeliveries(hooks.receiver.deliveries({ token }));
 }
 
 /** A matcher for a list of `n` deliveries (the summary of what arrived is recorded as actual). */
