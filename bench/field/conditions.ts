@@ -36,6 +36,15 @@ export interface Condition {
   args?: string[];
   /** The freedoms of the ledger (requirements/freedoms.ts) this condition proves tolerated. */
   freedoms?: readonly string[];
+  /**
+   * The condition is this legal variant of mutants/legal/ (the certification agent behind the proxy
+   * and webhook relay that vary one freedom), run as it is: `agent` and `delayMs` are not used.
+   */
+  legalVariant?: string;
+  /** Busy processes beside the run (a core's worth of load each), stopped by PID after it. */
+  cpuHogs?: number;
+  /** Requests are paced (a rate limit): `npm run field -- --matrix` runs no `full` profile on it. */
+  paced?: boolean;
 }
 
 export const CONDITIONS: Condition[] = [
@@ -45,11 +54,13 @@ export const CONDITIONS: Condition[] = [
     what: '`serve` defaults (600/min, 5 min system timeout)',
     agent: (k) => defaultAgent('reference-agent', k),
     freedoms: ['task.system-timeout', 'limits.values'],
+    paced: true,
   },
   {
     name: 'rate-60',
     what: 'limited to 60 requests/min',
     freedoms: ['deployment.rate-limit'],
+    paced: true,
     agent: (k) =>
       tunedAgent(k, { limits: { requestsPerMinute: 60, concurrentTasks: 4, maxMessageLength: 100_000 } }),
   },
@@ -68,8 +79,36 @@ export const CONDITIONS: Condition[] = [
     freedoms: ['deployment.network-latency'],
   },
   {
+    name: 'link-jitter',
+    what: '20 to 60 ms added to every request (answers may overtake each other)',
+    agent: (k) => tunedAgent(k),
+    delayMs: () => 20 + Math.round(Math.random() * 40),
+    freedoms: ['deployment.network-latency'],
+  },
+  {
+    name: 'webhooks-late',
+    what: 'every webhook delivery held 2 to 3 s (an outbox queue)',
+    agent: (k) => tunedAgent(k),
+    legalVariant: 'webhook-delivery-late',
+    freedoms: ['webhook.delivery-latency'],
+  },
+  {
+    name: 'webhooks-twice',
+    what: 'every webhook delivery sent twice, same X-Webhook-Delivery',
+    agent: (k) => tunedAgent(k),
+    legalVariant: 'webhook-delivery-twice',
+    freedoms: ['webhook.duplicate-delivery'],
+  },
+  {
+    name: 'cpu-hogs',
+    what: 'two busy processes beside the run (a loaded CI runner)',
+    agent: (k) => tunedAgent(k),
+    cpuHogs: 2,
+  },
+  {
     name: 'slow-rate-60',
     what: '1.5 s per task-creating request and 60 requests/min',
+    paced: true,
     agent: (k) =>
       tunedAgent(k, { limits: { requestsPerMinute: 60, concurrentTasks: 4, maxMessageLength: 100_000 } }),
     delayMs: (_m, body, headers, key) => (llmTurn(body, headers, key) ? 1500 : 0),
@@ -85,6 +124,7 @@ export const CONDITIONS: Condition[] = [
     name: 'rate-60-5min',
     what: 'limited to 60 requests/min, 5-minute system timeout',
     freedoms: ['deployment.rate-limit', 'task.system-timeout'],
+    paced: true,
     agent: (k) =>
       tunedAgent(k, {
         limits: { requestsPerMinute: 60, concurrentTasks: 4, maxMessageLength: 100_000 },

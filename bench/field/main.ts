@@ -1,19 +1,23 @@
-// `npm run field`: certifies the reference server under field conditions (its `serve` defaults, a
-// 60 requests/min limit, a slow LLM agent, both at once, a remote link, a 5-minute system timeout) with
-// `run --target` in the default profile, and prints wall time, requests, agent turns, verdict counts,
+// `npm run field`: certifies the reference server under field conditions (bench/field/conditions.ts:
+// its `serve` defaults, a 60 requests/min limit, a slow LLM agent, both at once, a remote link with and
+// without jitter, late and duplicated webhook deliveries, a runner loaded by two CPU hogs, a 5-minute
+// system timeout) with `run --target`, and prints wall time, requests, agent turns, verdict counts,
 // MUST requirements exercised and requests per exercised MUST, the run's planned vs actual time (its
 // plan, report.json traffic.plan) and false failures (fail or warn where the run without the
-// condition passed) per condition.
+// condition, in the same profile, passed) per condition.
 // Servers and proxies run in this process on 127.0.0.1:0, each harness run in its own process.
 // Never part of `npm test`. Usage: npm run field [-- --only name,name] [-- --profile p] [-- --json file]
+// [-- --matrix] (every condition in smoke and standard, and full on the conditions that are not paced:
+// the release check, over an hour on 2 cores)
 // [-- --breakdown] (each run keeps every exchange, --evidence all, and prints its cost per suite file)
-// [-- --keep dir] (each run's reports stay in dir/<condition>/, e.g. to read when each file ran)
+// [-- --keep dir] (each run's reports stay in dir/<profile>/<condition>/, e.g. to read when each file ran)
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey, startReferenceServer } from '../../reference-server/index.ts';
+import { loadLegalVariants } from '../../mutants/legal-run.ts';
 import { listOf, scriptCommand } from '../../scripts/args.ts';
 import { breakdownTable, type BreakdownReport } from './breakdown.ts';
 import { CONDITIONS, type Condition } from './conditions.ts';
@@ -50,6 +54,8 @@ interface Report {
 
 interface Row {
   condition: Condition;
+  /** The --profile of the run ('' when the harness chose it). */
+  profile: string;
   wallS: number;
   exit: number;
   report: Report | undefined;
@@ -66,12 +72,16 @@ function runHarness(args: string[]): Promise<number> {
   });
 }
 
-async function certify(
+/** The target a condition certifies: the reference server, behind a delay proxy or as a legal variant. */
+async function startCondition(
   c: Condition,
-  extraArgs: string[],
-  log: (line: string) => void,
-  keep: string | undefined,
-): Promise<Row> {
+): Promise<{ baseUrl: string; agentId: string; apiKey: string; args: string[]; close(): Promise<void> }> {
+  if (c.legalVariant !== undefined) {
+    const variant = (await loadLegalVariants()).find((v) => v.name === c.legalVariant);
+    if (variant === undefined) throw new Error(`${c.name}: no legal variant named ${c.legalVariant}`);
+    const t = await variant.start();
+    return { ...t, args: t.extraArgs ?? [] };
+  }
   const key = generateApiKey();
   const server = await startReferenceServer({
     host: '127.0.0.1',
@@ -83,14 +93,57 @@ async function certify(
     c.delayMs === undefined
       ? undefined
       : await startDelayProxy(server.baseUrl, { delayMs: (m, b, h) => c.delayMs!(m, b, h, key) });
-  const out = keep === undefined ? await mkdtemp(join(tmpdir(), `a2a-field-${c.name}-`)) : join(keep, c.name);
+  return {
+    baseUrl: proxy?.baseUrl ?? server.baseUrl,
+    agentId: 'reference-agent',
+    apiKey: key,
+    args: [],
+    async close() {
+      await proxy?.close();
+      await server.close();
+    },
+  };
+}
+
+/** Busy child processes (a core's worth of load each), stopped by their PID. */
+function startHogs(n: number): () => void {
+  const hogs = Array.from({ length: n }, () =>
+    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+  );
+  return () => {
+    for (const hog of hogs) if (hog.pid !== undefined && hog.exitCode === null) process.kill(hog.pid);
+  };
+}
+
+async function certify(
+  c: Condition,
+  profile: string | undefined,
+  extraArgs: string[],
+  log: (line: string) => void,
+  keep: string | undefined,
+): Promise<Row> {
+  const target = await startCondition(c);
+  const label = profile === undefined ? c.name : `${profile}/${c.name}`;
+  const out =
+    keep === undefined
+      ? await mkdtemp(join(tmpdir(), `a2a-field-${c.name}-`))
+      : join(keep, profile ?? '', c.name);
   if (keep !== undefined) await mkdir(out, { recursive: true });
+  const stopHogs = startHogs(c.cpuHogs ?? 0);
   try {
-    const target = proxy?.baseUrl ?? server.baseUrl;
-    const args = ['--target', target, '--agent-id', 'reference-agent', '--api-key', key, '--out', out];
-    log(`${c.name}: ${c.what}...`);
+    const args = ['--target', target.baseUrl, '--agent-id', target.agentId, '--api-key', target.apiKey];
+    log(`${label}: ${c.what}...`);
     const started = performance.now();
-    const exit = await runHarness([...args, '--quiet', ...(c.args ?? []), ...extraArgs]);
+    const exit = await runHarness([
+      ...args,
+      '--out',
+      out,
+      '--quiet',
+      ...target.args,
+      ...(c.args ?? []),
+      ...(profile === undefined ? [] : ['--profile', profile]),
+      ...extraArgs,
+    ]);
     const wallS = Math.round((performance.now() - started) / 100) / 10;
     let report: Report | undefined;
     try {
@@ -98,11 +151,11 @@ async function certify(
     } catch {
       report = undefined;
     }
-    log(`${c.name}: exit ${exit} in ${wallS} s`);
-    return { condition: c, wallS, exit, report };
+    log(`${label}: exit ${exit} in ${wallS} s`);
+    return { condition: c, profile: profile ?? '', wallS, exit, report };
   } finally {
-    await proxy?.close();
-    await server.close();
+    stopHogs();
+    await target.close();
     if (keep === undefined) await rm(out, { recursive: true, force: true });
   }
 }
@@ -141,12 +194,22 @@ function plannedVsActual(report: Report | undefined): string {
   return `${s(plan.coverage.ms + plan.breadth.ms)} / ${s(plan.spent.ms)}${fits}`;
 }
 
+/** `profile/condition`, or the condition alone when the harness chose the profile. */
+function labelOf(row: Row): string {
+  return row.profile === '' ? row.condition.name : `${row.profile}/${row.condition.name}`;
+}
+
+/** The run without any condition in the same profile as `row`. */
+function withoutOf(rows: readonly Row[], row: Row): Row | undefined {
+  return rows.find((r) => r.condition.name === 'without' && r.profile === row.profile);
+}
+
 function table(rows: Row[]): string {
-  const without = rows.find((r) => r.condition.name === 'without');
   const head =
-    '| condition | wall s | x without | planned / actual s (suites) | requests | MUST exercised | requests per exercised MUST | agent turns | turn p50/p95 ms | waited s (summed over checks) | 429s | pass | fail | warn | not-exercised | error | false failures | exit |';
-  const lines = [head, `|${' --- |'.repeat(18)}`];
+    '| profile | condition | wall s | x without | planned / actual s (suites) | requests | MUST exercised | requests per exercised MUST | agent turns | turn p50/p95 ms | waited s (summed over checks) | 429s | pass | fail | warn | not-exercised | error | false failures | exit |';
+  const lines = [head, `|${' --- |'.repeat(19)}`];
   for (const row of rows) {
+    const without = withoutOf(rows, row);
     const r = row.report;
     const v = r?.summary.byVerdict ?? {};
     const t = r?.traffic;
@@ -154,7 +217,7 @@ function table(rows: Row[]): string {
       without !== undefined && row !== without ? `${Math.round((row.wallS / without.wallS) * 10) / 10}` : '';
     const ff = falseFailures(row, without);
     lines.push(
-      `| ${row.condition.what} | ${row.wallS} | ${ratio} | ${plannedVsActual(r)} | ${t?.requests ?? '?'} | ${mustExercised(r) ?? '?'} | ${requestsPerMust(r)} | ${t?.agentTurns ?? '?'} | ${t?.turnLatencyMs.p50 ?? '-'}/${t?.turnLatencyMs.p95 ?? '-'} | ${t === undefined ? '?' : Math.round(t.rateLimit.waitedMs / 1000)} | ${t?.rateLimit.rateLimitedAnswers ?? '?'} | ${v.pass ?? 0} | ${v.fail ?? 0} | ${v.warn ?? 0} | ${v['not-exercised'] ?? 0} | ${v.error ?? 0} | ${row === without ? '-' : ff.length === 0 ? 0 : `${ff.length}: ${ff.join(', ')}`} | ${row.exit} |`,
+      `| ${row.profile || '(default)'} | ${row.condition.what} | ${row.wallS} | ${ratio} | ${plannedVsActual(r)} | ${t?.requests ?? '?'} | ${mustExercised(r) ?? '?'} | ${requestsPerMust(r)} | ${t?.agentTurns ?? '?'} | ${t?.turnLatencyMs.p50 ?? '-'}/${t?.turnLatencyMs.p95 ?? '-'} | ${t === undefined ? '?' : Math.round(t.rateLimit.waitedMs / 1000)} | ${t?.rateLimit.rateLimitedAnswers ?? '?'} | ${v.pass ?? 0} | ${v.fail ?? 0} | ${v.warn ?? 0} | ${v['not-exercised'] ?? 0} | ${v.error ?? 0} | ${row === without ? '-' : ff.length === 0 ? 0 : `${ff.length}: ${ff.join(', ')}`} | ${row.exit} |`,
     );
   }
   return lines.join('\n');
@@ -167,52 +230,69 @@ const values = scriptCommand('npm run field --', 'Certify the reference server u
     listOf(CONDITIONS.map((c) => c.name)),
   )
   .option('--profile <profile>', 'the --profile of every harness run')
+  .option('--matrix', 'every condition in smoke and standard, and full on the conditions that are not paced')
   .option('--json <file>', 'also write the rows as JSON')
   .option('--breakdown', "keep every exchange (--evidence all) and print each run's cost per suite file")
   .option('--keep <dir>', "keep each run's reports in <dir>/<condition>/ (with --breakdown: every exchange)")
   .parse()
-  .opts<{ only?: string[]; profile?: string; json?: string; breakdown?: boolean; keep?: string }>();
+  .opts<{
+    only?: string[];
+    profile?: string;
+    matrix?: boolean;
+    json?: string;
+    breakdown?: boolean;
+    keep?: string;
+  }>();
 const only = values.only ?? CONDITIONS.map((c) => c.name);
 // The run without any condition comes first: every other row is compared with it.
 const chosen = CONDITIONS.filter((c) => c.name === 'without' || only.includes(c.name));
-const extra = [
-  ...(values.profile === undefined ? [] : ['--profile', values.profile]),
-  ...(values.breakdown === true ? ['--evidence', 'all'] : []),
-];
+const extra = values.breakdown === true ? ['--evidence', 'all'] : [];
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
+/** Each profile with the conditions it runs on; the run without any condition first in each. */
+const plan: Array<[string | undefined, Condition[]]> =
+  values.matrix === true
+    ? [
+        ['smoke', chosen],
+        ['standard', chosen],
+        ['full', chosen.filter((c) => c.paced !== true)],
+      ]
+    : [[values.profile, chosen]];
 const rows: Row[] = [];
-for (const c of chosen) rows.push(await certify(c, extra, log, values.keep));
+for (const [profile, conditions] of plan) {
+  for (const c of conditions) rows.push(await certify(c, profile, extra, log, values.keep));
+}
 process.stdout.write(`${table(rows)}\n`);
 for (const row of rows) {
   if (values.breakdown === true && row.report !== undefined) {
     const report = row.report as unknown as BreakdownReport;
-    process.stdout.write(`\n${row.condition.name}: cost per suite file\n\n${breakdownTable(report)}\n`);
+    process.stdout.write(`\n${labelOf(row)}: cost per suite file\n\n${breakdownTable(report)}\n`);
   }
   if (row.exit !== 0 && row.report !== undefined) {
     const errors = row.report.harnessErrors.slice(0, 3).map((e) => e.message);
     process.stdout.write(
-      `\n${row.condition.name}: exit ${row.exit}: ${row.report.exitReason} ${JSON.stringify(errors)}\n`,
+      `\n${labelOf(row)}: exit ${row.exit}: ${row.report.exitReason} ${JSON.stringify(errors)}\n`,
     );
   }
   const ne =
     row.report?.requirements.filter((r) => r.verdict === 'not-exercised' || r.verdict === 'error') ?? [];
   if (ne.length > 0 && ne.length <= 12) {
     process.stdout.write(
-      `\n${row.condition.name}: ${ne.map((r) => `${r.id} (${r.verdict}: ${r.message ?? r.checks?.find((k) => k.message)?.message ?? ''})`).join('; ')}\n`,
+      `\n${labelOf(row)}: ${ne.map((r) => `${r.id} (${r.verdict}: ${r.message ?? r.checks?.find((k) => k.message)?.message ?? ''})`).join('; ')}\n`,
     );
   } else if (ne.length > 12) {
-    process.stdout.write(`\n${row.condition.name}: ${ne.length} requirements not exercised or in error\n`);
+    process.stdout.write(`\n${labelOf(row)}: ${ne.length} requirements not exercised or in error\n`);
   }
 }
 if (values.json !== undefined) {
   const data = rows.map((r) => ({
     condition: r.condition.name,
+    profile: r.profile,
     wallS: r.wallS,
     exit: r.exit,
     traffic: r.report?.traffic,
     byVerdict: r.report?.summary.byVerdict,
     mustExercised: mustExercised(r.report),
-    falseFailures: falseFailures(r, rows[0]),
+    falseFailures: falseFailures(r, withoutOf(rows, r)),
   }));
   await writeFile(values.json, `${JSON.stringify(data, null, 2)}\n`);
 }
