@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates, type TLSSocket } from 'node:tls';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { ConfigError } from '../../schemas/config-error.ts';
+import type { ReportConnection } from '../../schemas/generated/types.ts';
 import type { IoError } from '../../core/evidence.ts';
 import { isSecretHeaderName } from '../../core/redaction.ts';
 
@@ -293,28 +294,8 @@ export function targetDispatcher(
   } as EnvHttpProxyAgent.Options);
 }
 
-/** What the harness saw of the connection to the target (report.json `connection`). */
-export interface ConnectionSeen {
-  tls?: {
-    protocol: string;
-    cipher?: string;
-    subject: string;
-    issuer: string;
-    validFrom: string;
-    validTo: string;
-    /** Whole days from the run until validTo (negative: expired). */
-    daysLeft: number;
-    /** The chain verified against the roots (false only with --insecure). */
-    verified: boolean;
-    authorizationError?: string;
-    verification: 'default' | 'ca-cert' | 'off';
-    clientCertificate: boolean;
-  };
-  /** The proxy the requests went through (no credentials), when one did. */
-  proxy?: { url: string; source: 'option' | 'environment' };
-  /** Observations worth a reader's eye (a certificate close to expiry, verification off). */
-  notes: string[];
-}
+/** What the harness saw of the connection to the target: report.json `connection`, as its schema types it. */
+export type ConnectionSeen = ReportConnection;
 
 /** A certificate expiring within this many days is noted. */
 export const CERT_EXPIRY_NOTE_DAYS = 30;
