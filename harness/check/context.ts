@@ -113,6 +113,19 @@ export interface CheckContext {
     predicate: PropertyPredicate<T>,
     options?: Pick<PropertyRunOptions, 'numRuns' | 'lanes'>,
   ): Promise<boolean>;
+  /**
+   * An enumerated property: `run` once per case (a method, a field, a malformed value), in order, the
+   * most telling case first. Every case runs unless the run's plan cuts it: phase 1 of a run whose
+   * budget cannot hold every check runs the first case only (every requirement first), the breadth
+   * pass what fits of the rest; the report says how many ran and which option runs them all. Declare
+   * the check with `verifies(..., { property: { requests, turns, cases } })` so the plan knows what
+   * each further case costs. Returns the cases that ran.
+   */
+  each<T>(
+    label: string,
+    cases: readonly T[],
+    run: (item: T, index: number) => Promise<void> | void,
+  ): Promise<number>;
 }
 
 let remote: RemoteGovernor | undefined;
@@ -293,6 +306,40 @@ export function createCheckContext(
           betweenCases: betweenSteps,
         },
       ),
+    each: async (label, cases, each) => {
+      const cap = planCases(run, name);
+      const runs = Math.min(cases.length, cap ?? Infinity);
+      for (let i = 0; i < runs; i += 1) {
+        if (i > 0) await betweenSteps?.();
+        await each(cases[i]!, i);
+      }
+      if (runs < cases.length) {
+        const { option, why } = planCut(run);
+        recorder.info(`${label}: ${runs} of ${cases.length} cases (${why}; ${option} runs them all)`);
+        pool.tally?.properties.push({ label, planned: cases.length, runs });
+        pool.tally?.cuts.push({
+          what: "cases of an enumerated property beyond what the run's budget holds at this agent's pace",
+          option,
+        });
+      }
+      return runs;
+    },
+  };
+}
+
+/** The cases the run's plan gives a property of this check (harness/runner/plan.ts); undefined: no cap. */
+function planCases(run: ProvidedRun, name: string | undefined): number | undefined {
+  const breadth = run.field.breadth;
+  return breadth === undefined ? undefined : breadth.phase === 'coverage' ? 1 : breadth.cases[name ?? ''];
+}
+
+/** What a cut by the run's plan is told as: why, the option that runs more, the tally's words. */
+function planCut(run: ProvidedRun): { option: string; why: string; what: string } {
+  const breadth = run.field.breadth;
+  return {
+    option: `--budget-ms ${breadth?.budgetToFit ?? 'higher'}`,
+    why: `the run's plan: ${breadth?.phase === 'coverage' ? 'one case each in phase 1, every requirement first' : 'what fits of the budget after every requirement ran once'}`,
+    what: "generated cases of a property beyond what the run's budget holds at this agent's pace",
   };
 }
 
@@ -305,26 +352,21 @@ function propertyAllowance(
   name: string | undefined,
 ): PropertyAllowance | undefined {
   const limits = propertyLimits(run.field);
-  const breadth = run.field.breadth;
   // The run's plan (harness/runner/plan.ts): one case in phase 1, the planned cases in phase 2.
-  const cases =
-    breadth === undefined ? undefined : breadth.phase === 'coverage' ? 1 : breadth.cases[name ?? ''];
+  const cases = planCases(run, name);
   const ran = (planned: number, runs: number): void => {
     tally?.properties.push({ label, planned, runs });
     if (runs >= planned) return;
     const budgetCut = cases !== undefined && runs >= cases;
+    const byPlan = planCut(run);
     const option = budgetCut
-      ? `--budget-ms ${breadth?.budgetToFit ?? 'higher'}`
+      ? byPlan.option
       : run.field.profile === 'smoke'
         ? '--profile standard or full'
         : '--profile full';
-    const why = budgetCut
-      ? `the run's plan: ${breadth?.phase === 'coverage' ? 'one case each in phase 1, every requirement first' : 'what fits of the budget after every requirement ran once'}`
-      : `profile ${run.field.profile}`;
+    const why = budgetCut ? byPlan.why : `profile ${run.field.profile}`;
     recorder.info(`${label}: ${runs} of ${planned} generated cases (${why}; ${option} runs more)`);
-    const what = budgetCut
-      ? "generated cases of a property beyond what the run's budget holds at this agent's pace"
-      : 'generated cases of a property that costs agent turns or requests';
+    const what = budgetCut ? byPlan.what : 'generated cases of a property that costs agent turns or requests';
     tally?.cuts.push({ what, option });
   };
   const capped = cases === undefined ? {} : { cases };

@@ -34,6 +34,12 @@ export interface PropertyCost {
   turns: number;
   /** The property asks for --runs divided by this many cases (a model run worth several); default 1. */
   runsDivisor?: number;
+  /**
+   * An enumerated property (`c.each`: one case per method, per field, per malformed value): its cases
+   * in all. The plan gives it up to this many, whatever --runs and the profile say; phase 1 runs its
+   * first case only.
+   */
+  cases?: number;
 }
 
 /** A check's declaration: what differs from its file's. */
@@ -126,6 +132,7 @@ export function resolveCheckPlan(
     count('verifies() property.turns', check.property.turns);
     if (check.property.runsDivisor !== undefined && !(check.property.runsDivisor >= 1))
       throw new Error('verifies() property.runsDivisor must be >= 1');
+    if (check.property.cases !== undefined) count('verifies() property.cases', check.property.cases);
   }
   const samples = [...(check.samples ?? [])];
   for (const name of samples) {

@@ -39,6 +39,20 @@ export interface PlanInput {
   runs: number;
   /** The profile's allowance per property (harness/check/profile.ts); undefined: `full`, no cap. */
   propertyLimits: PropertyLimits | undefined;
+  /**
+   * The selected requirements of level MUST: when phase 1 does not fit the budget, their checks run
+   * first (a pass of their own), the rest after. Absent: one pass.
+   */
+  must?: ReadonlySet<string>;
+}
+
+/** One pass of phase 1 when it does not fit the budget: its requirements and its files' order. */
+export interface CoveragePass {
+  /** `must`: the MUST requirements' checks; `rest`: the others'. */
+  level: 'must' | 'rest';
+  ids: string[];
+  /** The files that do not run last, the most requirements per estimated ms first. */
+  fileOrder: string[];
 }
 
 export interface Spend {
@@ -77,6 +91,8 @@ export interface RunPlan {
   budgetToFit: number | null;
   /** The rest phase's file order when phase 1 does not fit: the most requirements per estimated ms first. */
   fileOrder?: string[];
+  /** When phase 1 does not fit and MUST levels are known: the MUST checks' pass first, then the rest's. */
+  coveragePasses?: CoveragePass[];
 }
 
 const MINUTE_MS = 60_000;
@@ -156,6 +172,8 @@ function fileWork(checks: readonly PlannedCheck[], agent: AgentPace): Map<string
 
 /** The cases a property's profile gives it (its first included). */
 function wantedCases(perCase: PropertyCost, input: PlanInput): number {
+  // An enumerated property (c.each) asks for its cases, whatever --runs and the profile say.
+  if (perCase.cases !== undefined) return Math.max(1, perCase.cases);
   const asked = Math.max(1, Math.ceil(input.runs / (perCase.runsDivisor ?? 1)));
   const limits = input.propertyLimits;
   if (limits === undefined) return asked;
@@ -248,16 +266,27 @@ export function makePlan(input: PlanInput): RunPlan {
   if (fits === 'coverage') plan.budgetToFit = suggest(coverageMs + wantedSpend.ms);
   if (fits === 'part') {
     plan.budgetToFit = suggest(coverageMs);
-    const order = densityOrder(planned, files, agent, workers, last);
-    plan.fileOrder = order;
-    plan.unreached = unreachedIn(
-      order,
-      planned,
-      files,
-      agent,
-      workers,
-      input.budgetMs - wallMs(after, agent, 1),
-    );
+    const must = input.must;
+    const groups =
+      must === undefined
+        ? [{ level: 'rest' as const, checks: planned }]
+        : [
+            { level: 'must' as const, checks: planned.filter((c) => must.has(c.requirementId)) },
+            { level: 'rest' as const, checks: planned.filter((c) => !must.has(c.requirementId)) },
+          ].filter((g) => g.checks.length > 0);
+    const passes = groups.map((g) => {
+      const work = fileWork(g.checks, agent);
+      return { ...g, work, order: densityOrder(g.checks, work, agent, workers, last) };
+    });
+    plan.fileOrder = passes[0]?.order ?? [];
+    if (must !== undefined) {
+      plan.coveragePasses = passes.map((p) => ({
+        level: p.level,
+        ids: [...new Set(p.checks.map((c) => c.requirementId))].sort(),
+        fileOrder: p.order,
+      }));
+    }
+    plan.unreached = unreachedIn(passes, agent, workers, input.budgetMs - wallMs(after, agent, 1));
   }
   return plan;
 }
@@ -283,27 +312,38 @@ function densityOrder(
     .sort((a, b) => density(b) - density(a) || (a < b ? -1 : 1));
 }
 
-/** The requirements whose every check is in files the budget is expected not to reach, in `order`. */
+/**
+ * The requirements none of whose checks the budget is expected to reach, the passes run in turn and
+ * each pass's files in its order. Files that run last are in no order: they keep their own reserve.
+ */
 function unreachedIn(
-  order: readonly string[],
-  checks: readonly PlannedCheck[],
-  files: Map<string, Work>,
+  passes: ReadonlyArray<{
+    checks: readonly PlannedCheck[];
+    work: Map<string, Work>;
+    order: readonly string[];
+  }>,
   agent: AgentPace,
   workers: number,
   budgetMs: number,
 ): string[] {
   let done = NONE;
-  const reached = new Set<string>();
-  for (const file of order) {
-    done = add(done, files.get(file)!);
-    if (wallMs(done, agent, workers) > budgetMs) break;
-    reached.add(file);
+  const covered = new Set<string>();
+  let out = false;
+  for (const pass of passes) {
+    const ordered = new Set(pass.order);
+    for (const c of pass.checks) if (!ordered.has(c.file)) covered.add(c.requirementId);
+    for (const file of pass.order) {
+      if (out) break;
+      done = add(done, pass.work.get(file)!);
+      if (wallMs(done, agent, workers) > budgetMs) {
+        out = true;
+        break;
+      }
+      for (const c of pass.checks) if (c.file === file) covered.add(c.requirementId);
+    }
   }
-  const covered = new Set(checks.filter((c) => reached.has(c.file)).map((c) => c.requirementId));
-  // Files that run last are not in `order`: they keep their own reserve.
-  const lastFiles = new Set(checks.filter((c) => !order.includes(c.file)).map((c) => c.file));
-  for (const c of checks) if (lastFiles.has(c.file)) covered.add(c.requirementId);
-  return [...new Set(checks.map((c) => c.requirementId))].filter((id) => !covered.has(id)).sort();
+  const all = new Set(passes.flatMap((p) => p.checks.map((c) => c.requirementId)));
+  return [...all].filter((id) => !covered.has(id)).sort();
 }
 
 function duration(ms: number): string {
@@ -336,7 +376,7 @@ export function planLines(plan: RunPlan, agent: AgentPace): string[] {
     const few = plan.unreached.slice(0, 8).join(', ');
     const more = plan.unreached.length > 8 ? ` and ${plan.unreached.length - 8} more` : '';
     lines.push(
-      `  phase 1 does NOT fit ${budget}: about ${plan.unreached.length} requirement(s) may not be reached${plan.unreached.length > 0 ? ` (${few}${more})` : ''}; --budget-ms ${plan.budgetToFit} would fit it. The files that cover the most requirements per second run first; what is not reached ends not-exercised.`,
+      `  phase 1 does NOT fit ${budget}: about ${plan.unreached.length} requirement(s) may not be reached${plan.unreached.length > 0 ? ` (${few}${more})` : ''}; --budget-ms ${plan.budgetToFit} would fit it. ${plan.coveragePasses !== undefined && plan.coveragePasses.length > 1 ? "The MUST requirements' checks run first, then the rest; in each, the" : 'The'} files that cover the most requirements per second run first; what is not reached ends not-exercised.`,
     );
   }
   return lines;

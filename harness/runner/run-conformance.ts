@@ -182,6 +182,7 @@ function recordedPlan(
     unreached: plan.unreached,
     budgetToFit: plan.budgetToFit,
     passes: suites.passes ?? 'one',
+    ...(plan.coveragePasses !== undefined && plan.coveragePasses.length > 1 ? { mustFirst: true } : {}),
     spent: {
       requests: sum((t) => t.traffic?.requests ?? 0),
       turns: sum((t) => t.traffic?.agentTurns ?? 0),
@@ -266,6 +267,7 @@ async function runChecks(
       workers,
       runs: opts.runs,
       propertyLimits: propertyLimits(provided.field),
+      must: new Set(selected.filter((r) => r.level === 'MUST').map((r) => r.id)),
     });
     for (const line of planLines(plan, agent)) log(line);
     eta.weigh(checks, agent, plan);

@@ -94,10 +94,10 @@ function vitestOptions(provided: ProvidedRun, ids: readonly string[], collector:
   };
 }
 
-/** The selected checks of a collection: those a test-name filter of `ids` keeps. */
-function selectedChecks(listing: Listing, ids: readonly string[]): Listing['checks'] {
+/** The checks of these requirements: those a test-name filter of `ids` keeps. */
+function checksOf(checks: Listing['checks'], ids: readonly string[]): Listing['checks'] {
   const wanted = new Set(ids);
-  return listing.checks.filter((c) => wanted.has(c.requirementId));
+  return checks.filter((c) => wanted.has(c.requirementId));
 }
 
 /** What the runner does with the collected checks before the first one runs: its plan, if any. */
@@ -169,7 +169,7 @@ async function runPhases(run: PhaseRun): Promise<void> {
       const first = listing.errors[0]!;
       throw new Error(`a suite file did not load: ${first.file ?? ''} ${first.message}`.trim());
     }
-    const selected = selectedChecks(listing, run.ids);
+    const selected = checksOf(listing.checks, run.ids);
     const plan = run.planner(selected, workers);
     run.onPlan(plan);
     const schedules = fileSchedules(selected);
@@ -188,11 +188,23 @@ async function runPhases(run: PhaseRun): Promise<void> {
       else await vitest.runTestFiles(files);
       started = true;
     };
-    for (const phase of phases) {
-      if (stopped() !== undefined) return;
-      // The first phase starts vitest (reporters' onInit, global setup).
-      await runFiles(phase);
+    // Phase 1 that does not fit the budget runs the MUST requirements' checks first, each pass its
+    // files in the plan's order; a check of the other pass is skipped by name (nothing is sent).
+    const passes = plan?.coveragePasses ?? [undefined];
+    for (const pass of passes) {
+      const files = pass === undefined ? undefined : new Set(checksOf(selected, pass.ids).map((c) => c.file));
+      if (pass !== undefined) {
+        vitest.setGlobalTestNamePattern(testNamePattern(pass.ids));
+        vitest.provide('a2aSchedule', providedSchedule(schedules, workers, pass.fileOrder));
+      }
+      for (const phase of phases) {
+        if (stopped() !== undefined) return;
+        const these = files === undefined ? phase : phase.filter((f) => files.has(f));
+        // The first phase starts vitest (reporters' onInit, global setup).
+        if (these.length > 0) await runFiles(these);
+      }
     }
+    if (plan?.coveragePasses !== undefined) vitest.setGlobalTestNamePattern(testNamePattern(run.ids));
     if (breadth && stopped() === undefined) {
       const cases = breadthCases(plan, (provided.field.deadlineAt ?? Infinity) - Date.now());
       const names = Object.keys(cases);

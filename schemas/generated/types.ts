@@ -1978,6 +1978,10 @@ export interface ReportTraffic {
      */
     passes: 'one' | 'coverage-then-breadth';
     /**
+     * Phase 1 did not fit the budget, so the MUST requirements' checks ran first, in a pass of their own, and the other checks after them.
+     */
+    mustFirst?: boolean;
+    /**
      * What the suites spent: requests and turns of every check (the probe's apart), and their wall time.
      */
     spent: {

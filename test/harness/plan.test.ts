@@ -120,6 +120,43 @@ describe('the run plan', () => {
     expect(lines).toContain(`--budget-ms ${plan.budgetToFit}`);
   });
 
+  it("a budget that cannot hold phase 1 runs the MUST requirements' checks first, in a pass of their own", () => {
+    // 30 files: the even ones' requirements are MUST, the costliest files among them.
+    const checks = Array.from({ length: 30 }, (_, i) =>
+      check(`4/r${String(i).padStart(2, '0')}`, `f${String(i).padStart(2, '0')}`, {
+        requests: i % 2 === 0 ? 40 - i : 10,
+        turns: 1,
+      }),
+    );
+    const must = new Set(checks.filter((_, i) => i % 2 === 0).map((c) => c.requirementId));
+    const plan = makePlan(input(checks, { must, budgetMs: 480_000 }));
+    expect(plan.fits).toBe('part');
+    expect(plan.coveragePasses!.map((p) => p.level)).toEqual(['must', 'rest']);
+    expect(plan.coveragePasses![0]!.ids).toEqual([...must].sort());
+    expect(plan.coveragePasses![0]!.fileOrder[0]).toBe('f28');
+    expect(plan.fileOrder).toEqual(plan.coveragePasses![0]!.fileOrder);
+    // Every MUST requirement fits (15 files, 390 requests in 8 minutes); what is not reached is of the rest.
+    expect(plan.unreached.length).toBeGreaterThan(0);
+    expect(plan.unreached.filter((id) => must.has(id))).toEqual([]);
+    expect(planLines(plan, AGENT).join('\n')).toMatch(/MUST requirements' checks run first/);
+    // Without the levels, the cheap files come first and some MUST requirements are not reached.
+    const flat = makePlan(input(checks, { budgetMs: 480_000 }));
+    expect(flat.coveragePasses).toBeUndefined();
+    expect(flat.unreached.filter((id) => must.has(id)).length).toBeGreaterThan(0);
+  });
+
+  it('an enumerated property asks for its own cases, whatever --runs and the profile say', () => {
+    const methods = check(
+      '5/m',
+      'f',
+      { requests: 1, turns: 0 },
+      { property: { requests: 1, turns: 0, cases: 8 } },
+    );
+    expect(makePlan(input([methods], { runs: 400 })).breadth.properties[0]!.wanted).toBe(8);
+    const limited = makePlan(input([methods], { propertyLimits: { turns: 1, requests: 2 } }));
+    expect(limited.breadth.properties[0]!.wanted).toBe(8);
+  });
+
   it('the files declared to run last keep their own time: the rate-limit burst is sized to the limit', () => {
     const burst = check(
       '8/rate',

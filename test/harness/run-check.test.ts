@@ -61,6 +61,38 @@ describe('runCheck', () => {
     expect(result.reproduce.curl).toContain('"id":"abc"');
   });
 
+  it("runs every case of an enumerated property, and the plan's share of them in a paced run", async () => {
+    const methods = ['tasks/get', 'tasks/cancel', 'agent/authenticatedExtendedCard'];
+    const each = (field: ProvidedRun['field']) => {
+      const seen: string[] = [];
+      const spec = {
+        requirement,
+        title: 'each method',
+        fn: async (c: Parameters<Parameters<typeof runCheck>[0]['fn']>[0]) => {
+          const ran = await c.each('method', methods, (m) => {
+            seen.push(m);
+          });
+          c.check('cases run', ran, seen.length);
+        },
+      };
+      return runCheck(spec, { ...run, field }).then((result) => ({ result, seen }));
+    };
+    const all = await each({ ...FULL_SPEED });
+    expect(all.seen).toEqual(methods);
+    expect(all.result.status).toBe('pass');
+    expect(all.result.notes.join('\n')).not.toMatch(/of 3 cases/);
+    const budgetToFit = 900_000;
+    const coverage = await each({ ...FULL_SPEED, breadth: { phase: 'coverage', cases: {}, budgetToFit } });
+    expect(coverage.seen).toEqual(['tasks/get']);
+    expect(coverage.result.notes.join('\n')).toContain(`method: 1 of 3 cases`);
+    expect(coverage.result.notes.join('\n')).toContain(`--budget-ms ${budgetToFit} runs them all`);
+    const breadth = await each({
+      ...FULL_SPEED,
+      breadth: { phase: 'breadth', cases: { '2.2/test-id each method': 2 }, budgetToFit },
+    });
+    expect(breadth.seen).toEqual(methods.slice(0, 2));
+  });
+
   it('records expected beside actual on a failure', async () => {
     const result = await runCheck(
       {
