@@ -349,7 +349,8 @@ export async function runSuites(
       },
     });
     await budgeted(run, budgetMs, collector, () => {
-      interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished`;
+      const fit = plan?.budgetToFit ?? null;
+      interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished${fit === null || fit <= budgetMs ? '' : ` (--budget-ms ${fit} would fit every requirement)`}`;
     });
   } catch (e) {
     collector.harnessErrors.push({
