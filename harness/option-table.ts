@@ -16,7 +16,7 @@ export interface OptionSpec {
   env: string;
   /** What it does, for --help and the reference: no default, no variable (they are added). */
   help: string;
-  /** The default when it is one value (used by resolveOptions through DEFAULTS). */
+  /** The default when it is one value (used by resolveOptions through DEFAULTS); defaultText, when given, says it in the help. */
   default?: string | number;
   /** The default when it depends on other options, in words. */
   defaultText?: string;
@@ -154,8 +154,9 @@ export const RUN_OPTIONS = [
     key: 'budgetMs',
     arg: '<n>',
     env: 'A2A_BUDGET_MS',
-    help: 'budget of the whole run in ms',
+    help: 'budget of the whole run in ms; the plan fits every requirement in it first (MUST first when not all fit), then spends what is left on breadth',
     default: 600_000,
+    defaultText: '600000 (300000 with --profile smoke)',
     schema: positive,
   },
   {
@@ -364,7 +365,7 @@ export function flagOf(key: string): string {
 
 /** What follows the help text: its variable and its default. */
 export function helpOf(o: OptionSpec): string {
-  const def = o.default !== undefined ? String(o.default) : o.defaultText;
+  const def = o.defaultText ?? (o.default !== undefined ? String(o.default) : undefined);
   const repeat =
     o.repeatable !== true
       ? ''

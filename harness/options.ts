@@ -72,6 +72,9 @@ function defaultOf<T extends string | number>(key: OptionKey): T {
 }
 
 /** The defaults that are one value, from the option table. */
+/** The run's budget with --profile smoke unless --budget-ms says otherwise. */
+export const SMOKE_BUDGET_MS = 300_000;
+
 export const DEFAULTS = Object.freeze({
   out: defaultOf<string>('out'),
   level: defaultOf<LevelSelection>('level'),
@@ -170,7 +173,8 @@ export function resolveOptions(
     webhookListen: hostPort(raw.webhookListen ?? DEFAULTS.webhookListen),
     timeoutMs,
     checkTimeoutMs: int(raw.checkTimeoutMs, 'checkTimeoutMs', defaultCheckTimeoutMs(timeoutMs), 1),
-    budgetMs: int(raw.budgetMs, 'budgetMs', DEFAULTS.budgetMs, 1),
+    // smoke is the quick look: five minutes, every MUST requirement first (harness/runner/plan.ts).
+    budgetMs: int(raw.budgetMs, 'budgetMs', raw.profile === 'smoke' ? SMOKE_BUDGET_MS : DEFAULTS.budgetMs, 1),
     seed: int(raw.seed, 'seed', Math.floor(Math.random() * 2 ** 31), -(2 ** 31)),
     runs: int(raw.runs, 'runs', DEFAULTS.runs, 1),
     evidence: evidenceMode(raw.evidence, target),

@@ -17,7 +17,7 @@ interface Place {
 }
 
 const defaultText = (o: OptionSpec): string =>
-  o.default !== undefined ? `\`${o.default}\`` : (o.defaultText ?? '');
+  o.defaultText ?? (o.default !== undefined ? `\`${o.default}\`` : '');
 
 const kebab = (key: string): string => flagOf(key).slice(2);
 

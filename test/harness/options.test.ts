@@ -32,6 +32,13 @@ describe('resolveOptions precedence', () => {
     expect(Number.isInteger(o.seed)).toBe(true);
   });
 
+  it('gives --profile smoke a five-minute budget unless --budget-ms says otherwise', () => {
+    expect(resolveOptions({ flag: { profile: 'smoke' }, env: none, file: none }).budgetMs).toBe(300_000);
+    const given = resolveOptions({ flag: { profile: 'smoke', budgetMs: '900000' }, env: none, file: none });
+    expect(given.budgetMs).toBe(900_000);
+    expect(resolveOptions({ flag: { profile: 'standard' }, env: none, file: none }).budgetMs).toBe(600_000);
+  });
+
   it('prefers flags over env over the config file, key by key', () => {
     const file = { ...target, level: 'must', timeoutMs: 1000, runs: 7, seed: 1 };
     const env = readEnv({ A2A_LEVEL: 'should', A2A_TIMEOUT_MS: '2000', A2A_SEED: '2' });
