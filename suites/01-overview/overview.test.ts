@@ -2,18 +2,14 @@
 // answered with a task carrying the agent's reply, and calls answered either once or as an SSE stream
 // (C-27: streaming methods answer text/event-stream).
 import { randomUUID } from 'node:crypto';
-import {
-  is,
-  resultOf,
-  sendText,
-  statusOf,
-  textPart,
-  typeOf,
-  verifies,
-  type AnsweredExchange,
-} from '../support/index.ts';
-import { checkSchema, servedMethods, sharedSample, streamToEnd } from '../support/resources-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { is, suiteFile, typeOf, verifies, type AnsweredExchange } from '../support/index.ts';
+import { servedMethods } from '../support/card.ts';
+import { sendText, textPart } from '../support/messages.ts';
+import { resultOf } from '../support/rpc.ts';
+import { sharedSample } from '../support/samples.ts';
+import { checkSchema } from '../support/schemas.ts';
+import { streamToEnd } from '../support/streams.ts';
+import { statusOf } from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 1 },
@@ -44,7 +40,7 @@ verifies(
       is.where('2xx', (v) => Number(v) >= 200 && Number(v) < 300),
     );
     c.check('Content-Type', contentType(ex), is.matching(/^application\/json\b/i));
-    checkSchema(c, 'response body', 'jsonrpc-response', ex.response.json);
+    checkSchema(c, 'jsonrpc-response', ex.response.json, 'response body');
     c.check('response id', (ex.response.json as { id?: unknown } | undefined)?.id, id);
   },
 );
@@ -62,7 +58,7 @@ verifies(
     if (state !== 'completed')
       return c.notExercised(`the task ended ${JSON.stringify(state)}, not completed`);
     const reply = statusOf(task)!.message;
-    checkSchema(c, 'result.status.message (the reply)', 'agent-message', reply);
+    checkSchema(c, 'agent-message', reply, 'result.status.message (the reply)');
     const parts = (reply as { parts?: unknown } | undefined)?.parts;
     c.check(
       'reply has at least one part',

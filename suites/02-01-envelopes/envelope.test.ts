@@ -2,18 +2,15 @@
 // service inherits (spec 7 note 3, C-02): jsonrpc "2.0" and the string id echoed, -32700 with id
 // null, -32600 for an invalid request, -32601 for a method outside section 4.
 import {
-  CARD,
   ERROR_CODES,
-  errorOf,
   is,
-  requestId,
-  responseOf,
+  suiteFile,
   typeOf,
   verifies,
   type AnsweredExchange,
   type CheckContext,
 } from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
+import { CARD, errorOf, requestId, responseOf } from '../support/rpc.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },

@@ -3,20 +3,16 @@
 // task under a fresh client task id (2.6 `id`, C-16), and tasks/get must not find it afterwards.
 import { randomUUID } from 'node:crypto';
 import {
-  CARD,
   ERROR_CODES,
-  errorOf,
   is,
-  messageParams,
-  requestId,
-  responseOf,
-  textPart,
+  suiteFile,
   typeOf,
   verifies,
   type AnsweredExchange,
   type CheckContext,
 } from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
+import { messageParams, textPart } from '../support/messages.ts';
+import { CARD, errorOf, requestId, responseOf } from '../support/rpc.ts';
 
 suiteFile({
   cost: { requests: 3, turns: 0 },

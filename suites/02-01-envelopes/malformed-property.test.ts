@@ -5,11 +5,12 @@ import fc from 'fast-check';
 import { cardClaims, type TargetClient } from '../../harness/check/index.ts';
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
-import { resultOf, sendText, verifies, type CheckContext } from '../support/index.ts';
-import { acceptedMimeType, answerOf, servedMethods } from '../support/resources-area.ts';
+import { suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { acceptedMimeType, servedMethods } from '../support/card.ts';
+import { sendText } from '../support/messages.ts';
+import { answerOf, resultOf } from '../support/rpc.ts';
 import { buildBody, type BodyContext } from './malformed-body.ts';
 import { arbMalformedEnvelope, arbMalformedParams, type MalformedCase } from './malformed.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: { requests: 2, turns: 1 },

@@ -3,7 +3,7 @@
 // ruled error code, id and data.field, and the ledger level of the rule it breaks.
 import fc from 'fast-check';
 import { METHODS } from '../../schemas/error-codes.ts';
-import { CARD } from '../support/index.ts';
+import { CARD } from '../support/rpc.ts';
 import {
   arbArray,
   arbBool,

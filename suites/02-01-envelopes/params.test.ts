@@ -3,30 +3,27 @@
 // Methods the card does not list are skipped (C-41 answers them -32601).
 import { randomUUID } from 'node:crypto';
 import {
-  CARD,
   ERROR_CODES,
-  errorOf,
   is,
-  messageParams,
   METHODS,
-  resultOf,
-  sendText,
-  textPart,
+  suiteFile,
   typeOf,
   verifies,
   type AnsweredExchange,
   type CheckContext,
 } from '../support/index.ts';
-import { answerError, expectInvalidParams, servedMethods } from '../support/resources-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { servedMethods } from '../support/card.ts';
+import { answerError, expectInvalidParams } from '../support/errors.ts';
+import { messageParams, sendText, textPart } from '../support/messages.ts';
+import { CARD, errorOf, resultOf } from '../support/rpc.ts';
+import { GET } from '../support/webhooks.ts';
 
 suiteFile({
   cost: { requests: 4, turns: 1 },
 });
 
-const PUSH_GET = 'tasks/pushNotificationConfig/get';
 /** Spec 2.1: every method of section 4 needs params but the two whose params are optional. */
-const REQUIRES_PARAMS = METHODS.filter((m) => m !== PUSH_GET && m !== CARD);
+const REQUIRES_PARAMS = METHODS.filter((m) => m !== GET && m !== CARD);
 
 function served(c: CheckContext, methods: readonly string[]): string[] {
   const listed = servedMethods(c);
@@ -64,8 +61,8 @@ verifies(
   '2.1/params-optional',
   'tasks/pushNotificationConfig/get without params returns a result',
   async (c) => {
-    served(c, [PUSH_GET]);
-    const ex = await c.rpc(PUSH_GET);
+    served(c, [GET]);
+    const ex = await c.rpc(GET);
     c.check('error', errorOf(ex), is.absent());
     c.check('type of result', typeOf(resultOf(ex)), 'object');
   },

@@ -1,9 +1,11 @@
 // 2.2 response envelope: `result` on success, `error` on failure, never both (JSON-RPC 2.0 section 5),
 // checked with the registry schemas; and section 2's extra-fields policy (C-36), observed on results.
 import { isObject } from '../../schemas/json.ts';
-import { CARD, is, resultOf, sendText, typeOf, verifies, type AnsweredExchange } from '../support/index.ts';
-import { checkSchema, reportExtras, sharedSample } from '../support/resources-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { is, suiteFile, typeOf, verifies, type AnsweredExchange } from '../support/index.ts';
+import { sendText } from '../support/messages.ts';
+import { CARD, resultOf } from '../support/rpc.ts';
+import { sharedSample } from '../support/samples.ts';
+import { checkSchema, reportExtras } from '../support/schemas.ts';
 
 suiteFile({
   cost: { requests: 2, turns: 0 },
@@ -45,7 +47,7 @@ verifies(
       ['message/send', send],
     ] as const) {
       c.check(`${label}: type of result`, typeOf(body(ex)?.result), 'object');
-      checkSchema(c, `${label} response`, 'jsonrpc-success-response', body(ex));
+      checkSchema(c, 'jsonrpc-success-response', body(ex), `${label} response`);
     }
   },
 );
@@ -60,7 +62,7 @@ verifies(
       ['tasks/get of an unknown task', unknownTask],
     ] as const) {
       c.check(`${label}: error is an object`, isObject(body(ex)?.error), true);
-      checkSchema(c, `${label} response`, 'jsonrpc-error-response', body(ex));
+      checkSchema(c, 'jsonrpc-error-response', body(ex), `${label} response`);
     }
   },
 );
@@ -83,7 +85,7 @@ verifies(
     reportExtras(c, 'message/send result', task);
     reportExtras(c, 'card result', resultOf(card), CARD_FIELDS);
     // Extra fields may be added, but never at the cost of a listed field's presence or type.
-    checkSchema(c, 'message/send result', 'send-result', task);
-    checkSchema(c, 'card result', 'agent-extended-card', resultOf(card));
+    checkSchema(c, 'send-result', task, 'message/send result');
+    checkSchema(c, 'agent-extended-card', resultOf(card), 'card result');
   },
 );

@@ -1,9 +1,10 @@
 // 2.6 message params: `message` required (C-14), `contextId` optional and checked against the
 // contexts the agent issued (C-15), `sessionId` accepted, and a client task `id` honoured once (C-16).
 import { randomUUID } from 'node:crypto';
-import { errorOf, is, resultOf, sendText, textPart, typeOf, verifies } from '../support/index.ts';
-import { expectInvalidParams } from '../support/resources-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { is, suiteFile, typeOf, verifies } from '../support/index.ts';
+import { expectInvalidParams } from '../support/errors.ts';
+import { sendText, textPart } from '../support/messages.ts';
+import { errorOf, resultOf } from '../support/rpc.ts';
 
 suiteFile({
   cost: { requests: 2, turns: 1 },

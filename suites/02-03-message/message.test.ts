@@ -2,9 +2,12 @@
 // data.field at SHOULD level), and the agent's reply carrying role "agent" in results and events.
 import { randomUUID } from 'node:crypto';
 import { isObject } from '../../schemas/json.ts';
-import { statusOf, textPart, verifies, type CheckContext, type JsonObject } from '../support/index.ts';
-import { expectInvalidParams, sentAndStreamed, sharedSample } from '../support/resources-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { expectInvalidParams } from '../support/errors.ts';
+import { textPart } from '../support/messages.ts';
+import type { JsonObject } from '../support/rpc.ts';
+import { sentAndStreamed, sharedSample } from '../support/samples.ts';
+import { statusOf } from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 2, turns: 0 },

@@ -3,24 +3,13 @@
 // Reply parts are read from a real result. File checks are gated on capabilities.fileUpload (C-41).
 import { randomUUID } from 'node:crypto';
 import { isObject } from '../../schemas/json.ts';
-import {
-  errorOf,
-  is,
-  resultOf,
-  statusOf,
-  textPart,
-  typeOf,
-  verifies,
-  type CheckContext,
-  type JsonObject,
-} from '../support/index.ts';
-import {
-  acceptedMimeType,
-  expectInvalidParams,
-  sentAndStreamed,
-  sharedSample,
-} from '../support/resources-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { is, suiteFile, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import { acceptedMimeType } from '../support/card.ts';
+import { expectInvalidParams } from '../support/errors.ts';
+import { textPart } from '../support/messages.ts';
+import { errorOf, resultOf, type JsonObject } from '../support/rpc.ts';
+import { sentAndStreamed, sharedSample } from '../support/samples.ts';
+import { statusOf } from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },

@@ -1,23 +1,13 @@
 // 2.9 cancel result, on one real cancellation of a running task with a supplied reason (C-34: a
 // success is always canceled true). The task runs until cancelled under the directive contract; on
 // other agents the cancel races a plain message/stream and the checks are not-exercised if it loses.
-import {
-  directivesHonoured,
-  resultOf,
-  statusOf,
-  typeOf,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
-import {
-  cancelRunningTask,
-  checkSchema,
-  reportExtras,
-  servedMethods,
-  sharedSample,
-  type CancelSample,
-} from '../support/resources-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { suiteFile, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import { servedMethods } from '../support/card.ts';
+import { directivesHonoured } from '../support/directives.ts';
+import { resultOf } from '../support/rpc.ts';
+import { cancelRunningTask, sharedSample, type CancelSample } from '../support/samples.ts';
+import { checkSchema, reportExtras } from '../support/schemas.ts';
+import { statusOf } from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
@@ -83,6 +73,6 @@ verifies(
   async (c) => {
     const s = await sample(c);
     reportExtras(c, 'tasks/cancel result', s.result);
-    checkSchema(c, 'tasks/cancel result', 'cancel-result', s.result);
+    checkSchema(c, 'cancel-result', s.result, 'tasks/cancel result');
   },
 );

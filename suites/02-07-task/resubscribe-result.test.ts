@@ -1,24 +1,16 @@
 // 2.10 resubscribe result on two real resubscriptions: to a completed task (C-09: one plain JSON
 // result, or one final SSE event) and to a running task (C-10: live events). The running task is
 // held in working by the directive contract; elsewhere a plain stream is raced and may end first.
-import {
-  directivePart,
-  directivesHonoured,
-  is,
-  messageParams,
-  resultOf,
-  sendText,
-  statusOf,
-  textPart,
-  typeOf,
-  verifies,
-  type CheckContext,
-  type JsonObject,
-} from '../support/index.ts';
+import { is, suiteFile, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import { directivePart, directivesHonoured } from '../support/directives.ts';
+import { messageParams, sendText, textPart } from '../support/messages.ts';
+import { resultOf, type JsonObject } from '../support/rpc.ts';
+import { sharedSample } from '../support/samples.ts';
+import { checkSchema, reportExtras } from '../support/schemas.ts';
+import { streamResults } from '../support/streams.ts';
+import { statusOf } from '../support/tasks.ts';
 import { TASK_STATES } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
-import { checkSchema, reportExtras, sharedSample, streamResults } from '../support/resources-area.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
@@ -162,7 +154,7 @@ verifies(
   async (c) => {
     each(await both(c), (label, r) => {
       reportExtras(c, label, r);
-      checkSchema(c, label, 'resubscribe-result', r);
+      checkSchema(c, 'resubscribe-result', r, label);
     });
   },
 );

@@ -1,33 +1,17 @@
 // 2.8 TaskStatus on real results: state, message when completed, error when failed (C-45), progress
 // while working (C-24) and reason in a cancel result. Plain send/stream results come first; failed,
 // multi-step and cancelled tasks use the directive contract (docs/directives.md), or a cancel race.
-import {
-  directivePart,
-  directivesHonoured,
-  is,
-  messageParams,
-  requireDirectives,
-  resultOf,
-  statusOf,
-  typeOf,
-  verifies,
-  waitForTask,
-  type CheckContext,
-  type JsonObject,
-} from '../support/index.ts';
+import { is, suiteFile, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import { servedMethods } from '../support/card.ts';
+import { directivePart, directivesHonoured, requireDirectives } from '../support/directives.ts';
+import { messageParams } from '../support/messages.ts';
+import { resultOf, type JsonObject } from '../support/rpc.ts';
+import { cancelRunningTask, sentAndStreamed, sharedSample } from '../support/samples.ts';
+import { checkSchema } from '../support/schemas.ts';
+import { statusesOf, streamResults, streamToEnd } from '../support/streams.ts';
+import { awaitState, statusOf } from '../support/tasks.ts';
 import { TASK_STATES } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
-import {
-  cancelRunningTask,
-  checkSchema,
-  sentAndStreamed,
-  servedMethods,
-  sharedSample,
-  statusesOf,
-  streamResults,
-  streamToEnd,
-} from '../support/resources-area.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
@@ -72,7 +56,7 @@ async function polledStatuses(c: CheckContext): Promise<JsonObject[]> {
     await stream.close();
     return [];
   }
-  const working = await waitForTask(c, taskId, (state) => state === 'working', 2_000);
+  const working = await awaitState(c, taskId, (state) => state === 'working', 2_000);
   await stream.done;
   const ended = resultOf(await c.rpc('tasks/get', { taskId }));
   return [working, ended].filter((t): t is JsonObject => isObject(t));
@@ -114,7 +98,7 @@ verifies(
       c.check(`${label}: type of status.message`, typeOf(status.message), 'object');
       c.check(`${label}: status.message.role`, message?.role, 'agent');
       c.check(`${label}: type of status.message.parts`, typeOf(message?.parts), 'array');
-      checkSchema(c, `${label}: status.message`, 'agent-message', status.message);
+      checkSchema(c, 'agent-message', status.message, `${label}: status.message`);
     }
   },
 );

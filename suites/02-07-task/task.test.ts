@@ -2,27 +2,15 @@
 // message/send, the tasks/get of that task, one message/stream (rulings C-35, C-39). The change of
 // updatedAt is observed on a task held in `working` by the directive contract (docs/directives.md).
 import { isObject } from '../../schemas/json.ts';
-import {
-  directivePart,
-  is,
-  messageParams,
-  requireDirectives,
-  resultOf,
-  typeOf,
-  verifies,
-  type CheckContext,
-  type JsonObject,
-} from '../support/index.ts';
-import {
-  checkSchema,
-  isRfc3339,
-  reportExtras,
-  sentAndStreamed,
-  sharedSample,
-} from '../support/resources-area.ts';
+import { is, suiteFile, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import { directivePart, requireDirectives } from '../support/directives.ts';
 import { readTooLate } from '../support/ended-first.ts';
-import { timestampTickMs } from '../support/timestamps.ts';
-import { suiteFile } from '../support/index.ts';
+import { messageParams } from '../support/messages.ts';
+import { resultOf, type JsonObject } from '../support/rpc.ts';
+import { sentAndStreamed, sharedSample } from '../support/samples.ts';
+import { checkSchema, reportExtras } from '../support/schemas.ts';
+import { isRfc3339, timestampTickMs } from '../support/timestamps.ts';
+import { sleep } from '../support/timing.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
@@ -166,7 +154,7 @@ verifies('2.7/updated-at-present', 'updatedAt moves forward when a working task 
   // Let the target's clock move one tick as its timestamps show it (whole seconds are legal, C-39)
   // before the next change, so a later updatedAt is owed.
   const tick = timestampTickMs(working?.createdAt, working?.updatedAt);
-  await new Promise((resolve) => setTimeout(resolve, tick + 5));
+  await sleep(tick + 5);
   await c.rpc('tasks/cancel', { taskId, reason: '2.7 updatedAt check' });
   const canceled = resultOf(await c.rpc('tasks/get', { taskId }));
   await stream.close();
@@ -191,10 +179,10 @@ verifies(
   async (c) => {
     const r = await results(c);
     reportExtras(c, 'message/send result', r.send);
-    checkSchema(c, 'message/send result', 'send-result', r.send);
-    checkSchema(c, 'tasks/get result', 'tasks-get-result', r.get);
+    checkSchema(c, 'send-result', r.send, 'message/send result');
+    checkSchema(c, 'tasks-get-result', r.get, 'tasks/get result');
     (r.streamed ?? []).forEach((e, i) =>
-      checkSchema(c, `message/stream event ${i + 1} result`, 'stream-task', e),
+      checkSchema(c, 'stream-task', e, `message/stream event ${i + 1} result`),
     );
   },
 );

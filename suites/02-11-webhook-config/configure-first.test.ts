@@ -3,17 +3,12 @@
 // with that id (params.id, C-16) sends the refused configuration no event, while a task-level
 // configuration set after the task exists gets them.
 import { randomUUID } from 'node:crypto';
-import {
-  directivePart,
-  messageParams,
-  requireDirectives,
-  textPart,
-  verifies,
-  waitForTask,
-} from '../support/index.ts';
-import { awaitEvidence } from '../support/webhooks-area-deliveries.ts';
-import { requireSet, setConfig, UNTIL_FINISHED } from '../support/webhooks-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { suiteFile, verifies } from '../support/index.ts';
+import { awaitEvidence } from '../support/deliveries.ts';
+import { directivePart, requireDirectives } from '../support/directives.ts';
+import { messageParams, textPart } from '../support/messages.ts';
+import { awaitState } from '../support/tasks.ts';
+import { requireSet, setConfig, UNTIL_FINISHED } from '../support/webhooks.ts';
 
 suiteFile({
   cost: { requests: 6, turns: 1 },
@@ -34,7 +29,7 @@ verifies(
     }
     const parts = [textPart('configured too early'), directivePart(UNTIL_FINISHED)];
     void c.client.rpc('message/send', messageParams(parts, { id: taskId }));
-    const held = await waitForTask(c, taskId, (state) => state === 'working');
+    const held = await awaitState(c, taskId, (state) => state === 'working', 5_000);
     if (held === undefined) c.notExercised(`no task answers to the client-chosen id ${taskId} (C-16)`);
     const own = hooks.newUrl('after-creation');
     await requireSet(c, { url: own.url }, taskId);

@@ -2,9 +2,10 @@
 // with no agent-level configuration, which no set can undo, so it lives here: the suites run in path
 // order and this file comes before every one that sets an agent-level configuration (06-01-webhooks/).
 import { isObject } from '../../schemas/json.ts';
-import { sendTask, textPart, verifies } from '../support/index.ts';
-import { finishedTaskId, getConfig, requireResult, requireSet } from '../support/webhooks-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { suiteFile, verifies } from '../support/index.ts';
+import { sendTask, textPart } from '../support/messages.ts';
+import { finishedTaskId } from '../support/samples.ts';
+import { getConfig, requireResult, requireSet } from '../support/webhooks.ts';
 
 suiteFile({
   cost: { requests: 4, turns: 2 },

@@ -5,17 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { WEBHOOK_EVENTS } from '../../schemas/error-codes.ts';
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
-import { is, resultOf, sendText, verifies, type CheckContext } from '../support/index.ts';
-import {
-  DEFAULT_POLICY,
-  getConfig,
-  isoTimestamp,
-  requireResult,
-  setConfig,
-  sharedSample,
-  type SetOutcome,
-} from '../support/webhooks-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { DEFAULT_POLICY } from '../support/deliveries.ts';
+import { sendText } from '../support/messages.ts';
+import { resultOf } from '../support/rpc.ts';
+import { sharedSample } from '../support/samples.ts';
+import { isoTimestamp } from '../support/timestamps.ts';
+import { getConfig, requireResult, setConfig, type SetOutcome } from '../support/webhooks.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },

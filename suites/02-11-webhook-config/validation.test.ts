@@ -3,26 +3,12 @@
 // task, so a target that wrongly accepts one stores a task-level configuration nothing is sent to.
 import { randomUUID } from 'node:crypto';
 import { isObject } from '../../schemas/json.ts';
-import {
-  ERROR_CODES,
-  errorOf,
-  is,
-  resultOf,
-  sendText,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
-import {
-  finishedTaskId,
-  getConfig,
-  INVALID_PARAMS,
-  refusal,
-  requireResult,
-  setConfig,
-  sharedSample,
-  type Matcher,
-} from '../support/webhooks-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies, type CheckContext, type Matcher } from '../support/index.ts';
+import { refusal } from '../support/errors.ts';
+import { sendText } from '../support/messages.ts';
+import { errorOf, resultOf } from '../support/rpc.ts';
+import { finishedTaskId, sharedSample } from '../support/samples.ts';
+import { getConfig, INVALID_PARAMS, requireResult, setConfig } from '../support/webhooks.ts';
 
 suiteFile({
   cost: { requests: 3, turns: 0 },

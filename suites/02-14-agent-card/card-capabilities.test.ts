@@ -1,27 +1,15 @@
 // Spec 2.14 with C-30 and C-41: the card's claims match behaviour. Listed methods are served, unlisted
 // ones answer -32601; streaming true means message/stream really streams (a broken stream is false
 // advertising), streaming false means -32601; the same for webhooks and the pushNotificationConfig pair.
-import {
-  answer,
-  answerError,
-  fetchCard,
-  listedMethods,
-  methodCalls,
-  pathValue,
-  sampleTaskId,
-} from '../support/access-area.ts';
+import { ERROR_CODES, is, METHODS, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { answer, methodCalls } from '../support/calls.ts';
+import { fetchCard, listedMethods, pathValue } from '../support/card.ts';
+import { answerError } from '../support/errors.ts';
+import { messageParams, textPart } from '../support/messages.ts';
+import { resultOf } from '../support/rpc.ts';
+import { sampleTaskId } from '../support/samples.ts';
+import { GET, SET } from '../support/webhooks.ts';
 import { isObject } from '../../schemas/json.ts';
-import {
-  ERROR_CODES,
-  is,
-  messageParams,
-  METHODS,
-  resultOf,
-  textPart,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: { requests: 2, turns: 0 },
@@ -30,8 +18,6 @@ suiteFile({
   },
 });
 
-const SET = 'tasks/pushNotificationConfig/set';
-const GET = 'tasks/pushNotificationConfig/get';
 const NOT_FOUND = ERROR_CODES.METHOD_NOT_FOUND;
 
 async function cardWithCapabilities(c: CheckContext) {

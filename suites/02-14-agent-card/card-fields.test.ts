@@ -3,10 +3,9 @@
 // at the field's path) and by the field's own rule. C-30 (metrics on request), C-46 (positive limits).
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
-import { fetchCard, pathValue } from '../support/access-area.ts';
+import { is, suiteFile, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import { fetchCard, pathValue } from '../support/card.ts';
 import type { Matcher } from '../../harness/check/index.ts';
-import { is, typeOf, verifies, type CheckContext } from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: { requests: 2, turns: 0 },

@@ -2,36 +2,22 @@
 // is an error (section 7) that leaves the task as it was. C-06 (completed: -32001, or the -32000
 // variant of note 1 with data.currentState), C-07 (failed, canceled: any error code here).
 import {
-  cancelLive,
-  cancellableTask,
-  cancelTask,
-  errorData,
-  finishedTasks,
-  openTask,
-  scriptParts,
-  sleep,
-  streamSeen,
-  requireWorking,
-} from '../support/lifecycle-area.ts';
-import {
   ERROR_CODES,
-  errorOf,
-  getTask,
   is,
-  replyText,
-  requireDirectives,
-  responseOf,
-  resultOf,
-  sendTask,
-  stateOf,
-  statusOf,
-  textPart,
+  suiteFile,
   verifies,
   type AnsweredExchange,
   type CheckContext,
-  requireCompletedTask,
 } from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
+import { requireDirectives, scriptParts } from '../support/directives.ts';
+import { errorData } from '../support/errors.ts';
+import { cancellableTask, cancelLive, cancelTask, openTask, requireWorking } from '../support/live-tasks.ts';
+import { sendTask, textPart } from '../support/messages.ts';
+import { errorOf, responseOf, resultOf } from '../support/rpc.ts';
+import { finishedTasks } from '../support/samples.ts';
+import { streamSeen } from '../support/streams.ts';
+import { getTask, replyText, requireCompletedTask, stateOf, statusOf } from '../support/tasks.ts';
+import { sleep } from '../support/timing.ts';
 
 suiteFile({
   cost: { requests: 5, turns: 1 },

@@ -2,25 +2,14 @@
 // cancel, resubscribe and wait over a few tasks never show a transition outside the table, a final
 // state left, or channels disagreeing on a task's end (rules 1-2, C-06..C-08). Observer: state-model.ts.
 import fc from 'fast-check';
-import {
-  directivesHonoured,
-  messageParams,
-  resultOf,
-  stateOf,
-  verifies,
-  type CheckContext,
-  type JsonObject,
-} from '../support/index.ts';
-import {
-  cardLimit,
-  eventResult,
-  isFinalState,
-  scriptParts,
-  sleep,
-  streamingClaimed,
-} from '../support/lifecycle-area.ts';
+import { suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { cardLimit, streamingClaimed } from '../support/card.ts';
+import { directivesHonoured, scriptParts } from '../support/directives.ts';
+import { messageParams } from '../support/messages.ts';
+import { resultOf, resultOfEvent, type JsonObject } from '../support/rpc.ts';
+import { isFinalState, stateOf } from '../support/tasks.ts';
+import { sleep } from '../support/timing.ts';
 import { directiveOf, Observer, type Script } from './state-model.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: { requests: 3, turns: 1 },
@@ -86,7 +75,7 @@ class StreamCmd implements Cmd {
     });
     let id: unknown;
     for await (const ev of stream.events()) {
-      id = eventResult(ev)?.id;
+      id = resultOfEvent(ev)?.id;
       break;
     }
     if (typeof id !== 'string') throw new Error('the first message/stream event carries no result.id');

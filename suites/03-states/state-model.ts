@@ -2,16 +2,11 @@
 // target reported (tasks/get, cancel answers, send results, streams) and finds what the table
 // forbids: a move back, a final state left, channels disagreeing on the end, a cancel not honoured.
 import type { SseStream } from '../../harness/check/index.ts';
-import {
-  ERROR_CODES,
-  errorOf,
-  resultOf,
-  stateOf,
-  type AnsweredExchange,
-  type CheckContext,
-} from '../support/index.ts';
-import { errorData, eventState, illegalStep, isFinalState } from '../support/lifecycle-area.ts';
-import type { DirectiveFields } from '../support/messages.ts';
+import { ERROR_CODES, type AnsweredExchange, type CheckContext } from '../support/index.ts';
+import type { DirectiveFields } from '../support/directives.ts';
+import { errorData } from '../support/errors.ts';
+import { errorOf, resultOf } from '../support/rpc.ts';
+import { eventState, illegalStep, isFinalState, stateOf } from '../support/tasks.ts';
 
 /** How a generated task ends when nobody cancels it (a2a:directive, docs/directives.md). */
 export type Ending = 'complete' | 'fail' | 'runUntilCanceled';

@@ -1,35 +1,16 @@
 // Spec 3 (rule 3, rows "submitted -> working" and "submitted -> canceled"): a new task starts in
 // submitted, a task queued behind limits.concurrentTasks stays there until dequeued (C-21), and a
 // queued task can be cancelled (C-34) and then never runs. One queue scenario serves three checks.
-import {
-  awaitState,
-  cancelTask,
-  checkSeenStates,
-  errorData,
-  eventState,
-  fillSlots,
-  notSeenIn,
-  openTask,
-  type LiveTask,
-  scriptParts,
-  sleep,
-  streamingClaimed,
-  streamSeen,
-  type StreamSeen,
-} from '../support/lifecycle-area.ts';
-import {
-  getTask,
-  isNotExercisedStop,
-  requireDirectives,
-  resultOf,
-  stateOf,
-  statusOf,
-  textPart,
-  verifies,
-  type CheckContext,
-  type JsonObject,
-} from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
+import { isNotExercisedStop, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { streamingClaimed } from '../support/card.ts';
+import { requireDirectives, scriptParts } from '../support/directives.ts';
+import { errorData } from '../support/errors.ts';
+import { cancelTask, fillSlots, openTask, type LiveTask } from '../support/live-tasks.ts';
+import { textPart } from '../support/messages.ts';
+import { resultOf, type JsonObject } from '../support/rpc.ts';
+import { checkSeenStates, streamSeen, type StreamSeen } from '../support/streams.ts';
+import { awaitState, eventState, getTask, notSeenIn, stateOf, statusOf } from '../support/tasks.ts';
+import { sleep } from '../support/timing.ts';
 
 suiteFile({
   cost: { requests: 6, turns: 2 },

@@ -1,25 +1,12 @@
 // Spec 3 row "working -> canceled on system timeout" and rule 4 (C-05): exercised when the card
 // advertises limits.systemTimeoutMs (the extension of C-05) small enough for a run. One scenario,
 // shared by the three checks: every slot held past the timeout, plus one task queued behind them.
-import {
-  awaitState,
-  cardLimit,
-  fillSlots,
-  isFinalState,
-  openTask,
-  scriptParts,
-  sleep,
-} from '../support/lifecycle-area.ts';
-import {
-  getTask,
-  is,
-  requireDirectives,
-  stateOf,
-  statusOf,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
+import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { cardLimit } from '../support/card.ts';
+import { requireDirectives, scriptParts } from '../support/directives.ts';
+import { fillSlots, openTask } from '../support/live-tasks.ts';
+import { awaitState, getTask, isFinalState, stateOf, statusOf } from '../support/tasks.ts';
+import { sleep } from '../support/timing.ts';
 
 suiteFile({
   cost: {

@@ -1,37 +1,25 @@
 // Spec 3 rows "working -> completed | failed | canceled" and the table as a whole: what a task's
 // stream and tasks/get show as it runs, finishes, fails (a2a:directive `fail`) or is cancelled (C-34).
+import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { streamingClaimed } from '../support/card.ts';
+import { requireDirectives, scriptParts } from '../support/directives.ts';
+import { endedBefore, readTooLate } from '../support/ended-first.ts';
+import { cancelTask, openTask, requireOwnEnd, requireWorking } from '../support/live-tasks.ts';
+import { sendTask, textPart } from '../support/messages.ts';
+import { errorOf, resultOf } from '../support/rpc.ts';
+import { checkStreamStates, streamSeen } from '../support/streams.ts';
 import {
   awaitState,
-  cancelTask,
-  checkStreamStates,
+  getTask,
   illegalStep,
   isFinalState,
   LEGAL_PATHS,
   notSeenIn,
-  openTask,
-  requireOwnEnd,
-  requireWorking,
-  scriptParts,
+  requireCompletedTask,
   STATE_WINDOW_MS,
-  streamingClaimed,
-  streamSeen,
-} from '../support/lifecycle-area.ts';
-import {
-  errorOf,
-  getTask,
-  is,
-  requireDirectives,
-  resultOf,
-  sendTask,
   stateOf,
   statusOf,
-  textPart,
-  verifies,
-  requireCompletedTask,
-  type CheckContext,
-} from '../support/index.ts';
-import { endedBefore, readTooLate } from '../support/ended-first.ts';
-import { suiteFile } from '../support/index.ts';
+} from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 5, turns: 1 },

@@ -2,36 +2,22 @@
 // transition delivers its task.* event. Task-level configurations (C-17: they replace the agent-level
 // one for their task) wherever the task exists first; task.submitted needs an agent-level one.
 import type { CheckWebhooks } from '../../harness/check/index.ts';
-import { cancelTask, fillSlots, openTask, scriptParts, type LiveTask } from '../support/lifecycle-area.ts';
-import { isObject } from '../../schemas/json.ts';
-import { endedBefore } from '../support/ended-first.ts';
+import { is, suiteFile, verifies, type CheckContext, type Delivery } from '../support/index.ts';
+import { awaitEvidence, dataOf, deliveriesOf, eventOf, payloadOf, summary } from '../support/deliveries.ts';
 import {
   directivesHonoured,
-  errorOf,
-  getTask,
-  is,
   requireDirectives,
-  resultOf,
-  sendText,
-  stateOf,
-  verifies,
-  type CheckContext,
+  scriptParts,
   type DirectiveFields,
-} from '../support/index.ts';
-import {
-  awaitEvidence,
-  dataOf,
-  deliveriesOf,
-  eventOf,
-  payloadOf,
-  requireSet,
-  sharedSample,
-  startRunningTask,
-  summary,
-  coveredInTime,
-  type Delivery,
-} from '../support/webhooks-area.ts';
-import { suiteFile } from '../support/index.ts';
+} from '../support/directives.ts';
+import { endedBefore } from '../support/ended-first.ts';
+import { cancelTask, fillSlots, openTask, type LiveTask } from '../support/live-tasks.ts';
+import { sendText } from '../support/messages.ts';
+import { errorOf, resultOf } from '../support/rpc.ts';
+import { sharedSample } from '../support/samples.ts';
+import { getTask, stateOf } from '../support/tasks.ts';
+import { coveredInTime, requireSet, startRunningTask } from '../support/webhooks.ts';
+import { isObject } from '../../schemas/json.ts';
 
 suiteFile({
   cost: { requests: 5, turns: 1 },

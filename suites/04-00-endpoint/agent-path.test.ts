@@ -2,26 +2,20 @@
 // agent_id (C-23), a path that is not an agent path and a wrong HTTP method (C-32) are refused with a
 // JSON-RPC error body and the HTTP status of C-03. Checks are independent and run concurrently.
 import {
-  basePathOf,
-  CARD,
   completeAnswer,
   ERROR_CODES,
-  errorOf,
   is,
-  messageParams,
   NoAnswerError,
-  responseOf,
-  resultOf,
-  sendTask,
-  sendText,
-  textPart,
+  suiteFile,
   typeOf,
   verifies,
   type AnsweredExchange,
   type CheckContext,
 } from '../support/index.ts';
-import { checkSchema, errorData, unknownId } from '../support/messaging-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { errorData } from '../support/errors.ts';
+import { messageParams, sendTask, sendText, textPart, unknownId } from '../support/messages.ts';
+import { basePathOf, CARD, errorOf, responseOf, resultOf } from '../support/rpc.ts';
+import { checkSchema } from '../support/schemas.ts';
 
 suiteFile({
   cost: { requests: 2, turns: 1 },

@@ -1,23 +1,11 @@
 // Spec 4 (Endpoints): the request's Content-Type (C-28: application/json with parameters allowed,
 // otherwise 415 with -32600), the Accept header of streaming and plain methods (C-27) and the
 // required body (an empty one is a parse error, C-02). Checks are independent and run concurrently.
-import {
-  CARD,
-  ERROR_CODES,
-  errorOf,
-  is,
-  messageParams,
-  responseOf,
-  resultOf,
-  sendText,
-  textPart,
-  typeOf,
-  verifies,
-  type AnsweredExchange,
-  type CheckContext,
-} from '../support/index.ts';
-import { checkSchema } from '../support/messaging-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, typeOf, verifies, type AnsweredExchange } from '../support/index.ts';
+import { streamingClaimed } from '../support/card.ts';
+import { messageParams, sendText, textPart } from '../support/messages.ts';
+import { CARD, errorOf, responseOf, resultOf } from '../support/rpc.ts';
+import { checkSchema } from '../support/schemas.ts';
 
 suiteFile({
   cost: { requests: 2, turns: 1 },
@@ -27,11 +15,6 @@ function mediaTypeOf(ex: { response?: { headers: Record<string, string | string[
   const header = ex.response?.headers['content-type'];
   const text = Array.isArray(header) ? header[0] : header;
   return text?.split(';')[0]?.trim().toLowerCase();
-}
-
-function streamingClaimed(c: CheckContext): boolean {
-  const caps = (c.card as { capabilities?: { streaming?: unknown } } | null)?.capabilities;
-  return caps?.streaming !== false;
 }
 
 for (const [what, contentType] of [

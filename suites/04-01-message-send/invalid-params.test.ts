@@ -3,18 +3,11 @@
 // Base64 with a data: prefix), each answered with -32602 and data.field naming the refused field.
 // Checks are independent (one request each) and run concurrently.
 import { randomUUID } from 'node:crypto';
-import {
-  ERROR_CODES,
-  errorOf,
-  is,
-  resultOf,
-  textPart,
-  verifies,
-  type CheckContext,
-  type JsonObject,
-} from '../support/index.ts';
-import { concreteType, errorData, fileUploadOf, namesField } from '../support/messaging-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { concreteType, fileUploadOf } from '../support/card.ts';
+import { errorData, namesField } from '../support/errors.ts';
+import { textPart } from '../support/messages.ts';
+import { errorOf, resultOf, type JsonObject } from '../support/rpc.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },

@@ -4,33 +4,21 @@
 // any valid message (2.3-2.5).
 import fc from 'fast-check';
 import {
-  directivePart,
-  FINAL_STATES,
   is,
-  messageParams,
-  requireCompletedTask,
-  requireDirectives,
-  responseOf,
-  resultOf,
-  sendText,
-  stateOf,
-  statusOf,
-  textPart,
+  suiteFile,
   typeOf,
   verifies,
   type AnsweredExchange,
   type CheckContext,
-  type JsonObject,
 } from '../support/index.ts';
-import {
-  arbMessageParts,
-  checkSchema,
-  memoised,
-  requireCardLimit,
-  sendsValidTask,
-  timed,
-} from '../support/messaging-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { requireCardLimit } from '../support/card.ts';
+import { directivePart, requireDirectives } from '../support/directives.ts';
+import { arbMessageParts, messageParams, sendsValidTask, sendText, textPart } from '../support/messages.ts';
+import { responseOf, resultOf, type JsonObject } from '../support/rpc.ts';
+import { sharedSample } from '../support/samples.ts';
+import { checkSchema } from '../support/schemas.ts';
+import { FINAL_STATES, requireCompletedTask, stateOf, statusOf } from '../support/tasks.ts';
+import { timed } from '../support/timing.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 1 },
@@ -44,10 +32,10 @@ suiteFile({
 const SEND_STATES = ['completed', 'working', 'failed', 'canceled'];
 
 /** One plain message per file: the field checks below only read its result. */
-const sample = memoised((c) => sendText(c, 'hello, conformance'));
+const sample = sharedSample('sample', (c) => sendText(c, 'hello, conformance'));
 
 /** A task the agent fails on purpose (docs/directives.md `fail`); short, for agents with a small maxMessageLength. */
-const failedSample = memoised((c) =>
+const failedSample = sharedSample('failedSample', (c) =>
   c.rpc('message/send', messageParams([textPart('f'), directivePart({ fail: 'scripted' })])),
 );
 
@@ -161,7 +149,7 @@ verifies(
   '4.1/send-blocks-until-final',
   'a plain message comes back in a final state',
   async (c) => {
-    c.check('status.state', stateOf(requireTask(c, await sample(c))), is.oneOf(FINAL_STATES));
+    c.check('status.state', stateOf(requireTask(c, await sample(c))), is.oneOf([...FINAL_STATES]));
   },
   { concurrent: true },
 );

@@ -1,24 +1,24 @@
 // 4.2 message/stream, the stream of a valid request (rulings C-31, C-27): Content-Type, one JSON-RPC
 // response per data: line, task results, final false until exactly one last final event carrying the
 // reply, the submitted -> working -> final order, the server closing the stream, framing and pings.
-import { is, verifies, type CheckContext } from '../support/index.ts';
-import { directivePart, directivesHonoured, messageParams, textPart } from '../support/messages.ts';
+import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { directivePart, directivesHonoured } from '../support/directives.ts';
+import { messageParams, textPart } from '../support/messages.ts';
+import { resultOfEvent } from '../support/rpc.ts';
 import {
   checkContentType,
   checkDataIsResponse,
   checkEventTasks,
   checkIntermediateNotFinal,
   checkSingleFinal,
-  eventState,
   eventSummary,
   foldedStates,
   requireAnswered,
   requireEnded,
-  resultOfEvent,
   runStream,
   type StreamRun,
-} from '../support/streaming-area.ts';
-import { suiteFile } from '../support/index.ts';
+} from '../support/streams.ts';
+import { eventState } from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 1 },

@@ -3,34 +3,18 @@
 // -32000 for an unknown id (spec 7) and retention of finished tasks (C-44).
 import { randomUUID } from 'node:crypto';
 import { validate } from '../../schemas/registry.ts';
-import {
-  awaitState,
-  cancelTask,
-  errorData,
-  fillSlots,
-  finishedTasks,
-  notSeenIn,
-  openTask,
-  RFC3339,
-  scriptParts,
-  sleep,
-  STATE_WINDOW_MS,
-} from '../support/lifecycle-area.ts';
-import {
-  ERROR_CODES,
-  errorOf,
-  getTask,
-  is,
-  requireDirectives,
-  stateOf,
-  statusOf,
-  textPart,
-  verifies,
-} from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
+import { requireDirectives, scriptParts } from '../support/directives.ts';
 import { readTooLate } from '../support/ended-first.ts';
-import { instantOf } from '../support/timestamps.ts';
+import { errorData } from '../support/errors.ts';
+import { cancelTask, fillSlots, openTask } from '../support/live-tasks.ts';
+import { textPart } from '../support/messages.ts';
+import { errorOf } from '../support/rpc.ts';
+import { finishedTasks } from '../support/samples.ts';
+import { awaitState, getTask, notSeenIn, STATE_WINDOW_MS, stateOf, statusOf } from '../support/tasks.ts';
+import { instantOf, RFC3339 } from '../support/timestamps.ts';
+import { sleep } from '../support/timing.ts';
 import { progressTrace, type ProgressTrace } from './progress-trace.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: { requests: 3, turns: 1 },

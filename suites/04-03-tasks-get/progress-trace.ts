@@ -1,7 +1,11 @@
 // One task with progress steps (a2a:directive delayMs + progressSteps), polled with tasks/get from
 // creation to its end (spec 4.3, C-24, C-35). Made once per file and read by several checks at once.
-import { openTask, scriptParts, sleep, isFinalState } from '../support/lifecycle-area.ts';
-import { getTask, requireDirectives, stateOf, type CheckContext, type JsonObject } from '../support/index.ts';
+import type { CheckContext } from '../support/index.ts';
+import { requireDirectives, scriptParts } from '../support/directives.ts';
+import { openTask } from '../support/live-tasks.ts';
+import type { JsonObject } from '../support/rpc.ts';
+import { getTask, isFinalState, stateOf } from '../support/tasks.ts';
+import { sleep } from '../support/timing.ts';
 
 export interface ProgressTrace {
   taskId: string;
@@ -12,7 +16,7 @@ export interface ProgressTrace {
 }
 
 // 300 ms in 3 steps on a fast agent (grown by its turn latency, c.scaled): a poll every 15 ms sees
-// each step several times, within the area's budget.
+// each step several times, within the file's budget.
 const SCRIPT = { delayMs: 300, progressSteps: 3 };
 const POLL_MS = 15;
 const BUDGET_MS = 3_000;

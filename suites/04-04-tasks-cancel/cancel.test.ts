@@ -3,26 +3,12 @@
 // note 1 form, -32000) for completed (C-06) and failed, -32002 for canceled (C-07), each with
 // data.taskId and data.currentState.
 import { validate } from '../../schemas/registry.ts';
-import {
-  cancelLive,
-  cancellableTask,
-  cancelTask,
-  errorData,
-  finishedTasks,
-  type FinalOutcome,
-} from '../support/lifecycle-area.ts';
-import {
-  ERROR_CODES,
-  errorOf,
-  getTask,
-  is,
-  resultOf,
-  stateOf,
-  statusOf,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { errorData } from '../support/errors.ts';
+import { cancellableTask, cancelLive, cancelTask } from '../support/live-tasks.ts';
+import { errorOf, resultOf } from '../support/rpc.ts';
+import { finishedTasks, type FinalOutcome } from '../support/samples.ts';
+import { getTask, stateOf, statusOf } from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 4, turns: 1 },

@@ -1,32 +1,20 @@
 // Spec 4.4 / 7 (-32003 "Task may have completed during cancellation") and C-08: a cancel racing the
 // task's own end either wins (canceled for good) or loses with an error naming the final state the
 // task keeps. Black-box: cancels fired at short tasks; deterministic: a2a:directive finishOnCancel.
-import {
-  awaitState,
-  cardLimit,
-  cancelTask,
-  errorData,
-  isFinalState,
-  openTask,
-  scriptParts,
-  sleep,
-  streamSeen,
-  requireWorking,
-} from '../support/lifecycle-area.ts';
+import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { cardLimit } from '../support/card.ts';
 import {
   directivesHonoured,
-  ERROR_CODES,
-  errorOf,
-  is,
   requireDirectives,
-  resultOf,
-  stateOf,
-  getTask,
-  verifies,
-  type CheckContext,
+  scriptParts,
   type DirectiveFields,
-} from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
+} from '../support/directives.ts';
+import { errorData } from '../support/errors.ts';
+import { cancelTask, openTask, requireWorking } from '../support/live-tasks.ts';
+import { errorOf, resultOf } from '../support/rpc.ts';
+import { streamSeen } from '../support/streams.ts';
+import { awaitState, getTask, isFinalState, stateOf } from '../support/tasks.ts';
+import { sleep } from '../support/timing.ts';
 
 suiteFile({
   cost: { requests: 19, turns: 5 },

@@ -4,23 +4,10 @@
 // streaming agent, a task the a2a:directive marks `streamable: false`).
 import { randomUUID } from 'node:crypto';
 import { isObject } from '../../schemas/json.ts';
-import {
-  completeAnswer,
-  directivePart,
-  ERROR_CODES,
-  FINAL_STATES,
-  is,
-  messageParams,
-  requireDirectives,
-  resultOf,
-  sendTask,
-  stateOf,
-  textPart,
-  verifies,
-  waitForTask,
-  type CheckContext,
-  type JsonObject,
-} from '../support/index.ts';
+import { completeAnswer, ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { directivePart, requireDirectives } from '../support/directives.ts';
+import { messageParams, sendTask, textPart } from '../support/messages.ts';
+import { resultOf, resultOfEvent, type JsonObject } from '../support/rpc.ts';
 import {
   checkEarlyError,
   earlyError,
@@ -28,11 +15,10 @@ import {
   liveDelayMs,
   liveParts,
   requireEnded,
-  resultOfEvent,
   runStream,
   type StreamRun,
-} from '../support/streaming-area.ts';
-import { suiteFile } from '../support/index.ts';
+} from '../support/streams.ts';
+import { awaitState, FINAL_STATES, isFinalState, stateOf } from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 3, turns: 1 },
@@ -64,8 +50,8 @@ function finalAnswer(c: CheckContext, run: StreamRun): JsonObject | undefined {
  * (subscription failed, sent as C-26 says): accepted with a note.
  */
 async function checkFinalStatus(c: CheckContext, taskId: string): Promise<void> {
-  const stored = await waitForTask(c, taskId, (s) => FINAL_STATES.includes(s as string), 2_000);
-  c.require('task state before resubscribing', stateOf(stored), is.oneOf(FINAL_STATES));
+  const stored = await awaitState(c, taskId, isFinalState, 2_000);
+  c.require('task state before resubscribing', stateOf(stored), is.oneOf([...FINAL_STATES]));
   const run = await runStream(c, 'tasks/resubscribe', { taskId });
   if (stateOf(stored) !== 'completed' && earlyError(run.t).error !== undefined) {
     const error = checkEarlyError(c, run, ERROR_CODES.SUBSCRIPTION_FAILED);
@@ -190,9 +176,9 @@ verifies(
     const cancel = async (): Promise<void> => {
       if (held) await c.client.rpc('tasks/cancel', { taskId, reason: 'conformance: resubscribe checked' });
     };
-    // The task appears once the agent took the message: a slow agent's turn later (waitForTask scales).
-    const running = await waitForTask(c, taskId, (s) => s !== undefined, 1_000);
-    if (stateOf(running) === undefined || FINAL_STATES.includes(stateOf(running) as string)) {
+    // The task appears once the agent took the message: a slow agent's turn later (awaitState scales).
+    const running = await awaitState(c, taskId, (s) => s !== undefined, 1_000);
+    if (stateOf(running) === undefined || isFinalState(stateOf(running))) {
       await cancel();
       c.notExercised(
         `no running task to resubscribe to (state ${String(stateOf(running))}; ${held ? 'a task held until canceled' : `a ${liveDelayMs(c)} ms task`})`,

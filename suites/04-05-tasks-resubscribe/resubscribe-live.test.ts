@@ -1,28 +1,27 @@
 // 4.5 tasks/resubscribe on a task that is still streaming (rulings C-10, C-31): from another client
 // the answer is an SSE stream like message/stream that runs to the final event; includeHistory true
 // replays the earlier statuses first (final false), false or absent starts at the current status.
-import { is, verifies, type CheckContext } from '../support/index.ts';
+import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { resultOfEvent } from '../support/rpc.ts';
 import {
   checkContentType,
   checkSingleFinal,
   endedBeforeResubscribe,
-  eventState,
   eventSummary,
   foldedStates,
   requireEnded,
-  resultOfEvent,
   runStream,
   startLiveTask,
-  type LiveTask,
+  type StreamedTask,
   type StreamRun,
-} from '../support/streaming-area.ts';
-import { suiteFile } from '../support/index.ts';
+} from '../support/streams.ts';
+import { eventState } from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 3, turns: 1 },
 });
 
-async function resubscribe(c: CheckContext, live: LiveTask, extra: object = {}): Promise<StreamRun> {
+async function resubscribe(c: CheckContext, live: StreamedTask, extra: object = {}): Promise<StreamRun> {
   return runStream(c, 'tasks/resubscribe', { taskId: live.taskId, ...extra }, { client: c.newClient() });
 }
 

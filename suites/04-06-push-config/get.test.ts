@@ -3,9 +3,9 @@
 // no fallback from task to agent) live in suites/06-01-webhooks/agent-scope.test.ts with the other
 // checks that set an agent-level configuration, so that their order within one file is fixed.
 import { isObject } from '../../schemas/json.ts';
-import { verifies } from '../support/index.ts';
-import { finishedTaskId, getConfig, requireResult, requireSet } from '../support/webhooks-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { suiteFile, verifies } from '../support/index.ts';
+import { finishedTaskId } from '../support/samples.ts';
+import { getConfig, requireResult, requireSet } from '../support/webhooks.ts';
 
 suiteFile({
   cost: { requests: 4, turns: 2 },

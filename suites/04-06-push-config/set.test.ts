@@ -2,21 +2,18 @@
 // and a set on a scope that already has a configuration replaces it (a new configId; events of the
 // task then reach the new url only). Task-level scopes only, so no other check is affected.
 import { isObject } from '../../schemas/json.ts';
-import { is, verifies, type CheckContext } from '../support/index.ts';
+import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { awaitEvidence, deliveriesOf, summary } from '../support/deliveries.ts';
+import { refusal } from '../support/errors.ts';
+import { finishedTaskId } from '../support/samples.ts';
 import {
-  awaitEvidence,
   coveredInTime,
-  deliveriesOf,
-  finishedTaskId,
   getConfig,
   INVALID_PARAMS,
-  refusal,
   requireSet,
   SET,
   startRunningTask,
-  summary,
-} from '../support/webhooks-area.ts';
-import { suiteFile } from '../support/index.ts';
+} from '../support/webhooks.ts';
 
 suiteFile({
   cost: { requests: 5, turns: 1 },

@@ -3,9 +3,9 @@
 // always there; a non-boolean flag is -32602 (C-14).
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
-import { fetchCard } from '../support/access-area.ts';
-import { CARD, ERROR_CODES, errorOf, is, typeOf, verifies, type CheckContext } from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import { fetchCard } from '../support/card.ts';
+import { CARD, errorOf } from '../support/rpc.ts';
 
 suiteFile({
   cost: { requests: 4, turns: 0 },

@@ -2,23 +2,13 @@
 // turns; the conversation context (the `turn` directive, docs/directives.md) never leaks between
 // contexts; an unknown contextId (C-15, INFO) and a sessionId (2.6) on message/send. Each check
 // opens its own conversations, so the checks run concurrently.
-import {
-  directivePart,
-  ERROR_CODES,
-  errorOf,
-  is,
-  replyText,
-  requireDirectives,
-  resultOf,
-  sendTask,
-  sendText,
-  textPart,
-  verifies,
-  type CheckContext,
-  type JsonObject,
-} from '../support/index.ts';
-import { checkSchema, errorData, replyFacts, unknownId } from '../support/messaging-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { directivePart, replyFacts, requireDirectives } from '../support/directives.ts';
+import { errorData } from '../support/errors.ts';
+import { sendTask, sendText, textPart, unknownId } from '../support/messages.ts';
+import { errorOf, resultOf, type JsonObject } from '../support/rpc.ts';
+import { checkSchema } from '../support/schemas.ts';
+import { replyText } from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 3, turns: 3 },

@@ -1,21 +1,13 @@
 // Spec 4.9 item 3 (several file parts alongside text parts) with 2.5 and the card's file rules
 // (2.14, C-22): one file, one file of every supported type, and, with the `echoFiles` directive
 // (docs/directives.md), each file received with its name, type and decoded size.
-import {
-  directivePart,
-  filePart,
-  messageParams,
-  replyText,
-  requireDirectives,
-  resultOf,
-  responseOf,
-  textPart,
-  verifies,
-  type CheckContext,
-  type JsonObject,
-} from '../support/index.ts';
-import { checkSchema, replyFacts, requireSupportedTypes } from '../support/messaging-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { requireSupportedTypes } from '../support/card.ts';
+import { directivePart, replyFacts, requireDirectives } from '../support/directives.ts';
+import { filePart, messageParams, textPart } from '../support/messages.ts';
+import { responseOf, resultOf, type JsonObject } from '../support/rpc.ts';
+import { checkSchema } from '../support/schemas.ts';
+import { replyText } from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 1 },

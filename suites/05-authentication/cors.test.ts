@@ -1,16 +1,11 @@
 // Spec 5 last line and C-38: CORS for browser clients. A preflight (OPTIONS with Origin and
 // Access-Control-Request-*) is answered 204 without credentials; every response to an allowed
 // Origin, errors and streams included, carries Access-Control-Allow-Origin and exposes two headers.
-import {
-  answer,
-  header,
-  headerList,
-  NO_CREDENTIAL,
-  TEST_ORIGIN,
-  type Answer,
-} from '../support/access-area.ts';
-import { CARD, is, messageParams, textPart, verifies, type CheckContext } from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
+import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { answer, header, headerList, type Answer } from '../support/calls.ts';
+import { NO_CREDENTIAL, TEST_ORIGIN } from '../support/credentials.ts';
+import { messageParams, textPart } from '../support/messages.ts';
+import { CARD } from '../support/rpc.ts';
 
 suiteFile({
   cost: { requests: 2, turns: 1 },

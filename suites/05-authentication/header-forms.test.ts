@@ -2,20 +2,21 @@
 // forms sent must both be valid, and a credential never opens another agent. The run gives one or
 // both credentials; the other form is tried with the same value (usableCredentials).
 import { randomUUID } from 'node:crypto';
+import { suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { answer } from '../support/calls.ts';
 import {
-  answer,
-  answerError,
   onlyApiKey,
   onlyBearer,
-  sampleTaskId,
   usableCredentials,
   wrongBearerHeader,
   wrongKeyHeader,
   type Headers,
-} from '../support/access-area.ts';
+} from '../support/credentials.ts';
+import { answerError } from '../support/errors.ts';
+import { messageParams, textPart } from '../support/messages.ts';
+import { CARD } from '../support/rpc.ts';
+import { sampleTaskId } from '../support/samples.ts';
 import { isObject } from '../../schemas/json.ts';
-import { CARD, messageParams, textPart, verifies, type CheckContext } from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: { requests: 4, turns: 0 },

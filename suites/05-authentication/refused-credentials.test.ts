@@ -2,36 +2,19 @@
 // Bearer token (C-01: no result and nothing performed MUST; HTTP 401, WWW-Authenticate and -32010
 // with data.reason SHOULD). What a refused call would have done is looked for afterwards.
 import { randomUUID } from 'node:crypto';
-import {
-  answer,
-  answerError,
-  header,
-  listedMethods,
-  methodCalls,
-  pathValue,
-  REFUSED_CASES,
-  sampleTaskId,
-  startLiveTask,
-  type Answer,
-  type RefusedCase,
-} from '../support/access-area.ts';
+import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { answer, header, methodCalls, type Answer } from '../support/calls.ts';
+import { listedMethods, pathValue } from '../support/card.ts';
+import { REFUSED_CASES, type RefusedCase } from '../support/credentials.ts';
+import { requireDirectives } from '../support/directives.ts';
+import { answerError } from '../support/errors.ts';
+import { startWorkingTask } from '../support/live-tasks.ts';
+import { messageParams, sendText, textPart } from '../support/messages.ts';
+import { errorOf, requestId, resultOf } from '../support/rpc.ts';
+import { sampleTaskId } from '../support/samples.ts';
+import { getTask, stateOf } from '../support/tasks.ts';
+import { SET } from '../support/webhooks.ts';
 import { isObject } from '../../schemas/json.ts';
-import {
-  ERROR_CODES,
-  errorOf,
-  getTask,
-  is,
-  messageParams,
-  requestId,
-  requireDirectives,
-  resultOf,
-  sendText,
-  stateOf,
-  textPart,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: { requests: 5, turns: 1 },
@@ -163,8 +146,6 @@ verifies(
   { concurrent: true },
 );
 
-const SET = 'tasks/pushNotificationConfig/set';
-
 async function checkNoWebhookConfigured(c: CheckContext, cases: readonly RefusedCase[]): Promise<void> {
   const listed = listedMethods(c.card ?? undefined);
   if (c.card !== null && pathValue(c.card, 'capabilities.webhooks') === false)
@@ -217,7 +198,7 @@ verifies(
 
 async function checkCancelNotApplied(c: CheckContext, cases: readonly RefusedCase[]): Promise<void> {
   await requireDirectives(c, 'a task that stays working until canceled');
-  const { taskId, close } = await startLiveTask(c, { runUntilCanceled: true });
+  const { taskId, close } = await startWorkingTask(c, { runUntilCanceled: true });
   for (const rc of cases) {
     await answer(c.client, 'tasks/cancel', { taskId, reason: 'refused' }, { headers: rc.headers });
   }

@@ -4,27 +4,15 @@
 import { randomBytes } from 'node:crypto';
 import type { CheckWebhooks } from '../../harness/check/index.ts';
 import { isObject } from '../../schemas/json.ts';
+import { is, type CheckContext, type Delivery } from '../support/index.ts';
+import { deliveriesOf, summary } from '../support/deliveries.ts';
+import { directivePart, directivesHonoured } from '../support/directives.ts';
 import { endedBefore } from '../support/ended-first.ts';
-import {
-  directivePart,
-  directivesHonoured,
-  errorOf,
-  is,
-  messageParams,
-  resultOf,
-  sendText,
-  textPart,
-  type CheckContext,
-} from '../support/index.ts';
-import {
-  deliveriesOf,
-  refusal,
-  setConfig,
-  sharedSample,
-  startRunningTask,
-  summary,
-  type Delivery,
-} from '../support/webhooks-area.ts';
+import { refusal } from '../support/errors.ts';
+import { messageParams, sendText, textPart } from '../support/messages.ts';
+import { errorOf, resultOf } from '../support/rpc.ts';
+import { sharedSample } from '../support/samples.ts';
+import { setConfig, startRunningTask } from '../support/webhooks.ts';
 
 export interface Captured {
   taskId?: string;

@@ -4,33 +4,23 @@
 // narrow configuration (task.completed only, no retries) is what stays set after this file.
 // (6/no-delivery-without-config, which needs no agent-level configuration, is in 02-11-webhook-config/.)
 import { isObject } from '../../schemas/json.ts';
+import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { awaitEvidence, deliveriesOf, eventOf } from '../support/deliveries.ts';
+import { sendTask, textPart } from '../support/messages.ts';
+import { finishedTaskId } from '../support/samples.ts';
+import { awaitState, isFinalState, stateOf } from '../support/tasks.ts';
+import { isoTimestamp } from '../support/timestamps.ts';
+import { sleep } from '../support/timing.ts';
 import {
-  FINAL_STATES,
-  is,
-  sendTask,
-  stateOf,
-  textPart,
-  verifies,
-  waitForTask,
-  type CheckContext,
-} from '../support/index.ts';
-import {
-  awaitEvidence,
   coveredInTime,
-  deliveriesOf,
-  eventOf,
-  finishedTaskId,
   getConfig,
-  isoTimestamp,
   requireResult,
   requireSet,
-  sleep,
   startRunningTask,
-} from '../support/webhooks-area.ts';
+} from '../support/webhooks.ts';
 import { agentConfig, agentLevelUrl, agentSample, requireSample } from './agent-sample.ts';
 import { registerEventChecks } from './event-checks.ts';
 import { registerRequestChecks } from './request-checks.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 1 },
@@ -53,7 +43,7 @@ verifies(
     await coveredInTime(c, task, true);
     const since = Date.now();
     await task.finish();
-    const ended = stateOf(await waitForTask(c, task.taskId, (s) => FINAL_STATES.includes(s as string)));
+    const ended = stateOf(await awaitState(c, task.taskId, isFinalState, 5_000));
     if (ended !== 'completed') c.notExercised(`the running task ended ${String(ended)}, not completed`);
     const got = await awaitEvidence(
       c,

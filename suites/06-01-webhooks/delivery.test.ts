@@ -3,26 +3,22 @@
 // per check; every check waits on a delivery, a retry schedule or a timeout, so all run concurrently.
 // Attempts are counted by X-Webhook-Delivery and delivery.attempt (spec 6.5: duplicates are possible);
 // what must not arrive is stated as an expectation, settled at the latest at the end of the run.
-import { is, verifies } from '../support/index.ts';
+import { is, suiteFile, verifies, verifySignature } from '../support/index.ts';
 import {
   awaitEvidence,
   checkGaps,
   count,
-  LATE_MS,
-  scheduledDelayMs,
-  coveredInTime,
   distinctDeliveries,
   headerOf,
+  LATE_MS,
   ofTask,
   payloadOf,
-  requireSet,
   retryGaps,
-  startRunningTask,
+  scheduledDelayMs,
   summary,
-  verifySignature,
-} from '../support/webhooks-area.ts';
+} from '../support/deliveries.ts';
+import { coveredInTime, requireSet, startRunningTask } from '../support/webhooks.ts';
 import { attemptsOf, failing, retries, scriptedRun } from './scripted-run.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: {

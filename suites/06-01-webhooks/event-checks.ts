@@ -3,17 +3,12 @@
 // that they run in its fixed order with the other checks that set an agent-level configuration.
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
-import { is, requireDirectives, verifies, type CheckContext } from '../support/index.ts';
+import { is, verifies, type CheckContext, type Delivery } from '../support/index.ts';
+import { dataOf, eventOf, payloadOf, summary } from '../support/deliveries.ts';
+import { requireDirectives } from '../support/directives.ts';
+import { isoTimestamp } from '../support/timestamps.ts';
+import { nonNegativeNumber } from '../support/webhooks.ts';
 import type { VerifiesOptions } from '../../harness/check/index.ts';
-import {
-  dataOf,
-  eventOf,
-  isoTimestamp,
-  nonNegativeNumber,
-  payloadOf,
-  summary,
-  type Delivery,
-} from '../support/webhooks-area.ts';
 import {
   agentSample,
   outcomeSample,

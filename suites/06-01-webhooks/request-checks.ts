@@ -3,19 +3,11 @@
 // Registered by agent-scope.test.ts; the per-retry fields are checked in delivery.test.ts.
 import { WEBHOOK_EVENTS } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
-import { is, verifies, type CheckContext } from '../support/index.ts';
+import { is, verifies, verifySignature, type CheckContext, type Delivery } from '../support/index.ts';
+import { dataOf, DEFAULT_POLICY, eventOf, headerOf, payloadOf } from '../support/deliveries.ts';
+import { isoTimestamp } from '../support/timestamps.ts';
+import { deliveryId } from '../support/webhooks.ts';
 import type { VerifiesOptions } from '../../harness/check/index.ts';
-import {
-  dataOf,
-  DEFAULT_POLICY,
-  eventOf,
-  headerOf,
-  isoTimestamp,
-  payloadOf,
-  deliveryId,
-  verifySignature,
-  type Delivery,
-} from '../support/webhooks-area.ts';
 import { agentSample, requireSample, type AgentSample } from './agent-sample.ts';
 
 async function sample(c: CheckContext): Promise<Sample> {

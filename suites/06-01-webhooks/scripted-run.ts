@@ -4,17 +4,10 @@
 // delivery.test.ts.
 import { randomBytes } from 'node:crypto';
 import type { ScriptedResponse } from '../../harness/check/index.ts';
-import type { CheckContext } from '../support/index.ts';
-import {
-  awaitAttempts,
-  coveredInTime,
-  payloadOf,
-  setWithPolicy,
-  sharedSample,
-  startRunningTask,
-  type Delivery,
-  type RetryPolicy,
-} from '../support/webhooks-area.ts';
+import type { CheckContext, Delivery } from '../support/index.ts';
+import { awaitAttempts, payloadOf, type RetryPolicy } from '../support/deliveries.ts';
+import { sharedSample } from '../support/samples.ts';
+import { coveredInTime, setWithPolicy, startRunningTask } from '../support/webhooks.ts';
 
 const COMPLETED = ['task.completed'];
 

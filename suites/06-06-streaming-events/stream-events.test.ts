@@ -1,7 +1,7 @@
 // 6.6 Streaming events: the SSE events of tasks/resubscribe follow the message/stream rules of 4.2,
 // and every event of either method carries the request id (rulings C-31, C-13). The live resubscribe
 // stream comes from another client while the original message/stream is still running.
-import { verifies, type CheckContext } from '../support/index.ts';
+import { suiteFile, verifies, type CheckContext } from '../support/index.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import {
   checkEventIds,
@@ -10,8 +10,7 @@ import {
   runStream,
   startLiveTask,
   type StreamRun,
-} from '../support/streaming-area.ts';
-import { suiteFile } from '../support/index.ts';
+} from '../support/streams.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 1 },

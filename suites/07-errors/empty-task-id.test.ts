@@ -1,10 +1,10 @@
 // Spec 7 row -32000 ("Unknown task id") with C-53: an empty taskId names no task, so tasks/get,
 // tasks/cancel and tasks/resubscribe answer an error, -32602 (an invalid value, the reference's
 // choice) or -32000 (an unknown task id), never a result.
-import { answer, answerError } from '../support/access-area.ts';
-import { servedMethods } from '../support/resources-area.ts';
-import { ERROR_CODES, is, verifies } from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
+import { answer } from '../support/calls.ts';
+import { servedMethods } from '../support/card.ts';
+import { answerError } from '../support/errors.ts';
 
 suiteFile({
   cost: { requests: 3, turns: 0 },

@@ -3,8 +3,10 @@
 // errors come with HTTP 200; transport-level conditions with their own status and still a JSON-RPC body.
 import { randomUUID } from 'node:crypto';
 import type { Exchange } from '../../harness/check/index.ts';
-import { NO_CREDENTIAL, sampleTaskId } from '../support/access-area.ts';
-import { CARD, completeAnswer, ERROR_CODES, NoAnswerError, type CheckContext } from '../support/index.ts';
+import { completeAnswer, ERROR_CODES, NoAnswerError, type CheckContext } from '../support/index.ts';
+import { NO_CREDENTIAL } from '../support/credentials.ts';
+import { CARD } from '../support/rpc.ts';
+import { sampleTaskId } from '../support/samples.ts';
 
 export interface ErrorCase {
   name: string;

@@ -2,23 +2,18 @@
 // method, -32000 with taskId and suggestion, -32003 with taskId and currentState (C-08), -32004 with
 // taskId and reason (C-41), -32603 (an unexpected fault, provoked by the a2a:directive internalError).
 import { randomUUID } from 'node:crypto';
-import { answer, answerError, listedMethods, startLiveTask } from '../support/access-area.ts';
-import { isObject } from '../../schemas/json.ts';
-import {
-  directivePart,
-  ERROR_CODES,
-  errorOf,
-  is,
-  messageParams,
-  requireDirectives,
-  textPart,
-  verifies,
-  waitForTask,
-  type CheckContext,
-} from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { answer } from '../support/calls.ts';
+import { listedMethods } from '../support/card.ts';
+import { directivePart, requireDirectives } from '../support/directives.ts';
 import { endedBefore } from '../support/ended-first.ts';
+import { answerError } from '../support/errors.ts';
+import { startWorkingTask } from '../support/live-tasks.ts';
+import { messageParams, textPart } from '../support/messages.ts';
+import { errorOf } from '../support/rpc.ts';
+import { awaitState } from '../support/tasks.ts';
+import { isObject } from '../../schemas/json.ts';
 import { invalidParamsCases, leafName, type ParamsCase } from './params-cases.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: { requests: 7, turns: 1 },
@@ -120,7 +115,7 @@ verifies(
       [{ runUntilCanceled: true, finishOnCancel: true }, 'completed'],
       [{ delayMs: 300, fail: 'conformance failure', finishOnCancel: true }, 'failed'],
     ] as const) {
-      const live = await startLiveTask(c, directive);
+      const live = await startWorkingTask(c, directive);
       const { taskId, close } = live;
       const ex = await c.rpc('tasks/cancel', { taskId });
       const error = errorOf(ex);
@@ -171,7 +166,7 @@ verifies(
       id,
     });
     const send = c.client.rpc('message/send', params, { timeoutMs: 15_000 });
-    const live = await waitForTask(c, id, (s) => s === 'working', 2_000);
+    const live = await awaitState(c, id, (s) => s === 'working', 2_000);
     if (live === undefined)
       c.notExercised(
         'the target did not give the task the client-chosen id (C-16), so it could not be found while working',
@@ -200,7 +195,7 @@ verifies(
       },
     );
     try {
-      const live = await waitForTask(c, id, (s) => s === 'working', 2_000);
+      const live = await awaitState(c, id, (s) => s === 'working', 2_000);
       if (live === undefined)
         c.notExercised('the task with the client-chosen id (C-16) was not seen working');
       const error = answerError(await answer(c.client, 'tasks/resubscribe', { taskId: id }));

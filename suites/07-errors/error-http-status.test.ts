@@ -2,10 +2,12 @@
 // transport-level conditions (401, 404, 405, 415; C-23, C-28, C-32, C-33) with their status and still
 // a JSON-RPC error body; a deterministic error is never a 5xx (clients retry only those).
 import { validate } from '../../schemas/registry.ts';
-import { header, pathValue } from '../support/access-area.ts';
-import { ERROR_CODES, errorOf, is, sendText, verifies } from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
+import { header } from '../support/calls.ts';
+import { pathValue } from '../support/card.ts';
+import { sendText } from '../support/messages.ts';
+import { errorOf } from '../support/rpc.ts';
 import { errorMember, gradable, provokeAll, type ErrorAnswer } from './error-cases.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: { requests: 3, turns: 0 },

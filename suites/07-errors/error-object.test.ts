@@ -1,18 +1,9 @@
 // Spec 7 and JSON-RPC 2.0 section 5.1: the error object (code integer, message string, data an object
 // when present: C-40) on every error the catalogue provokes, JSON-RPC-level and transport-level alike;
 // plus the standard codes on cases the envelope suite does not send (C-02, C-13).
-import {
-  CARD,
-  ERROR_CODES,
-  errorOf,
-  is,
-  responseOf,
-  typeOf,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import { CARD, errorOf, responseOf } from '../support/rpc.ts';
 import { errorMember, gradable, provokeAll } from './error-cases.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },

@@ -2,8 +2,9 @@
 // and requests with one invalid value, each with the dotted path (relative to params) that the
 // -32602 error's data.field must name.
 import { randomUUID } from 'node:crypto';
-import { pathValue } from '../support/access-area.ts';
-import { CARD, type JsonObject } from '../support/index.ts';
+import { pathValue } from '../support/card.ts';
+import { CARD, type JsonObject } from '../support/rpc.ts';
+import { SET } from '../support/webhooks.ts';
 
 export interface ParamsCase {
   label: string;
@@ -12,7 +13,6 @@ export interface ParamsCase {
   field: string;
 }
 
-const SET = 'tasks/pushNotificationConfig/set';
 const text = { type: 'text', text: 'conformance' };
 
 function message(fields: JsonObject, drop?: string): JsonObject {

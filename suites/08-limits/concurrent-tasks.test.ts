@@ -2,19 +2,13 @@
 // more than the limit working at once, the overflow waits in submitted and starts first in, first
 // out. Tasks run until canceled (docs/directives.md) and are all canceled at the end.
 import type { SseEvent, SseStream } from '../../harness/check/index.ts';
-import {
-  directivePart,
-  getTask,
-  is,
-  messageParams,
-  requireDirectives,
-  stateOf,
-  textPart,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
-import { cardLimit, memoised, requireCardLimit } from '../support/messaging-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { cardLimit, requireCardLimit } from '../support/card.ts';
+import { directivePart, requireDirectives } from '../support/directives.ts';
+import { messageParams, textPart } from '../support/messages.ts';
+import { sharedSample } from '../support/samples.ts';
+import { getTask, stateOf } from '../support/tasks.ts';
+import { sleep } from '../support/timing.ts';
 
 suiteFile({
   cost: { requests: 33, turns: 7 },
@@ -58,8 +52,6 @@ async function firstEvent(s: SseStream): Promise<SseEvent | undefined> {
   for await (const ev of s.events()) return ev;
   return undefined;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 class Watcher {
   readonly seen: Scenario;
@@ -145,7 +137,7 @@ class Watcher {
 }
 
 /** The whole scenario once per file: both checks read what it observed. */
-const scenario = memoised(async (c): Promise<Scenario> => {
+const scenario = sharedSample('scenario', async (c): Promise<Scenario> => {
   const limit = requireCardLimit(c, 'concurrentTasks');
   const watcher = new Watcher(c, limit);
   const streams: SseStream[] = [];

@@ -2,28 +2,12 @@
 // decoded bytes is accepted and one byte more is refused (-32602, field, limit, actual); a type outside
 // supportedTypes is refused naming its mimeType; with uploads off, any file part is refused.
 // The checks run concurrently: the two large requests overlap.
-import {
-  ERROR_CODES,
-  errorOf,
-  filePart,
-  is,
-  messageParams,
-  resultOf,
-  textPart,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
-import {
-  concreteType,
-  errorData,
-  expectOverLimit,
-  expectSendAccepted,
-  fileOfSize,
-  fileUploadOf,
-  memoised,
-  requireSupportedTypes,
-} from '../support/messaging-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { concreteType, fileUploadOf, requireSupportedTypes } from '../support/card.ts';
+import { errorData, expectOverLimit, expectSendAccepted } from '../support/errors.ts';
+import { fileOfSize, filePart, messageParams, textPart } from '../support/messages.ts';
+import { errorOf, resultOf } from '../support/rpc.ts';
+import { sharedSample } from '../support/samples.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
@@ -58,7 +42,7 @@ function anyType(c: CheckContext): string {
 }
 
 /** The file of exactly maxFileSize bytes, sent once for the checks of this file. */
-const atLimit = memoised(async (c) => {
+const atLimit = sharedSample('atLimit', async (c) => {
   const max = requireMaxFileSize(c);
   const parts = [
     textPart('a file of exactly maxFileSize bytes'),

@@ -2,23 +2,11 @@
 // code points of all text parts of a message (C-22: over it, -32602 with field, limit and actual);
 // the reference's request body bound (C-42, INFO: HTTP 413 with -32600). The checks run
 // concurrently: the large requests overlap.
-import {
-  CARD,
-  ERROR_CODES,
-  is,
-  messageParams,
-  resultOf,
-  textPart,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
-import {
-  expectOverLimit,
-  expectSendAccepted,
-  fileUploadOf,
-  requireCardLimit,
-} from '../support/messaging-area.ts';
-import { suiteFile } from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { fileUploadOf, requireCardLimit } from '../support/card.ts';
+import { expectOverLimit, expectSendAccepted } from '../support/errors.ts';
+import { messageParams, textPart } from '../support/messages.ts';
+import { CARD, resultOf } from '../support/rpc.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 1 },

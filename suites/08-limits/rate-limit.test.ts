@@ -5,16 +5,18 @@
 import { inject } from 'vitest';
 import {
   ERROR_CODES,
-  errorOf,
   is,
-  responseOf,
+  suiteFile,
   verifies,
   type AnsweredExchange,
   type CheckContext,
 } from '../support/index.ts';
-import { errorData, memoised, requireCardLimit, timed } from '../support/messaging-area.ts';
+import { requireCardLimit } from '../support/card.ts';
+import { errorData } from '../support/errors.ts';
+import { errorOf, responseOf } from '../support/rpc.ts';
+import { sharedSample } from '../support/samples.ts';
+import { timed } from '../support/timing.ts';
 import { measureReset, type WindowReset } from './window-reset.ts';
-import { suiteFile } from '../support/index.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
@@ -78,7 +80,7 @@ async function send(c: CheckContext, limit: number): Promise<Omit<Burst, 'ms'>> 
 }
 
 /** The burst, once for the three checks of this file. */
-const burst = memoised(async (c): Promise<Burst> => {
+const burst = sharedSample('burst', async (c): Promise<Burst> => {
   const limit = requireCardLimit(c, 'requestsPerMinute');
   if (limit > MAX_EXERCISED_LIMIT) {
     c.notExercised(`limits.requestsPerMinute ${limit} is above the ${MAX_EXERCISED_LIMIT} requests sent`);

@@ -2,9 +2,9 @@
 // again, measured from the first refusal by probing at its Retry-After (then every second or at each
 // new Retry-After). Observed and reported only (C-04 leaves the reset to a sliding window); the wait
 // stays within what the run allows (--max-wait, 10 s by default), and a longer one is said, not done.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_MAX_WAIT_MS, type Exchange, retryAfterMs } from '../../harness/check/index.ts';
 import type { AnsweredExchange, CheckContext } from '../support/index.ts';
+import { sleep } from '../support/timing.ts';
 
 export interface WindowReset {
   /** Ms from the first refusal's answer until a request was served again; undefined: not seen. */

@@ -2,19 +2,15 @@
 // (C-33, C-32: HTTP 404 with -32600), jsonrpc exactly "2.0" (C-02), and a stable agent.version.
 import { isObject } from '../../schemas/json.ts';
 import {
-  basePathOf,
-  CARD,
   ERROR_CODES,
-  errorOf,
   is,
-  responseOf,
-  resultOf,
+  suiteFile,
   typeOf,
   verifies,
   type AnsweredExchange,
   type CheckContext,
 } from '../support/index.ts';
-import { suiteFile } from '../support/index.ts';
+import { basePathOf, CARD, errorOf, responseOf, resultOf } from '../support/rpc.ts';
 
 suiteFile({
   cost: { requests: 4, turns: 0 },

@@ -4,14 +4,13 @@
 // and C-06/C-08 make a refusal then legal: the check could not hold its precondition (not-exercised).
 import {
   methodOf as requestMethodOf,
+  type CheckContext,
   type Exchange,
   type SseEvent,
   type SseStream,
 } from '../../harness/check/index.ts';
-import { isFinalState } from '../../schemas/error-codes.ts';
 import { isObject, type JsonObject } from '../../schemas/json.ts';
-import type { CheckContext } from './index.ts';
-import { stateOf, statusOf } from './messages.ts';
+import { isFinalState, stateOf, statusOf } from './tasks.ts';
 
 /** One thing the harness heard of the task: its state, and when (epoch ms) the news arrived. */
 interface Heard {

@@ -1,17 +1,21 @@
-// What a suite imports: verifies() and the matchers from the harness, plus small readers of
-// JSON-RPC responses shared by the suites (spec 2.2, 7).
+// What every suite file imports: the check-writing API of the harness (verifies(), suiteFile(), the
+// matchers, the context and evidence types) and the spec's error codes and method names. The suites'
+// helpers live one concept per file beside it (docs/adding-a-requirement.md, Suite helpers):
+// rpc.ts, calls.ts, errors.ts, card.ts, credentials.ts, messages.ts, directives.ts, tasks.ts,
+// live-tasks.ts, ended-first.ts, samples.ts, streams.ts, webhooks.ts, deliveries.ts, schemas.ts,
+// timestamps.ts, timing.ts.
 export {
   completeAnswer,
+  isNotExercisedStop,
+  is,
   NoAnswerError,
   suiteFile,
-  verifies,
-  is,
   typeOf,
-  type CheckContext,
+  verifies,
+  verifySignature,
   type AnsweredExchange,
-  isNotExercisedStop,
+  type CheckContext,
+  type Delivery,
+  type Matcher,
 } from '../../harness/check/index.ts';
 export { ERROR_CODES, METHODS } from '../../schemas/error-codes.ts';
-export { errorOf, responseOf, type RpcResponse } from './rpc-response.ts';
-export { basePathOf, CARD, requestId } from './rpc-request.ts';
-export * from './messages.ts';

@@ -1,32 +1,13 @@
-// Builders of message params (spec 2.3-2.6) and readers of task results (2.7, 2.8) shared by the
-// suites, plus the `a2a:directive` contract (docs/directives.md) with its honour probe, so a check
-// that needs scripted behaviour reports not-exercised on an agent that does not implement it.
+// Messages as a check sends them (spec 2.3-2.6, 4.1): parts, a user message with a fresh messageId,
+// message/send and message/stream params, message/send of text or of any parts that must yield a Task,
+// and the arbitrary of any valid message for this agent (its card's limits and file rules) with the
+// property that every one of them yields a valid Task.
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import type { AnsweredExchange, CheckContext } from '../../harness/check/index.ts';
-import { FINAL_STATES as TASK_FINAL_STATES } from '../../schemas/error-codes.ts';
-import { isObject, type JsonObject } from '../../schemas/json.ts';
-import { responseOf } from './rpc-response.ts';
-
-export type { JsonObject };
-
-export interface DirectiveFields {
-  delayMs?: number;
-  progressSteps?: number;
-  fail?: string;
-  runUntilCanceled?: boolean;
-  finishOnCancel?: boolean;
-  echoFiles?: boolean;
-  turn?: boolean;
-  /** Fault fields (docs/directives.md): the task refuses resubscription while live. */
-  streamable?: boolean;
-  /** The task fails after its first event; the stream carries a JSON-RPC error event. */
-  streamError?: boolean;
-  /** message/send and message/stream answer -32603 and create no task. */
-  internalError?: boolean;
-}
-
-/** The final states (spec 3) as a list, for `is.oneOf`. */
-export const FINAL_STATES: readonly string[] = Object.freeze([...TASK_FINAL_STATES]);
+import { validate } from '../../schemas/registry.ts';
+import { cardLimit, concreteType, fileUploadOf } from './card.ts';
+import { responseOf, resultOf, type JsonObject } from './rpc.ts';
 
 export function textPart(text: string): JsonObject {
   return { type: 'text', text };
@@ -37,9 +18,13 @@ export function filePart(name: string, mimeType: string, content: Buffer | strin
   return { type: 'file', file: { name, mimeType, bytes: bytes.toString('base64') } };
 }
 
-/** The text part that carries a directive (docs/directives.md section 1). */
-export function directivePart(fields: DirectiveFields): JsonObject {
-  return textPart(`a2a:directive ${JSON.stringify(fields)}`);
+/** Deterministic content of a given decoded size. */
+export function fileOfSize(
+  size: number,
+  name = `conformance-${size}.bin`,
+  mimeType = 'text/plain',
+): JsonObject {
+  return filePart(name, mimeType, Buffer.alloc(size, 0x61));
 }
 
 /** A request Message (2.3): role user, a fresh UUID v4 messageId, the given parts. */
@@ -52,31 +37,14 @@ export function messageParams(parts: readonly JsonObject[], extra: JsonObject = 
   return { message: userMessage(parts), ...extra };
 }
 
-/** The `result` member when it is an object. */
+/** An id no agent has issued (unknown contextId, unknown agent). */
+export function unknownId(prefix: string): string {
+  return `${prefix}-${randomUUID()}`;
+}
+
 /** message/send of a text-only message; the raw exchange, for checks that read the answer loosely. */
 export function sendText(c: CheckContext, text: string, extra: JsonObject = {}): Promise<AnsweredExchange> {
   return c.rpc('message/send', messageParams([textPart(text)], extra));
-}
-
-export function resultOf(ex: AnsweredExchange): JsonObject | undefined {
-  const result = responseOf(ex)?.result;
-  return isObject(result) ? result : undefined;
-}
-
-export function statusOf(task: JsonObject | undefined): JsonObject | undefined {
-  return isObject(task?.status) ? task.status : undefined;
-}
-
-export function stateOf(task: JsonObject | undefined): unknown {
-  return statusOf(task)?.state;
-}
-
-/** The concatenated text of the reply's text parts (2.8 status.message), or undefined. */
-export function replyText(task: JsonObject | undefined): string | undefined {
-  const message = statusOf(task)?.message;
-  if (!isObject(message) || !Array.isArray(message.parts)) return undefined;
-  const texts = message.parts.filter((p): p is JsonObject => isObject(p) && typeof p.text === 'string');
-  return texts.map((p) => p.text as string).join('\n');
 }
 
 /** message/send that must yield a Task object; anything else ends the check as failed. */
@@ -91,73 +59,73 @@ export async function sendTask(
   return { ex, task: task! };
 }
 
-/** tasks/get of one task; undefined when the answer has no result object. */
-export async function getTask(c: CheckContext, taskId: string): Promise<JsonObject | undefined> {
-  return resultOf(await c.rpc('tasks/get', { taskId }));
+// The message/send properties: any valid message yields a valid Task.
+
+const MAX_PARTS = 5;
+// Small files keep a run of many cases fast; size limits have their own checks (suites/08-limits).
+const MAX_GENERATED_FILE = 2048;
+const MAX_GENERATED_TEXT = 200;
+// A directive part would script the agent (docs/directives.md) instead of being content.
+const DIRECTIVE = /^\s*a2a:directive(?=\s|\{|$)/;
+
+// Any Unicode scalar value (surrogate halves skipped: they are not characters), with printable ASCII
+// and characters that often break JSON or text handling mixed in. fast-check's own 'binary' unit
+// does the same but is two orders of magnitude slower.
+const arbCodePoint = fc
+  .integer({ min: 0, max: 0x10ffff - 0x800 })
+  .map((n) => String.fromCodePoint(n >= 0xd800 ? n + 0x800 : n));
+const arbAscii = fc.integer({ min: 0x20, max: 0x7e }).map((n) => String.fromCharCode(n));
+const arbTricky = fc.constantFrom('\u0000', '"', '\\', '\n', '\u{1F600}', 'e\u0301', '\u202e', '\ufeff');
+const arbUnit = fc.oneof(arbCodePoint, arbAscii, arbTricky);
+
+function arbTextPart(maxLength: number): fc.Arbitrary<JsonObject> {
+  return fc
+    .string({ unit: arbUnit, maxLength })
+    .filter((text) => !DIRECTIVE.test(text))
+    .map((text) => ({ type: 'text', text }));
 }
 
-/**
- * Polls tasks/get until `accept(state)` holds or the budget is spent. Returns the last task seen.
- * 20 ms between polls: fast enough for directive timelines of a few hundred ms, light on the target.
- */
-export async function waitForTask(
+function arbFilePart(types: readonly string[], maxSize: number): fc.Arbitrary<JsonObject> {
+  return fc
+    .record({
+      name: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 24 }),
+      mimeType: fc.constantFrom(...types),
+      content: fc.uint8Array({ minLength: 1, maxLength: maxSize }),
+    })
+    .map(({ name, mimeType, content }) => ({
+      type: 'file',
+      file: { name, mimeType, bytes: Buffer.from(content).toString('base64') },
+    }));
+}
+
+/** Parts of any valid message for this agent (spec 2.3-2.5): text within maxMessageLength, files only when accepted. */
+export function arbMessageParts(c: CheckContext): fc.Arbitrary<JsonObject[]> {
+  const maxLength = cardLimit(c, 'maxMessageLength');
+  const perPart = Math.min(MAX_GENERATED_TEXT, Math.floor((maxLength ?? MAX_GENERATED_TEXT) / MAX_PARTS));
+  const upload = fileUploadOf(c);
+  const types = [...new Set(upload.supportedTypes.map(concreteType))];
+  const maxSize = Math.min(MAX_GENERATED_FILE, upload.maxFileSize ?? MAX_GENERATED_FILE);
+  const part =
+    upload.supported === true && types.length > 0 && maxSize > 0
+      ? fc.oneof(arbTextPart(perPart), arbFilePart(types, maxSize))
+      : arbTextPart(perPart);
+  return fc.array(part, { minLength: 1, maxLength: MAX_PARTS });
+}
+
+/** Sends one generated message; a result that is no valid Task fails the case with the schema issues. */
+export async function sendsValidTask(
   c: CheckContext,
-  taskId: string,
-  accept: (state: unknown) => boolean,
-  timeoutMs = 5_000,
-): Promise<JsonObject | undefined> {
-  // The window grows with the agent's turn latency (c.scaled): a state not seen in it is no finding.
-  const deadline = Date.now() + c.scaled(timeoutMs);
-  let last: JsonObject | undefined;
-  for (;;) {
-    last = await getTask(c, taskId);
-    if (accept(stateOf(last)) || Date.now() >= deadline || c.signal.aborted) return last;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-const honourByTarget = new Map<string, Promise<boolean>>();
-
-/**
- * Whether the target honours the directive contract: a `turn` directive must come back as the
- * documented reply lines. Probed once per target per suite file.
- */
-export function directivesHonoured(c: CheckContext): Promise<boolean> {
-  const key = `${c.target.baseUrl} ${c.target.agentId}`;
-  let probe = honourByTarget.get(key);
-  if (probe === undefined) {
-    probe = probeDirectives(c);
-    honourByTarget.set(key, probe);
-  }
-  return probe;
-}
-
-async function probeDirectives(c: CheckContext): Promise<boolean> {
-  const ex = await c.client.rpc(
-    'message/send',
-    messageParams([textPart('probe'), directivePart({ turn: true })]),
-  );
-  const text = ex.response === undefined ? undefined : replyText(resultOf(ex as AnsweredExchange));
-  return text !== undefined && text.startsWith('echo "probe"') && /\nturn 1(\n|$)/.test(text);
-}
-
-/**
- * For a check that reads the reply of a plain message: the agent may end the task failed or canceled
- * instead (spec 3 "agent errors"; C-51, an agent in maintenance), and then the check cannot show
- * what it checks: it ends not-exercised, saying so.
- */
-export function requireCompletedTask(c: CheckContext, task: JsonObject | undefined, what: string): void {
-  const state = stateOf(task);
-  if (state === 'failed' || state === 'canceled') {
-    c.notExercised(`${what} ended ${state}, not completed: there is no reply to read`);
-  }
-}
-
-/** Ends the check as not-exercised when the target does not implement docs/directives.md. */
-export async function requireDirectives(c: CheckContext, why: string): Promise<void> {
-  if (!(await directivesHonoured(c))) {
-    c.notExercised(
-      `${why} needs the a2a:directive contract (docs/directives.md), which the target does not honour`,
-    );
+  parts: JsonObject[],
+  extra: JsonObject = {},
+): Promise<void> {
+  const ex = await c.rpc('message/send', messageParams(parts, extra));
+  const result = resultOf(ex);
+  for (const schema of ['task', 'send-result'] as const) {
+    const verdict = validate(schema, result);
+    if (!verdict.valid) {
+      const issues = JSON.stringify(verdict.errors);
+      const answer = JSON.stringify(result ?? responseOf(ex)).slice(0, 400);
+      throw new Error(`the answer is not a valid ${schema}: ${issues}; answer: ${answer}`);
+    }
   }
 }

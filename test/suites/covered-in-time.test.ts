@@ -3,7 +3,7 @@
 // taken leaves the check not-exercised; a held task (runUntilCanceled until finish()) never is.
 import { describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../suites/support/index.ts';
-import { coveredInTime } from '../../suites/support/webhooks-area.ts';
+import { coveredInTime } from '../../suites/support/webhooks.ts';
 
 class NotExercised extends Error {}
 

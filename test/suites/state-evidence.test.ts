@@ -1,6 +1,6 @@
-// The state checks grade what the agent showed, not the harness's windows (suites/support/
-// lifecycle-area.ts): a stream the harness cut short is no evidence of a missing state, a task still
-// submitted or working when the harness stopped watching is not-exercised, and every window and
+// The state checks grade what the agent showed, not the harness's windows (suites/support/tasks.ts,
+// live-tasks.ts, streams.ts): a stream the harness cut short is no evidence of a missing state, a task
+// still submitted or working when the harness stopped watching is not-exercised, and every window and
 // scripted length grows with the agent's measured turn latency (c.scaled, harness/check/context.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../harness/check/run-check.ts';
@@ -12,17 +12,17 @@ import type { SseEvent, StreamTranscript } from '../../core/evidence.ts';
 import type { SseStream } from '../../harness/io/sse-reader.ts';
 import { FULL_SPEED, type ProvidedRun } from '../../harness/provided.ts';
 import type { Requirement } from '../../requirements/types.ts';
+import type { CheckContext } from '../../suites/support/index.ts';
+import { requireWorking } from '../../suites/support/live-tasks.ts';
 import {
-  awaitState,
   checkSeenStates,
   checkStreamStates,
-  notSeenIn,
-  requireWorking,
+  liveDelayMs,
+  streamBudgets,
   streamSeen,
   type StreamSeen,
-} from '../../suites/support/lifecycle-area.ts';
-import type { CheckContext } from '../../suites/support/index.ts';
-import { liveDelayMs, streamBudgets } from '../../suites/support/streaming-area.ts';
+} from '../../suites/support/streams.ts';
+import { awaitState, notSeenIn } from '../../suites/support/tasks.ts';
 import { startFixture, type Fixture } from '../harness/fixtures/jsonrpc-fixture.ts';
 
 const EXPECTED = ['submitted', 'working', 'canceled'];

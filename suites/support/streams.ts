@@ -1,29 +1,26 @@
-// Helpers of the streaming suites (spec 4.2, 4.5, 6.6; C-09, C-10, C-26, C-31): small SSE budgets so a
-// broken target cannot stall the run, the rules of a 4.2 stream as reusable recorded checks, the
-// C-26 reading of an error answered before a stream starts, and a task kept live for resubscribing.
-import type {
-  SseEvent,
-  StreamTranscript,
-  SseStream,
-  StreamOptions,
-  TargetClient,
+// Streams (spec 4.2, 4.5, 6.6; C-09, C-10, C-26, C-31): small SSE budgets grown by the agent's turn
+// latency so a broken target cannot stall the run, the rules of a 4.2 stream as reusable recorded
+// checks, the C-26 reading of an error answered before a stream starts, the states a stream showed
+// (graded only as far as the agent sent them), and a task kept live for resubscribing.
+import {
+  is,
+  type CheckContext,
+  type SseEvent,
+  type SseStream,
+  type StreamOptions,
+  type StreamTranscript,
+  type TargetClient,
 } from '../../harness/check/index.ts';
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
-import { is, type CheckContext } from './index.ts';
-import { requestId } from './rpc-request.ts';
-import {
-  directivePart,
-  directivesHonoured,
-  FINAL_STATES,
-  messageParams,
-  textPart,
-  type DirectiveFields,
-  type JsonObject,
-} from './messages.ts';
+import { directivePart, directivesHonoured, type DirectiveFields } from './directives.ts';
+import { messageParams, textPart } from './messages.ts';
+import { requestId, resultOfEvent, type JsonObject } from './rpc.ts';
+import { eventState, FINAL_STATES } from './tasks.ts';
+import { sleep } from './timing.ts';
 
 /**
- * Budgets of every stream of the area on a fast agent: a target silent for 3 s is reported, never
+ * Budgets of every stream a check reads on a fast agent: a target silent for 3 s is reported, never
  * waited on. streamBudgets() grows them by the agent's turn latency.
  */
 export const STREAM_BUDGETS = Object.freeze({ firstEventMs: 3_000, idleMs: 3_000, totalMs: 8_000 });
@@ -53,7 +50,7 @@ export interface StreamRun {
   t: StreamTranscript;
 }
 
-/** Opens a streaming request with the area's budgets and waits for its end. */
+/** Opens a streaming request with the stream budgets and waits for its end. */
 export async function runStream(
   c: CheckContext,
   method: string,
@@ -87,16 +84,6 @@ export function requireEnded(t: StreamTranscript): void {
         `total ${STREAM_BUDGETS.totalMs} ms, each grown by twice the agent's turn latency)`,
     );
   }
-}
-
-export function resultOfEvent(ev: SseEvent | undefined): JsonObject | undefined {
-  const json = ev?.json;
-  return isObject(json) && isObject(json.result) ? json.result : undefined;
-}
-
-export function eventState(ev: SseEvent | undefined): unknown {
-  const status = resultOfEvent(ev)?.status;
-  return isObject(status) ? status.state : undefined;
 }
 
 /** The states of the events with consecutive repeats folded: [submitted, working, completed]. */
@@ -171,7 +158,7 @@ export function checkSingleFinal(c: CheckContext, t: StreamTranscript, p = ''): 
   const last = t.events[t.events.length - 1];
   const ok = [
     c.check(`${p}indexes of the events with final true`, finals, [t.events.length - 1]),
-    c.check(`${p}state of the final event`, eventState(last), is.oneOf(FINAL_STATES)),
+    c.check(`${p}state of the final event`, eventState(last), is.oneOf([...FINAL_STATES])),
     c.check(`${p}events after the final one`, t.afterFinal.length, 0),
   ];
   return ok.every(Boolean);
@@ -251,9 +238,115 @@ export function checkEarlyError(
   return early.error;
 }
 
-// ---- tasks to resubscribe to ----
+// ---- what a stream showed of its task ----
 
-export interface LiveTask {
+/**
+ * What a stream showed of its task: the states of its events in order, repeats collapsed (several
+ * `working` events, progress updates, are one state), and whether it got to the end.
+ */
+export interface StreamSeen {
+  states: unknown[];
+  /** The stream carried its final event (or an error event). */
+  complete: boolean;
+  /**
+   * What the agent said is all there: the stream is complete, or the agent itself closed it. False
+   * when the harness stopped it short (its budget, its own close) or the connection failed.
+   */
+  whole: boolean;
+  /** Why it stopped short, when it did. */
+  cut?: string;
+}
+
+export async function streamSeen(stream: SseStream): Promise<StreamSeen> {
+  const t = await stream.done;
+  const all = t.events.map(eventState);
+  const states = all.filter((s, i) => i === 0 || s !== all[i - 1]);
+  if (t.finalIndex !== null) return { states, complete: true, whole: true };
+  const cut =
+    t.budgetExceeded !== undefined
+      ? `the harness's ${t.budgetExceeded} budget ran out`
+      : t.closedBy === 'client'
+        ? 'the harness closed it'
+        : t.closedBy === 'error'
+          ? `the connection failed (${t.error?.message ?? 'unknown error'})`
+          : 'the agent closed it';
+  return { states, complete: false, whole: t.closedBy === 'server', cut };
+}
+
+function isPrefix(seen: readonly unknown[], whole: readonly unknown[]): boolean {
+  return seen.length <= whole.length && seen.every((s, i) => s === whole[i]);
+}
+
+/**
+ * Checks the states a task's stream carried against `expected`. A stream the harness stopped short
+ * (its own budget, a pace that outlasted it, its own close) shows only a beginning: when that
+ * beginning agrees with `expected` it is no evidence either way and is only noted; a state out of
+ * line is a finding whatever the end. A stream the agent closed before its final event is graded
+ * whole. Returns whether nothing contradicted `expected`.
+ */
+export async function checkStreamStates(
+  c: CheckContext,
+  label: string,
+  stream: SseStream,
+  expected: readonly unknown[],
+): Promise<boolean> {
+  return checkSeenStates(c, label, await streamSeen(stream), expected);
+}
+
+/** checkStreamStates() of a stream read earlier (streamSeen), e.g. by a scenario several checks share. */
+export function checkSeenStates(
+  c: CheckContext,
+  label: string,
+  seen: StreamSeen,
+  expected: readonly unknown[],
+): boolean {
+  if (!seen.whole && isPrefix(seen.states, expected)) {
+    c.info(
+      `${label}: ${JSON.stringify(seen.states)} before ${seen.cut}; the rest of ${JSON.stringify(expected)} was not seen (not graded)`,
+    );
+    return true;
+  }
+  return c.check(label, seen.states, expected);
+}
+
+/** The task objects of a stream's events (the `result` of each success event). */
+export function streamResults(t: StreamTranscript): JsonObject[] {
+  if (!t.isEventStream && isObject(t.json) && isObject(t.json.result)) return [t.json.result];
+  return t.events
+    .map((e: SseEvent) => (isObject(e.json) ? e.json.result : undefined))
+    .filter((r): r is JsonObject => isObject(r));
+}
+
+export function statusesOf(results: readonly (JsonObject | undefined)[]): JsonObject[] {
+  return results.map((r) => r?.status).filter((s): s is JsonObject => isObject(s));
+}
+
+/** message/stream of `parts`, read to its end within a few seconds. */
+export async function streamToEnd(c: CheckContext, parts: readonly JsonObject[], extra: JsonObject = {}) {
+  const stream = await c.stream('message/stream', messageParams(parts, extra), {
+    closeOnFinal: true,
+    totalMs: 10_000,
+  });
+  return stream.done;
+}
+
+/** Waits for a stream event matching `accept`; undefined when the stream ends or the time is up. */
+export async function nextEvent(
+  stream: SseStream,
+  accept: (ev: SseEvent) => boolean,
+  timeoutMs = 3_000,
+): Promise<SseEvent | undefined> {
+  const found = (async () => {
+    for await (const ev of stream.events()) if (accept(ev)) return ev;
+    return undefined;
+  })();
+  const timer = sleep(timeoutMs, { ref: false }).then(() => undefined);
+  return Promise.race([found, timer]);
+}
+
+// ---- a task kept live for resubscribing ----
+
+export interface StreamedTask {
   stream: SseStream;
   taskId: string;
   /** Whether the task is scripted to stay working (the directive contract is honoured). */
@@ -273,7 +366,7 @@ export async function liveParts(c: CheckContext, extra: DirectiveFields = {}): P
  * Starts a message/stream task and returns once it reported `state` (default: any first event).
  * Black-box: without the directive contract the task is a plain one, which a slow agent keeps live.
  */
-export async function startLiveTask(c: CheckContext, state?: string): Promise<LiveTask> {
+export async function startLiveTask(c: CheckContext, state?: string): Promise<StreamedTask> {
   const scripted = await directivesHonoured(c);
   const stream = await c.stream('message/stream', messageParams(await liveParts(c)), {
     id: requestId(),
@@ -293,7 +386,7 @@ export async function startLiveTask(c: CheckContext, state?: string): Promise<Li
 }
 
 /** The resubscribe answered the final status at once: the task ended first, nothing live was tested. */
-export function endedBeforeResubscribe(c: CheckContext, run: StreamRun, live: LiveTask): void {
+export function endedBeforeResubscribe(c: CheckContext, run: StreamRun, live: StreamedTask): void {
   if (run.t.isEventStream || !isObject(run.t.json) || !isObject(run.t.json.result)) return;
   if (run.t.json.result.final !== true) return;
   c.notExercised(

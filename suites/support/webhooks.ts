@@ -1,30 +1,19 @@
-// Helpers of the webhook suites (spec 2.11-2.13, 4.6, 4.7, 6; rulings C-17..C-20, C-29, C-39): set and
-// get calls, a task still running when its task-level configuration is set (directive-driven, or a
-// black-box race on agents without the contract), small retry policies; delivery readers re-exported.
+// Webhook configuration (spec 2.11-2.13, 4.6, 4.7, 6; rulings C-17..C-20, C-29, C-39): set and get
+// calls, matchers of delivery fields, a task still running when its task-level configuration is set
+// (directive-driven, or a black-box race on agents without the contract), and a small retry policy
+// stored for a task. Reading what the agent delivered is deliveries.ts.
 import { randomUUID } from 'node:crypto';
 import { is, type AnsweredExchange, type CheckContext } from '../../harness/check/index.ts';
 import { ERROR_CODES } from '../../schemas/error-codes.ts';
-import {
-  directivePart,
-  directivesHonoured,
-  FINAL_STATES,
-  getTask,
-  messageParams,
-  resultOf,
-  sendTask,
-  stateOf,
-  textPart,
-  waitForTask,
-  type DirectiveFields,
-  type JsonObject,
-} from './messages.ts';
-import { errorOf, responseOf } from './rpc-response.ts';
 import { isObject } from '../../schemas/json.ts';
-import { DEFAULT_POLICY, sleep, type RetryPolicy } from './webhooks-area-deliveries.ts';
-
-export { type Delivery, type Matcher, verifySignature } from '../../harness/check/index.ts';
-export * from './webhooks-area-deliveries.ts';
-export { isoTimestamp } from './timestamps.ts';
+import { streamingClaimed } from './card.ts';
+import { DEFAULT_POLICY, type RetryPolicy } from './deliveries.ts';
+import { directivePart, directivesHonoured, type DirectiveFields } from './directives.ts';
+import { refusal } from './errors.ts';
+import { messageParams, textPart } from './messages.ts';
+import { responseOf, resultOf, resultOfEvent, type JsonObject } from './rpc.ts';
+import { awaitState, getTask, isFinalState, stateOf } from './tasks.ts';
+import { sleep } from './timing.ts';
 
 export const SET = 'tasks/pushNotificationConfig/set';
 export const GET = 'tasks/pushNotificationConfig/get';
@@ -77,21 +66,7 @@ export function requireResult(c: CheckContext, label: string, o: SetOutcome): Js
   return o.result!;
 }
 
-/** The error code and data.field of a refused call, for expected-vs-actual records. */
-export function refusal(ex: AnsweredExchange): { code: unknown; field: unknown } {
-  const error = errorOf(ex);
-  const data = isObject(error?.data) ? error.data : undefined;
-  return { code: error?.code, field: data?.field };
-}
-
 export const INVALID_PARAMS = ERROR_CODES.INVALID_PARAMS;
-
-/** A finished task of the agent (plain message/send): a task-level scope nothing is ever delivered to. */
-export async function finishedTaskId(c: CheckContext): Promise<string> {
-  const { task } = await sendTask(c, [textPart('webhook configuration scope')]);
-  c.require('message/send result.id', task.id, is.nonEmptyString());
-  return task.id as string;
-}
 
 // ---- a task still running when its configuration is set ----------------------------------------
 
@@ -128,12 +103,11 @@ export async function startRunningTask(
 ): Promise<RunningTask> {
   const scripted = await directivesHonoured(c);
   const parts = [textPart('webhook conformance'), ...(scripted ? [directivePart(directive)] : [])];
-  const caps = isObject(c.card?.capabilities) ? c.card.capabilities : undefined;
-  const started = caps?.streaming === false ? await sendWithTaskId(c, parts) : await streamTask(c, parts);
+  const started = streamingClaimed(c) ? await streamTask(c, parts) : await sendWithTaskId(c, parts);
   const finish = async (): Promise<void> => {
     if (!scripted) return;
     // A task still queued would be canceled rather than finished: wait until it runs (C-21).
-    await waitForTask(c, started.taskId, (state) => state !== 'submitted');
+    await awaitState(c, started.taskId, (state) => state !== 'submitted', 5_000);
     await c.rpc('tasks/cancel', { taskId: started.taskId, reason: 'finish (finishOnCancel)' });
     // The agent's system timeout (or a queue the harness could not wait out) may have ended the task
     // first: then no task.completed is owed, and the check cannot show what it was for.
@@ -157,7 +131,7 @@ async function streamTask(
 ): Promise<{ taskId: string; ended: Promise<unknown> }> {
   const stream = await c.stream('message/stream', messageParams(parts), { closeOnFinal: true });
   for await (const ev of stream.events()) {
-    const result = isObject(ev.json) && isObject(ev.json.result) ? ev.json.result : undefined;
+    const result = resultOfEvent(ev);
     c.require('first message/stream event result.id', result?.id, is.nonEmptyString());
     return { taskId: result!.id as string, ended: stream.done };
   }
@@ -195,7 +169,7 @@ export async function coveredInTime(
 ): Promise<void> {
   if (task.held) return;
   const current = await getTask(c, task.taskId);
-  if (!FINAL_STATES.includes(stateOf(current) as string)) return;
+  if (!isFinalState(stateOf(current))) return;
   const stored = (await getConfig(c, agentLevel ? undefined : task.taskId)).result?.config;
   const seen = {
     configCreatedAt: isObject(stored) ? stored.createdAt : undefined,
@@ -231,22 +205,4 @@ export async function setWithPolicy(
       ? String(first.result.configId)
       : await requireSet(c, { ...config, retryPolicy: used }, taskId);
   return { configId, policy: { ...DEFAULT_POLICY, ...used } };
-}
-
-/**
- * One sample per file, made by the first check that asks (its exchanges and deliveries are that
- * check's evidence); later checks note where it came from. `make` returns data and records nothing.
- */
-export function sharedSample<T>(kind: string, make: (c: CheckContext) => Promise<T>) {
-  let made: Promise<T> | undefined;
-  let origin = '';
-  return (c: CheckContext): Promise<T> => {
-    if (made === undefined) {
-      origin = c.requirement.id;
-      made = make(c);
-    } else {
-      c.info(`${kind}: the file's shared sample, recorded as evidence by the check of ${origin}`);
-    }
-    return made;
-  };
 }

@@ -1,7 +1,6 @@
-// Readers of webhook deliveries and the retry timing of ruling C-20 (spec 6.3, 6.5), for the webhook
-// suites: payload fields, per-task filtering, waits for a delivery (the spec sets no delivery latency:
-// the check's budget bounds them) and for a number of attempts (after the first, the retry schedule
-// bounds them), measured retry delays checked against initialDelay * backoffMultiplier^(n-1) within
+// Webhook deliveries and the retry timing of ruling C-20 (spec 6.3, 6.5): payload fields, per-task
+// filtering, waits for a delivery (the spec sets no delivery latency: the check's budget bounds them)
+// and for a number of attempts (after the first, the retry schedule bounds them), measured retry delays checked against initialDelay * backoffMultiplier^(n-1) within
 // C-20's tolerance. Deliveries are counted as attempts (X-Webhook-Delivery and delivery.attempt),
 // never as POSTs: spec 6.5 allows duplicates.
 import {
@@ -16,7 +15,7 @@ import {
   type Matcher,
 } from '../../harness/check/index.ts';
 import { isObject } from '../../schemas/json.ts';
-import type { JsonObject } from './messages.ts';
+import type { JsonObject } from './rpc.ts';
 
 export { distinctDeliveries };
 
@@ -38,10 +37,6 @@ export function scheduledDelayMs(policy: Required<RetryPolicy>, retry: number): 
 }
 
 // ---- deliveries --------------------------------------------------------------------------------
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 export function payloadOf(d: Delivery): JsonObject | undefined {
   return isObject(d.json) ? d.json : undefined;

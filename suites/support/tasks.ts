@@ -1,0 +1,118 @@
+// Tasks as a check reads them (spec 2.7, 2.8, 3, 4.3): the status, state and reply of a Task, the
+// final states and the order of the section 3 table, tasks/get, and the wait for a state. Every window
+// a check waits in is the harness's choice, grown by the agent's turn latency (c.scaled): the spec
+// bounds no transition's time, so a state not seen in it is no finding (notSeenIn).
+import type { CheckContext, SseEvent } from '../../harness/check/index.ts';
+import { FINAL_STATES, isFinalState } from '../../schemas/error-codes.ts';
+import { isObject } from '../../schemas/json.ts';
+import { resultOf, resultOfEvent, type JsonObject } from './rpc.ts';
+import { sleep } from './timing.ts';
+
+/** The final states of spec 3 (completed, failed, canceled); `is.oneOf([...FINAL_STATES])` as a matcher. */
+export { FINAL_STATES, isFinalState };
+
+export function statusOf(task: JsonObject | undefined): JsonObject | undefined {
+  return isObject(task?.status) ? task.status : undefined;
+}
+
+export function stateOf(task: JsonObject | undefined): unknown {
+  return statusOf(task)?.state;
+}
+
+/** The task state an SSE event carries (the state of its result). */
+export function eventState(ev: SseEvent | undefined): unknown {
+  return stateOf(resultOfEvent(ev));
+}
+
+/** The concatenated text of the reply's text parts (2.8 status.message), or undefined. */
+export function replyText(task: JsonObject | undefined): string | undefined {
+  const message = statusOf(task)?.message;
+  if (!isObject(message) || !Array.isArray(message.parts)) return undefined;
+  const texts = message.parts.filter((p): p is JsonObject => isObject(p) && typeof p.text === 'string');
+  return texts.map((p) => p.text as string).join('\n');
+}
+
+/** Section 3 order: a legal path never goes back to a lower rank, and a final state is never left. */
+export const STATE_RANK: Readonly<Record<string, number>> = Object.freeze({
+  submitted: 0,
+  working: 1,
+  completed: 2,
+  failed: 2,
+  canceled: 2,
+});
+
+/** The first step of `states` that no path of the section 3 table allows, or null. */
+export function illegalStep(states: readonly unknown[]): string | null {
+  for (let i = 0; i < states.length; i += 1) {
+    const state = states[i];
+    if (typeof state !== 'string' || !(state in STATE_RANK)) {
+      return `#${i}: ${JSON.stringify(state)} is not a task state`;
+    }
+    const prev = states[i - 1] as string | undefined;
+    if (prev === undefined) continue;
+    if (isFinalState(prev) && state !== prev) return `#${i}: ${prev} -> ${state} leaves a final state`;
+    if (STATE_RANK[state]! < STATE_RANK[prev]!) return `#${i}: ${prev} -> ${state} goes back`;
+  }
+  return null;
+}
+
+export const LEGAL_PATHS =
+  'a path of the section 3 table: submitted -> working -> completed|failed|canceled, or submitted -> canceled';
+
+/** tasks/get of one task; undefined when the answer has no result object. */
+export async function getTask(c: CheckContext, taskId: string): Promise<JsonObject | undefined> {
+  return resultOf(await c.rpc('tasks/get', { taskId }));
+}
+
+/**
+ * How long a check watches a task for its next state (leaving `submitted`, reaching its end) on a
+ * fast agent; awaitState() grows it by the agent's turn latency. The spec bounds none of these
+ * times: a state not seen in it is no finding (notSeenIn).
+ */
+export const STATE_WINDOW_MS = 3_000;
+
+/**
+ * Polls tasks/get until `accept` takes the state, for `timeoutMs` grown by the agent's turn latency
+ * (c.scaled), or until the check is aborted; returns the last task seen. The window is the harness's
+ * choice: a state not reached in it is no finding (the spec bounds no transition's time), see
+ * notSeenIn(). Polls every 20 ms (directive timelines of a few hundred ms), and a long wait (a system
+ * timeout of minutes) less often: about 200 reads whatever its length.
+ */
+export async function awaitState(
+  c: CheckContext,
+  taskId: string,
+  accept: (state: unknown) => boolean,
+  timeoutMs = STATE_WINDOW_MS,
+): Promise<JsonObject | undefined> {
+  const deadline = Date.now() + c.scaled(timeoutMs);
+  const every = Math.max(20, Math.floor(timeoutMs / 200));
+  for (;;) {
+    const task = await getTask(c, taskId);
+    if (accept(stateOf(task)) || Date.now() >= deadline || c.signal.aborted) return task;
+    await sleep(every);
+  }
+}
+
+/**
+ * Ends the check not-exercised: the task was still `seen` when a window the harness chose (`ms`,
+ * already scaled) ended, while the check waited for `wanted`. The spec bounds no transition's time
+ * (a queue, a model call, a loaded agent), so not seeing it is no finding.
+ */
+export function notSeenIn(c: CheckContext, wanted: string, seen: unknown, ms: number): never {
+  return c.notExercised(
+    `the task was still ${String(seen)} ${ms} ms into the harness's wait for ${wanted} ` +
+      '(tasks/get; the spec bounds no time for it, so this is no finding)',
+  );
+}
+
+/**
+ * For a check that reads the reply of a plain message: the agent may end the task failed or canceled
+ * instead (spec 3 "agent errors"; C-51, an agent in maintenance), and then the check cannot show
+ * what it checks: it ends not-exercised, saying so.
+ */
+export function requireCompletedTask(c: CheckContext, task: JsonObject | undefined, what: string): void {
+  const state = stateOf(task);
+  if (state === 'failed' || state === 'canceled') {
+    c.notExercised(`${what} ended ${state}, not completed: there is no reply to read`);
+  }
+}

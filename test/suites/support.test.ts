@@ -1,0 +1,152 @@
+// The suites' helpers where two drifted copies were reconciled into one (suites/support): a card limit
+// is a positive integer (C-46), a wait for a task state stops when its check is aborted, the error of
+// an answer is read the same way from a plain JSON body and from an SSE stream's first event (C-26),
+// a schema check names its schema, and a file's shared sample is made once and noted by later checks.
+import { describe, expect, it } from 'vitest';
+import type { AnsweredExchange, CheckContext } from '../../suites/support/index.ts';
+import type { Answer } from '../../suites/support/calls.ts';
+import { cardLimit, streamingClaimed } from '../../suites/support/card.ts';
+import { answerError } from '../../suites/support/errors.ts';
+import { sharedSample } from '../../suites/support/samples.ts';
+import { checkSchema } from '../../suites/support/schemas.ts';
+import { awaitState } from '../../suites/support/tasks.ts';
+
+function withCard(card: unknown): CheckContext {
+  return { card } as unknown as CheckContext;
+}
+
+function exchange(body: string, json?: unknown): AnsweredExchange {
+  return { response: { status: 200, headers: {}, body, json } } as unknown as AnsweredExchange;
+}
+
+describe('cardLimit (C-46: the card reports its limits as positive integers)', () => {
+  it('reads a positive integer', () => {
+    const c = withCard({ limits: { concurrentTasks: 3, systemTimeoutMs: 300_000 } });
+    expect(cardLimit(c, 'concurrentTasks')).toBe(3);
+    expect(cardLimit(c, 'systemTimeoutMs')).toBe(300_000);
+  });
+
+  it('takes a fractional, zero, negative or non-number value as no limit reported', () => {
+    for (const value of [2.5, 0.5, 0, -4, '3', null]) {
+      expect(cardLimit(withCard({ limits: { concurrentTasks: value } }), 'concurrentTasks')).toBeUndefined();
+    }
+    expect(cardLimit(withCard({}), 'requestsPerMinute')).toBeUndefined();
+    expect(cardLimit(withCard(null), 'requestsPerMinute')).toBeUndefined();
+  });
+});
+
+describe('streamingClaimed (C-41)', () => {
+  it('only capabilities.streaming false denies streaming', () => {
+    expect(streamingClaimed(withCard({ capabilities: { streaming: false } }))).toBe(false);
+    expect(streamingClaimed(withCard({ capabilities: { streaming: true } }))).toBe(true);
+    expect(streamingClaimed(withCard({ capabilities: {} }))).toBe(true);
+    expect(streamingClaimed(withCard(null))).toBe(true);
+  });
+});
+
+describe('awaitState', () => {
+  it('stops polling once the check is aborted, whatever its window', async () => {
+    const controller = new AbortController();
+    let reads = 0;
+    const c = {
+      scaled: (ms: number) => ms,
+      signal: controller.signal,
+      rpc: async () => {
+        reads += 1;
+        if (reads === 2) controller.abort();
+        return exchange('', { jsonrpc: '2.0', id: 1, result: { id: 't1', status: { state: 'working' } } });
+      },
+    } as unknown as CheckContext;
+    const t0 = Date.now();
+    const task = await awaitState(c, 't1', (s) => s === 'completed', 60_000);
+    expect(reads).toBe(2);
+    expect(task?.status).toEqual({ state: 'working' });
+    expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
+  it('returns the first task whose state is accepted', async () => {
+    const states = ['submitted', 'working', 'completed'];
+    let reads = 0;
+    const c = {
+      scaled: (ms: number) => ms,
+      signal: new AbortController().signal,
+      rpc: async () => {
+        const state = states[Math.min(reads, states.length - 1)];
+        reads += 1;
+        return exchange('', { jsonrpc: '2.0', id: 1, result: { id: 't1', status: { state } } });
+      },
+    } as unknown as CheckContext;
+    const task = await awaitState(c, 't1', (s) => s === 'working', 5_000);
+    expect(task?.status).toEqual({ state: 'working' });
+    expect(reads).toBe(2);
+  });
+});
+
+describe('answerError (C-26: an error as plain JSON or as one SSE event)', () => {
+  const error = { code: -32001, message: 'Task not found' };
+
+  it('reads a plain JSON body and an SSE body of a recorded exchange', () => {
+    expect(answerError(exchange('', { jsonrpc: '2.0', id: 1, error }))).toEqual(error);
+    const sse = `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, error })}\n\n`;
+    expect(answerError(exchange(sse))).toEqual(error);
+    expect(answerError(exchange('', { jsonrpc: '2.0', id: 1, result: {} }))).toBeUndefined();
+  });
+
+  it('reads an answer() of a plain or a streaming method alike', () => {
+    const plain = { json: { jsonrpc: '2.0', id: 1, error }, eventStream: false, served: false } as Answer;
+    const streamed = { json: [{ jsonrpc: '2.0', id: 1, error }], eventStream: true, served: false } as Answer;
+    expect(answerError(plain)).toEqual(error);
+    expect(answerError(streamed)).toEqual(error);
+    const notAnObject = { json: { jsonrpc: '2.0', id: 1, error: 'no' }, eventStream: false, served: false };
+    expect(answerError(notAnObject as Answer)).toBeUndefined();
+  });
+});
+
+interface Recorded {
+  label: string;
+  actual: unknown;
+  expected: unknown;
+}
+
+function recordingContext(id: string, infos: string[] = [], checks: Recorded[] = []): CheckContext {
+  return {
+    requirement: { id },
+    info: (text: string) => infos.push(text),
+    check: (label: string, actual: unknown, expected: { describe?: () => string; test?: unknown }) => {
+      checks.push({ label, actual, expected });
+      return actual === 'valid';
+    },
+  } as unknown as CheckContext;
+}
+
+describe('checkSchema', () => {
+  it('records valid, or the issues, under a label naming the schema', () => {
+    const checks: Recorded[] = [];
+    const c = recordingContext('2.7/task', [], checks);
+    expect(checkSchema(c, 'text-part', { type: 'text', text: 'hi' }, 'part')).toBe(true);
+    expect(checkSchema(c, 'text-part', { type: 'text' })).toBe(false);
+    expect(checks[0]).toMatchObject({ label: 'part: valid against schemas/text-part.schema.json' });
+    expect(checks[0]!.actual).toBe('valid');
+    expect(checks[1]!.label).toBe('valid against schemas/text-part.schema.json');
+    expect(Array.isArray(checks[1]!.actual)).toBe(true);
+  });
+});
+
+describe('sharedSample', () => {
+  it('is made once, by the first check that asks; later checks note where it came from', async () => {
+    let made = 0;
+    const sample = sharedSample('a finished task', async () => {
+      made += 1;
+      return 'task-1';
+    });
+    const first: string[] = [];
+    const later: string[] = [];
+    await expect(sample(recordingContext('3/final', first))).resolves.toBe('task-1');
+    await expect(sample(recordingContext('4.3/get', later))).resolves.toBe('task-1');
+    expect(made).toBe(1);
+    expect(first).toEqual([]);
+    expect(later).toEqual([
+      "a finished task: the file's shared sample, first recorded as evidence by the check of 3/final",
+    ]);
+  });
+});
