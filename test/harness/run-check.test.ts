@@ -2,39 +2,20 @@
 // secrets redacted, and the harness-failure family (budget spent, no answer) reported as `error`.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Requirement } from '../../requirements/types.ts';
 import { runCheck } from '../../harness/check/run-check.ts';
 import { closeSharedReceiver } from '../../harness/check/webhooks.ts';
 import { FULL_SPEED, type ProvidedRun } from '../../harness/provided.ts';
+import { testRequirement, testRun } from '../support/check-run.ts';
 import { closedPort, startFixture, type Fixture } from './fixtures/jsonrpc-fixture.ts';
 
-const requirement: Requirement = {
-  id: '2.2/test-id',
-  section: '2.2',
-  role: 'service',
-  level: 'MUST',
-  behaviour: 'b',
-  source: { line: 1, quote: 'q' },
-};
+const requirement = testRequirement();
 
 let fx: Fixture;
 let run: ProvidedRun;
 
 beforeAll(async () => {
   fx = await startFixture({ hangOn: 'tasks/get' });
-  run = {
-    baseUrl: fx.baseUrl,
-    agentId: fx.agentId,
-    auth: { apiKey: fx.apiKey },
-    card: null,
-    timeoutMs: 2000,
-    checkTimeoutMs: 5000,
-    seed: 7,
-    runs: 3,
-    webhookListen: { host: '127.0.0.1', port: 0 },
-    bundled: false,
-    field: { ...FULL_SPEED },
-  };
+  run = testRun(fx);
 });
 afterAll(async () => {
   await fx.close();

@@ -13,20 +13,12 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../harness/io/webhook-receiver.ts';
-import { FULL_SPEED, type ProvidedRun } from '../../harness/provided.ts';
+import { testRequirement, testRun } from '../support/check-run.ts';
 import type { CollectedTest } from '../../harness/runner/collector.ts';
 import { settleWebhookExpectations } from '../../harness/runner/settle-webhooks.ts';
 import type { CheckResult } from '../../core/types.ts';
-import type { Requirement } from '../../requirements/types.ts';
 
-const requirement: Requirement = {
-  id: '6.1/events-filter',
-  section: '6.1',
-  role: 'service',
-  level: 'MUST',
-  behaviour: 'b',
-  source: { line: 1, quote: 'q' },
-};
+const requirement = testRequirement('6.1/events-filter');
 
 function payload(event: string, taskId: string, attempt = 1): string {
   return JSON.stringify({ event, taskId, delivery: { attempt, maxAttempts: 4 }, data: { taskId } });
@@ -249,19 +241,7 @@ describe('the run settles what must not arrive at its end', () => {
 });
 
 describe('without the runner, a check waits out the grace itself', () => {
-  const run: ProvidedRun = {
-    baseUrl: 'http://127.0.0.1:9',
-    agentId: 'a',
-    auth: {},
-    card: null,
-    timeoutMs: 1000,
-    checkTimeoutMs: 5000,
-    seed: 1,
-    runs: 1,
-    webhookListen: { host: '127.0.0.1', port: 0 },
-    bundled: false,
-    field: { ...FULL_SPEED },
-  };
+  const run = testRun({ baseUrl: 'http://127.0.0.1:9', agentId: 'a' }, { timeoutMs: 1000, seed: 1, runs: 1 });
   afterAll(async () => {
     await closeSharedReceiver(true);
   });

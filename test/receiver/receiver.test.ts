@@ -14,6 +14,7 @@ import { runReceiver } from '../../harness/index.ts';
 import type { RunResult, Verdict } from '../../core/types.ts';
 import { getRequirement, requirementsOf } from '../../requirements/index.ts';
 import { validate } from '../../schemas/registry.ts';
+import { REPORT_FILE_NAMES } from '../support/report-files.ts';
 import {
   BROKEN_RECEIVERS,
   correct,
@@ -78,17 +79,7 @@ describe('a correct receiver', () => {
     const out = mkdtempSync(join(tmpdir(), 'a2a-receiver-'));
     try {
       await runReceiver({ url: receiver.url, secret: SECRET, out, timeoutMs: 5000 });
-      expect(readdirSync(out).sort()).toEqual(
-        [
-          'badge.svg',
-          'console.txt',
-          'junit.xml',
-          'report.har',
-          'report.html',
-          'report.json',
-          'summary.md',
-        ].sort(),
-      );
+      expect(readdirSync(out).sort()).toEqual(REPORT_FILE_NAMES);
       const text = readFileSync(join(out, 'report.json'), 'utf8');
       const report = JSON.parse(text) as { role: string; requirements: Array<{ role: string }> };
       expect(validate('report', report)).toEqual({ valid: true });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../harness/cli/program.ts';
 import { closedPort, startFixture, type Fixture } from '../harness/fixtures/jsonrpc-fixture.ts';
+import { REPORT_FILE_NAMES } from '../support/report-files.ts';
 
 interface Ran {
   code: number;
@@ -55,15 +56,7 @@ describe('console flags', () => {
       /^unverified, score 0% .*: no MUST requirement failed; \d+ MUST requirement\(s\) not verified \(\d+ error\)$/,
     );
     expect(lines[1]).toMatch(/^exit 2: run could not be done: target unreachable/);
-    for (const f of [
-      'report.json',
-      'junit.xml',
-      'report.html',
-      'summary.md',
-      'badge.svg',
-      'console.txt',
-      'report.har',
-    ]) {
+    for (const f of REPORT_FILE_NAMES) {
       expect(existsSync(join(out, f)), f).toBe(true);
     }
   });

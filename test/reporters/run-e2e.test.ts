@@ -12,18 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../harness/cli/program.ts';
 import { startReferenceServer } from '../../reference-server/index.ts';
 import { validate } from '../../schemas/registry.ts';
+import { REPORT_FILE_NAMES } from '../support/report-files.ts';
 
 const API_KEY = `e2e-key-${randomBytes(12).toString('hex')}`;
 const BEARER = `e2e-bearer-${randomBytes(12).toString('hex')}`;
-const FILES = [
-  'badge.svg',
-  'console.txt',
-  'junit.xml',
-  'report.har',
-  'report.html',
-  'report.json',
-  'summary.md',
-];
 // Checks of one suite file (suites/06-01-webhooks/agent-scope.test.ts) that configure a secret and a header.
 const ONLY = [
   '6.2/configured-headers-sent',
@@ -83,7 +75,7 @@ describe('run --out DIR against the reference server (--only four 6.2 and 6.4 re
   });
 
   it('writes all seven outputs into --out', () => {
-    expect(readdirSync(out).sort()).toEqual(FILES);
+    expect(readdirSync(out).sort()).toEqual(REPORT_FILE_NAMES);
     expect(ran.stdout).toContain(
       `reports: ${out} (report.json, junit.xml, report.html, summary.md, badge.svg, console.txt, report.har)`,
     );
@@ -145,12 +137,18 @@ describe('run --out DIR against the reference server (--only four 6.2 and 6.4 re
     const harAt = [...har.matchAll(/"name": "([^"]+)",\s*"value": "[^"]*\[redacted\]/g)].map((m) => m[1]);
     expect([...new Set(harAt)].sort()).toEqual(['x-api-key']);
     expect(har.split('[redacted]').length - 1).toBe(harAt.length);
-    for (const f of FILES.filter((f) => !['report.json', 'report.html', 'report.har'].includes(f)))
+    for (const f of REPORT_FILE_NAMES.filter(
+      (f) => !['report.json', 'report.html', 'report.har'].includes(f),
+    ))
       expect(readFileSync(join(out, f), 'utf8'), f).not.toContain('[redacted]');
   });
 
   it('leaks no credential into any output file or the console', () => {
-    const outputs = [...FILES.map((f) => readFileSync(join(out, f), 'utf8')), ran.stdout, ran.stderr];
+    const outputs = [
+      ...REPORT_FILE_NAMES.map((f) => readFileSync(join(out, f), 'utf8')),
+      ran.stdout,
+      ran.stderr,
+    ];
     for (const secret of [API_KEY, BEARER].flatMap(forms)) {
       for (const text of outputs) expect(text.includes(secret), secret).toBe(false);
     }

@@ -11,7 +11,7 @@ import { emptyTranscript } from '../../harness/io/sse-transcript.ts';
 import type { SseEvent, StreamTranscript } from '../../core/evidence.ts';
 import type { SseStream } from '../../harness/io/sse-reader.ts';
 import { FULL_SPEED, type ProvidedRun } from '../../harness/provided.ts';
-import type { Requirement } from '../../requirements/types.ts';
+import { testRequirement, testRun } from '../support/check-run.ts';
 import type { CheckContext } from '../../suites/support/index.ts';
 import { requireWorking } from '../../suites/support/live-tasks.ts';
 import {
@@ -186,31 +186,12 @@ describe('scripted lengths grow with the turn latency', () => {
 describe('c.scaled reads the turn latency the run measured', () => {
   let fx: Fixture;
   let run: ProvidedRun;
-  const requirement: Requirement = {
-    id: '2.2/test-id',
-    section: '2.2',
-    role: 'service',
-    level: 'MUST',
-    behaviour: 'b',
-    source: { line: 1, quote: 'q' },
-  };
+  const requirement = testRequirement();
 
   beforeAll(async () => {
     fx = await startFixture();
-    run = {
-      baseUrl: fx.baseUrl,
-      agentId: `${fx.agentId}`,
-      auth: { apiKey: fx.apiKey },
-      card: null,
-      timeoutMs: 2000,
-      checkTimeoutMs: 5000,
-      seed: 7,
-      runs: 3,
-      webhookListen: { host: '127.0.0.1', port: 0 },
-      bundled: false,
-      // Its own deadline makes its own governor (sharedGovernor's key).
-      field: { ...FULL_SPEED, deadlineAt: Date.now() + 3_600_000 },
-    };
+    // Its own deadline makes its own governor (sharedGovernor's key).
+    run = testRun(fx, { field: { ...FULL_SPEED, deadlineAt: Date.now() + 3_600_000 } });
   });
   afterAll(async () => {
     await fx.close();
