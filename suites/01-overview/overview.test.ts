@@ -7,7 +7,7 @@ import { servedMethods } from '../support/card.ts';
 import { sendText, textPart } from '../support/messages.ts';
 import { resultOf } from '../support/rpc.ts';
 import { sharedSample } from '../support/samples.ts';
-import { checkSchema } from '../support/schemas.ts';
+import { checkSchema, requireObject } from '../support/schemas.ts';
 import { streamToEnd } from '../support/streams.ts';
 import { statusOf } from '../support/tasks.ts';
 
@@ -49,10 +49,9 @@ verifies(
   '1/message-returns-task',
   'a message/send is answered with a task carrying the agent reply',
   async (c) => {
-    const task = resultOf(await sendSample(c));
-    c.require('type of result', typeOf(task), 'object');
-    c.check('type of result.id', typeOf(task!.id), 'string');
-    c.check('type of result.status', typeOf(task!.status), 'object');
+    const task = requireObject(c, 'type of result', resultOf(await sendSample(c)));
+    c.check('type of result.id', typeOf(task.id), 'string');
+    c.check('type of result.status', typeOf(task.status), 'object');
     const state = statusOf(task)?.state;
     // The reply is set when the task completes (2.8); another outcome shows no reply to check.
     if (state !== 'completed')

@@ -1,16 +1,8 @@
 // 2.1 / 2.2 JSON-RPC request and response envelopes, and the standard JSON-RPC error codes the
 // service inherits (spec 7 note 3, C-02): jsonrpc "2.0" and the string id echoed, -32700 with id
 // null, -32600 for an invalid request, -32601 for a method outside section 4.
-import {
-  ERROR_CODES,
-  is,
-  suiteFile,
-  typeOf,
-  verifies,
-  type AnsweredExchange,
-  type CheckContext,
-} from '../support/index.ts';
-import { CARD, errorOf, requestId, responseOf } from '../support/rpc.ts';
+import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
+import { CARD, errorOf, requestId, requireResponse } from '../support/rpc.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
@@ -24,43 +16,36 @@ function truncatedRequest(): string {
   return `{"jsonrpc":"2.0","id":"${requestId()}","method":"${CARD}"`;
 }
 
-/** The response must be a JSON object for any envelope check to mean something. */
-function requireObject(c: CheckContext, ex: AnsweredExchange): NonNullable<ReturnType<typeof responseOf>> {
-  // The type, not the body, is recorded: the body is already in the exchange evidence.
-  c.require('type of the response body', typeOf(ex.response.json), 'object');
-  return responseOf(ex)!;
-}
-
 verifies('2.2/response-jsonrpc-version', 'a success response carries jsonrpc "2.0"', async (c) => {
-  const res = requireObject(c, await c.rpc(CARD, undefined, { id: requestId() }));
+  const res = requireResponse(c, await c.rpc(CARD, undefined, { id: requestId() }));
   c.check('jsonrpc', res.jsonrpc, '2.0');
 });
 
 verifies('2.2/response-jsonrpc-version', 'an error response carries jsonrpc "2.0"', async (c) => {
-  const res = requireObject(c, await c.rpc(UNKNOWN_METHOD, {}, { id: requestId() }));
+  const res = requireResponse(c, await c.rpc(UNKNOWN_METHOD, {}, { id: requestId() }));
   c.check('jsonrpc', res.jsonrpc, '2.0');
 });
 
 verifies('2.2/response-id-equals-request-id', 'a success response echoes the string id', async (c) => {
   const id = requestId();
-  const res = requireObject(c, await c.rpc(CARD, undefined, { id }));
+  const res = requireResponse(c, await c.rpc(CARD, undefined, { id }));
   c.check('id', res.id, id);
 });
 
 verifies('2.2/response-id-equals-request-id', 'an error response echoes the string id', async (c) => {
   const id = requestId();
-  const res = requireObject(c, await c.rpc(UNKNOWN_METHOD, {}, { id }));
+  const res = requireResponse(c, await c.rpc(UNKNOWN_METHOD, {}, { id }));
   c.check('id', res.id, id);
 });
 
 verifies('2.2/id-null-when-unreadable', 'a parse error is answered with id null', async (c) => {
   const ex = await c.rpc(CARD, undefined, { rawBody: truncatedRequest() });
-  c.check('id', requireObject(c, ex).id, null);
+  c.check('id', requireResponse(c, ex).id, null);
 });
 
 verifies('7/parse-error-code', 'a body that is not JSON gets -32700 with id null', async (c) => {
   const ex = await c.rpc(CARD, undefined, { rawBody: truncatedRequest() });
-  const res = requireObject(c, ex);
+  const res = requireResponse(c, ex);
   c.check('error.code', errorOf(ex)?.code, ERROR_CODES.PARSE_ERROR);
   c.check('id', res.id, null);
   c.check('result', res.result, is.absent());
@@ -69,7 +54,7 @@ verifies('7/parse-error-code', 'a body that is not JSON gets -32700 with id null
 verifies('2.1/jsonrpc-required', 'a request without jsonrpc gets -32600', async (c) => {
   const id = requestId();
   const ex = await c.rpc(CARD, undefined, { id, envelope: { jsonrpc: undefined } });
-  const res = requireObject(c, ex);
+  const res = requireResponse(c, ex);
   c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
   // C-02: the harness accepts null or the echoed id for -32600.
   c.check('id', res.id, is.oneOf([null, id]));
@@ -78,7 +63,7 @@ verifies('2.1/jsonrpc-required', 'a request without jsonrpc gets -32600', async 
 verifies('2.1/method-required', 'a request without method gets -32600', async (c) => {
   const id = requestId();
   const ex = await c.rpc(CARD, undefined, { id, envelope: { method: undefined } });
-  const res = requireObject(c, ex);
+  const res = requireResponse(c, ex);
   c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
   c.check('id', res.id, is.oneOf([null, id]));
 });
@@ -86,14 +71,14 @@ verifies('2.1/method-required', 'a request without method gets -32600', async (c
 verifies('7/invalid-request-code', 'jsonrpc "1.0" gets -32600', async (c) => {
   const id = requestId();
   const ex = await c.rpc(CARD, undefined, { id, envelope: { jsonrpc: '1.0' } });
-  const res = requireObject(c, ex);
+  const res = requireResponse(c, ex);
   c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
   c.check('id', res.id, is.oneOf([null, id]));
 });
 
 verifies('2.1/method-from-section-4', 'a wrong-case section 4 method name gets -32601', async (c) => {
   const ex = await c.rpc('Message/Send', {}, { id: requestId() });
-  requireObject(c, ex);
+  requireResponse(c, ex);
   c.check('error.code', errorOf(ex)?.code, ERROR_CODES.METHOD_NOT_FOUND);
 });
 
@@ -103,7 +88,7 @@ verifies(
   async (c) => {
     const id = requestId();
     const ex = await c.rpc(UNKNOWN_METHOD, {}, { id });
-    const res = requireObject(c, ex);
+    const res = requireResponse(c, ex);
     c.check('error.code', errorOf(ex)?.code, ERROR_CODES.METHOD_NOT_FOUND);
     c.check('id', res.id, id);
     c.check('result', res.result, is.absent());

@@ -1,12 +1,12 @@
 // 2.9 cancel result, on one real cancellation of a running task with a supplied reason (C-34: a
 // success is always canceled true). The task runs until cancelled under the directive contract; on
 // other agents the cancel races a plain message/stream and the checks are not-exercised if it loses.
-import { suiteFile, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import { suiteFile, verifies, type CheckContext } from '../support/index.ts';
 import { servedMethods } from '../support/card.ts';
 import { directivesHonoured } from '../support/directives.ts';
 import { resultOf } from '../support/rpc.ts';
 import { cancelRunningTask, sharedSample, type CancelSample } from '../support/samples.ts';
-import { checkSchema, reportExtras } from '../support/schemas.ts';
+import { checkSchema, reportExtras, requireObject } from '../support/schemas.ts';
 import { statusOf } from '../support/tasks.ts';
 
 suiteFile({
@@ -25,8 +25,7 @@ async function sample(c: CheckContext): Promise<CancelSample & { result: Record<
   if (s === undefined) {
     return c.notExercised('no task could be cancelled while running (no stream, or the task finished first)');
   }
-  c.require('tasks/cancel result', typeOf(s.result), 'object');
-  return { ...s, result: s.result! };
+  return { ...s, result: requireObject(c, 'tasks/cancel result', s.result) };
 }
 
 verifies('2.9/cancel-result-id', 'the cancel result id is the id of the cancelled task', async (c) => {

@@ -7,7 +7,7 @@ import { directivePart, directivesHonoured, requireDirectives } from '../support
 import { messageParams } from '../support/messages.ts';
 import { resultOf, type JsonObject } from '../support/rpc.ts';
 import { cancelRunningTask, sentAndStreamed, sharedSample } from '../support/samples.ts';
-import { checkSchema } from '../support/schemas.ts';
+import { checkSchema, requireObject } from '../support/schemas.ts';
 import { statusesOf, streamResults, streamToEnd } from '../support/streams.ts';
 import { awaitState, statusOf } from '../support/tasks.ts';
 import { TASK_STATES } from '../../schemas/error-codes.ts';
@@ -197,9 +197,8 @@ verifies(
       (servedMethods(c).includes('message/stream') ? await cancelRunningTask(c, false) : undefined);
     if (sample === undefined)
       return c.notExercised('no task could be cancelled while running (it finished first)');
-    const status = statusOf(sample.result);
-    c.require('tasks/cancel result status', typeOf(status), 'object');
-    c.check('type of status.reason', typeOf(status!.reason), 'string');
-    c.check('status.reason equals the supplied reason', status!.reason, sample.reason);
+    const status = requireObject(c, 'tasks/cancel result status', statusOf(sample.result));
+    c.check('type of status.reason', typeOf(status.reason), 'string');
+    c.check('status.reason equals the supplied reason', status.reason, sample.reason);
   },
 );

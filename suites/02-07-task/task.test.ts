@@ -8,7 +8,7 @@ import { readTooLate } from '../support/ended-first.ts';
 import { messageParams } from '../support/messages.ts';
 import { resultOf, type JsonObject } from '../support/rpc.ts';
 import { sentAndStreamed, sharedSample } from '../support/samples.ts';
-import { checkSchema, reportExtras } from '../support/schemas.ts';
+import { checkSchema, reportExtras, requireObject } from '../support/schemas.ts';
 import { isRfc3339, timestampTickMs } from '../support/timestamps.ts';
 import { sleep } from '../support/timing.ts';
 
@@ -31,9 +31,9 @@ async function results(
   c: CheckContext,
 ): Promise<{ send: JsonObject; get: JsonObject; streamed?: JsonObject[] }> {
   const s = await samples(c);
-  c.require('message/send result is an object', typeOf(s.send), 'object');
-  c.require('tasks/get result is an object', typeOf(s.get), 'object');
-  return { send: s.send!, get: s.get!, ...(s.streamed === undefined ? {} : { streamed: s.streamed }) };
+  const send = requireObject(c, 'message/send result is an object', s.send);
+  const get = requireObject(c, 'tasks/get result is an object', s.get);
+  return { send, get, ...(s.streamed === undefined ? {} : { streamed: s.streamed }) };
 }
 
 function labelled(r: {

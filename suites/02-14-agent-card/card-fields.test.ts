@@ -3,8 +3,9 @@
 // at the field's path) and by the field's own rule. C-30 (metrics on request), C-46 (positive limits).
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
-import { is, suiteFile, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
 import { fetchCard, pathValue } from '../support/card.ts';
+import { requireObject } from '../support/schemas.ts';
 import type { Matcher } from '../../harness/check/index.ts';
 
 suiteFile({
@@ -53,16 +54,16 @@ const FIELDS: ReadonlyArray<[id: string, path: string, rule: Matcher]> = [
 
 /** The card asked for everything, so that conditional parts (capabilities, metrics) are there to check. */
 async function fullCard(c: CheckContext, part: Part) {
-  const { card } = await fetchCard(c, { includeCapabilities: true, includeMetrics: true });
-  c.require('result of agent/authenticatedExtendedCard', typeOf(card), 'object');
+  const { card: result } = await fetchCard(c, { includeCapabilities: true, includeMetrics: true });
+  const card = requireObject(c, 'result of agent/authenticatedExtendedCard', result);
   if (part === 'capabilities' || part === 'metrics') {
     // "A card with capabilities/metrics carries ...": their absence is graded by 4.8 checks.
-    if (!isObject(card![part]))
+    if (!isObject(card[part]))
       c.notExercised(`the card asked with include flags true carries no ${part} object (see 4.8)`);
   } else {
-    c.require(`card.${part}`, typeOf(card![part]), 'object');
+    requireObject(c, `card.${part}`, card[part]);
   }
-  return card!;
+  return card;
 }
 
 /** Schema errors at or under the field's path (the registry's dotted paths). */

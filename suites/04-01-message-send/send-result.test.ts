@@ -14,9 +14,9 @@ import {
 import { requireCardLimit } from '../support/card.ts';
 import { directivePart, requireDirectives } from '../support/directives.ts';
 import { arbMessageParts, messageParams, sendsValidTask, sendText, textPart } from '../support/messages.ts';
-import { responseOf, resultOf, type JsonObject } from '../support/rpc.ts';
+import { responseOf, type JsonObject } from '../support/rpc.ts';
 import { sharedSample } from '../support/samples.ts';
-import { checkSchema } from '../support/schemas.ts';
+import { checkSchema, requireObject } from '../support/schemas.ts';
 import { FINAL_STATES, requireCompletedTask, stateOf, statusOf } from '../support/tasks.ts';
 import { timed } from '../support/timing.ts';
 
@@ -40,8 +40,7 @@ const failedSample = sharedSample('failedSample', (c) =>
 );
 
 function requireTask(c: CheckContext, ex: AnsweredExchange): JsonObject {
-  c.require('type of result', typeOf(responseOf(ex)?.result), 'object');
-  return resultOf(ex)!;
+  return requireObject(c, 'type of result', responseOf(ex)?.result);
 }
 
 function checkSendResultFields(c: CheckContext, task: JsonObject): void {

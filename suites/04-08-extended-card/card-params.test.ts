@@ -6,6 +6,7 @@ import { isObject } from '../../schemas/json.ts';
 import { ERROR_CODES, is, suiteFile, typeOf, verifies, type CheckContext } from '../support/index.ts';
 import { fetchCard } from '../support/card.ts';
 import { CARD, errorOf } from '../support/rpc.ts';
+import { requireObject } from '../support/schemas.ts';
 
 suiteFile({
   cost: { requests: 4, turns: 0 },
@@ -27,9 +28,7 @@ const NO_METRICS: ReadonlyArray<[string, unknown]> = [
 ];
 
 async function card(c: CheckContext, label: string, params: unknown) {
-  const { card } = await fetchCard(c, params);
-  c.require(`${label}: result`, typeOf(card), 'object');
-  return card!;
+  return requireObject(c, `${label}: result`, (await fetchCard(c, params)).card);
 }
 
 verifies(

@@ -3,8 +3,9 @@
 // record the actual value even when the target sent something malformed. An answer may come as plain
 // JSON or as the first event of an SSE stream (C-26), and each SSE event carries one response (4.2).
 import { randomUUID } from 'node:crypto';
-import type { AnsweredExchange, SseEvent } from '../../harness/check/index.ts';
+import type { AnsweredExchange, CheckContext, SseEvent } from '../../harness/check/index.ts';
 import { isObject, type JsonObject } from '../../schemas/json.ts';
+import { requireObject } from './schemas.ts';
 
 export { basePathOf } from '../../harness/check/index.ts';
 export type { JsonObject };
@@ -27,6 +28,15 @@ export interface RpcResponse {
 /** The response object, or undefined when the body is not a JSON object. */
 export function responseOf(ex: AnsweredExchange): RpcResponse | undefined {
   return isObject(ex.response.json) ? (ex.response.json as RpcResponse) : undefined;
+}
+
+/**
+ * The response object, required: a body that is no JSON object ends the check failed (the body's JSON
+ * type is recorded; the body itself is in the exchange evidence), since no envelope check means
+ * anything then.
+ */
+export function requireResponse(c: CheckContext, ex: AnsweredExchange): RpcResponse {
+  return requireObject(c, 'type of the response body', ex.response.json) as RpcResponse;
 }
 
 /** The error member when it is an object. */

@@ -1,9 +1,18 @@
-// Results against the spec's shapes (spec 2, 4; C-36): a value validated against one of schemas/,
-// recorded as a check whose actual is 'valid' or the validator's issues, and the fields a result
-// carries beyond the spec's tables, tolerated and reported.
-import { is, type CheckContext } from '../../harness/check/index.ts';
-import { isObject } from '../../schemas/json.ts';
+// Results against the spec's shapes (spec 2, 4; C-36): a value required to be a JSON object, a value
+// validated against one of schemas/, recorded as a check whose actual is 'valid' or the validator's
+// issues, and the fields a result carries beyond the spec's tables, tolerated and reported.
+import { is, typeOf, type CheckContext } from '../../harness/check/index.ts';
+import { isObject, type JsonObject } from '../../schemas/json.ts';
 import { validate, type SchemaName } from '../../schemas/registry.ts';
+
+/**
+ * Requires `value` to be a JSON object and returns it as one: the check records the value's JSON type
+ * under `label` (the value itself is in the exchange evidence) and ends failed when it is not an object.
+ */
+export function requireObject(c: CheckContext, label: string, value: unknown): JsonObject {
+  c.require(label, typeOf(value), 'object');
+  return value as JsonObject;
+}
 
 /**
  * Records a schema validation of `value` as a check: `actual` is 'valid' or the registry's issues;

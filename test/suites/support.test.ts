@@ -8,7 +8,7 @@ import type { Answer } from '../../suites/support/calls.ts';
 import { cardLimit, streamingClaimed } from '../../suites/support/card.ts';
 import { answerError } from '../../suites/support/errors.ts';
 import { sharedSample } from '../../suites/support/samples.ts';
-import { checkSchema } from '../../suites/support/schemas.ts';
+import { checkSchema, requireObject } from '../../suites/support/schemas.ts';
 import { awaitState } from '../../suites/support/tasks.ts';
 
 function withCard(card: unknown): CheckContext {
@@ -147,6 +147,26 @@ describe('sharedSample', () => {
     expect(first).toEqual([]);
     expect(later).toEqual([
       "a finished task: the file's shared sample, first recorded as evidence by the check of 3/final",
+    ]);
+  });
+});
+
+describe('requireObject', () => {
+  it("records the value's JSON type under the label and returns the object; anything else ends the check", () => {
+    const required: Array<[string, unknown, unknown]> = [];
+    const c = {
+      require: (label: string, actual: unknown, expected: unknown) => {
+        required.push([label, actual, expected]);
+        if (actual !== expected) throw new Error(`${label}: ${String(actual)}`);
+      },
+    } as unknown as CheckContext;
+    const task = { id: 't1' };
+    expect(requireObject(c, 'type of result', task)).toBe(task);
+    expect(() => requireObject(c, 'type of result', [task])).toThrow('type of result: array');
+    expect(() => requireObject(c, 'type of result', undefined)).toThrow();
+    expect(required.slice(0, 2)).toEqual([
+      ['type of result', 'object', 'object'],
+      ['type of result', 'array', 'object'],
     ]);
   });
 });
