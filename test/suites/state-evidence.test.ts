@@ -14,7 +14,14 @@ import { FULL_SPEED, type ProvidedRun } from '../../harness/provided.ts';
 import { testRequirement, testRun } from '../support/check-run.ts';
 import type { CheckContext } from '../../suites/support/index.ts';
 import { requireWorking } from '../../suites/support/live-tasks.ts';
-import { checkSeenStates, checkStreamStates, liveDelayMs, streamBudgets, streamSeen, type StreamSeen } from '../../suites/support/streams.ts';
+import {
+  checkSeenStates,
+  checkStreamStates,
+  liveDelayMs,
+  streamBudgets,
+  streamSeen,
+  type StreamSeen,
+} from '../../suites/support/streams.ts';
 import { awaitState, notSeenIn } from '../../suites/support/tasks.ts';
 import { startFixture, type Fixture } from '../harness/fixtures/jsonrpc-fixture.ts';
 
