@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve as absolute } from 'node:path';
 import { ConfigError } from '../schemas/config-error.ts';
-import type { Pace } from './io/governor.ts';
+import type { Pace } from './io/pace.ts';
 import {
   checkProxyUrl,
   checkTlsFiles,

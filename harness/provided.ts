@@ -1,6 +1,6 @@
 // What the runner hands to the suites' workers through vitest's provide/inject: the target, its
 // credentials, the extended card the probe fetched and the run's budgets and property settings.
-import type { Pace } from './io/governor.ts';
+import type { Pace } from './io/pace.ts';
 import { networkSecrets, type NetworkSettings } from './io/network.ts';
 import type { AuthKind, Profile } from '../core/types.ts';
 
@@ -19,7 +19,7 @@ export interface FieldSettings {
   maxWaitMs: number | null;
   /** Epoch ms when the suites' budget ends: no paced wait may end later. */
   deadlineAt?: number;
-  /** Suite files run in several workers: the runner's governor and file lock (harness/io/governor-link.ts). */
+  /** Suite files run in several workers: the runner's governor and file lock (harness/io/worker-link.ts). */
   governorUrl?: string;
   /** Suite files run at once (vitest workers), set by the runner. */
   suiteWorkers?: number;

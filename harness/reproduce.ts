@@ -4,7 +4,7 @@ import type { Exchange } from '../core/evidence.ts';
 import { isSecretHeaderName } from '../core/redaction.ts';
 import type { AuthKind } from '../core/types.ts';
 import { withoutCredentials, type NetworkSettings } from './io/network.ts';
-import type { Pace } from './io/governor.ts';
+import type { Pace } from './io/pace.ts';
 import { defaultCheckTimeoutMs, DEFAULTS } from './options.ts';
 import type { FieldSettings } from './provided.ts';
 

@@ -16,8 +16,8 @@ import {
 } from './check/cost.ts';
 import { runCheck, type CheckFn } from './check/run-check.ts';
 import type { WebhookSettlement } from './check/expectations.ts';
-import type { FileHold } from './io/governor-link.ts';
-import { newTally, type TrafficTally } from './io/governor.ts';
+import { holdFileLock, type FileHold } from './io/file-lock.ts';
+import { newTally, type TrafficTally } from './io/tallies.ts';
 import type { ProvidedRun } from './provided.ts';
 import type { CheckResult } from '../core/types.ts';
 
@@ -92,7 +92,7 @@ function settle(ctx: TestContext, result: CheckResult): void {
 async function fileLock(run: ProvidedRun, file: string, needsIdle: boolean): Promise<FileHold> {
   const link = remoteGovernor(run);
   if (link === undefined) return { yield: async () => undefined, release: async () => undefined };
-  return link.lock(needsIdle ? file.split('\\').join('/') : null);
+  return holdFileLock(link.link, needsIdle ? file.split('\\').join('/') : null);
 }
 
 /** The file task vitest is collecting, when it is collecting one. */

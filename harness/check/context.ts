@@ -2,16 +2,12 @@
 // the agent card, the run's settings, and the recorder's expected-vs-actual helpers.
 import type { Requirement } from '../../requirements/types.ts';
 import type { Exchange, RecordedResponse } from '../../core/evidence.ts';
-import {
-  PaceBudgetError,
-  RateLimitedError,
-  sharedGovernor,
-  TaskSlotError,
-  TurnBudgetError,
-  type TrafficGovernor,
-  type TrafficTally,
-} from '../io/governor.ts';
-import { RemoteGovernor } from '../io/governor-link.ts';
+import { sharedGovernor, type TrafficGovernor } from '../io/governor.ts';
+import { PaceBudgetError } from '../io/pace.ts';
+import { RateLimitedError } from '../io/rate-limited.ts';
+import { TaskSlotError } from '../io/slots.ts';
+import { TurnBudgetError, type TrafficTally } from '../io/tallies.ts';
+import { RemoteGovernor } from '../io/worker-link.ts';
 import type { SseStream } from '../io/sse-reader.ts';
 import {
   createTargetClient,

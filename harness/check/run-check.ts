@@ -12,13 +12,9 @@ import {
   type RecordedResponse,
   type StreamTranscript,
 } from '../../core/evidence.ts';
-import {
-  newTally,
-  PaceBudgetError,
-  TurnBudgetError,
-  type TrafficGovernor,
-  type TrafficTally,
-} from '../io/governor.ts';
+import type { TrafficGovernor } from '../io/governor.ts';
+import { PaceBudgetError } from '../io/pace.ts';
+import { newTally, TurnBudgetError, type TrafficTally } from '../io/tallies.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
 import type { CheckEvidence, CheckResult } from '../../core/types.ts';

@@ -6,7 +6,7 @@ import { request, type Dispatcher } from 'undici';
 import { answerMadeTask, eventEndsTask, isAgentTurnBody, isAgentTurnRequest } from './agent-turn.ts';
 import { ACCEPT_ENCODING, decodedBody, readCapped, type BodyAccumulator } from './body-reader.ts';
 import type { Exchange } from '../../core/evidence.ts';
-import { isRateLimitedAnswer, retryAfterMs, type TrafficGovernor, type TrafficTally } from './governor.ts';
+import type { TrafficGovernor } from './governor.ts';
 import { classifyError } from './io-errors.ts';
 import { networkSecrets, targetDispatcher, type NetworkSettings } from './network.ts';
 import {
@@ -20,8 +20,10 @@ import {
   type HeaderOverrides,
   type RequestSpec,
 } from './request-spec.ts';
+import { resendWhileRateLimited } from './rate-limited.ts';
 import { fillFromTranscript, recordResponse } from './response-record.ts';
 import { openSseStream, SSE_DEFAULTS, type SseOptions, type SseStream } from './sse-reader.ts';
+import type { TrafficTally } from './tallies.ts';
 
 export type { HeaderOverrides } from './request-spec.ts';
 
@@ -170,22 +172,28 @@ class Client implements TargetClient {
     const opts = turn ? slowAgentBudgets(given, this.turnAllowance()) : given;
     const releaseTask = await this.holdTask(turn);
     try {
-      for (let attempt = 0; ; attempt += 1) {
-        const spec = this.rpcSpec(method, params, opts, 'text/event-stream');
-        const { s, ex } = await this.streamOnce(spec, opts, turn);
-        const t = s.transcript;
-        if (!this.governs() || t.isEventStream === true || t.status === undefined) {
-          holdUntilTaskEnds(s, releaseTask);
-          return s;
-        }
-        await s.done;
-        if (!isRateLimitedAnswer(t.status, t.json)) {
-          releaseTask();
-          return s;
-        }
-        this.forget(ex);
-        await this.opts.governor!.onRateLimited(retryAfterMs(t.headers, t.json), attempt, this.opts);
-      }
+      const governor = this.resender();
+      const { s } = await resendWhileRateLimited(
+        governor,
+        this.opts,
+        async () => {
+          const once = await this.streamOnce(
+            this.rpcSpec(method, params, opts, 'text/event-stream'),
+            opts,
+            turn,
+          );
+          const t = once.s.transcript;
+          // An event stream (or no answer) is the check's as it comes; a plain answer is read whole
+          // to tell whether it says "rate limited".
+          if (governor === undefined || t.isEventStream === true || t.status === undefined)
+            return { result: once, answer: undefined };
+          await once.s.done;
+          return { result: once, answer: t };
+        },
+        ({ ex }) => this.forget(ex),
+      );
+      holdUntilTaskEnds(s, releaseTask);
+      return s;
     } catch (e) {
       releaseTask();
       throw e;
@@ -260,9 +268,9 @@ class Client implements TargetClient {
     return this.opts.governor?.turnAllowanceMs() ?? 0;
   }
 
-  /** Whether rate-limited answers are resent here rather than handed to the caller. */
-  private governs(): boolean {
-    return this.opts.governor !== undefined && this.opts.bypassPacing !== true;
+  /** The governor that has rate-limited answers waited out and resent; none: they reach the caller. */
+  private resender(): TrafficGovernor | undefined {
+    return this.opts.bypassPacing === true ? undefined : this.opts.governor;
   }
 
   private admit(turn: boolean): Promise<() => void> {
@@ -286,22 +294,25 @@ class Client implements TargetClient {
     // 4.1). A target that answers `working` early (C-25) frees the slot with its answer.
     const releaseTask = await this.holdTask(turn);
     try {
-      for (let attempt = 0; ; attempt += 1) {
-        const release = await this.admit(turn);
-        let ex: Exchange;
-        try {
-          ex = await send();
-        } finally {
-          release();
-        }
-        if (turnMethod && this.opts.tally !== undefined) this.opts.tally.agentMs += ex.timings.totalMs;
-        const res = ex.response;
-        if (turn && res !== undefined)
-          this.turnEnded(ex.timings.totalMs, answerMadeTask(res.status, res.json));
-        if (!this.governs() || res === undefined || !isRateLimitedAnswer(res.status, res.json)) return ex;
-        this.forget(ex);
-        await this.opts.governor!.onRateLimited(retryAfterMs(res.headers, res.json), attempt, this.opts);
-      }
+      return await resendWhileRateLimited(
+        this.resender(),
+        this.opts,
+        async () => {
+          const release = await this.admit(turn);
+          let ex: Exchange;
+          try {
+            ex = await send();
+          } finally {
+            release();
+          }
+          if (turnMethod && this.opts.tally !== undefined) this.opts.tally.agentMs += ex.timings.totalMs;
+          const res = ex.response;
+          if (turn && res !== undefined)
+            this.turnEnded(ex.timings.totalMs, answerMadeTask(res.status, res.json));
+          return { result: ex, answer: res };
+        },
+        (ex) => this.forget(ex),
+      );
     } finally {
       releaseTask();
     }

@@ -29,7 +29,7 @@ import { runSuites, type Planner, type SuitesOutcome } from './run-suites.ts';
 import { makePlan, planLines, type AgentPace, type RunPlan } from './plan.ts';
 import type { PlannedCheck } from './schedule.ts';
 import { propertyLimits } from '../check/profile.ts';
-import { requestsPerMinute } from '../io/governor.ts';
+import { requestsPerMinute } from '../io/pace.ts';
 import { startRun } from './start-run.ts';
 import { summarizeTraffic } from './traffic.ts';
 import { trimEvidence } from './trim-evidence.ts';

@@ -11,7 +11,8 @@ import type { RunPlan } from './plan.ts';
 import { fileSchedules, providedSchedule, suitePhases, type FileSchedule } from './schedule.ts';
 import { suiteFilesFor } from './suite-files.ts';
 import { Governor } from '../io/governor.ts';
-import { serveGovernor, type GovernorLink } from '../io/governor-link.ts';
+import { FileLock, fileLockCalls } from '../io/file-lock.ts';
+import { serveWorkerLink, type WorkerLinkServer } from '../io/worker-link.ts';
 import { serveWebhookLink, type WebhookLink } from '../io/webhook-link.ts';
 import { secretsOf } from '../provided.ts';
 import { settleWebhookExpectations, type Settled } from './settle-webhooks.ts';
@@ -326,10 +327,10 @@ export async function runSuites(
   const hooks = await runReceiver(provided);
   const workers = suiteWorkers(provided, files?.length ?? Infinity);
   provided.field.suiteWorkers = workers;
-  let link: GovernorLink | undefined;
+  let link: WorkerLinkServer | undefined;
   try {
     if (workers > 1) {
-      link = await serveGovernor(new Governor({ ...provided.field }));
+      link = await serveWorkerLink(new Governor({ ...provided.field }), fileLockCalls(new FileLock()));
       provided.field.governorUrl = link.url;
     }
     const options = vitestOptions(provided, ids, collector, workers);

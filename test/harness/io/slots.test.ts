@@ -6,8 +6,11 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isAgentTurnBody, isAgentTurnRequest } from '../../../harness/io/agent-turn.ts';
-import { Governor, newTally, TaskSlotError } from '../../../harness/io/governor.ts';
-import { RemoteGovernor, serveGovernor } from '../../../harness/io/governor-link.ts';
+import { FileLock, fileLockCalls } from '../../../harness/io/file-lock.ts';
+import { Governor } from '../../../harness/io/governor.ts';
+import { TaskSlotError } from '../../../harness/io/slots.ts';
+import { newTally } from '../../../harness/io/tallies.ts';
+import { RemoteGovernor, serveWorkerLink } from '../../../harness/io/worker-link.ts';
 import { createTargetClient, type TargetClientOptions } from '../../../harness/io/target-client.ts';
 import { startFixture, type Fixture } from './fixture-server.ts';
 
@@ -239,7 +242,7 @@ describe('task slots (limits.concurrentTasks)', () => {
 
   it('across workers: one cap, and a worker that goes away frees its slots', async () => {
     const g = new Governor({ pace: null, concurrency: 32, taskCap: 1, ownWaitMs: 200 });
-    const link = await serveGovernor(g);
+    const link = await serveWorkerLink(g, fileLockCalls(new FileLock()));
     try {
       const a = new RemoteGovernor(link.url);
       const b = new RemoteGovernor(link.url);

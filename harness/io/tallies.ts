@@ -1,0 +1,139 @@
+// What the run's traffic counts: one tally for the run and one for each check (summed into
+// RunResult.traffic, report.json's traffic.*), the turn budget (--max-turns), the clock of the time
+// the agent's limits held the run back, and the turn latency that grows a slow agent's deadlines.
+
+/** Counts of one check's requests (or of the probe's); summed into RunResult.traffic by the runner. */
+export interface TrafficTally {
+  requests: number;
+  /** Requests that create a task (message/send, message/stream): each is an LLM call on a real agent. */
+  agentTurns: number;
+  /** Milliseconds a task-creating request took to answer (headers of a stream, the body of a send). */
+  turnLatencyMs: number[];
+  /** Time spent waiting on the pace or on Retry-After. */
+  waitedMs: number;
+  /** Time the agent took on requests to message/send and message/stream, malformed ones included. */
+  agentMs: number;
+  /** Rate-limited answers seen (and resent) outside a client that bypasses pacing. */
+  rateLimitedAnswers: number;
+  /** Most requests in flight at once while this tally counted. */
+  maxInFlight: number;
+  /** Most task slots (agent turns in flight, limits.concurrentTasks) held at once when this tally took one. */
+  maxTasksInFlight: number;
+  /** Governor waits in progress for this tally. */
+  waiting: number;
+  /** Properties run: generated cases planned and run (the profile may cut them). */
+  properties: Array<{ label: string; planned: number; runs: number }>;
+  /** What the profile or a budget left out of this check, and the option that covers it. */
+  cuts: Array<{ what: string; option: string }>;
+}
+
+export function newTally(): TrafficTally {
+  return {
+    requests: 0,
+    agentTurns: 0,
+    turnLatencyMs: [],
+    waitedMs: 0,
+    agentMs: 0,
+    rateLimitedAnswers: 0,
+    maxInFlight: 0,
+    maxTasksInFlight: 0,
+    waiting: 0,
+    properties: [],
+    cuts: [],
+  };
+}
+
+/** The run's --max-turns is spent: what is left that needs a turn is not exercised. */
+export class TurnBudgetError extends Error {
+  constructor(maxTurns: number) {
+    super(
+      `turn budget spent: the run's ${maxTurns} agent turns (--max-turns) were spent before this check's`,
+    );
+    this.name = 'TurnBudgetError';
+  }
+}
+
+/** Throws TurnBudgetError when a turn would go past the run's cap (null or undefined: none). */
+export function checkTurnBudget(spent: number, maxTurns: number | null | undefined): void {
+  if (maxTurns !== null && maxTurns !== undefined && spent >= maxTurns) throw new TurnBudgetError(maxTurns);
+}
+
+// Each count below goes to every tally given: the run's and the check's, or a worker's check alone.
+
+/** A request let out, with `inFlight` requests (itself included) in flight. */
+export function countRequest(tallies: TrafficTally[], turn: boolean, inFlight: number): void {
+  for (const t of tallies) {
+    t.requests += 1;
+    if (turn) t.agentTurns += 1;
+    t.maxInFlight = Math.max(t.maxInFlight, inFlight);
+  }
+}
+
+/** A request counted as a turn made no task (the agent refused it): uncounted. */
+export function countNotATurn(tallies: TrafficTally[]): void {
+  for (const t of tallies) t.agentTurns -= 1;
+}
+
+/** A task-creating request's answer time. */
+export function countTurnAnswered(tallies: TrafficTally[], ms: number): void {
+  for (const t of tallies) t.turnLatencyMs.push(ms);
+}
+
+export function countRateLimited(tallies: TrafficTally[]): void {
+  for (const t of tallies) t.rateLimitedAnswers += 1;
+}
+
+/** A task slot taken, with `held` slots (itself included) held. */
+export function countTasksHeld(tallies: TrafficTally[], held: number): void {
+  for (const t of tallies) t.maxTasksInFlight = Math.max(t.maxTasksInFlight, held);
+}
+
+export function countWaited(tallies: TrafficTally[], ms: number): void {
+  for (const t of tallies) t.waitedMs += ms;
+}
+
+/**
+ * Wall time during which at least one wait was in progress: waits at once count once (the time the
+ * agent's limits held the run back, which no check's budget spends).
+ */
+export class WaitClock {
+  private waiters = 0;
+  private since = 0;
+  private heldMs = 0;
+
+  /** A wait begins; the returned function ends it. */
+  start(): () => void {
+    if (this.waiters === 0) this.since = Date.now();
+    this.waiters += 1;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.waiters -= 1;
+      if (this.waiters === 0) this.heldMs += Date.now() - this.since;
+    };
+  }
+
+  /** The waits so far, the one in progress included. */
+  ms(): number {
+    return this.heldMs + this.currentMs();
+  }
+
+  /** The wait in progress so far (0 when none is). */
+  currentMs(): number {
+    return this.waiters > 0 ? Date.now() - this.since : 0;
+  }
+}
+
+const RECENT_TURNS = 50;
+
+/**
+ * What a slow agent adds to a turn: the 95th percentile of the last turns' answer times (0 before
+ * the first). Deadlines and first-event budgets of task-creating requests grow by it, so an LLM
+ * agent's seconds per turn never turn into a harness error.
+ */
+export function turnAllowanceMs(turnLatencyMs: readonly number[]): number {
+  const recent = turnLatencyMs.slice(-RECENT_TURNS).sort((a, b) => a - b);
+  if (recent.length === 0) return 0;
+  return Math.round(recent[Math.min(recent.length - 1, Math.floor(recent.length * 0.95))]!);
+}

@@ -1,0 +1,459 @@
+// The link between the suites' workers and the runner, when suite files run in several workers: the
+// runner serves its Governor (and the suite-file lock) on 127.0.0.1:0 and each worker reaches it
+// through a RemoteGovernor, so the pace, the cap on requests in flight, the agent's task slots, the
+// turn count and Retry-After stay run-wide.
+//
+// WORKER_CALLS is the whole protocol: each call's name, request and answer declared once (JSON Type
+// Definition, RFC 8927), the TypeScript types and both sides' validation derived from it. A call is a
+// POST to /{name}; a body that does not match its declaration is refused (400) with what is wrong.
+// A held call (a task slot) keeps its answer open: the grant lasts until the worker closes it, so a
+// worker that ends or aborts frees what it held.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Ajv, type JTDDataType, type ValidateFunction } from 'ajv/dist/jtd.js';
+import { Agent, request } from 'undici';
+import type { AdmitOptions, Governor, TaskSlotOptions, TrafficGovernor } from './governor.ts';
+import { PaceBudgetError } from './pace.ts';
+import { RateLimitedError } from './rate-limited.ts';
+import { TaskSlotError } from './slots.ts';
+import {
+  countNotATurn,
+  countRateLimited,
+  countRequest,
+  countTasksHeld,
+  countTurnAnswered,
+  countWaited,
+  TurnBudgetError,
+  WaitClock,
+  type TrafficTally,
+} from './tallies.ts';
+
+const NOTHING = {} as const;
+const EXCLUSIVE = { properties: { exclusive: { type: 'string', nullable: true } } } as const;
+
+/** The runner's figures, in every answer: a worker's clients and budgets read them. */
+const STATE = {
+  /** Requests in flight now, run-wide. */
+  inFlight: { type: 'uint32' },
+  /** The governor's heldBackMs(). */
+  heldBackMs: { type: 'float64' },
+  /** The governor's turnAllowanceMs(). */
+  allowanceMs: { type: 'float64' },
+  /** Task slots held now, run-wide. */
+  tasks: { type: 'uint32' },
+} as const;
+
+/**
+ * Every call of the link: `request` is the body's schema, `answer` the properties its answer adds to
+ * the runner's figures (STATE); `held`: the answer stays open as long as the grant lasts.
+ */
+export const WORKER_CALLS = {
+  /** Waits for the pace and a request slot (TrafficGovernor.admit); the slot is `lease` until `release`. */
+  admit: {
+    request: { properties: { turn: { type: 'boolean' }, bypass: { type: 'boolean' } } },
+    answer: { lease: { type: 'uint32' } },
+  },
+  release: { request: { properties: { lease: { type: 'uint32' } } }, answer: NOTHING },
+  /** A rate-limited answer: waits out Retry-After (or the backoff of `attempt`) run-wide. */
+  rateLimited: {
+    request: {
+      properties: { attempt: { type: 'uint32' } },
+      optionalProperties: { retryAfterMs: { type: 'float64' } },
+    },
+    answer: NOTHING,
+  },
+  turnAnswered: { request: { properties: { ms: { type: 'float64' } } }, answer: NOTHING },
+  notATurn: { request: { properties: {} }, answer: NOTHING },
+  /** One of the agent's task slots, held while the answer stays open; `owner` names the check run-wide. */
+  holdTask: {
+    request: { optionalProperties: { owner: { type: 'string' } } },
+    answer: NOTHING,
+    held: true,
+  },
+  /** The suite-file lock (runner/file-lock.ts): shared (`exclusive` null) or exclusive to a file. */
+  lock: { request: EXCLUSIVE, answer: NOTHING },
+  /** A shared holder lets a waiting exclusive file run first, then holds the lock again. */
+  yield: { request: { properties: {} }, answer: NOTHING },
+  unlock: { request: EXCLUSIVE, answer: NOTHING },
+} as const satisfies Record<string, CallSpec>;
+
+interface CallSpec {
+  request: object;
+  answer: Record<string, object>;
+  held?: true;
+}
+
+type Calls = typeof WORKER_CALLS;
+export type CallName = keyof Calls;
+type HeldName = { [K in CallName]: Calls[K] extends { held: true } ? K : never }[CallName];
+type PlainName = Exclude<CallName, HeldName>;
+export type LinkState = JTDDataType<{ properties: typeof STATE }>;
+export type RequestOf<K extends CallName> = JTDDataType<Calls[K]['request']>;
+/** What the call's handler answers (the link adds the runner's figures). */
+export type AnswerOf<K extends CallName> = JTDDataType<{ properties: Calls[K]['answer'] }>;
+export type Answered<K extends CallName> = AnswerOf<K> & LinkState;
+
+/** A call's answer, and what to give back when it never reaches the worker (or, held, when the worker lets go). */
+export interface Granted<A> {
+  answer: A;
+  giveBack?: () => void;
+}
+
+/** The runner's side of each call; the signal aborts when the worker gives up waiting. */
+export type WorkerCallHandlers = {
+  [K in CallName]: (
+    body: RequestOf<K>,
+    signal: AbortSignal,
+  ) => Granted<AnswerOf<K>> | Promise<Granted<AnswerOf<K>>>;
+};
+
+/** A call the link could not make: an unknown name, a body or an answer unlike its declaration. */
+export class WorkerLinkError extends Error {
+  constructor(message: string) {
+    super(`worker link: ${message}`);
+    this.name = 'WorkerLinkError';
+  }
+}
+
+const ajv = new Ajv({ allErrors: true });
+const REFUSAL = ajv.compile<{ error: { name: string; message: string } }>({
+  properties: { error: { properties: { name: { type: 'string' }, message: { type: 'string' } } } },
+});
+const requestOf = new Map<string, ValidateFunction>();
+const answerOf = new Map<string, ValidateFunction>();
+for (const [name, spec] of Object.entries(WORKER_CALLS) as Array<[CallName, CallSpec]>) {
+  requestOf.set(name, ajv.compile(spec.request));
+  answerOf.set(name, ajv.compile({ properties: { ...spec.answer, ...STATE } }));
+}
+
+function check(validate: ValidateFunction, data: unknown, what: string): void {
+  if (!validate(data)) throw new WorkerLinkError(ajv.errorsText(validate.errors, { dataVar: what }));
+}
+
+// The refusals a handler may throw, rebuilt in the worker with their own class (checks tell them apart).
+const REFUSALS: Record<string, () => Error> = {
+  PaceBudgetError: () => new PaceBudgetError(0, null),
+  TurnBudgetError: () => new TurnBudgetError(0),
+  RateLimitedError: () => new RateLimitedError(0, ''),
+  TaskSlotError: () => new TaskSlotError(0, 0),
+  WorkerLinkError: () => new WorkerLinkError(''),
+};
+
+function rebuild(error: { name: string; message: string }): Error {
+  const e = REFUSALS[error.name]?.() ?? new Error();
+  e.message = error.message;
+  return e;
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function refuse(res: ServerResponse, status: number, e: Error): void {
+  reply(res, status, { error: { name: e.name, message: e.message } });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export interface WorkerLinkServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The governor's calls of the table. */
+function governorCalls(governor: Governor): Omit<WorkerCallHandlers, FileLockCall> {
+  const leases = new Map<number, () => void>();
+  let next = 0;
+  const nothing = { answer: {} };
+  return {
+    admit: async ({ turn, bypass }, signal) => {
+      const release = await governor.admit({ turn, bypass, signal });
+      const lease = (next += 1);
+      leases.set(lease, release);
+      const giveBack = (): void => {
+        leases.delete(lease);
+        release();
+      };
+      return { answer: { lease }, giveBack };
+    },
+    release: ({ lease }) => {
+      leases.get(lease)?.();
+      leases.delete(lease);
+      return nothing;
+    },
+    rateLimited: async ({ retryAfterMs, attempt }, signal) => {
+      await governor.onRateLimited(retryAfterMs, attempt, { signal });
+      return nothing;
+    },
+    turnAnswered: ({ ms }) => {
+      governor.turnAnswered(ms, undefined);
+      return nothing;
+    },
+    notATurn: () => {
+      governor.notATurn(undefined);
+      return nothing;
+    },
+    holdTask: async ({ owner }, signal) => ({
+      answer: {},
+      giveBack: await governor.holdTask({ signal, owner }),
+    }),
+  };
+}
+
+export type FileLockCall = 'lock' | 'yield' | 'unlock';
+
+/** Serves `governor`, and the suite-file lock's calls, to the suites' workers. */
+export async function serveWorkerLink(
+  governor: Governor,
+  fileLock: Pick<WorkerCallHandlers, FileLockCall>,
+): Promise<WorkerLinkServer> {
+  const handlers: WorkerCallHandlers = { ...governorCalls(governor), ...fileLock };
+  const state = (): LinkState => ({
+    inFlight: governor.inFlightNow,
+    heldBackMs: governor.heldBackMs(),
+    allowanceMs: governor.turnAllowanceMs(),
+    tasks: governor.tasksNow,
+  });
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const name = (req.url ?? '').slice(1);
+    const text = await readBody(req);
+    const validate = requestOf.get(name);
+    if (req.method !== 'POST' || validate === undefined) {
+      const calls = Object.keys(WORKER_CALLS).join(', ');
+      return refuse(
+        res,
+        404,
+        new WorkerLinkError(`no call ${req.method ?? ''} ${req.url ?? ''} (POST /name: ${calls})`),
+      );
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+      check(validate, body, `${name} request`);
+    } catch (e) {
+      const error = e instanceof WorkerLinkError ? e : new WorkerLinkError(`${name} request is not JSON`);
+      return refuse(res, 400, error);
+    }
+    const aborted = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) aborted.abort(new Error('the worker gave up waiting'));
+    });
+    let granted: Granted<object>;
+    try {
+      const handler = handlers[name as CallName] as (
+        b: unknown,
+        s: AbortSignal,
+      ) => Granted<object> | Promise<Granted<object>>;
+      granted = await handler(body, aborted.signal);
+    } catch (e) {
+      return refuse(res, 409, e as Error);
+    }
+    if (res.destroyed) return granted.giveBack?.();
+    if ((WORKER_CALLS[name as CallName] as CallSpec).held !== true)
+      return reply(res, 200, { ...granted.answer, ...state() });
+    // Held while this answer stays open: the worker closes it to let go.
+    if (granted.giveBack !== undefined) res.on('close', granted.giveBack);
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    res.write(`${JSON.stringify({ ...granted.answer, ...state() })}\n`);
+  };
+  const server: Server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A worker's end of the link: the calls of WORKER_CALLS, typed by the table. */
+export class WorkerLinkClient {
+  private readonly calls = new Agent({ keepAliveTimeout: 60_000, connections: 64 });
+  // Held calls are open requests: on their own connections, never in the way of the others.
+  private readonly holds = new Agent({ keepAliveTimeout: 1_000 });
+  /** The runner's figures at the last answer. */
+  last: LinkState = { inFlight: 0, heldBackMs: 0, allowanceMs: 0, tasks: 0 };
+
+  constructor(readonly url: string) {}
+
+  async call<K extends PlainName>(name: K, body: RequestOf<K>, signal?: AbortSignal): Promise<Answered<K>> {
+    const res = await this.post(name, body, this.calls, signal);
+    const json: unknown = await res.body.json();
+    return this.answer(name, res.statusCode, json);
+  }
+
+  /** A held call: its answer, and the function that lets go of the grant (closes the request). */
+  async hold<K extends HeldName>(
+    name: K,
+    body: RequestOf<K>,
+    signal?: AbortSignal,
+  ): Promise<{ answer: Answered<K>; release: () => void }> {
+    const res = await this.post(name, body, this.holds, signal);
+    // The check's abort also ends the request, and with it the hold.
+    res.body.on('error', () => undefined);
+    if (res.statusCode !== 200) refused(name, res.statusCode, await res.body.json());
+    const release = (): void => void res.body.destroy();
+    try {
+      const line = await firstLine(res.body);
+      return { answer: this.answer(name, res.statusCode, JSON.parse(line)), release };
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+
+  private post(name: CallName, body: unknown, dispatcher: Agent, signal: AbortSignal | undefined) {
+    return request(`${this.url}/${name}`, {
+      dispatcher,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      ...(signal === undefined ? {} : { signal }),
+    });
+  }
+
+  private answer<K extends CallName>(name: K, status: number, json: unknown): Answered<K> {
+    if (status !== 200) refused(name, status, json);
+    check(answerOf.get(name)!, json, `${name} answer`);
+    const answered = json as Answered<K>;
+    this.last = {
+      inFlight: answered.inFlight,
+      heldBackMs: answered.heldBackMs,
+      allowanceMs: answered.allowanceMs,
+      tasks: answered.tasks,
+    };
+    return answered;
+  }
+}
+
+/** Throws the runner's refusal of a call, rebuilt with its own class. */
+function refused(name: CallName, status: number, json: unknown): never {
+  if (REFUSAL(json)) throw rebuild(json.error);
+  throw new WorkerLinkError(`${name}: HTTP ${status} without a refusal`);
+}
+
+/** The first line of a held answer, leaving the body open (its end is the end of the hold). */
+function firstLine(body: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const leave = (): void => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+    };
+    const onData = (chunk: Buffer): void => {
+      text += chunk.toString('utf8');
+      const end = text.indexOf('\n');
+      if (end < 0) return;
+      leave();
+      resolve(text.slice(0, end));
+    };
+    const onEnd = (): void => {
+      leave();
+      reject(new WorkerLinkError('a held answer ended before its grant'));
+    };
+    const onError = (e: Error): void => {
+      leave();
+      reject(e);
+    };
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('error', onError);
+  });
+}
+
+/** A worker's view of the runner's governor. */
+export class RemoteGovernor implements TrafficGovernor {
+  readonly link: WorkerLinkClient;
+  /** This worker's waits in progress (heldBackMs: the runner's figure is as of its last answer). */
+  private readonly clock = new WaitClock();
+  /** Run-wide names of this worker's slot owners (checks' tallies). */
+  private readonly owners = new WeakMap<object, string>();
+  private ownerSeq = 0;
+
+  constructor(readonly url: string) {
+    this.link = new WorkerLinkClient(url);
+  }
+
+  async admit(o: AdmitOptions): Promise<() => void> {
+    const t0 = Date.now();
+    const { lease, inFlight } = await this.waitOn(() =>
+      this.link.call('admit', { turn: o.turn, bypass: o.bypass === true }, o.signal),
+    );
+    if (o.tally !== undefined) {
+      countRequest([o.tally], o.turn, inFlight);
+      // Loopback round trip aside, time in admit was spent on the pace or a free slot.
+      const waited = Date.now() - t0;
+      if (waited > 5) countWaited([o.tally], waited);
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      void this.link.call('release', { lease }).catch(() => undefined);
+    };
+  }
+
+  async onRateLimited(
+    retryAfterMs: number | undefined,
+    attempt: number,
+    o: Pick<AdmitOptions, 'tally' | 'signal'>,
+  ): Promise<void> {
+    const mine = o.tally === undefined ? [] : [o.tally];
+    countRateLimited(mine);
+    const t0 = Date.now();
+    const body = retryAfterMs === undefined ? { attempt } : { attempt, retryAfterMs };
+    await this.waitOn(() => this.link.call('rateLimited', body, o.signal));
+    countWaited(mine, Date.now() - t0);
+  }
+
+  turnAnswered(ms: number, tally: TrafficTally | undefined): void {
+    countTurnAnswered(tally === undefined ? [] : [tally], ms);
+    void this.link.call('turnAnswered', { ms }).catch(() => undefined);
+  }
+
+  notATurn(tally: TrafficTally | undefined): void {
+    countNotATurn(tally === undefined ? [] : [tally]);
+    void this.link.call('notATurn', {}).catch(() => undefined);
+  }
+
+  async holdTask(o: TaskSlotOptions): Promise<() => void> {
+    const owner = o.owner ?? o.tally;
+    let key: string | undefined;
+    if (owner !== undefined && typeof owner === 'object') {
+      key = this.owners.get(owner) ?? `${process.pid}-${(this.ownerSeq += 1)}`;
+      this.owners.set(owner, key);
+    }
+    const { answer, release } = await this.waitOn(() =>
+      this.link.hold('holdTask', key === undefined ? {} : { owner: key }, o.signal),
+    );
+    // The slots held once this one was granted.
+    if (o.tally !== undefined) countTasksHeld([o.tally], answer.tasks);
+    return release;
+  }
+
+  turnAllowanceMs(): number {
+    return this.link.last.allowanceMs;
+  }
+
+  /** The runner's figure at the last answer, plus this worker's waits since (the budgets' clock). */
+  heldBackMs(): number {
+    return this.link.last.heldBackMs + this.clock.currentMs();
+  }
+
+  private async waitOn<T>(call: () => Promise<T>): Promise<T> {
+    const done = this.clock.start();
+    try {
+      return await call();
+    } finally {
+      done();
+    }
+  }
+}

@@ -1,0 +1,77 @@
+// The pace (pace.ts) under the run's governor: at most the cap in a sliding window, the run's budget,
+// requests that bypass it, and the cap on requests in flight (slots.ts).
+import { describe, expect, it } from 'vitest';
+import { Governor } from '../../../harness/io/governor.ts';
+import { describePace, PaceBudgetError, paceCap, requestsPerMinute } from '../../../harness/io/pace.ts';
+
+describe('pace', () => {
+  it('keeps at most the cap in a window and waits for the oldest to leave it', async () => {
+    // 20 a second: the cap is 19, so the 20th request waits for the window (plus its slack).
+    const g = new Governor({ pace: { limit: 20, windowMs: 1000, source: 'option' }, concurrency: 64 });
+    expect(paceCap({ limit: 20, windowMs: 1000, source: 'option' })).toBe(19);
+    const t0 = Date.now();
+    const sent: number[] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const release = await g.admit({ turn: false });
+        sent.push(Date.now() - t0);
+        release();
+      }),
+    );
+    sent.sort((a, b) => a - b);
+    expect(sent[18]!).toBeLessThan(900);
+    expect(sent[19]!).toBeGreaterThanOrEqual(1900);
+    expect(g.total.requests).toBe(20);
+    expect(g.heldBackMs()).toBeGreaterThanOrEqual(1900);
+  });
+
+  it('refuses a wait that would end after the run deadline', async () => {
+    const g = new Governor({
+      pace: { limit: 1, windowMs: 60_000, source: 'card' },
+      concurrency: 4,
+      deadlineAt: Date.now() + 5_000,
+    });
+    (await g.admit({ turn: true }))();
+    await expect(g.admit({ turn: false })).rejects.toBeInstanceOf(PaceBudgetError);
+    expect(g.total.agentTurns).toBe(1);
+  });
+
+  it('a bypassing request goes out at once but counts in the window', async () => {
+    const g = new Governor({
+      pace: { limit: 1, windowMs: 60_000, source: 'card' },
+      concurrency: 4,
+      deadlineAt: Date.now() + 1000,
+    });
+    (await g.admit({ turn: false, bypass: true }))();
+    (await g.admit({ turn: false, bypass: true }))();
+    await expect(g.admit({ turn: false })).rejects.toBeInstanceOf(PaceBudgetError);
+  });
+
+  it('caps requests in flight', async () => {
+    const g = new Governor({ pace: null, concurrency: 2 });
+    const a = await g.admit({ turn: false });
+    const b = await g.admit({ turn: false });
+    let third = false;
+    const c = g.admit({ turn: false }).then((r) => {
+      third = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(third).toBe(false);
+    a();
+    (await c)();
+    b();
+    expect(third).toBe(true);
+    expect(g.total.maxInFlight).toBe(2);
+  });
+});
+
+describe('how a pace reads', () => {
+  it('per second, minute or hour, else in ms; and as requests per minute', () => {
+    expect(describePace({ limit: 60, windowMs: 60_000, source: 'card' })).toBe('60/m');
+    expect(describePace({ limit: 5, windowMs: 1000, source: 'option' })).toBe('5/s');
+    expect(describePace({ limit: 5, windowMs: 1500, source: 'option' })).toBe('5 requests per 1500 ms');
+    expect(requestsPerMinute({ limit: 5, windowMs: 1000, source: 'option' })).toBe(300);
+    expect(requestsPerMinute(null)).toBeNull();
+  });
+});

@@ -1,0 +1,122 @@
+// The link between the suites' workers and the runner (worker-link.ts): one table of calls, each
+// call's request and answer declared once and checked on both sides; the governor's refusals rebuilt
+// in the worker; a grant that never reaches its worker given back.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileLock, fileLockCalls } from '../../../harness/io/file-lock.ts';
+import { Governor } from '../../../harness/io/governor.ts';
+import { PaceBudgetError } from '../../../harness/io/pace.ts';
+import { newTally } from '../../../harness/io/tallies.ts';
+import {
+  RemoteGovernor,
+  serveWorkerLink,
+  WORKER_CALLS,
+  WorkerLinkClient,
+  WorkerLinkError,
+  type WorkerLinkServer,
+} from '../../../harness/io/worker-link.ts';
+
+describe('the link to the runner (suite files in several workers)', () => {
+  it('keeps one pace and one count for every worker, and rebuilds its refusals', async () => {
+    const g = new Governor({
+      pace: { limit: 1, windowMs: 60_000, source: 'card' },
+      concurrency: 4,
+      deadlineAt: Date.now() + 2_000,
+    });
+    const link = await serveWorkerLink(g, fileLockCalls(new FileLock()));
+    try {
+      const a = new RemoteGovernor(link.url);
+      const b = new RemoteGovernor(link.url);
+      const tally = newTally();
+      (await a.admit({ turn: true, tally }))();
+      await expect(b.admit({ turn: false })).rejects.toBeInstanceOf(PaceBudgetError);
+      expect(tally).toMatchObject({ requests: 1, agentTurns: 1 });
+      expect(g.total.requests).toBe(1);
+    } finally {
+      await link.close();
+    }
+  });
+});
+
+describe('the table of calls', () => {
+  let link: WorkerLinkServer;
+  beforeAll(async () => {
+    link = await serveWorkerLink(new Governor({ pace: null, concurrency: 4 }), fileLockCalls(new FileLock()));
+  });
+  afterAll(async () => {
+    await link.close();
+  });
+
+  async function post(path: string, body: string): Promise<{ status: number; json: unknown }> {
+    const res = await request(`${link.url}${path}`, { method: 'POST', body });
+    return { status: res.statusCode, json: await res.body.json() };
+  }
+
+  it('refuses a call whose body is unlike its declaration, saying what is wrong', async () => {
+    const client = new WorkerLinkClient(link.url);
+    const wrong = await client.call('admit', { turn: 'yes' } as never).catch((e: unknown) => e);
+    expect(wrong).toBeInstanceOf(WorkerLinkError);
+    expect((wrong as Error).message).toBe(
+      "worker link: admit request/turn must be boolean, admit request must have property 'bypass'",
+    );
+    expect(await post('/admit', '{"turn":true}')).toMatchObject({
+      status: 400,
+      json: {
+        error: { name: 'WorkerLinkError', message: "worker link: admit request must have property 'bypass'" },
+      },
+    });
+    expect(await post('/release', '{"lease":1,"extra":0}')).toMatchObject({
+      status: 400,
+      json: { error: { message: 'worker link: release request/extra must NOT have additional properties' } },
+    });
+    expect(await post('/lock', '{"exclusive":')).toMatchObject({
+      status: 400,
+      json: { error: { message: 'worker link: lock request is not JSON' } },
+    });
+    // Nothing was granted by the refused calls: the governor counts no request.
+    expect((await client.call('release', { lease: 0 })).inFlight).toBe(0);
+  });
+
+  it('refuses a call that is not in the table, naming those that are', async () => {
+    const { status, json } = await post('/admitt', '{}');
+    expect(status).toBe(404);
+    const message = (json as { error: { message: string } }).error.message;
+    expect(message).toMatch(/^worker link: no call POST \/admitt/);
+    for (const name of Object.keys(WORKER_CALLS)) expect(message).toContain(name);
+  });
+
+  it('a worker refuses an answer unlike its declaration', async () => {
+    const liar = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ lease: 'one', inFlight: 0, heldBackMs: 0, allowanceMs: 0, tasks: 0 }));
+    });
+    await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new WorkerLinkClient(`http://127.0.0.1:${(liar.address() as AddressInfo).port}`);
+      await expect(client.call('admit', { turn: false, bypass: false })).rejects.toThrow(
+        'worker link: admit answer/lease must be uint32',
+      );
+    } finally {
+      await new Promise((resolve) => liar.close(resolve));
+    }
+  });
+
+  it('a grant that never reaches its worker (it gave up waiting) is given back', async () => {
+    const client = new WorkerLinkClient(link.url);
+    await client.call('lock', { exclusive: null });
+    const gone = new AbortController();
+    const waiting = client
+      .call('lock', { exclusive: '/suites/a.test.ts' }, gone.signal)
+      .catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gone.abort(new Error('check ended'));
+    await waiting;
+    await client.call('unlock', { exclusive: null });
+    // The lock granted to the worker that left is free again: another file gets it at once.
+    await client.call('lock', { exclusive: '/suites/b.test.ts' });
+    await client.call('unlock', { exclusive: '/suites/b.test.ts' });
+  });
+});
