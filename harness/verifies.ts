@@ -16,7 +16,7 @@ import {
 } from './check/cost.ts';
 import { runCheck, type CheckFn } from './check/run-check.ts';
 import type { WebhookSettlement } from './check/expectations.ts';
-import { holdFileLock, type FileHold } from './io/file-lock.ts';
+import { holdFileLock, type FileHold } from './runner/file-lock.ts';
 import { newTally, type TrafficTally } from './io/tallies.ts';
 import type { ProvidedRun } from './provided.ts';
 import type { CheckResult } from '../core/types.ts';

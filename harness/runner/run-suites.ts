@@ -11,7 +11,7 @@ import type { RunPlan } from './plan.ts';
 import { fileSchedules, providedSchedule, suitePhases, type FileSchedule } from './schedule.ts';
 import { suiteFilesFor } from './suite-files.ts';
 import { Governor } from '../io/governor.ts';
-import { FileLock, fileLockCalls } from '../io/file-lock.ts';
+import { FileLock, fileLockCalls } from './file-lock.ts';
 import { serveWorkerLink, type WorkerLinkServer } from '../io/worker-link.ts';
 import { serveWebhookLink, type WebhookLink } from '../io/webhook-link.ts';
 import { secretsOf } from '../provided.ts';

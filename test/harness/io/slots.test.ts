@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isAgentTurnBody, isAgentTurnRequest } from '../../../harness/io/agent-turn.ts';
-import { FileLock, fileLockCalls } from '../../../harness/io/file-lock.ts';
+import { FileLock, fileLockCalls } from '../../../harness/runner/file-lock.ts';
 import { Governor } from '../../../harness/io/governor.ts';
 import { TaskSlotError } from '../../../harness/io/slots.ts';
 import { newTally } from '../../../harness/io/tallies.ts';

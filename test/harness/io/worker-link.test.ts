@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileLock, fileLockCalls } from '../../../harness/io/file-lock.ts';
+import { FileLock, fileLockCalls } from '../../../harness/runner/file-lock.ts';
 import { Governor } from '../../../harness/io/governor.ts';
 import { PaceBudgetError } from '../../../harness/io/pace.ts';
 import { newTally } from '../../../harness/io/tallies.ts';

@@ -1,9 +1,9 @@
-// The suite-file lock (file-lock.ts), held through the worker link: an exclusive file runs alone,
+// The suite-file lock (harness/runner/file-lock.ts), held through the worker link: an exclusive file runs alone,
 // its own tests share it, and a long shared check yields to a waiting exclusive file between steps.
 import { describe, expect, it } from 'vitest';
-import { FileLock, fileLockCalls, holdFileLock } from '../../../harness/io/file-lock.ts';
-import { Governor } from '../../../harness/io/governor.ts';
-import { serveWorkerLink, WorkerLinkClient } from '../../../harness/io/worker-link.ts';
+import { FileLock, fileLockCalls, holdFileLock } from '../../harness/runner/file-lock.ts';
+import { Governor } from '../../harness/io/governor.ts';
+import { serveWorkerLink, WorkerLinkClient } from '../../harness/io/worker-link.ts';
 
 const serve = () =>
   serveWorkerLink(new Governor({ pace: null, concurrency: 4 }), fileLockCalls(new FileLock()));
