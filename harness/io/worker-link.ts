@@ -3,14 +3,13 @@
 // through a RemoteGovernor, so the pace, the cap on requests in flight, the agent's task slots, the
 // turn count and Retry-After stay run-wide.
 //
-// WORKER_CALLS is the whole protocol: each call's name, request and answer declared once (JSON Type
-// Definition, RFC 8927), the TypeScript types and both sides' validation derived from it. A call is a
-// POST to /{name}; a body that does not match its declaration is refused (400) with what is wrong.
-// A held call (a task slot) keeps its answer open: the grant lasts until the worker closes it, so a
-// worker that ends or aborts frees what it held.
+// WORKER_CALLS is the whole protocol: each call's name, request and answer declared once as shapes
+// (field: kind), the TypeScript types and both sides' checks derived from them. A call is a POST to
+// /{name}; a body unlike its declaration (a field missing, of another kind, or not declared) is
+// refused (400) with what is wrong. A held call (a task slot) keeps its answer open: the grant lasts
+// until the worker closes it, so a worker that ends or aborts frees what it held.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Ajv, type JTDDataType, type ValidateFunction } from 'ajv/dist/jtd.js';
 import { Agent, request } from 'undici';
 import type { AdmitOptions, Governor, TaskSlotOptions, TrafficGovernor } from './governor.ts';
 import { PaceBudgetError } from './pace.ts';
@@ -28,58 +27,96 @@ import {
   type TrafficTally,
 } from './tallies.ts';
 
+/** What a field holds; `{ optional: kind }`: it may be left out. */
+type Kind = 'boolean' | 'count' | 'ms' | 'string' | 'string or null';
+type Shape = Record<string, Kind | { optional: Kind }>;
+type ValueOf<K extends Kind> = K extends 'boolean'
+  ? boolean
+  : K extends 'count' | 'ms'
+    ? number
+    : K extends 'string'
+      ? string
+      : string | null;
+/** The type a shape declares. */
+type DataOf<S extends Shape> = {
+  -readonly [F in keyof S as S[F] extends Kind ? F : never]: S[F] extends Kind ? ValueOf<S[F]> : never;
+} & {
+  -readonly [F in keyof S as S[F] extends Kind ? never : F]?: S[F] extends { optional: infer K extends Kind }
+    ? ValueOf<K>
+    : never;
+};
+
+const KINDS: Record<Kind, { is: (v: unknown) => boolean; reads: string }> = {
+  boolean: { is: (v) => typeof v === 'boolean', reads: 'a boolean' },
+  count: { is: (v) => Number.isSafeInteger(v) && (v as number) >= 0, reads: 'a whole number >= 0' },
+  ms: { is: (v) => typeof v === 'number' && Number.isFinite(v), reads: 'a finite number' },
+  string: { is: (v) => typeof v === 'string', reads: 'a string' },
+  'string or null': { is: (v) => v === null || typeof v === 'string', reads: 'a string or null' },
+};
+
+/** What is wrong with `data` against `shape`; empty when nothing is. */
+function shapeProblems(shape: Shape, data: unknown): string[] {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return ['must be an object'];
+  const record = data as Record<string, unknown>;
+  const problems = Object.keys(record)
+    .filter((f) => !Object.hasOwn(shape, f))
+    .map((f) => `${f} is not a field of it`);
+  for (const [f, spec] of Object.entries(shape)) {
+    const kind = typeof spec === 'string' ? spec : spec.optional;
+    if (!Object.hasOwn(record, f)) {
+      if (typeof spec === 'string') problems.push(`${f} is missing`);
+    } else if (!KINDS[kind].is(record[f])) {
+      problems.push(
+        `${f} must be ${KINDS[kind].reads} (got ${JSON.stringify(record[f]) ?? typeof record[f]})`,
+      );
+    }
+  }
+  return problems;
+}
+
+function check(shape: Shape, data: unknown, what: string): void {
+  const problems = shapeProblems(shape, data);
+  if (problems.length > 0) throw new WorkerLinkError(`${what}: ${problems.join('; ')}`);
+}
+
 const NOTHING = {} as const;
-const EXCLUSIVE = { properties: { exclusive: { type: 'string', nullable: true } } } as const;
 
 /** The runner's figures, in every answer: a worker's clients and budgets read them. */
 const STATE = {
   /** Requests in flight now, run-wide. */
-  inFlight: { type: 'uint32' },
+  inFlight: 'count',
   /** The governor's heldBackMs(). */
-  heldBackMs: { type: 'float64' },
+  heldBackMs: 'ms',
   /** The governor's turnAllowanceMs(). */
-  allowanceMs: { type: 'float64' },
+  allowanceMs: 'ms',
   /** Task slots held now, run-wide. */
-  tasks: { type: 'uint32' },
-} as const;
+  tasks: 'count',
+} as const satisfies Shape;
 
 /**
- * Every call of the link: `request` is the body's schema, `answer` the properties its answer adds to
- * the runner's figures (STATE); `held`: the answer stays open as long as the grant lasts.
+ * Every call of the link: `request` is its body, `answer` what its answer adds to the runner's
+ * figures (STATE); `held`: the answer stays open as long as the grant lasts.
  */
 export const WORKER_CALLS = {
   /** Waits for the pace and a request slot (TrafficGovernor.admit); the slot is `lease` until `release`. */
-  admit: {
-    request: { properties: { turn: { type: 'boolean' }, bypass: { type: 'boolean' } } },
-    answer: { lease: { type: 'uint32' } },
-  },
-  release: { request: { properties: { lease: { type: 'uint32' } } }, answer: NOTHING },
+  admit: { request: { turn: 'boolean', bypass: 'boolean' }, answer: { lease: 'count' } },
+  release: { request: { lease: 'count' }, answer: NOTHING },
   /** A rate-limited answer: waits out Retry-After (or the backoff of `attempt`) run-wide. */
-  rateLimited: {
-    request: {
-      properties: { attempt: { type: 'uint32' } },
-      optionalProperties: { retryAfterMs: { type: 'float64' } },
-    },
-    answer: NOTHING,
-  },
-  turnAnswered: { request: { properties: { ms: { type: 'float64' } } }, answer: NOTHING },
-  notATurn: { request: { properties: {} }, answer: NOTHING },
+  rateLimited: { request: { attempt: 'count', retryAfterMs: { optional: 'ms' } }, answer: NOTHING },
+  turnAnswered: { request: { ms: 'ms' }, answer: NOTHING },
+  notATurn: { request: NOTHING, answer: NOTHING },
   /** One of the agent's task slots, held while the answer stays open; `owner` names the check run-wide. */
-  holdTask: {
-    request: { optionalProperties: { owner: { type: 'string' } } },
-    answer: NOTHING,
-    held: true,
-  },
+  holdTask: { request: { owner: { optional: 'string' } }, answer: NOTHING, held: true },
   /** The suite-file lock (runner/file-lock.ts): shared (`exclusive` null) or exclusive to a file. */
-  lock: { request: EXCLUSIVE, answer: NOTHING },
+  lock: { request: { exclusive: 'string or null' }, answer: NOTHING },
   /** A shared holder lets a waiting exclusive file run first, then holds the lock again. */
-  yield: { request: { properties: {} }, answer: NOTHING },
-  unlock: { request: EXCLUSIVE, answer: NOTHING },
+  yield: { request: NOTHING, answer: NOTHING },
+  unlock: { request: { exclusive: 'string or null' }, answer: NOTHING },
 } as const satisfies Record<string, CallSpec>;
 
 interface CallSpec {
-  request: object;
-  answer: Record<string, object>;
+  request: Shape;
+  answer: Shape;
   held?: true;
 }
 
@@ -87,10 +124,10 @@ type Calls = typeof WORKER_CALLS;
 export type CallName = keyof Calls;
 type HeldName = { [K in CallName]: Calls[K] extends { held: true } ? K : never }[CallName];
 type PlainName = Exclude<CallName, HeldName>;
-export type LinkState = JTDDataType<{ properties: typeof STATE }>;
-export type RequestOf<K extends CallName> = JTDDataType<Calls[K]['request']>;
+export type LinkState = DataOf<typeof STATE>;
+export type RequestOf<K extends CallName> = DataOf<Calls[K]['request']>;
 /** What the call's handler answers (the link adds the runner's figures). */
-export type AnswerOf<K extends CallName> = JTDDataType<{ properties: Calls[K]['answer'] }>;
+export type AnswerOf<K extends CallName> = DataOf<Calls[K]['answer']>;
 export type Answered<K extends CallName> = AnswerOf<K> & LinkState;
 
 /** A call's answer, and what to give back when it never reaches the worker (or, held, when the worker lets go). */
@@ -115,19 +152,11 @@ export class WorkerLinkError extends Error {
   }
 }
 
-const ajv = new Ajv({ allErrors: true });
-const REFUSAL = ajv.compile<{ error: { name: string; message: string } }>({
-  properties: { error: { properties: { name: { type: 'string' }, message: { type: 'string' } } } },
-});
-const requestOf = new Map<string, ValidateFunction>();
-const answerOf = new Map<string, ValidateFunction>();
-for (const [name, spec] of Object.entries(WORKER_CALLS) as Array<[CallName, CallSpec]>) {
-  requestOf.set(name, ajv.compile(spec.request));
-  answerOf.set(name, ajv.compile({ properties: { ...spec.answer, ...STATE } }));
-}
+const REFUSAL = { error: { name: 'string', message: 'string' } } as const;
 
-function check(validate: ValidateFunction, data: unknown, what: string): void {
-  if (!validate(data)) throw new WorkerLinkError(ajv.errorsText(validate.errors, { dataVar: what }));
+function isRefusal(json: unknown): json is { error: { name: string; message: string } } {
+  const error = (json as { error?: unknown } | null)?.error;
+  return shapeProblems(REFUSAL.error, error).length === 0;
 }
 
 // The refusals a handler may throw, rebuilt in the worker with their own class (checks tell them apart).
@@ -222,8 +251,8 @@ export async function serveWorkerLink(
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const name = (req.url ?? '').slice(1);
     const text = await readBody(req);
-    const validate = requestOf.get(name);
-    if (req.method !== 'POST' || validate === undefined) {
+    const spec = Object.hasOwn(WORKER_CALLS, name) ? (WORKER_CALLS[name as CallName] as CallSpec) : undefined;
+    if (req.method !== 'POST' || spec === undefined) {
       const calls = Object.keys(WORKER_CALLS).join(', ');
       return refuse(
         res,
@@ -234,7 +263,7 @@ export async function serveWorkerLink(
     let body: unknown;
     try {
       body = JSON.parse(text);
-      check(validate, body, `${name} request`);
+      check(spec.request, body, `${name} request`);
     } catch (e) {
       const error = e instanceof WorkerLinkError ? e : new WorkerLinkError(`${name} request is not JSON`);
       return refuse(res, 400, error);
@@ -254,8 +283,7 @@ export async function serveWorkerLink(
       return refuse(res, 409, e as Error);
     }
     if (res.destroyed) return granted.giveBack?.();
-    if ((WORKER_CALLS[name as CallName] as CallSpec).held !== true)
-      return reply(res, 200, { ...granted.answer, ...state() });
+    if (spec.held !== true) return reply(res, 200, { ...granted.answer, ...state() });
     // Held while this answer stays open: the worker closes it to let go.
     if (granted.giveBack !== undefined) res.on('close', granted.giveBack);
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
@@ -321,7 +349,7 @@ export class WorkerLinkClient {
 
   private answer<K extends CallName>(name: K, status: number, json: unknown): Answered<K> {
     if (status !== 200) refused(name, status, json);
-    check(answerOf.get(name)!, json, `${name} answer`);
+    check({ ...(WORKER_CALLS[name] as CallSpec).answer, ...STATE }, json, `${name} answer`);
     const answered = json as Answered<K>;
     this.last = {
       inFlight: answered.inFlight,
@@ -335,7 +363,7 @@ export class WorkerLinkClient {
 
 /** Throws the runner's refusal of a call, rebuilt with its own class. */
 function refused(name: CallName, status: number, json: unknown): never {
-  if (REFUSAL(json)) throw rebuild(json.error);
+  if (isRefusal(json)) throw rebuild(json.error);
   throw new WorkerLinkError(`${name}: HTTP ${status} without a refusal`);
 }
 
