@@ -3,10 +3,31 @@
 // null, -32600 for an invalid request, -32601 for a method outside section 4.
 import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
 import { CARD, errorOf, requestId, requireResponse } from '../support/rpc.ts';
+import { sharedSample } from '../support/samples.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
+  samples: {
+    'a card request with a string id': { requests: 1, turns: 0 },
+    'an unknown method with a string id': { requests: 1, turns: 0 },
+    'a request cut off mid-object': { requests: 1, turns: 0 },
+  },
 });
+
+const SUCCESS = 'a card request with a string id';
+const UNKNOWN = 'an unknown method with a string id';
+const TRUNCATED = 'a request cut off mid-object';
+/** The file's three answers that several checks read: each is sent once. */
+const success = sharedSample(SUCCESS, async (c) => {
+  const id = requestId();
+  return { id, ex: await c.rpc(CARD, undefined, { id }) };
+});
+const unknownMethod = sharedSample(UNKNOWN, async (c) => {
+  const id = requestId();
+  return { id, ex: await c.rpc(UNKNOWN_METHOD, {}, { id }) };
+});
+const truncated = sharedSample(TRUNCATED, (c) => c.rpc(CARD, undefined, { rawBody: truncatedRequest() }));
+const reads = (sample: string) => ({ cost: { requests: 0, turns: 0 }, samples: [sample] });
 
 // A method no agent serves: the spec names eight methods (section 4), this is not one of them.
 const UNKNOWN_METHOD = 'tasks/conformanceProbeUnknownMethod';
@@ -16,40 +37,67 @@ function truncatedRequest(): string {
   return `{"jsonrpc":"2.0","id":"${requestId()}","method":"${CARD}"`;
 }
 
-verifies('2.2/response-jsonrpc-version', 'a success response carries jsonrpc "2.0"', async (c) => {
-  const res = requireResponse(c, await c.rpc(CARD, undefined, { id: requestId() }));
-  c.check('jsonrpc', res.jsonrpc, '2.0');
-});
+verifies(
+  '2.2/response-jsonrpc-version',
+  'a success response carries jsonrpc "2.0"',
+  async (c) => {
+    const res = requireResponse(c, (await success(c)).ex);
+    c.check('jsonrpc', res.jsonrpc, '2.0');
+  },
+  reads(SUCCESS),
+);
 
-verifies('2.2/response-jsonrpc-version', 'an error response carries jsonrpc "2.0"', async (c) => {
-  const res = requireResponse(c, await c.rpc(UNKNOWN_METHOD, {}, { id: requestId() }));
-  c.check('jsonrpc', res.jsonrpc, '2.0');
-});
+verifies(
+  '2.2/response-jsonrpc-version',
+  'an error response carries jsonrpc "2.0"',
+  async (c) => {
+    const res = requireResponse(c, (await unknownMethod(c)).ex);
+    c.check('jsonrpc', res.jsonrpc, '2.0');
+  },
+  reads(UNKNOWN),
+);
 
-verifies('2.2/response-id-equals-request-id', 'a success response echoes the string id', async (c) => {
-  const id = requestId();
-  const res = requireResponse(c, await c.rpc(CARD, undefined, { id }));
-  c.check('id', res.id, id);
-});
+verifies(
+  '2.2/response-id-equals-request-id',
+  'a success response echoes the string id',
+  async (c) => {
+    const { id, ex } = await success(c);
+    c.check('id', requireResponse(c, ex).id, id);
+  },
+  reads(SUCCESS),
+);
 
-verifies('2.2/response-id-equals-request-id', 'an error response echoes the string id', async (c) => {
-  const id = requestId();
-  const res = requireResponse(c, await c.rpc(UNKNOWN_METHOD, {}, { id }));
-  c.check('id', res.id, id);
-});
+verifies(
+  '2.2/response-id-equals-request-id',
+  'an error response echoes the string id',
+  async (c) => {
+    const { id, ex } = await unknownMethod(c);
+    c.check('id', requireResponse(c, ex).id, id);
+  },
+  reads(UNKNOWN),
+);
 
-verifies('2.2/id-null-when-unreadable', 'a parse error is answered with id null', async (c) => {
-  const ex = await c.rpc(CARD, undefined, { rawBody: truncatedRequest() });
-  c.check('id', requireResponse(c, ex).id, null);
-});
+verifies(
+  '2.2/id-null-when-unreadable',
+  'a parse error is answered with id null',
+  async (c) => {
+    c.check('id', requireResponse(c, await truncated(c)).id, null);
+  },
+  reads(TRUNCATED),
+);
 
-verifies('7/parse-error-code', 'a body that is not JSON gets -32700 with id null', async (c) => {
-  const ex = await c.rpc(CARD, undefined, { rawBody: truncatedRequest() });
-  const res = requireResponse(c, ex);
-  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.PARSE_ERROR);
-  c.check('id', res.id, null);
-  c.check('result', res.result, is.absent());
-});
+verifies(
+  '7/parse-error-code',
+  'a body that is not JSON gets -32700 with id null',
+  async (c) => {
+    const ex = await truncated(c);
+    const res = requireResponse(c, ex);
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.PARSE_ERROR);
+    c.check('id', res.id, null);
+    c.check('result', res.result, is.absent());
+  },
+  reads(TRUNCATED),
+);
 
 verifies('2.1/jsonrpc-required', 'a request without jsonrpc gets -32600', async (c) => {
   const id = requestId();
@@ -86,8 +134,7 @@ verifies(
   '7/method-not-found-code',
   'an unknown method gets -32601 with the id echoed and data.method',
   async (c) => {
-    const id = requestId();
-    const ex = await c.rpc(UNKNOWN_METHOD, {}, { id });
+    const { id, ex } = await unknownMethod(c);
     const res = requireResponse(c, ex);
     c.check('error.code', errorOf(ex)?.code, ERROR_CODES.METHOD_NOT_FOUND);
     c.check('id', res.id, id);
@@ -98,4 +145,5 @@ verifies(
       UNKNOWN_METHOD,
     );
   },
+  reads(UNKNOWN),
 );

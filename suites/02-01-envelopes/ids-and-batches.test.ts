@@ -15,7 +15,7 @@ import { messageParams, textPart } from '../support/messages.ts';
 import { CARD, errorOf, requestId, responseOf } from '../support/rpc.ts';
 
 suiteFile({
-  cost: { requests: 3, turns: 0 },
+  cost: { requests: 1, turns: 0 },
 });
 
 function sendEnvelope(taskId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -53,15 +53,24 @@ verifies(
     expectInvalidRequestNullId(c, ex);
     await expectNotPerformed(c, taskId);
   },
+  { cost: { requests: 2, turns: 0 } },
 );
 
-verifies('2.1/id-types', 'an integer id is echoed as the same JSON number', async (c) => {
-  for (const id of [7, 0, -12, 9007199254740991]) {
-    const ex = await c.rpc(CARD, undefined, { id });
-    c.check(`id echoed for request id ${id}`, responseOf(ex)?.id, id);
-    c.check(`result for request id ${id}`, typeOf(responseOf(ex)?.result), 'object');
-  }
-});
+/** A small positive integer first: the id a client that counts its requests sends. */
+const INTEGER_IDS = [7, 0, -12, 9007199254740991];
+
+verifies(
+  '2.1/id-types',
+  'an integer id is echoed as the same JSON number',
+  async (c) => {
+    await c.each('each integer id', INTEGER_IDS, async (id) => {
+      const ex = await c.rpc(CARD, undefined, { id });
+      c.check(`id echoed for request id ${id}`, responseOf(ex)?.id, id);
+      c.check(`result for request id ${id}`, typeOf(responseOf(ex)?.result), 'object');
+    });
+  },
+  { property: { requests: 1, turns: 0, cases: INTEGER_IDS.length } },
+);
 
 const REFUSED_IDS: ReadonlyArray<[string, unknown]> = [
   ['null', null],
@@ -75,20 +84,26 @@ verifies(
   '2.1/id-types',
   'null, boolean, object, array and fractional ids get -32600 with id null',
   async (c) => {
-    for (const [label, id] of REFUSED_IDS) {
+    await c.each('each id type JSON-RPC refuses', REFUSED_IDS, async ([label, id]) => {
       expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { id }), `id ${label}`);
-    }
+    });
   },
+  { property: { requests: 1, turns: 0, cases: REFUSED_IDS.length } },
 );
 
-verifies('2.1/id-types', 'a message/send with an object id creates no task', async (c) => {
-  const taskId = randomUUID();
-  const ex = await c.rpc('message/send', undefined, {
-    rawBody: JSON.stringify(sendEnvelope(taskId, { id: {} })),
-  });
-  expectInvalidRequestNullId(c, ex);
-  await expectNotPerformed(c, taskId);
-});
+verifies(
+  '2.1/id-types',
+  'a message/send with an object id creates no task',
+  async (c) => {
+    const taskId = randomUUID();
+    const ex = await c.rpc('message/send', undefined, {
+      rawBody: JSON.stringify(sendEnvelope(taskId, { id: {} })),
+    });
+    expectInvalidRequestNullId(c, ex);
+    await expectNotPerformed(c, taskId);
+  },
+  { cost: { requests: 2, turns: 0 } },
+);
 
 verifies(
   '2.1/batch-not-supported',
@@ -99,35 +114,45 @@ verifies(
     expectInvalidRequestNullId(c, ex);
     await expectNotPerformed(c, taskId);
   },
+  { cost: { requests: 2, turns: 0 } },
 );
 
 verifies(
   '2.1/batch-not-supported',
   'empty and two-element batches get one -32600 object with id null',
   async (c) => {
-    expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { rawBody: '[]' }), 'empty batch []');
     const call = { jsonrpc: '2.0', method: CARD };
-    const body = JSON.stringify([
-      { ...call, id: 'b1' },
-      { ...call, id: 'b2' },
-    ]);
-    expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { rawBody: body }), 'two-element batch');
+    const batches: ReadonlyArray<[string, string]> = [
+      ['empty batch []', '[]'],
+      [
+        'two-element batch',
+        JSON.stringify([
+          { ...call, id: 'b1' },
+          { ...call, id: 'b2' },
+        ]),
+      ],
+    ];
+    await c.each('each batch', batches, async ([label, body]) => {
+      expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { rawBody: body }), label);
+    });
   },
+  { property: { requests: 1, turns: 0, cases: 2 } },
 );
 
 verifies(
   '2.2/id-null-when-unreadable',
   'invalid requests with no readable id are answered with id null',
   async (c) => {
-    const cases: Array<[string, Promise<AnsweredExchange>]> = [
-      ['an array id', c.rpc(CARD, undefined, { id: ['unreadable'] })],
-      ['a body that is a JSON string', c.rpc(CARD, undefined, { rawBody: '"jsonrpc 2.0"' })],
+    const cases: Array<[string, () => Promise<AnsweredExchange>]> = [
+      ['an array id', () => c.rpc(CARD, undefined, { id: ['unreadable'] })],
+      ['a body that is a JSON string', () => c.rpc(CARD, undefined, { rawBody: '"jsonrpc 2.0"' })],
     ];
-    for (const [label, pending] of cases) {
-      const ex = await pending;
+    await c.each('each request without a readable id', cases, async ([label, send]) => {
+      const ex = await send();
       c.check(`${label}: type of the response body`, typeOf(ex.response.json), 'object');
       c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
       c.check(`${label}: id`, responseOf(ex)?.id, null);
-    }
+    });
   },
+  { property: { requests: 1, turns: 0, cases: 2 } },
 );

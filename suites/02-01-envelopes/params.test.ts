@@ -19,7 +19,7 @@ import { CARD, errorOf, resultOf } from '../support/rpc.ts';
 import { GET } from '../support/webhooks.ts';
 
 suiteFile({
-  cost: { requests: 4, turns: 1 },
+  cost: { requests: 1, turns: 0 },
 });
 
 /** Spec 2.1: every method of section 4 needs params but the two whose params are optional. */
@@ -38,13 +38,15 @@ verifies(
   '2.1/params-required',
   'each method that requires params gets -32602 with details without them',
   async (c) => {
-    for (const method of served(c, REQUIRES_PARAMS)) {
+    // message/send first: the method every agent serves and the one a client calls most.
+    await c.each('each method that requires params', served(c, REQUIRES_PARAMS), async (method) => {
       // rpc() asks for JSON; a streaming method may still answer with one SSE error event (C-26).
       const ex = await c.rpc(method, undefined, { id: `no-params-${randomUUID()}` });
       c.info(`${method}: -32602 expected`);
       expectInvalidParams(c, ex, 'params', false);
-    }
+    });
   },
+  { property: { requests: 1, turns: 0, cases: REQUIRES_PARAMS.length } },
 );
 
 verifies(
@@ -68,12 +70,20 @@ verifies(
   },
 );
 
-verifies('2.1/params-object', 'params given as an array get -32602 on every served method', async (c) => {
-  for (const method of servedMethods(c)) {
-    const ex = await c.rpc(method, []);
-    c.check(`${method}: error.code`, answerError(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-  }
-});
+verifies(
+  '2.1/params-object',
+  'params given as an array get -32602 on every served method',
+  async (c) => {
+    await c.each('each served method with params []', servedMethods(c), async (method) => {
+      const ex = await c.rpc(method, []);
+      c.check(`${method}: error.code`, answerError(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+    });
+  },
+  { property: { requests: 1, turns: 0, cases: METHODS.length } },
+);
+
+/** A string first: the primitive a client is likeliest to send by mistake (a bare task id). */
+const PRIMITIVES = ['taskId', 42, true, null] as const;
 
 function expectPrimitiveRefused(c: CheckContext, label: string, ex: AnsweredExchange): void {
   c.check(
@@ -88,13 +98,13 @@ verifies(
   'params given as a string, number, boolean or null get -32600 or -32602',
   async (c) => {
     const methods = served(c, ['tasks/get', CARD]);
-    for (const method of methods) {
-      for (const params of ['taskId', 42, true, null]) {
-        const ex = await c.rpc(method, undefined, { envelope: { params } });
-        expectPrimitiveRefused(c, `${method} with params ${JSON.stringify(params)}`, ex);
-      }
-    }
+    const cases = methods.flatMap((method) => PRIMITIVES.map((params) => ({ method, params })));
+    await c.each('each primitive params on tasks/get and the card', cases, async ({ method, params }) => {
+      const ex = await c.rpc(method, undefined, { envelope: { params } });
+      expectPrimitiveRefused(c, `${method} with params ${JSON.stringify(params)}`, ex);
+    });
   },
+  { property: { requests: 1, turns: 0, cases: 8 } },
 );
 
 verifies(
@@ -119,6 +129,7 @@ verifies(
     c.check('error', errorOf(ex), is.absent());
     c.check('type of result.id', typeOf(resultOf(ex)?.id), 'string');
   },
+  { cost: { requests: 1, turns: 1 } },
 );
 
 verifies(
@@ -132,4 +143,5 @@ verifies(
     const card = await c.rpc(CARD, { xUnknown: 'yes' });
     c.check('card: type of result', typeOf(resultOf(card)), 'object');
   },
+  { cost: { requests: 3, turns: 1 } },
 );

@@ -1,54 +1,84 @@
 // Spec 2.14 with C-30 and C-41: the card's claims match behaviour. Listed methods are served, unlisted
 // ones answer -32601; streaming true means message/stream really streams (a broken stream is false
 // advertising), streaming false means -32601; the same for webhooks and the pushNotificationConfig pair.
+import { randomUUID } from 'node:crypto';
 import { ERROR_CODES, is, METHODS, suiteFile, verifies, type CheckContext } from '../support/index.ts';
 import { answer, methodCalls } from '../support/calls.ts';
 import { fetchCard, listedMethods, pathValue } from '../support/card.ts';
 import { answerError } from '../support/errors.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import { resultOf } from '../support/rpc.ts';
-import { sampleTaskId } from '../support/samples.ts';
+import { sampleTaskId, sharedSample } from '../support/samples.ts';
 import { GET, SET } from '../support/webhooks.ts';
 import { isObject } from '../../schemas/json.ts';
 
 suiteFile({
-  cost: { requests: 2, turns: 0 },
+  cost: { requests: 0, turns: 0 },
   samples: {
-    'task made for the requests that need one': { requests: 6, turns: 4 },
+    'the extended card': { requests: 1, turns: 0 },
+    'task made for the requests that need one': { requests: 1, turns: 1 },
   },
 });
 
+const CARD_SAMPLE = 'the extended card';
+const TASK_SAMPLE = 'task made for the requests that need one';
+/** The card, fetched once for the file: every check reads the same claims. */
+const sharedCard = sharedSample(CARD_SAMPLE, (c) => fetchCard(c));
 const NOT_FOUND = ERROR_CODES.METHOD_NOT_FOUND;
 
 async function cardWithCapabilities(c: CheckContext) {
-  const { card } = await fetchCard(c);
+  const { card } = await sharedCard(c);
   if (!isObject(card?.capabilities))
     c.notExercised('the card carries no capabilities (see 4.8/capabilities-by-default)');
   return card!;
 }
 
-async function calls(c: CheckContext, listed: readonly string[]) {
-  const hook = (await c.webhooks()).newUrl('card').url;
-  return methodCalls(await sampleTaskId(c), hook, listed);
+/**
+ * The sample call of each method, in methodCalls' order (message/send first); the file's task is made
+ * only when a call that names one is sent.
+ */
+function calls(c: CheckContext, methods: readonly string[]) {
+  const order = methodCalls('', '', methods).map((k) => k.method);
+  return order
+    .filter((m) => methods.includes(m))
+    .map((method) => ({
+      method,
+      params: async () => {
+        const hook = (await c.webhooks()).newUrl('card').url;
+        const taskId = TASK_METHODS.has(method) ? await sampleTaskId(c) : randomUUID();
+        return methodCalls(taskId, hook, methods).find((k) => k.method === method)!.params;
+      },
+    }));
 }
 
-verifies('2.14/supported-methods-served', 'every method the card lists is served (no -32601)', async (c) => {
-  const listed = listedMethods(await cardWithCapabilities(c));
-  c.require('capabilities.supportedMethods', listed, is.type('array'));
-  for (const { method, params } of await calls(c, listed!)) {
-    if (!listed!.includes(method)) continue;
-    const a = await answer(c.client, method, params);
-    // Served: a JSON-RPC answer, a result or an error other than -32601 (invalid params of the
-    // sample call are fine); a redirect, an HTML page or an empty body is not serving the method.
-    const error = answerError(a);
-    const unanswered = `no JSON-RPC response (HTTP ${a.status})`;
-    c.check(
-      `${method}: answer`,
-      a.served ? 'result' : error !== undefined ? error.code : unanswered,
-      is.where('a result, or an error code other than -32601', (v) => v !== NOT_FOUND && v !== unanswered),
-    );
-  }
-});
+/** The methods whose sample call names the file's task. */
+const TASK_METHODS = new Set<string>(METHODS.filter((m) => m.startsWith('tasks/')));
+
+verifies(
+  '2.14/supported-methods-served',
+  'every method the card lists is served (no -32601)',
+  async (c) => {
+    const listed = listedMethods(await cardWithCapabilities(c));
+    c.require('capabilities.supportedMethods', listed, is.type('array'));
+    await c.each('each listed method', calls(c, listed!), async ({ method, params }) => {
+      const a = await answer(c.client, method, await params());
+      // Served: a JSON-RPC answer, a result or an error other than -32601 (invalid params of the
+      // sample call are fine); a redirect, an HTML page or an empty body is not serving the method.
+      const error = answerError(a);
+      const unanswered = `no JSON-RPC response (HTTP ${a.status})`;
+      c.check(
+        `${method}: answer`,
+        a.served ? 'result' : error !== undefined ? error.code : unanswered,
+        is.where('a result, or an error code other than -32601', (v) => v !== NOT_FOUND && v !== unanswered),
+      );
+    });
+  },
+  {
+    cost: { requests: 1, turns: 1 },
+    samples: [CARD_SAMPLE, TASK_SAMPLE],
+    property: { requests: 1, turns: 0, cases: METHODS.length },
+  },
+);
 
 verifies(
   '2.14/supported-methods-served',
@@ -58,11 +88,15 @@ verifies(
     c.require('capabilities.supportedMethods', listed, is.type('array'));
     const absent = METHODS.filter((m) => !listed!.includes(m));
     if (absent.length === 0) c.notApplicable('the card lists all eight methods of section 4');
-    for (const { method, params } of await calls(c, [])) {
-      if (!absent.includes(method as never)) continue;
-      const a = await answer(c.client, method, params);
+    await c.each('each method the card leaves out', calls(c, absent), async ({ method, params }) => {
+      const a = await answer(c.client, method, await params());
       c.check(`${method} (not listed): error.code`, answerError(a)?.code, NOT_FOUND);
-    }
+    });
+  },
+  {
+    cost: { requests: 1, turns: 0 },
+    samples: [CARD_SAMPLE, TASK_SAMPLE],
+    property: { requests: 1, turns: 0, cases: METHODS.length },
   },
 );
 
@@ -92,6 +126,7 @@ verifies(
     c.check('message/stream: a final event (result.final true)', final?.isFinal, true);
     c.check('message/stream: the final event is a result, not an error', final?.isError, false);
   },
+  { cost: { requests: 1, turns: 1 }, samples: [CARD_SAMPLE] },
 );
 
 verifies(
@@ -109,6 +144,7 @@ verifies(
     );
     c.check('message/stream: error.code', answerError(a)?.code, NOT_FOUND);
   },
+  { cost: { requests: 1, turns: 0 }, samples: [CARD_SAMPLE] },
 );
 
 verifies(
@@ -126,6 +162,7 @@ verifies(
     const got = resultOf(await c.rpc(GET, { taskId }));
     c.check(`${GET}: result.config.url`, pathValue(got, 'config.url'), url);
   },
+  { cost: { requests: 2, turns: 0 }, samples: [CARD_SAMPLE, TASK_SAMPLE] },
 );
 
 verifies(
@@ -145,4 +182,5 @@ verifies(
     );
     c.check(`${GET}: error.code`, answerError(await answer(c.client, GET, { taskId }))?.code, NOT_FOUND);
   },
+  { cost: { requests: 2, turns: 0 }, samples: [CARD_SAMPLE, TASK_SAMPLE] },
 );

@@ -16,9 +16,18 @@ import { errorData } from '../support/errors.ts';
 import { messageParams, sendTask, sendText, textPart, unknownId } from '../support/messages.ts';
 import { basePathOf, CARD, errorOf, responseOf, resultOf } from '../support/rpc.ts';
 import { checkSchema } from '../support/schemas.ts';
+import { sharedSample } from '../support/samples.ts';
 
 suiteFile({
-  cost: { requests: 2, turns: 1 },
+  cost: { requests: 1, turns: 0 },
+  samples: { 'the card method sent to an unknown agent_id': { requests: 1, turns: 0 } },
+});
+
+const UNKNOWN_AGENT_CARD = 'the card method sent to an unknown agent_id';
+/** One card request to an unknown agent_id: the refusal and its status and code are read from it. */
+const unknownAgentCard = sharedSample(UNKNOWN_AGENT_CARD, async (c) => {
+  const agentId = unknownId('conformance-no-such-agent');
+  return { agentId, ex: await c.rpc(CARD, {}, { agentId }) };
 });
 
 function supportedMethods(c: CheckContext): string[] {
@@ -52,9 +61,13 @@ verifies(
   'every method the card lists is served on the agent path',
   async (c) => {
     const methods = supportedMethods(c);
-    const { task } = await sendTask(c, [textPart('a task for the other methods')]);
-    const taskId = String(task.id);
-    for (const method of methods) {
+    // The task the tasks/* methods name, made when the first of them is sent.
+    let made: Promise<string> | undefined;
+    const task = () =>
+      (made ??= sendTask(c, [textPart('a task for the other methods')]).then(({ task }) => String(task.id)));
+    // In the card's order: message/send first on most cards, the method every client calls.
+    await c.each('each method the card lists', methods, async (method) => {
+      const taskId = method.startsWith('tasks/') ? await task() : 'no-task-needed';
       const id = unknownId('endpoint');
       if (method === 'message/stream' || method === 'tasks/resubscribe') {
         const s = await c.stream(method, paramsFor(method, taskId), { id, closeOnFinal: true });
@@ -66,7 +79,7 @@ verifies(
           (first as { error?: { code?: unknown } })?.error?.code,
           is.where(`not ${ERROR_CODES.METHOD_NOT_FOUND}`, (code) => code !== ERROR_CODES.METHOD_NOT_FOUND),
         );
-        continue;
+        return;
       }
       const ex = await c.rpc(method, paramsFor(method, taskId), { id });
       c.check(`${method}: answered on ${c.client.agentPath()}`, responseOf(ex)?.id, id);
@@ -78,9 +91,9 @@ verifies(
           (code) => code !== ERROR_CODES.METHOD_NOT_FOUND,
         ),
       );
-    }
+    });
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 1, turns: 1 }, property: { requests: 1, turns: 0, cases: 8 } },
 );
 
 verifies(
@@ -104,7 +117,7 @@ verifies(
       ),
     );
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 4, turns: 2 } },
 );
 
 /** The body of a refusal: a JSON-RPC error response and never a result (C-03). */
@@ -117,10 +130,10 @@ verifies(
   '4/unknown-agent-rejected',
   'a request to an unknown agent_id gets an error, no result',
   async (c) => {
-    const ex = await c.rpc(CARD, {}, { agentId: unknownId('conformance-no-such-agent') });
+    const { ex } = await unknownAgentCard(c);
     checkErrorBody(c, ex);
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 0, turns: 0 }, samples: [UNKNOWN_AGENT_CARD] },
 );
 
 verifies(
@@ -139,13 +152,12 @@ verifies(
   '4/unknown-agent-404',
   'an unknown agent_id gets HTTP 404 and -32011 with data.agentId',
   async (c) => {
-    const agentId = unknownId('conformance-no-such-agent');
-    const ex = await c.rpc(CARD, {}, { agentId });
+    const { agentId, ex } = await unknownAgentCard(c);
     c.check('HTTP status', ex.response.status, 404);
     c.check('error.code', errorOf(ex)?.code, ERROR_CODES.AGENT_NOT_FOUND);
     c.check('error.data.agentId', errorData(ex)?.agentId, agentId);
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 0, turns: 0 }, samples: [UNKNOWN_AGENT_CARD] },
 );
 
 verifies(
@@ -175,26 +187,34 @@ async function raw(c: CheckContext, method: string, path: string, body?: string)
 
 const ENVELOPE = JSON.stringify({ jsonrpc: '2.0', id: 'route-1', method: CARD, params: {} });
 
-for (const [what, pathOf] of [
+/** A sub-path of the agent path first: the route a client that appends the method would take. */
+const NOT_AGENT_PATHS = [
   ['a sub-path of the agent path', (c: CheckContext) => `${c.client.agentPath()}/message/send`],
   ['a path outside the API', () => '/api/v1/conformance-no-such-route'],
-] as const) {
-  verifies(
-    '4/unknown-route-404',
-    `POST to ${what} gets 404 and -32600 with data.path`,
-    async (c) => {
+] as const;
+
+verifies(
+  '4/unknown-route-404',
+  'POST to a path that is no agent path gets 404 and -32600 with data.path',
+  async (c) => {
+    await c.each('each path that is no agent path', NOT_AGENT_PATHS, async ([what, pathOf]) => {
       const path = pathOf(c);
       const ex = await raw(c, 'POST', path, ENVELOPE);
+      c.info(`POST to ${what}: ${path}`);
       checkErrorBody(c, ex);
-      c.check('HTTP status', ex.response.status, 404);
-      c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+      c.check(`${what}: HTTP status`, ex.response.status, 404);
+      c.check(`${what}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
       // Under a base URL with a path (C-57) the agent may name the path it was given or the whole one.
       const whole = `${basePathOf(c.target.baseUrl)}${path}`;
-      c.check('error.data.path', errorData(ex)?.path, whole === path ? path : is.oneOf([path, whole]));
-    },
-    { concurrent: true },
-  );
-}
+      c.check(
+        `${what}: error.data.path`,
+        errorData(ex)?.path,
+        whole === path ? path : is.oneOf([path, whole]),
+      );
+    });
+  },
+  { concurrent: true, property: { requests: 1, turns: 0, cases: NOT_AGENT_PATHS.length } },
+);
 
 function allowed(header: unknown): string[] {
   const text = Array.isArray(header) ? header.join(',') : typeof header === 'string' ? header : '';
@@ -205,17 +225,20 @@ function allowed(header: unknown): string[] {
     .sort();
 }
 
-for (const method of ['GET', 'PUT', 'DELETE']) {
-  verifies(
-    '4/wrong-http-method-405',
-    `${method} on the agent path gets 405, Allow and -32600`,
-    async (c) => {
+/** GET first: the HTTP method a browser or a probe sends to the agent path. */
+const WRONG_HTTP_METHODS = ['GET', 'PUT', 'DELETE'] as const;
+
+verifies(
+  '4/wrong-http-method-405',
+  'GET, PUT and DELETE on the agent path get 405, Allow and -32600',
+  async (c) => {
+    await c.each('each HTTP method other than POST', WRONG_HTTP_METHODS, async (method) => {
       const ex = await raw(c, method, c.client.agentPath(), method === 'PUT' ? ENVELOPE : undefined);
       checkErrorBody(c, ex);
-      c.check('HTTP status', ex.response.status, 405);
-      c.check('Allow methods', allowed(ex.response.headers.allow), ['OPTIONS', 'POST']);
-      c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-    },
-    { concurrent: true },
-  );
-}
+      c.check(`${method}: HTTP status`, ex.response.status, 405);
+      c.check(`${method}: Allow methods`, allowed(ex.response.headers.allow), ['OPTIONS', 'POST']);
+      c.check(`${method}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+    });
+  },
+  { concurrent: true, property: { requests: 1, turns: 0, cases: WRONG_HTTP_METHODS.length } },
+);

@@ -17,38 +17,47 @@ function mediaTypeOf(ex: { response?: { headers: Record<string, string | string[
   return text?.split(';')[0]?.trim().toLowerCase();
 }
 
-for (const [what, contentType] of [
+/** text/plain first: the type a client that forgets to set one often sends by default. */
+const NOT_JSON = [
   ['text/plain', 'text/plain'],
   ['no Content-Type', null],
-] as const) {
-  verifies(
-    '4/content-type-json',
-    `a request with ${what} gets 415 and -32600`,
-    async (c) => {
-      const ex = await c.rpc(CARD, {}, { headers: { 'content-type': contentType } });
-      c.check('type of response.error', typeOf(responseOf(ex)?.error), 'object');
-      c.check('HTTP status', ex.response.status, 415);
-      c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-      c.check('response.result', responseOf(ex)?.result, is.absent());
-    },
-    { concurrent: true },
-  );
-}
+] as const;
 
-for (const contentType of ['application/json; charset=utf-8', 'application/json;charset=UTF-8']) {
-  verifies(
-    '4/content-type-parameters-accepted',
-    `Content-Type "${contentType}" is served`,
-    async (c) => {
+verifies(
+  '4/content-type-json',
+  'a request with text/plain or no Content-Type gets 415 and -32600',
+  async (c) => {
+    await c.each('each Content-Type that is not JSON', NOT_JSON, async ([what, contentType]) => {
+      const ex = await c.rpc(CARD, {}, { headers: { 'content-type': contentType } });
+      c.check(`${what}: type of response.error`, typeOf(responseOf(ex)?.error), 'object');
+      c.check(`${what}: HTTP status`, ex.response.status, 415);
+      c.check(`${what}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+      c.check(`${what}: response.result`, responseOf(ex)?.result, is.absent());
+    });
+  },
+  {
+    concurrent: true,
+    cost: { requests: 1, turns: 0 },
+    property: { requests: 1, turns: 0, cases: NOT_JSON.length },
+  },
+);
+
+const WITH_PARAMETERS = ['application/json; charset=utf-8', 'application/json;charset=UTF-8'];
+
+verifies(
+  '4/content-type-parameters-accepted',
+  'Content-Type application/json with a charset parameter is served',
+  async (c) => {
+    await c.each('each spelling of a charset parameter', WITH_PARAMETERS, async (contentType) => {
       const ex = await c.rpc('message/send', messageParams([textPart('charset')]), {
         headers: { 'content-type': contentType },
       });
-      c.check('error', responseOf(ex)?.error, is.absent());
-      checkSchema(c, 'send-result', resultOf(ex), 'message/send result');
-    },
-    { concurrent: true },
-  );
-}
+      c.check(`${contentType}: error`, responseOf(ex)?.error, is.absent());
+      checkSchema(c, 'send-result', resultOf(ex), `${contentType}: message/send result`);
+    });
+  },
+  { concurrent: true, cost: { requests: 1, turns: 1 }, property: { requests: 1, turns: 1, cases: 2 } },
+);
 
 verifies(
   '4/empty-body-rejected',
@@ -59,7 +68,7 @@ verifies(
     c.check('error.code', errorOf(ex)?.code, ERROR_CODES.PARSE_ERROR);
     c.check('id', responseOf(ex)?.id, null);
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 1, turns: 0 } },
 );
 
 verifies(
@@ -79,7 +88,7 @@ verifies(
     );
     c.check('a final event arrived', t.finalIndex, is.type('number'));
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 1, turns: 1 } },
 );
 
 verifies(
@@ -92,7 +101,7 @@ verifies(
     c.check('response media type', mediaTypeOf(ex), 'application/json');
     checkSchema(c, 'send-result', resultOf(ex), 'message/send result');
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 1, turns: 1 } },
 );
 
 verifies(
@@ -108,5 +117,5 @@ verifies(
     c.check('response media type', mediaTypeOf(ex), 'application/json');
     checkSchema(c, 'tasks-get-result', resultOf(ex), 'tasks/get result');
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 2, turns: 1 } },
 );

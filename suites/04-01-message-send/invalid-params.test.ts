@@ -86,43 +86,40 @@ function leafOf(field: string): string {
     .replace(/\[\d+\]$/, '');
 }
 
+/** The files cases apply only to an agent that takes files (C-22); the others always. */
+function applicable<T extends FieldCase>(c: CheckContext, cases: readonly T[]): T[] {
+  if (fileUploadOf(c).supported !== false) return [...cases];
+  const out = cases.filter((k) => !k.field.startsWith('message.parts[1]'));
+  if (out.length < cases.length)
+    c.info('the agent card says capabilities.fileUpload.supported is false: the file cases do not apply');
+  return out;
+}
+
+/** Params without message first: the member every request of the method needs. */
+const WITHOUT_MESSAGE = { what: 'message', field: 'message', edit: () => undefined } as const;
+
 verifies(
   '4.1/missing-required-field-32602',
-  'params without message: -32602 naming it',
+  'params without message, or a message without one required field: -32602 naming it',
   async (c) => {
-    const ex = await c.rpc('message/send', {});
-    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-    c.check(
-      'error.data.details',
-      errorData(ex)?.details,
-      is.where('a string naming "message"', namesField('message')),
-    );
-    c.check('result', resultOf(ex), is.absent());
-  },
-  { concurrent: true },
-);
-
-for (const fieldCase of MISSING) {
-  const { what, field } = fieldCase;
-  verifies(
-    '4.1/missing-required-field-32602',
-    `a message without ${what}: -32602 naming it`,
-    async (c) => {
-      const ex = await c.rpc('message/send', brokenParams(c, fieldCase));
+    await c.each('each missing member', applicable(c, [WITHOUT_MESSAGE, ...MISSING]), async (fieldCase) => {
+      const { what, field } = fieldCase;
+      const ex = await c.rpc('message/send', fieldCase === WITHOUT_MESSAGE ? {} : brokenParams(c, fieldCase));
       const leaf = leafOf(field);
-      c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+      c.check(`without ${what}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
       c.check(
-        'error.data.details',
+        `without ${what}: error.data.details`,
         errorData(ex)?.details,
         is.where(`a string naming "${leaf}"`, namesField(leaf)),
       );
-      c.check('result', resultOf(ex), is.absent());
+      c.check(`without ${what}: result`, resultOf(ex), is.absent());
       // C-14 grades data.field as SHOULD: noted here, checked by the invalid-value checks below.
-      c.info(`error.data.field (C-14 expects ${field})`, errorData(ex)?.field);
-    },
-    { concurrent: true },
-  );
-}
+      if (fieldCase !== WITHOUT_MESSAGE)
+        c.info(`without ${what}: error.data.field (C-14 expects ${field})`, errorData(ex)?.field);
+    });
+  },
+  { concurrent: true, property: { requests: 1, turns: 0, cases: 1 + MISSING.length } },
+);
 
 const INVALID: ReadonlyArray<FieldCase & { id: string }> = [
   {
@@ -166,18 +163,22 @@ const INVALID: ReadonlyArray<FieldCase & { id: string }> = [
   },
 ];
 
-for (const fieldCase of INVALID) {
-  const { id, what, field } = fieldCase;
+// One check per requirement, its cases in the order above (the likeliest client mistake first).
+for (const id of [...new Set(INVALID.map((k) => k.id))]) {
+  const cases = INVALID.filter((k) => k.id === id);
   verifies(
     id,
-    `a message with ${what}: -32602 with data.field ${field}`,
+    `a message with ${cases.map((k) => k.what).join(', or ')}: -32602 with data.field ${cases[0]!.field}`,
     async (c) => {
-      const ex = await c.rpc('message/send', brokenParams(c, fieldCase));
-      c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-      c.check('error.data.field', errorData(ex)?.field, field);
-      c.check('error.data.details', errorData(ex)?.details, is.nonEmptyString());
-      c.check('result', resultOf(ex), is.absent());
+      await c.each('each invalid value', cases, async (fieldCase) => {
+        const { what, field } = fieldCase;
+        const ex = await c.rpc('message/send', brokenParams(c, fieldCase));
+        c.check(`${what}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+        c.check(`${what}: error.data.field`, errorData(ex)?.field, field);
+        c.check(`${what}: error.data.details`, errorData(ex)?.details, is.nonEmptyString());
+        c.check(`${what}: result`, resultOf(ex), is.absent());
+      });
     },
-    { concurrent: true },
+    { concurrent: true, property: { requests: 1, turns: 0, cases: cases.length } },
   );
 }

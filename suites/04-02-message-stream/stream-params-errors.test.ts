@@ -16,7 +16,7 @@ import {
 import { FINAL_STATES, replyText, stateOf } from '../support/tasks.ts';
 
 suiteFile({
-  cost: { requests: 2, turns: 1 },
+  cost: { requests: 1, turns: 0 },
 });
 
 function finalResult(run: StreamRun): JsonObject | undefined {
@@ -43,7 +43,7 @@ verifies(
     );
     c.info('error.data', error?.data);
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 1, turns: 0 } },
 );
 
 verifies(
@@ -66,7 +66,7 @@ verifies(
     if (await directivesHonoured(c))
       c.check('reply text (stream vs send)', replyText(final), replyText(task));
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 2, turns: 2 } },
 );
 
 verifies(
@@ -87,40 +87,49 @@ verifies(
     c.check('final state', stateOf(final), is.oneOf([...FINAL_STATES]));
     c.check('final event contextId', final.contextId, is.oneOf([contextId, undefined]));
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 2, turns: 2 } },
 );
+
+/** Requests refused before any event, params without message first (the plainest refusal). */
+const REFUSED_BEFORE_START: ReadonlyArray<[string, (c: CheckContext) => Promise<void>]> = [
+  [
+    'params without message: -32602',
+    async (c) => {
+      const run = await runStream(c, 'message/stream', { sessionId: 's' });
+      checkEarlyError(c, run, ERROR_CODES.INVALID_PARAMS);
+    },
+  ],
+  [
+    'a user message with role agent: -32602',
+    async (c) => {
+      const params = messageParams([textPart('wrong role')]);
+      (params.message as JsonObject).role = 'agent';
+      checkEarlyError(c, await runStream(c, 'message/stream', params), ERROR_CODES.INVALID_PARAMS);
+    },
+  ],
+  [
+    'no credential: a JSON-RPC error',
+    async (c) => {
+      const bare = c.newClient({ auth: {} });
+      const run = await runStream(c, 'message/stream', messageParams([textPart('no key')]), {
+        client: bare,
+      });
+      // Code and id are C-01's (-32010 graded SHOULD in section 5); here the C-26 form of the refusal counts.
+      checkEarlyError(c, run, is.type('number'), is.oneOf([run.requestId, null]));
+    },
+  ],
+];
 
 verifies(
   '4.2/stream-errors-before-start',
-  'params without message: -32602 before the stream',
+  'params without message, a role agent or no credential: an error before the stream',
   async (c) => {
-    const run = await runStream(c, 'message/stream', { sessionId: 's' });
-    checkEarlyError(c, run, ERROR_CODES.INVALID_PARAMS);
+    await c.each('each request refused before the stream', REFUSED_BEFORE_START, async ([what, run]) => {
+      c.info(what);
+      await run(c);
+    });
   },
-  { concurrent: true },
-);
-
-verifies(
-  '4.2/stream-errors-before-start',
-  'a user message with role agent: -32602 before the stream',
-  async (c) => {
-    const params = messageParams([textPart('wrong role')]);
-    (params.message as JsonObject).role = 'agent';
-    checkEarlyError(c, await runStream(c, 'message/stream', params), ERROR_CODES.INVALID_PARAMS);
-  },
-  { concurrent: true },
-);
-
-verifies(
-  '4.2/stream-errors-before-start',
-  'no credential: a JSON-RPC error before the stream',
-  async (c) => {
-    const bare = c.newClient({ auth: {} });
-    const run = await runStream(c, 'message/stream', messageParams([textPart('no key')]), { client: bare });
-    // Code and id are C-01's (-32010 graded SHOULD in section 5); here the C-26 form of the refusal counts.
-    checkEarlyError(c, run, is.type('number'), is.oneOf([run.requestId, null]));
-  },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 1, turns: 0 }, property: { requests: 1, turns: 0, cases: 3 } },
 );
 
 /** With the directive contract: `streamError` (docs/directives.md) fails the agent after `submitted`. */
@@ -157,5 +166,5 @@ verifies(
     c.check('events after the error event', run.t.afterFinal.length, 0);
     c.check('stream closed by', run.t.closedBy, 'server');
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 1, turns: 1 } },
 );

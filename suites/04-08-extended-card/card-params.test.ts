@@ -9,8 +9,15 @@ import { CARD, errorOf } from '../support/rpc.ts';
 import { requireObject } from '../support/schemas.ts';
 
 suiteFile({
-  cost: { requests: 4, turns: 0 },
+  cost: { requests: 0, turns: 0 },
+  samples: {
+    'the card asked without params': { requests: 1, turns: 0 },
+    'the card asked with includeCapabilities false, includeMetrics true': { requests: 1, turns: 0 },
+  },
 });
+
+const NO_PARAMS = 'the card asked without params';
+const METRICS_ONLY = 'the card asked with includeCapabilities false, includeMetrics true';
 
 /** Params forms with what each must yield: `undefined` is a request without a params member. */
 const DEFAULT_CAPABILITIES: ReadonlyArray<[string, unknown]> = [
@@ -27,81 +34,137 @@ const NO_METRICS: ReadonlyArray<[string, unknown]> = [
   ['includeCapabilities false', { includeCapabilities: false }],
 ];
 
+const cards = new Map<string, ReturnType<typeof fetchCard>>();
+
+/**
+ * The card asked with `params`, fetched once per file for each params form: the checks of this file
+ * only read it, and each check's first form is one another check reads too.
+ */
 async function card(c: CheckContext, label: string, params: unknown) {
-  return requireObject(c, `${label}: result`, (await fetchCard(c, params)).card);
+  const key =
+    params === undefined ? 'no params' : JSON.stringify(params, Object.keys(params as object).sort());
+  let fetched = cards.get(key);
+  if (fetched === undefined) {
+    fetched = fetchCard(c, params);
+    cards.set(key, fetched);
+  } else c.info(`${label}: the card another check of this file asked for with these params`);
+  return requireObject(c, `${label}: result`, (await fetched).card);
 }
+
+/** A check reading cards, the first of which `sample` is, `cases` forms in all. */
+const readsCards = (sample: string, cases: number) => ({
+  samples: [sample],
+  property: { requests: 1, turns: 0, cases },
+});
 
 verifies(
   '4.8/capabilities-by-default',
   'capabilities is there unless includeCapabilities is false',
   async (c) => {
-    for (const [label, params] of DEFAULT_CAPABILITIES) {
-      c.check(
-        `${label}: type of capabilities`,
-        typeOf((await card(c, label, params)).capabilities),
-        'object',
-      );
-    }
+    await c.each(
+      'each params form that keeps capabilities',
+      DEFAULT_CAPABILITIES,
+      async ([label, params]) => {
+        c.check(
+          `${label}: type of capabilities`,
+          typeOf((await card(c, label, params)).capabilities),
+          'object',
+        );
+      },
+    );
   },
+  readsCards(NO_PARAMS, DEFAULT_CAPABILITIES.length),
 );
 
-verifies('4.8/include-capabilities', 'includeCapabilities false leaves capabilities out', async (c) => {
-  for (const [label, params] of [
-    ['includeCapabilities false', { includeCapabilities: false }],
-    ['includeCapabilities false, includeMetrics true', { includeCapabilities: false, includeMetrics: true }],
-  ] as const) {
-    c.check(`${label}: capabilities`, (await card(c, label, params)).capabilities, is.absent());
-  }
-});
+const CAPABILITIES_FALSE = [
+  ['includeCapabilities false, includeMetrics true', { includeCapabilities: false, includeMetrics: true }],
+  ['includeCapabilities false', { includeCapabilities: false }],
+] as const;
 
-verifies('4.8/metrics-absent-by-default', 'metrics is absent unless includeMetrics is true', async (c) => {
-  for (const [label, params] of NO_METRICS) {
-    c.check(`${label}: metrics`, (await card(c, label, params)).metrics, is.absent());
-  }
-});
+verifies(
+  '4.8/include-capabilities',
+  'includeCapabilities false leaves capabilities out',
+  async (c) => {
+    await c.each(
+      'each params form with includeCapabilities false',
+      CAPABILITIES_FALSE,
+      async ([label, params]) => {
+        c.check(`${label}: capabilities`, (await card(c, label, params)).capabilities, is.absent());
+      },
+    );
+  },
+  readsCards(METRICS_ONLY, CAPABILITIES_FALSE.length),
+);
 
-verifies('4.8/metrics-when-requested', 'includeMetrics true yields a metrics object', async (c) => {
-  for (const [label, params] of [
-    ['includeMetrics true', { includeMetrics: true }],
-    ['includeMetrics true, includeCapabilities false', { includeMetrics: true, includeCapabilities: false }],
-  ] as const) {
-    const metrics = (await card(c, label, params)).metrics;
-    c.check(`${label}: type of metrics`, typeOf(metrics), 'object');
-    const v = isObject(metrics)
-      ? validate('agent-extended-card', { agent: {}, limits: {}, metrics })
-      : undefined;
-    const errors = v === undefined || v.valid ? [] : v.errors.filter((e) => e.path.startsWith('metrics'));
-    c.check(`${label}: schema errors under metrics`, errors, []);
-  }
-});
+verifies(
+  '4.8/metrics-absent-by-default',
+  'metrics is absent unless includeMetrics is true',
+  async (c) => {
+    await c.each('each params form without includeMetrics true', NO_METRICS, async ([label, params]) => {
+      c.check(`${label}: metrics`, (await card(c, label, params)).metrics, is.absent());
+    });
+  },
+  readsCards(NO_PARAMS, NO_METRICS.length),
+);
 
-verifies('4.8/agent-and-limits-always', 'agent and limits are there whatever the params', async (c) => {
-  const forms: ReadonlyArray<[string, unknown]> = [
-    ['no params member', undefined],
-    ['both flags false', { includeCapabilities: false, includeMetrics: false }],
-    ['both flags true', { includeCapabilities: true, includeMetrics: true }],
-    ['includeCapabilities false, includeMetrics true', { includeCapabilities: false, includeMetrics: true }],
-  ];
-  for (const [label, params] of forms) {
-    const result = await card(c, label, params);
-    c.check(`${label}: type of agent`, typeOf(result.agent), 'object');
-    c.check(`${label}: type of limits`, typeOf(result.limits), 'object');
-  }
-});
+const METRICS_TRUE = [
+  ['includeMetrics true, includeCapabilities false', { includeMetrics: true, includeCapabilities: false }],
+  ['includeMetrics true', { includeMetrics: true }],
+] as const;
+
+verifies(
+  '4.8/metrics-when-requested',
+  'includeMetrics true yields a metrics object',
+  async (c) => {
+    await c.each('each params form with includeMetrics true', METRICS_TRUE, async ([label, params]) => {
+      const metrics = (await card(c, label, params)).metrics;
+      c.check(`${label}: type of metrics`, typeOf(metrics), 'object');
+      const v = isObject(metrics)
+        ? validate('agent-extended-card', { agent: {}, limits: {}, metrics })
+        : undefined;
+      const errors = v === undefined || v.valid ? [] : v.errors.filter((e) => e.path.startsWith('metrics'));
+      c.check(`${label}: schema errors under metrics`, errors, []);
+    });
+  },
+  readsCards(METRICS_ONLY, METRICS_TRUE.length),
+);
+
+const EVERY_FORM: ReadonlyArray<[string, unknown]> = [
+  ['no params member', undefined],
+  ['includeCapabilities false, includeMetrics true', { includeCapabilities: false, includeMetrics: true }],
+  ['both flags false', { includeCapabilities: false, includeMetrics: false }],
+  ['both flags true', { includeCapabilities: true, includeMetrics: true }],
+];
+
+verifies(
+  '4.8/agent-and-limits-always',
+  'agent and limits are there whatever the params',
+  async (c) => {
+    await c.each('each params form', EVERY_FORM, async ([label, params]) => {
+      const result = await card(c, label, params);
+      c.check(`${label}: type of agent`, typeOf(result.agent), 'object');
+      c.check(`${label}: type of limits`, typeOf(result.limits), 'object');
+    });
+  },
+  readsCards(NO_PARAMS, EVERY_FORM.length),
+);
+
+/** A string "false" first: the likeliest mistake of a client that builds its params from text. */
+const NON_BOOLEAN: ReadonlyArray<[string, unknown]> = [
+  ['includeCapabilities "false"', { includeCapabilities: 'false' }],
+  ['includeCapabilities 0', { includeCapabilities: 0 }],
+  ['includeMetrics "true"', { includeMetrics: 'true' }],
+  ['includeMetrics 1', { includeMetrics: 1 }],
+];
 
 verifies(
   '4.8/card-param-types',
   'a non-boolean includeCapabilities or includeMetrics gets -32602',
   async (c) => {
-    const forms: ReadonlyArray<[string, unknown]> = [
-      ['includeCapabilities "false"', { includeCapabilities: 'false' }],
-      ['includeCapabilities 0', { includeCapabilities: 0 }],
-      ['includeMetrics "true"', { includeMetrics: 'true' }],
-      ['includeMetrics 1', { includeMetrics: 1 }],
-    ];
-    for (const [label, params] of forms) {
+    await c.each('each non-boolean flag', NON_BOOLEAN, async ([label, params]) => {
       const ex = await c.rpc(CARD, params);
       c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-    }
+    });
   },
+  { cost: { requests: 1, turns: 0 }, property: { requests: 1, turns: 0, cases: NON_BOOLEAN.length } },
 );

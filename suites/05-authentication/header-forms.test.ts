@@ -19,27 +19,52 @@ import { sampleTaskId } from '../support/samples.ts';
 import { isObject } from '../../schemas/json.ts';
 
 suiteFile({
-  cost: { requests: 4, turns: 0 },
+  cost: { requests: 1, turns: 0 },
   samples: {
-    'task made for the requests that need one': { requests: 0, turns: 0 },
+    'task made for the requests that need one': { requests: 1, turns: 1 },
   },
 });
 
-/** Three methods of different kinds: the card, a task creation and a task read. */
-async function servedCalls(c: CheckContext) {
-  return [
-    { method: CARD, params: {} },
-    { method: 'message/send', params: messageParams([textPart('conformance: header form')]) },
-    { method: 'tasks/get', params: { taskId: await sampleTaskId(c) } },
-  ];
+const TASK_SAMPLE = 'task made for the requests that need one';
+
+/** Three methods of different kinds: the card first (the cheapest), a task creation and a task read. */
+const SERVED_CALLS: ReadonlyArray<{ method: string; params: (c: CheckContext) => Promise<unknown> }> = [
+  { method: CARD, params: async () => ({}) },
+  {
+    method: 'message/send',
+    params: async () => messageParams([textPart('conformance: header form')]),
+  },
+  { method: 'tasks/get', params: async (c) => ({ taskId: await sampleTaskId(c) }) },
+];
+
+const answers = new Map<string, ReturnType<typeof answer>>();
+
+/**
+ * The answer to `method` with exactly these headers, sent once per file: the checks that need the same
+ * call with the same credentials (served alone, the control before a refusal) read one answer.
+ */
+async function answerWith(c: CheckContext, method: string, headers: Headers, params: () => Promise<unknown>) {
+  const key = `${method} ${JSON.stringify(headers)}`;
+  let a = answers.get(key);
+  if (a === undefined) {
+    a = params().then((p) => answer(c.client, method, p, { headers }));
+    answers.set(key, a);
+  } else c.info(`${method} with these headers: the answer another check of this file had`, headers);
+  return a;
 }
 
 async function checkServed(c: CheckContext, headers: Headers, label: string, served = true): Promise<void> {
-  for (const { method, params } of await servedCalls(c)) {
-    const a = await answer(c.client, method, params, { headers });
+  await c.each(`each kind of method with ${label}`, SERVED_CALLS, async ({ method, params }) => {
+    const a = await answerWith(c, method, headers, () => params(c));
     c.check(`${method} with ${label}: served (a result came back)`, a.served, served);
-  }
+  });
 }
+
+/** A check that sends the three calls with one set of headers (the card first). */
+const SENDS_CALLS = {
+  samples: [TASK_SAMPLE],
+  property: { requests: 1, turns: 1, cases: SERVED_CALLS.length },
+};
 
 async function credential(c: CheckContext, form: 'apiKey' | 'bearer'): Promise<string> {
   const creds = await usableCredentials(c);
@@ -57,7 +82,7 @@ verifies(
   async (c) => {
     await checkServed(c, onlyApiKey(await credential(c, 'apiKey')), 'only x-api-key');
   },
-  { concurrent: true },
+  { concurrent: true, ...SENDS_CALLS },
 );
 
 verifies(
@@ -66,20 +91,23 @@ verifies(
   async (c) => {
     await checkServed(c, onlyBearer(await credential(c, 'bearer')), 'only Authorization: Bearer');
   },
-  { concurrent: true },
+  { concurrent: true, ...SENDS_CALLS },
 );
+
+/** All lower case first: the spelling a client that lower-cases its headers sends. */
+const SCHEMES = ['bearer', 'BEARER', 'bEaReR'];
 
 verifies(
   '5/bearer-scheme-case-insensitive',
   'the scheme spelled bearer, BEARER or bEaReR is served',
   async (c) => {
     const token = await credential(c, 'bearer');
-    for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
+    await c.each('each spelling of the scheme', SCHEMES, async (scheme) => {
       const a = await answer(c.client, CARD, {}, { headers: onlyBearer(token, scheme) });
       c.check(`${CARD} with Authorization: ${scheme} <token>: served`, a.served, true);
-    }
+    });
   },
-  { concurrent: true },
+  { concurrent: true, property: { requests: 1, turns: 0, cases: 3 } },
 );
 
 /**
@@ -87,7 +115,7 @@ verifies(
  * served: against a target that serves nothing (or answers garbage) the refusal is not exercised.
  */
 async function requireServedAlone(c: CheckContext, headers: Headers, label: string): Promise<void> {
-  const a = await answer(c.client, CARD, {}, { headers });
+  const a = await answerWith(c, CARD, headers, async () => ({}));
   if (!a.served)
     c.notExercised(`${CARD} with ${label} alone is not served, so a refusal beside it shows nothing`);
 }
@@ -105,7 +133,7 @@ verifies(
       false,
     );
   },
-  { concurrent: true },
+  { concurrent: true, ...SENDS_CALLS },
 );
 
 verifies(
@@ -121,7 +149,7 @@ verifies(
       false,
     );
   },
-  { concurrent: true },
+  { concurrent: true, ...SENDS_CALLS },
 );
 
 verifies(
@@ -132,7 +160,7 @@ verifies(
     const token = await credential(c, 'bearer');
     await checkServed(c, { 'x-api-key': key, authorization: `Bearer ${token}` }, 'both forms valid');
   },
-  { concurrent: true },
+  { concurrent: true, ...SENDS_CALLS },
 );
 
 verifies(
@@ -148,22 +176,28 @@ verifies(
     // credentials) answers 404 -32011, a server that knows the id answers 401: both are refusals.
     const other = `a2a-conformance-other-agent-${randomUUID().slice(0, 8)}`;
     const observed: unknown[] = [];
-    for (const [form, headers] of forms) {
-      const control = await answer(c.client, CARD, {}, { headers });
-      c.require(`${CARD} on the run's agent with ${form}: served`, control.served, true);
-      for (const call of [
+    const calls = forms.flatMap(([form, headers]) =>
+      [
         { method: CARD, params: {} },
         { method: 'message/send', params: messageParams([textPart('conformance: other agent')]) },
-      ]) {
+      ].map((call) => ({ form, headers, call })),
+    );
+    await c.each(
+      'each credential form and method on a made-up agent id',
+      calls,
+      async ({ form, headers, call }) => {
+        // The control (the same card call on the run's agent) is the answer 5/api-key-accepted reads.
+        const control = await answerWith(c, CARD, headers, async () => ({}));
+        c.require(`${CARD} on the run's agent with ${form}: served`, control.served, true);
         const a = await answer(c.client, call.method, call.params, { headers, agentId: other });
         c.check(`${call.method} on agent ${other} with ${form}: served`, a.served, false);
         observed.push({ form, method: call.method, status: a.status, code: answerError(a)?.code });
-      }
-    }
+      },
+    );
     c.info(
       'a made-up agent id shows that a valid credential opens no arbitrary agent; that a key of agent A never opens an existing agent B needs two agents the run does not know',
       observed.filter((o) => isObject(o)),
     );
   },
-  { concurrent: true },
+  { concurrent: true, property: { requests: 1, turns: 0, cases: 4 } },
 );

@@ -11,17 +11,23 @@ import { answerError } from '../support/errors.ts';
 import { startWorkingTask } from '../support/live-tasks.ts';
 import { messageParams, sendText, textPart } from '../support/messages.ts';
 import { errorOf, requestId, resultOf } from '../support/rpc.ts';
-import { sampleTaskId } from '../support/samples.ts';
+import { sampleTaskId, sharedSample } from '../support/samples.ts';
 import { getTask, stateOf } from '../support/tasks.ts';
 import { SET } from '../support/webhooks.ts';
 import { isObject } from '../../schemas/json.ts';
 
 suiteFile({
-  cost: { requests: 5, turns: 1 },
+  cost: { requests: 0, turns: 0 },
   samples: {
-    'task made for the requests that need one': { requests: 7, turns: 0 },
+    'message/send refused without a credential': { requests: 1, turns: 0 },
+    'task made for the requests that need one': { requests: 1, turns: 1 },
+    'whether the agent gives a task the id the client chose': { requests: 1, turns: 1 },
   },
 });
+
+const REFUSED_SEND = 'message/send refused without a credential';
+const TASK_SAMPLE = 'task made for the requests that need one';
+const CLIENT_IDS = 'whether the agent gives a task the id the client chose';
 
 interface Refusal {
   method: string;
@@ -30,53 +36,84 @@ interface Refusal {
   a: Answer;
 }
 
-let refusals: Promise<Refusal[]> | undefined;
+/** The eight methods with the three refused credentials, message/send without a credential first. */
+const CASES = methodCalls('', '').flatMap(({ method }) => REFUSED_CASES.map((rc) => ({ method, rc })));
+/** The methods whose call names the file's task. */
+const TASK_METHODS = new Set(
+  methodCalls('', '').flatMap((k) => (k.method.startsWith('tasks/') ? [k.method] : [])),
+);
+
+const refusals = new Map<string, Promise<Refusal>>();
 
 /**
- * The eight methods, each with the three refused credentials: sent once per file, read by the three
- * checks below (the exchanges are the evidence of the first one).
+ * One method called with one refused credential, sent once per file and read by every check that
+ * grades that answer (the exchange is the evidence of the first one). The file's task is made only
+ * when a call that names one is sent.
  */
-function refuseAll(c: CheckContext): Promise<Refusal[]> {
-  refusals ??= (async () => {
-    const hook = (await c.webhooks()).newUrl('refused').url;
-    const out: Refusal[] = [];
-    for (const { method, params } of methodCalls(await sampleTaskId(c), hook)) {
-      for (const rc of REFUSED_CASES) {
-        const id = requestId();
-        out.push({ method, rc, id, a: await answer(c.client, method, params, { headers: rc.headers, id }) });
-      }
-    }
-    return out;
-  })();
-  return refusals;
+function refusal(c: CheckContext, method: string, rc: RefusedCase): Promise<Refusal> {
+  const key = `${method} ${rc.name}`;
+  let p = refusals.get(key);
+  if (p === undefined) {
+    p = (async () => {
+      const hook = (await c.webhooks()).newUrl('refused').url;
+      const taskId = TASK_METHODS.has(method) ? await sampleTaskId(c) : randomUUID();
+      const { params } = methodCalls(taskId, hook).find((k) => k.method === method)!;
+      const id = requestId();
+      return { method, rc, id, a: await answer(c.client, method, params, { headers: rc.headers, id }) };
+    })();
+    refusals.set(key, p);
+  }
+  return p;
+}
+
+/** `run` on each refusal of the reasons given (an enumerated property: a paced run's first pass reads one). */
+async function eachRefusal(
+  c: CheckContext,
+  reasons: ReadonlyArray<RefusedCase['reason']>,
+  run: (r: Refusal) => void,
+): Promise<void> {
+  const cases = CASES.filter((k) => reasons.includes(k.rc.reason));
+  await c.each('each method with each refused credential', cases, async ({ method, rc }) => {
+    run(await refusal(c, method, rc));
+  });
 }
 
 async function checkRefused(c: CheckContext, reason: RefusedCase['reason']): Promise<void> {
-  for (const { method, rc, a } of await refuseAll(c)) {
-    if (rc.reason !== reason) continue;
+  await eachRefusal(c, [reason], ({ method, rc, a }) => {
     c.check(`${method} with ${rc.name}: served (a result came back)`, a.served, false);
-  }
+  });
 }
+
+const casesOf = (reason: RefusedCase['reason']) => CASES.filter((k) => k.rc.reason === reason).length;
 
 verifies(
   '5/missing-credential-rejected',
   'each of the eight methods without a credential gets no result',
   (c) => checkRefused(c, 'missing'),
-  { concurrent: true },
+  {
+    concurrent: true,
+    samples: [REFUSED_SEND, TASK_SAMPLE],
+    property: { requests: 1, turns: 0, cases: casesOf('missing') },
+  },
 );
 
 verifies(
   '5/invalid-credential-rejected',
   'each of the eight methods with a wrong key or token gets no result',
   (c) => checkRefused(c, 'invalid'),
-  { concurrent: true },
+  {
+    concurrent: true,
+    cost: { requests: 1, turns: 0 },
+    samples: [TASK_SAMPLE],
+    property: { requests: 1, turns: 0, cases: casesOf('invalid') },
+  },
 );
 
 verifies(
   '5/unauthorized-http-401',
   'each refusal is 401 with WWW-Authenticate and -32010 data.reason',
   async (c) => {
-    for (const { method, rc, id, a } of await refuseAll(c)) {
+    await eachRefusal(c, ['missing', 'invalid'], ({ method, rc, id, a }) => {
       const label = `${method} with ${rc.name}`;
       c.check(`${label}: HTTP status`, a.status, 401);
       c.check(`${label}: WWW-Authenticate`, header(a.ex, 'www-authenticate'), is.nonEmptyString());
@@ -88,17 +125,21 @@ verifies(
         rc.reason,
       );
       c.check(`${label}: id`, isObject(a.json) ? a.json.id : undefined, is.oneOf([id, null]));
-    }
+    });
   },
-  { concurrent: true },
+  {
+    concurrent: true,
+    samples: [REFUSED_SEND, TASK_SAMPLE],
+    property: { requests: 1, turns: 0, cases: CASES.length },
+  },
 );
 
 /** Whether the target gives a task the id the client chose (C-16); else the refusal check proves little. */
-async function honoursClientIds(c: CheckContext): Promise<boolean> {
+const honoursClientIds = sharedSample(CLIENT_IDS, async (c) => {
   const id = randomUUID();
   const ex = await sendText(c, 'conformance: client id', { id });
   return resultOf(ex)?.id === id;
-}
+});
 
 async function checkNoTaskCreated(c: CheckContext, cases: readonly RefusedCase[]): Promise<void> {
   if (!(await honoursClientIds(c))) {
@@ -106,8 +147,11 @@ async function checkNoTaskCreated(c: CheckContext, cases: readonly RefusedCase[]
       'the target does not give a task the id the client chose (params.id, C-16), so a task created by a refused call could not be found',
     );
   }
-  for (const method of ['message/send', 'message/stream']) {
-    for (const rc of cases) {
+  const calls = ['message/send', 'message/stream'].flatMap((method) => cases.map((rc) => ({ method, rc })));
+  await c.each(
+    'message/send and message/stream with each refused credential',
+    calls,
+    async ({ method, rc }) => {
       const id = randomUUID();
       await answer(c.client, method, messageParams([textPart('conformance: refused')], { id }), {
         headers: rc.headers,
@@ -118,9 +162,17 @@ async function checkNoTaskCreated(c: CheckContext, cases: readonly RefusedCase[]
         errorOf(ex)?.code,
         ERROR_CODES.TASK_NOT_FOUND,
       );
-    }
-  }
+    },
+  );
 }
+
+/** A refused call and the tasks/get of its id, per case; the client-id probe is the file's sample. */
+const noTaskCost = (reason: RefusedCase['reason']) => ({
+  concurrent: true,
+  cost: { requests: 2, turns: 0 },
+  samples: [CLIENT_IDS],
+  property: { requests: 2, turns: 0, cases: 2 * REFUSED_CASES.filter((rc) => rc.reason === reason).length },
+});
 
 verifies(
   '5/missing-credential-rejected',
@@ -131,7 +183,7 @@ verifies(
       REFUSED_CASES.filter((rc) => rc.reason === 'missing'),
     );
   },
-  { concurrent: true },
+  noTaskCost('missing'),
 );
 
 verifies(
@@ -143,7 +195,7 @@ verifies(
       REFUSED_CASES.filter((rc) => rc.reason === 'invalid'),
     );
   },
-  { concurrent: true },
+  noTaskCost('invalid'),
 );
 
 async function checkNoWebhookConfigured(c: CheckContext, cases: readonly RefusedCase[]): Promise<void> {
@@ -155,14 +207,14 @@ async function checkNoWebhookConfigured(c: CheckContext, cases: readonly Refused
   c.require('message/send result id', typeof created?.id, 'string');
   const taskId = created!.id as string;
   const hooks = await c.webhooks();
-  for (const rc of cases) {
+  await c.each('each refused credential', cases, async (rc) => {
     await answer(
       c.client,
       SET,
       { taskId, config: { url: hooks.newUrl('refused-set').url } },
       { headers: rc.headers },
     );
-  }
+  });
   const ex = await c.rpc('tasks/pushNotificationConfig/get', { taskId });
   const result = resultOf(ex);
   c.check(
@@ -181,7 +233,7 @@ verifies(
       REFUSED_CASES.filter((rc) => rc.reason === 'missing'),
     );
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 3, turns: 1 } },
 );
 
 verifies(
@@ -193,15 +245,15 @@ verifies(
       REFUSED_CASES.filter((rc) => rc.reason === 'invalid'),
     );
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 3, turns: 1 }, property: { requests: 1, turns: 0, cases: 2 } },
 );
 
 async function checkCancelNotApplied(c: CheckContext, cases: readonly RefusedCase[]): Promise<void> {
   await requireDirectives(c, 'a task that stays working until canceled');
   const { taskId, close } = await startWorkingTask(c, { runUntilCanceled: true });
-  for (const rc of cases) {
+  await c.each('each refused credential', cases, async (rc) => {
     await answer(c.client, 'tasks/cancel', { taskId, reason: 'refused' }, { headers: rc.headers });
-  }
+  });
   const after = await getTask(c, taskId);
   const reason = (after?.status as { reason?: unknown } | undefined)?.reason;
   // Canceled for another reason (the agent's system timeout while a loaded agent answered the refused
@@ -225,7 +277,7 @@ verifies(
       REFUSED_CASES.filter((rc) => rc.reason === 'missing'),
     );
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 5, turns: 1 } },
 );
 
 verifies(
@@ -237,7 +289,7 @@ verifies(
       REFUSED_CASES.filter((rc) => rc.reason === 'invalid'),
     );
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 5, turns: 1 }, property: { requests: 1, turns: 0, cases: 2 } },
 );
 
 verifies(
@@ -248,5 +300,5 @@ verifies(
       'constant-time comparison (C-37) is not observable from outside: loopback timing noise dwarfs the difference a byte-by-byte comparison makes, so no measurement would be evidence either way',
     );
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 0, turns: 0 } },
 );

@@ -144,32 +144,50 @@ export interface ErrorAnswer {
   json: unknown;
 }
 
-const provoked = new Map<string, Promise<ErrorAnswer[]>>();
+const provoked = new Map<string, Promise<ErrorAnswer>>();
 
 /**
- * Every case's answer, sent once per suite file (in order, a few ms each): the checks only read the
- * answers, so the exchanges are the evidence of the first check that asked. No HTTP answer to a case
- * is a harness error.
+ * One case's answer, sent once per suite file: the checks only read the answers, so an exchange is
+ * the evidence of the first check that asked for it (`shared`: another check did). No HTTP answer to
+ * a case is a harness error.
  */
-export async function provokeAll(c: CheckContext, filter: (e: ErrorCase) => boolean = () => true) {
-  const key = `${c.target.baseUrl} ${c.target.agentId}`;
-  let all = provoked.get(key);
-  if (all === undefined) {
-    all = sendAll(c);
-    provoked.set(key, all);
-  }
-  return (await all).filter((a) => filter(a.errorCase));
-}
-
-async function sendAll(c: CheckContext): Promise<ErrorAnswer[]> {
-  const answers: ErrorAnswer[] = [];
-  for (const errorCase of ERROR_CASES) {
+export async function provoke(
+  c: CheckContext,
+  errorCase: ErrorCase,
+): Promise<{ answer: ErrorAnswer; shared: boolean }> {
+  const key = `${c.target.baseUrl} ${c.target.agentId} ${errorCase.name}`;
+  const known = provoked.get(key);
+  if (known !== undefined) return { answer: await known, shared: true };
+  const made = (async () => {
     const ex = await errorCase.send(c);
     // A deadline or reset mid-answer is no answer (the check ends as a harness error, never graded).
     if (!completeAnswer(ex)) throw new NoAnswerError(ex);
-    answers.push({ errorCase, ex, status: ex.response.status, json: ex.response.json });
-  }
-  return answers;
+    return { errorCase, ex, status: ex.response.status, json: ex.response.json };
+  })();
+  provoked.set(key, made);
+  return { answer: await made, shared: false };
+}
+
+/**
+ * `run` on the answer of each case `filter` keeps, in catalogue order: an enumerated property (c.each),
+ * so a paced run's first pass reads the first case only, the one every check of the file reads first,
+ * and one request serves them all. Optional cases that came back without an error are left out
+ * (gradable) unless `optional` is 'keep'.
+ */
+export async function eachError(
+  c: CheckContext,
+  filter: (e: ErrorCase) => boolean,
+  run: (a: ErrorAnswer) => void,
+  optional: 'keep' | 'gradable' = 'gradable',
+): Promise<void> {
+  const shared: string[] = [];
+  await c.each('each provoked error', ERROR_CASES.filter(filter), async (errorCase) => {
+    const { answer, shared: reused } = await provoke(c, errorCase);
+    if (reused) shared.push(errorCase.name);
+    if (optional === 'keep' || gradable([answer], c).length > 0) run(answer);
+  });
+  if (shared.length > 0)
+    c.info('answers provoked by another check of this file (the exchanges are its evidence)', shared);
 }
 
 /** The error member of an answer, or undefined (no JSON object, or no error member). */

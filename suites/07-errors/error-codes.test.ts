@@ -16,8 +16,15 @@ import { isObject } from '../../schemas/json.ts';
 import { invalidParamsCases, leafName, type ParamsCase } from './params-cases.ts';
 
 suiteFile({
-  cost: { requests: 7, turns: 1 },
+  cost: { requests: 0, turns: 0 },
+  samples: {
+    'message/send without message': { requests: 1, turns: 0 },
+    'tasks/get of an unknown id': { requests: 1, turns: 0 },
+  },
 });
+
+const FIRST_MISSING = 'message/send without message';
+const FIRST_UNKNOWN = 'tasks/get of an unknown id';
 
 const C = ERROR_CODES;
 
@@ -28,37 +35,62 @@ function served(c: CheckContext, cases: readonly ParamsCase[]): ParamsCase[] {
 }
 
 type ParamsError = { k: ParamsCase; error: Record<string, unknown> | undefined };
-const answered = new Map<boolean, Promise<ParamsError[]>>();
+const answered = new Map<string, Promise<ParamsError>>();
 
-/** Each case's error, sent once per file: three checks read the missing-member answers. */
-function errorsOf(c: CheckContext, missing: boolean): Promise<ParamsError[]> {
-  let p = answered.get(missing);
+/** One case's error, sent once per file: the checks of the code, details and field read it. */
+function errorOf1(c: CheckContext, k: ParamsCase): Promise<ParamsError> {
+  let p = answered.get(k.label);
   if (p === undefined) {
-    p = (async () => {
-      const out: ParamsError[] = [];
-      for (const k of served(c, invalidParamsCases(c.card, missing))) {
-        out.push({ k, error: answerError(await answer(c.client, k.method, k.params)) });
-      }
-      return out;
-    })();
-    answered.set(missing, p);
+    p = (async () => ({ k, error: answerError(await answer(c.client, k.method, k.params)) }))();
+    answered.set(k.label, p);
   }
   return p;
 }
 
+/**
+ * `run` on each served case's error (an enumerated property, message/send without message first: a
+ * paced run's first pass sends that one case for every check of the file).
+ */
+async function eachParamsError(
+  c: CheckContext,
+  kinds: readonly boolean[],
+  run: (e: ParamsError) => void,
+): Promise<void> {
+  const cases = kinds.flatMap((missing) => served(c, invalidParamsCases(c.card, missing)));
+  await c.each('each invalid params case of a served method', cases, async (k) => {
+    run(await errorOf1(c, k));
+  });
+}
+
+/** A check reading the -32602 cases (the first one is the file's sample; at most this many). */
+const readsParamsErrors = (kinds: readonly boolean[]) => ({
+  samples: [FIRST_MISSING],
+  property: {
+    requests: 1,
+    turns: 0,
+    cases: kinds.reduce((n, missing) => n + invalidParamsCases(undefined, missing).length, 0),
+  },
+});
+
 const dataOf = (e: Record<string, unknown> | undefined) => (isObject(e?.data) ? e.data : undefined);
 
-verifies('7/invalid-params-code', 'a missing required member on any method gets -32602', async (c) => {
-  for (const { k, error } of await errorsOf(c, true))
-    c.check(`${k.label}: error.code`, error?.code, C.INVALID_PARAMS);
-});
+verifies(
+  '7/invalid-params-code',
+  'a missing required member on any method gets -32602',
+  async (c) => {
+    await eachParamsError(c, [true], ({ k, error }) => {
+      c.check(`${k.label}: error.code`, error?.code, C.INVALID_PARAMS);
+    });
+  },
+  readsParamsErrors([true]),
+);
 
 verifies(
   '7/invalid-params-details',
   'every -32602 for a missing field has data.details naming it',
   async (c) => {
-    for (const { k, error } of await errorsOf(c, true)) {
-      if (error?.code !== C.INVALID_PARAMS) continue; // the code itself is graded by 7/invalid-params-code
+    await eachParamsError(c, [true], ({ k, error }) => {
+      if (error?.code !== C.INVALID_PARAMS) return; // the code itself is graded by 7/invalid-params-code
       const leaf = leafName(k.field);
       c.check(
         `${k.label}: error.data.details`,
@@ -68,41 +100,78 @@ verifies(
           (v) => typeof v === 'string' && v.toLowerCase().includes(leaf.toLowerCase()),
         ),
       );
-    }
+    });
   },
+  readsParamsErrors([true]),
 );
 
-verifies('7/invalid-params-field', 'every -32602 has data.field, the dotted path of the field', async (c) => {
-  for (const { k, error } of [...(await errorsOf(c, true)), ...(await errorsOf(c, false))]) {
-    if (error?.code !== C.INVALID_PARAMS) continue;
-    c.check(`${k.label}: error.data.field`, dataOf(error)?.field, is.oneOf([k.field, `params.${k.field}`]));
-  }
-});
+verifies(
+  '7/invalid-params-field',
+  'every -32602 has data.field, the dotted path of the field',
+  async (c) => {
+    await eachParamsError(c, [true, false], ({ k, error }) => {
+      if (error?.code !== C.INVALID_PARAMS) return;
+      c.check(`${k.label}: error.data.field`, dataOf(error)?.field, is.oneOf([k.field, `params.${k.field}`]));
+    });
+  },
+  readsParamsErrors([true, false]),
+);
+
+const UNKNOWN_ID_METHODS = ['tasks/get', 'tasks/cancel', 'tasks/resubscribe'] as const;
+const unknownAnswers = new Map<string, Promise<{ taskId: string; error: RpcError }>>();
+type RpcError = ReturnType<typeof answerError>;
+
+/** Each method's answer about an unknown task id, sent once per file (tasks/get first). */
+async function eachUnknownId(
+  c: CheckContext,
+  run: (method: string, taskId: string, error: RpcError) => void,
+): Promise<void> {
+  await c.each('each method of an unknown task id', UNKNOWN_ID_METHODS, async (method) => {
+    let p = unknownAnswers.get(method);
+    if (p === undefined) {
+      const taskId = randomUUID();
+      p = answer(c.client, method, { taskId }).then((a) => ({ taskId, error: answerError(a) }));
+      unknownAnswers.set(method, p);
+    }
+    const { taskId, error } = await p;
+    run(method, taskId, error);
+  });
+}
+
+const READS_UNKNOWN_ID = {
+  samples: [FIRST_UNKNOWN],
+  property: { requests: 1, turns: 0, cases: UNKNOWN_ID_METHODS.length },
+};
 
 verifies(
   '7/task-not-found-code',
   'tasks/get, tasks/cancel and tasks/resubscribe of an unknown id get -32000',
   async (c) => {
-    for (const method of ['tasks/get', 'tasks/cancel', 'tasks/resubscribe']) {
-      const a = await answer(c.client, method, { taskId: randomUUID() });
-      c.check(`${method}: error.code`, answerError(a)?.code, C.TASK_NOT_FOUND);
-    }
+    await eachUnknownId(c, (method, _taskId, error) => {
+      c.check(`${method}: error.code`, error?.code, C.TASK_NOT_FOUND);
+    });
   },
+  READS_UNKNOWN_ID,
 );
 
 verifies(
   '7/task-not-found-data',
   'a -32000 carries data.taskId (the id asked for) and data.suggestion',
   async (c) => {
-    for (const method of ['tasks/get', 'tasks/cancel', 'tasks/resubscribe']) {
-      const taskId = randomUUID();
-      const error = answerError(await answer(c.client, method, { taskId }));
+    await eachUnknownId(c, (method, taskId, error) => {
       c.require(`${method}: error.code`, error?.code, C.TASK_NOT_FOUND);
       c.check(`${method}: error.data.taskId`, dataOf(error)?.taskId, taskId);
       c.check(`${method}: error.data.suggestion`, dataOf(error)?.suggestion, is.nonEmptyString());
-    }
+    });
   },
+  READS_UNKNOWN_ID,
 );
+
+/** The race to completed first: a task that finishes on the cancel, whatever the agent's pace. */
+const RACES = [
+  [{ runUntilCanceled: true, finishOnCancel: true }, 'completed'],
+  [{ delayMs: 300, fail: 'conformance failure', finishOnCancel: true }, 'failed'],
+] as const;
 
 verifies(
   '7/cancellation-failed-data',
@@ -111,10 +180,7 @@ verifies(
     await requireDirectives(c, 'a task that finishes when the cancel arrives');
     const notRaced: string[] = [];
     let raced = 0;
-    for (const [directive, state] of [
-      [{ runUntilCanceled: true, finishOnCancel: true }, 'completed'],
-      [{ delayMs: 300, fail: 'conformance failure', finishOnCancel: true }, 'failed'],
-    ] as const) {
+    await c.each('each final state a cancel races', RACES, async ([directive, state]) => {
       const live = await startWorkingTask(c, directive);
       const { taskId, close } = live;
       const ex = await c.rpc('tasks/cancel', { taskId });
@@ -126,7 +192,7 @@ verifies(
         c.info(`the cancel racing to ${state} was not raced: ${ended}`);
         notRaced.push(`${state}: ${ended}`);
         await close();
-        continue;
+        return;
       }
       const finishedFirst =
         error?.code === C.TASK_ALREADY_COMPLETED ||
@@ -135,17 +201,19 @@ verifies(
         // The 300 ms delay ran out before the cancel arrived (a slow run): no race happened.
         c.info('the task failed before the cancel arrived; the failed case was not raced', dataOf(error));
         await close();
-        continue;
+        return;
       }
       raced += 1;
       c.check(`cancel racing to ${state}: error.code`, error?.code, C.CANCELLATION_FAILED);
       c.check(`cancel racing to ${state}: error.data.taskId`, dataOf(error)?.taskId, taskId);
       c.check(`cancel racing to ${state}: error.data.currentState`, dataOf(error)?.currentState, state);
       await close();
-    }
+    });
     if (raced === 0)
       c.notExercised(`no cancel met a running task: ${notRaced.join('; ') || 'see the notes'}`);
   },
+  // A live task (message/stream, one poll until working), then the cancel.
+  { cost: { requests: 3, turns: 1 }, property: { requests: 3, turns: 1, cases: 2 } },
 );
 
 verifies(
@@ -178,6 +246,7 @@ verifies(
     await c.rpc('tasks/cancel', { taskId: id });
     await send;
   },
+  { cost: { requests: 4, turns: 1 } },
 );
 
 verifies(
@@ -207,29 +276,35 @@ verifies(
       await send;
     }
   },
+  { cost: { requests: 4, turns: 1 } },
 );
 
-verifies('7/internal-error-code', 'an unexpected server failure gets a well-formed -32603', async (c) => {
-  await requireDirectives(c, 'provoking an unexpected agent failure (internalError)');
-  // docs/directives.md `internalError`: the agent faults before creating the task it was asked for.
-  const taskId = randomUUID();
-  const fault = { type: 'text', text: `a2a:directive ${JSON.stringify({ internalError: true })}` };
-  const ex = await c.rpc('message/send', messageParams([textPart('fault'), fault], { id: taskId }));
-  const body = ex.response.json;
-  const sent = (ex.request.json as { id?: unknown } | undefined)?.id;
-  c.check('HTTP status (C-03)', ex.response.status, 200);
-  c.check('jsonrpc', isObject(body) ? body.jsonrpc : body, '2.0');
-  c.check('id', isObject(body) ? body.id : undefined, sent);
-  c.check('result absent', isObject(body) && 'result' in body, false);
-  const error = errorOf(ex);
-  c.check('error.code', error?.code, C.INTERNAL_ERROR);
-  c.check('error.message', error?.message, is.nonEmptyString());
-  c.check(
-    'error.data, when present, is an object (C-40)',
-    error?.data,
-    is.where('absent or an object', (d) => d === undefined || isObject(d)),
-  );
-  c.info('error.data', error?.data);
-  const get = await c.rpc('tasks/get', { taskId });
-  c.check('tasks/get of the client task id: nothing was created', errorOf(get)?.code, C.TASK_NOT_FOUND);
-});
+verifies(
+  '7/internal-error-code',
+  'an unexpected server failure gets a well-formed -32603',
+  async (c) => {
+    await requireDirectives(c, 'provoking an unexpected agent failure (internalError)');
+    // docs/directives.md `internalError`: the agent faults before creating the task it was asked for.
+    const taskId = randomUUID();
+    const fault = { type: 'text', text: `a2a:directive ${JSON.stringify({ internalError: true })}` };
+    const ex = await c.rpc('message/send', messageParams([textPart('fault'), fault], { id: taskId }));
+    const body = ex.response.json;
+    const sent = (ex.request.json as { id?: unknown } | undefined)?.id;
+    c.check('HTTP status (C-03)', ex.response.status, 200);
+    c.check('jsonrpc', isObject(body) ? body.jsonrpc : body, '2.0');
+    c.check('id', isObject(body) ? body.id : undefined, sent);
+    c.check('result absent', isObject(body) && 'result' in body, false);
+    const error = errorOf(ex);
+    c.check('error.code', error?.code, C.INTERNAL_ERROR);
+    c.check('error.message', error?.message, is.nonEmptyString());
+    c.check(
+      'error.data, when present, is an object (C-40)',
+      error?.data,
+      is.where('absent or an object', (d) => d === undefined || isObject(d)),
+    );
+    c.info('error.data', error?.data);
+    const get = await c.rpc('tasks/get', { taskId });
+    c.check('tasks/get of the client task id: nothing was created', errorOf(get)?.code, C.TASK_NOT_FOUND);
+  },
+  { cost: { requests: 2, turns: 1 } },
+);

@@ -3,21 +3,30 @@
 // plus the standard codes on cases the envelope suite does not send (C-02, C-13).
 import { ERROR_CODES, is, suiteFile, typeOf, verifies, type CheckContext } from '../support/index.ts';
 import { CARD, errorOf, responseOf } from '../support/rpc.ts';
-import { errorMember, gradable, provokeAll } from './error-cases.ts';
+import { ERROR_CASES, eachError, errorMember } from './error-cases.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
+  samples: { 'the answer to the first provoked error': { requests: 1, turns: 0 } },
 });
 
-async function everyError(c: CheckContext) {
-  return gradable(await provokeAll(c), c);
+/** The checks that read the provoked errors: the first case's answer is shared, each further one may be. */
+const READS_ERRORS = {
+  cost: { requests: 0, turns: 0 },
+  samples: ['the answer to the first provoked error'],
+  property: { requests: 1, turns: 0, cases: ERROR_CASES.length },
+} as const;
+
+/** `run` on each provoked error (an enumerated property; the answers are shared by the file's checks). */
+function everyError(c: CheckContext, run: Parameters<typeof eachError>[2]) {
+  return eachError(c, () => true, run);
 }
 
 verifies(
   '7/error-object',
   'every provoked error carries an error object with code and message',
   async (c) => {
-    for (const a of await everyError(c)) {
+    await everyError(c, (a) => {
       const error = errorMember(a);
       c.check(`${a.errorCase.name}: type of error`, typeOf(error), 'object');
       c.check(
@@ -28,42 +37,58 @@ verifies(
           (k) => Array.isArray(k) && k.includes('code') && k.includes('message'),
         ),
       );
-    }
+    });
   },
+  READS_ERRORS,
 );
 
-verifies('7/error-code-integer', 'every provoked error has an integer code', async (c) => {
-  for (const a of await everyError(c)) {
-    c.check(
-      `${a.errorCase.name}: error.code`,
-      errorMember(a)?.code,
-      is.where('an integer', (v) => Number.isInteger(v)),
-    );
-  }
-});
+verifies(
+  '7/error-code-integer',
+  'every provoked error has an integer code',
+  async (c) => {
+    await everyError(c, (a) => {
+      c.check(
+        `${a.errorCase.name}: error.code`,
+        errorMember(a)?.code,
+        is.where('an integer', (v) => Number.isInteger(v)),
+      );
+    });
+  },
+  READS_ERRORS,
+);
 
-verifies('7/error-message-string', 'every provoked error has a non-empty message string', async (c) => {
-  for (const a of await everyError(c)) {
-    c.check(`${a.errorCase.name}: error.message`, errorMember(a)?.message, is.nonEmptyString());
-  }
-});
+verifies(
+  '7/error-message-string',
+  'every provoked error has a non-empty message string',
+  async (c) => {
+    await everyError(c, (a) => {
+      c.check(`${a.errorCase.name}: error.message`, errorMember(a)?.message, is.nonEmptyString());
+    });
+  },
+  READS_ERRORS,
+);
 
-verifies('7/error-data-object', 'every provoked error.data is absent or an object', async (c) => {
-  // Only answers that carry an error object say anything about error.data (a missing error object
-  // fails 7/error-object); with none, this rule was not exercised rather than passed.
-  const errors = (await everyError(c)).flatMap((a) => {
-    const error = errorMember(a);
-    return error === undefined ? [] : [{ name: a.errorCase.name, error }];
-  });
-  if (errors.length === 0) c.notExercised('no provoked request was answered with an error object');
-  for (const { name, error } of errors) {
-    c.check(
-      `${name}: type of error.data`,
-      'data' in error ? typeOf(error.data) : 'absent',
-      is.oneOf(['object', 'absent']),
-    );
-  }
-});
+verifies(
+  '7/error-data-object',
+  'every provoked error.data is absent or an object',
+  async (c) => {
+    // Only answers that carry an error object say anything about error.data (a missing error object
+    // fails 7/error-object); with none, this rule was not exercised rather than passed.
+    let errors = 0;
+    await everyError(c, (a) => {
+      const error = errorMember(a);
+      if (error === undefined) return;
+      errors += 1;
+      c.check(
+        `${a.errorCase.name}: type of error.data`,
+        'data' in error ? typeOf(error.data) : 'absent',
+        is.oneOf(['object', 'absent']),
+      );
+    });
+    if (errors === 0) c.notExercised('no provoked request was answered with an error object');
+  },
+  READS_ERRORS,
+);
 
 verifies('7/parse-error-code', 'a body of plain text gets -32700 with id null', async (c) => {
   const ex = await c.rpc(CARD, undefined, { rawBody: 'hello, not json' });
@@ -71,19 +96,27 @@ verifies('7/parse-error-code', 'a body of plain text gets -32700 with id null', 
   c.check('id', responseOf(ex)?.id, null);
 });
 
-verifies('7/invalid-request-code', 'valid JSON that is not a request object gets -32600', async (c) => {
-  for (const [label, body] of [
-    ['a JSON string', '"hello"'],
-    ['a JSON number', '42'],
-    ['an object id', `{"jsonrpc":"2.0","id":{"n":1},"method":"${CARD}"}`],
-    ['a boolean id', `{"jsonrpc":"2.0","id":true,"method":"${CARD}"}`],
-    ['a numeric method', '{"jsonrpc":"2.0","id":"m1","method":42}'],
-  ] as const) {
-    const ex = await c.rpc(CARD, undefined, { rawBody: body });
-    c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-    c.check(`${label}: result`, responseOf(ex)?.result, is.absent());
-  }
-});
+/** Valid JSON that is no request object; an object id first, the mistake a client likeliest makes. */
+const NOT_REQUESTS = [
+  ['an object id', `{"jsonrpc":"2.0","id":{"n":1},"method":"${CARD}"}`],
+  ['a JSON string', '"hello"'],
+  ['a JSON number', '42'],
+  ['a boolean id', `{"jsonrpc":"2.0","id":true,"method":"${CARD}"}`],
+  ['a numeric method', '{"jsonrpc":"2.0","id":"m1","method":42}'],
+] as const;
+
+verifies(
+  '7/invalid-request-code',
+  'valid JSON that is not a request object gets -32600',
+  async (c) => {
+    await c.each('each body that is not a request object', NOT_REQUESTS, async ([label, body]) => {
+      const ex = await c.rpc(CARD, undefined, { rawBody: body });
+      c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+      c.check(`${label}: result`, responseOf(ex)?.result, is.absent());
+    });
+  },
+  { property: { requests: 1, turns: 0, cases: NOT_REQUESTS.length } },
+);
 
 verifies(
   '7/method-not-found-code',
