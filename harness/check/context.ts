@@ -62,6 +62,13 @@ export interface CheckContext {
   readonly signal: AbortSignal;
   /** A client with the run's credentials. */
   readonly client: TargetClient;
+  /** Every exchange the check's clients sent so far, and those it cites. */
+  exchanges(): Exchange[];
+  /**
+   * Makes exchanges another check sent part of this check's evidence: its verdict reads their answers
+   * (a shared sample), so a failure shows them, whatever --evidence keeps of the check that sent them.
+   */
+  cite(exchanges: readonly Exchange[]): void;
   /** Another client (other credentials, agent, budget); its exchanges are evidence too. */
   newClient(overrides?: Partial<TargetClientOptions>): TargetClient;
   /** client.rpc() that insists on a complete HTTP answer: none is a harness `error`, never a pass or fail. */
@@ -221,9 +228,17 @@ export class ClientPool {
     return client;
   }
 
-  /** Every exchange of every client, in creation order per client. */
+  private readonly cited: Exchange[] = [];
+
+  /** Exchanges another check of the run sent that this check's verdict reads (a shared sample). */
+  cite(exchanges: readonly Exchange[]): void {
+    for (const ex of exchanges) if (!this.cited.includes(ex)) this.cited.push(ex);
+  }
+
+  /** Every exchange of every client, in creation order per client, then those the check cites. */
   exchanges(): Exchange[] {
-    return this.clients.flatMap((c) => c.exchanges());
+    const own = this.clients.flatMap((c) => c.exchanges());
+    return [...own, ...this.cited.filter((ex) => !own.includes(ex))];
   }
 
   async closeAll(): Promise<void> {
@@ -273,6 +288,8 @@ export function createCheckContext(
     signal,
     client,
     newClient: (overrides) => pool.create(overrides),
+    exchanges: () => pool.exchanges(),
+    cite: (exchanges) => pool.cite(exchanges),
     rpc: (method, params, opts) =>
       settled(
         client.rpc(method, params, opts).then((ex) => {

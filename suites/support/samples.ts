@@ -1,12 +1,14 @@
 // Samples: what a check needs made before it can look (a finished task, a task of each final state, a
 // cancelled task, one message answered both ways), and the one way a suite file shares a sample among
 // its checks: made once, by the first check that asks (its exchanges are that check's evidence), while
-// later checks note where it came from. A sample returns data and records no assertion.
+// later checks note where it came from and cite its exchanges. A sample returns data and records no
+// assertion.
 import { randomUUID } from 'node:crypto';
 import {
   is,
   type AnsweredExchange,
   type CheckContext,
+  type Exchange,
   type StreamTranscript,
 } from '../../harness/check/index.ts';
 import { servedMethods } from './card.ts';
@@ -20,19 +22,23 @@ import { awaitState, isFinalState, notSeenIn, stateOf } from './tasks.ts';
 
 /**
  * One sample per file, made by the first check that asks (its exchanges and deliveries are that
- * check's evidence); later checks note where it came from. `make` returns data and records nothing.
+ * check's evidence); later checks note where it came from and cite the exchanges it was made of, so
+ * that their own verdict shows them. `make` returns data and records nothing.
  */
 export function sharedSample<T>(kind: string, make: (c: CheckContext) => Promise<T>) {
-  let made: Promise<T> | undefined;
+  let made: Promise<{ value: T; exchanges: Exchange[] }> | undefined;
   let origin = '';
-  return (c: CheckContext): Promise<T> => {
+  return async (c: CheckContext): Promise<T> => {
     if (made === undefined) {
       origin = c.requirement.id;
-      made = make(c);
-    } else {
-      c.info(`${kind}: the file's shared sample, first recorded as evidence by the check of ${origin}`);
+      const before = new Set(c.exchanges());
+      made = make(c).then((value) => ({ value, exchanges: c.exchanges().filter((ex) => !before.has(ex)) }));
+      return (await made).value;
     }
-    return made;
+    c.info(`${kind}: the file's shared sample, first recorded as evidence by the check of ${origin}`);
+    const { value, exchanges } = await made;
+    c.cite(exchanges);
+    return value;
   };
 }
 

@@ -108,9 +108,17 @@ interface Recorded {
   expected: unknown;
 }
 
-function recordingContext(id: string, infos: string[] = [], checks: Recorded[] = []): CheckContext {
+function recordingContext(
+  id: string,
+  infos: string[] = [],
+  checks: Recorded[] = [],
+  sent: unknown[] = [],
+  cited: unknown[] = [],
+): CheckContext {
   return {
     requirement: { id },
+    exchanges: () => [...sent],
+    cite: (exchanges: unknown[]) => cited.push(...exchanges),
     info: (text: string) => infos.push(text),
     check: (label: string, actual: unknown, expected: { describe?: () => string; test?: unknown }) => {
       checks.push({ label, actual, expected });
@@ -133,21 +141,29 @@ describe('checkSchema', () => {
 });
 
 describe('sharedSample', () => {
-  it('is made once, by the first check that asks; later checks note where it came from', async () => {
+  it('is made once, by the first check that asks; later checks note where it came from and cite its exchanges', async () => {
     let made = 0;
+    const earlier = { id: 'ex-0' };
+    const sent: unknown[] = [earlier];
     const sample = sharedSample('a finished task', async () => {
       made += 1;
+      sent.push({ id: 'ex-1' }, { id: 'ex-2' });
       return 'task-1';
     });
     const first: string[] = [];
     const later: string[] = [];
-    await expect(sample(recordingContext('3/final', first))).resolves.toBe('task-1');
-    await expect(sample(recordingContext('4.3/get', later))).resolves.toBe('task-1');
+    const firstCited: unknown[] = [];
+    const laterCited: unknown[] = [];
+    await expect(sample(recordingContext('3/final', first, [], sent, firstCited))).resolves.toBe('task-1');
+    await expect(sample(recordingContext('4.3/get', later, [], [], laterCited))).resolves.toBe('task-1');
     expect(made).toBe(1);
     expect(first).toEqual([]);
+    expect(firstCited).toEqual([]);
     expect(later).toEqual([
       "a finished task: the file's shared sample, first recorded as evidence by the check of 3/final",
     ]);
+    // The exchanges made while the sample was made, not those the first check sent before.
+    expect(laterCited).toEqual([{ id: 'ex-1' }, { id: 'ex-2' }]);
   });
 });
 
