@@ -13,7 +13,12 @@ import { awaitState, eventState, getTask, notSeenIn, stateOf, statusOf } from '.
 import { sleep } from '../support/timing.ts';
 
 suiteFile({
-  cost: { requests: 6, turns: 2 },
+  // The queue scenario, run once for its three checks: the directive probe, the slots filled
+  // (message/stream, tasks/get until working, at the card's limit of 4), two queued tasks opened and
+  // read, the first canceled, one slot freed, the second read until it starts and canceled, the other
+  // holders canceled, the first read again.
+  cost: { requests: 0, turns: 0 },
+  samples: { 'two tasks queued behind every slot': { requests: 20, turns: 7 } },
 });
 
 const QUEUED_REASON = 'conformance: cancel while queued';
@@ -65,7 +70,10 @@ async function runScenario(c: CheckContext): Promise<QueueScenario> {
     ) {
       await fill.requireHeld('when the queued task was canceled');
     }
-    await cancelTask(c, fill.holders[0]!.taskId);
+    // One slot freed (its holder no longer the clean-up's to cancel).
+    const freed = fill.holders.shift()!;
+    await cancelTask(c, freed.taskId);
+    await freed.stream?.close();
     // The freed slot goes to the second task: the canceled first one must not take it.
     dequeuedState = stateOf(await awaitState(c, second.taskId, (s) => s !== 'submitted', DEQUEUE_WINDOW_MS));
     await cancelTask(c, second.taskId);
@@ -97,12 +105,17 @@ function queueScenario(c: CheckContext): Promise<QueueScenario> {
   return scenario;
 }
 
-verifies('3/new-task-submitted', 'the first message/stream event of a new task is submitted', async (c) => {
-  if (!streamingClaimed(c)) c.notExercised('the card says streaming is absent');
-  const task = await openTask(c, [textPart('a new task')]);
-  const transcript = await task.stream!.done;
-  c.check('state of the first event', eventState(transcript.events[0]!), 'submitted');
-});
+verifies(
+  '3/new-task-submitted',
+  'the first message/stream event of a new task is submitted',
+  async (c) => {
+    if (!streamingClaimed(c)) c.notExercised('the card says streaming is absent');
+    const task = await openTask(c, [textPart('a new task')]);
+    const transcript = await task.stream!.done;
+    c.check('state of the first event', eventState(transcript.events[0]!), 'submitted');
+  },
+  { cost: { requests: 1, turns: 1 } },
+);
 
 verifies(
   '3/new-task-submitted',

@@ -4,13 +4,12 @@ import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts'
 import { streamingClaimed } from '../support/card.ts';
 import { requireDirectives, scriptParts } from '../support/directives.ts';
 import { endedBefore, readTooLate } from '../support/ended-first.ts';
-import { cancelTask, openTask, requireOwnEnd, requireWorking } from '../support/live-tasks.ts';
+import { cancelTask, openTask, requireOwnEnd, requireWorking, type LiveTask } from '../support/live-tasks.ts';
 import { sendTask, textPart } from '../support/messages.ts';
-import { errorOf, resultOf } from '../support/rpc.ts';
-import { checkStreamStates, streamSeen } from '../support/streams.ts';
+import { errorOf, resultOf, type JsonObject } from '../support/rpc.ts';
+import { checkSeenStates, checkStreamStates, streamSeen, type StreamSeen } from '../support/streams.ts';
 import {
   awaitState,
-  getTask,
   illegalStep,
   isFinalState,
   LEGAL_PATHS,
@@ -19,48 +18,74 @@ import {
   STATE_WINDOW_MS,
   stateOf,
   statusOf,
+  getTask,
 } from '../support/tasks.ts';
+import { sharedSample } from '../support/samples.ts';
 
 suiteFile({
-  cost: { requests: 5, turns: 1 },
+  // message/stream of a scripted task, tasks/get until working, tasks/cancel, tasks/get.
+  cost: { requests: 4, turns: 1 },
+  samples: {
+    // The directive probe (once per file), message/stream of a 250 ms task (scaled), tasks/get from its
+    // creation to its end (about four reads when paced).
+    'a task working for a while, polled to its end': { requests: 6, turns: 2 },
+  },
 });
+
+/** A check that reads one of the file's samples and sends nothing of its own. */
+const READS_A_SAMPLE = { requests: 0, turns: 0 };
 
 const AGENT_MESSAGE = is.objectContaining({ role: 'agent', parts: is.type('array') });
 
-verifies('3/listed-transitions-only', 'the stream of a plain task follows the table', async (c) => {
-  if (!streamingClaimed(c)) c.notExercised('the card says streaming is absent');
-  const task = await openTask(c, [textPart('follow the table')]);
-  const seen = await streamSeen(task.stream!);
-  const states = seen.states;
-  c.check(
-    'stream states',
-    states,
-    is.where(LEGAL_PATHS, () => illegalStep(states) === null),
-  );
-  // A stream the harness stopped short (its budget) shows no end: only its steps are graded.
-  if (!seen.whole) {
-    c.info(`last stream state: ${JSON.stringify(states.at(-1))} before ${seen.cut} (not graded)`);
-  } else {
-    c.check('last stream state', states.at(-1), is.oneOf(['completed', 'failed', 'canceled']));
-  }
-});
+verifies(
+  '3/listed-transitions-only',
+  'the stream of a plain task follows the table',
+  async (c) => {
+    if (!streamingClaimed(c)) c.notExercised('the card says streaming is absent');
+    const task = await openTask(c, [textPart('follow the table')]);
+    const seen = await streamSeen(task.stream!);
+    const states = seen.states;
+    c.check(
+      'stream states',
+      states,
+      is.where(LEGAL_PATHS, () => illegalStep(states) === null),
+    );
+    // A stream the harness stopped short (its budget) shows no end: only its steps are graded.
+    if (!seen.whole) {
+      c.info(`last stream state: ${JSON.stringify(states.at(-1))} before ${seen.cut} (not graded)`);
+    } else {
+      c.check('last stream state', states.at(-1), is.oneOf(['completed', 'failed', 'canceled']));
+    }
+  },
+  { cost: { requests: 1, turns: 1 } },
+);
 
-verifies('3/working-to-completed', 'a plain message ends completed with the agent reply', async (c) => {
-  const { task } = await sendTask(c, [textPart('complete me')]);
-  requireCompletedTask(c, task, 'the plain message');
-  c.check('message/send status.state', stateOf(task), 'completed');
-  c.check('message/send status.message', statusOf(task)?.message, AGENT_MESSAGE);
-  const got = await getTask(c, task.id as string);
-  c.check('tasks/get status.state', stateOf(got), 'completed');
-  c.check('tasks/get status.message', statusOf(got)?.message, AGENT_MESSAGE);
-});
+verifies(
+  '3/working-to-completed',
+  'a plain message ends completed with the agent reply',
+  async (c) => {
+    const { task } = await sendTask(c, [textPart('complete me')]);
+    requireCompletedTask(c, task, 'the plain message');
+    c.check('message/send status.state', stateOf(task), 'completed');
+    c.check('message/send status.message', statusOf(task)?.message, AGENT_MESSAGE);
+    const got = await getTask(c, task.id as string);
+    c.check('tasks/get status.state', stateOf(got), 'completed');
+    c.check('tasks/get status.message', statusOf(got)?.message, AGENT_MESSAGE);
+  },
+  { cost: { requests: 2, turns: 1 } },
+);
 
-verifies('3/working-to-failed', 'message/send of a failing task returns failed', async (c) => {
-  await requireDirectives(c, 'an agent that errors (fail)');
-  const { task } = await sendTask(c, scriptParts('fail at once', { fail: 'conformance failure' }));
-  c.check('message/send status.state', stateOf(task), 'failed');
-  c.check('tasks/get status.state', stateOf(await getTask(c, task.id as string)), 'failed');
-});
+verifies(
+  '3/working-to-failed',
+  'message/send of a failing task returns failed',
+  async (c) => {
+    await requireDirectives(c, 'an agent that errors (fail)');
+    const { task } = await sendTask(c, scriptParts('fail at once', { fail: 'conformance failure' }));
+    c.check('message/send status.state', stateOf(task), 'failed');
+    c.check('tasks/get status.state', stateOf(await getTask(c, task.id as string)), 'failed');
+  },
+  { cost: { requests: 2, turns: 1 } },
+);
 
 verifies('3/cancel-from-working', 'cancel of a working task succeeds and leaves it canceled', async (c) => {
   await requireDirectives(c, 'a task that runs until canceled');
@@ -110,51 +135,88 @@ verifies('3/cancel-from-working', 'cancel of a task working through a delay succ
   c.check('tasks/get status.state', stateOf(after), 'canceled');
 });
 
+interface PolledRun {
+  task: LiveTask;
+  /** The state of every tasks/get read, in order, from the task's creation to its end or the window's. */
+  seen: unknown[];
+  /** The last read. */
+  last: JsonObject | undefined;
+  windowMs: number;
+  streamed?: StreamSeen;
+}
+
+/**
+ * A task working for a while (delayMs, progressSteps), polled with tasks/get from its creation to its
+ * end: both the check of the table and the check of its completion read this one run.
+ */
+const polledRun = sharedSample('a task working for a while, polled to its end', async (c: CheckContext) => {
+  await requireDirectives(c, 'a task that stays working for a while');
+  const task = await openTask(c, scriptParts('polled', { delayMs: c.scaled(250), progressSteps: 3 }));
+  const seen: unknown[] = [];
+  const last = await awaitState(
+    c,
+    task.taskId,
+    (s) => {
+      seen.push(s);
+      return isFinalState(s);
+    },
+    STATE_WINDOW_MS,
+  );
+  const run: PolledRun = { task, seen, last, windowMs: c.scaled(STATE_WINDOW_MS) };
+  if (task.stream !== undefined) {
+    if (!isFinalState(stateOf(last))) await task.stream.close();
+    run.streamed = await streamSeen(task.stream);
+  }
+  return run;
+});
+
 // Checks that mostly wait for a task's delay: they run side by side.
 verifies(
   '3/listed-transitions-only',
   'tasks/get polled through a task follows the table',
   async (c) => {
-    await requireDirectives(c, 'a task that stays working for a while');
-    const task = await openTask(c, scriptParts('polled', { delayMs: c.scaled(250), progressSteps: 3 }));
-    const seen: unknown[] = [];
-    const last = await awaitState(
-      c,
-      task.taskId,
-      (s) => {
-        seen.push(s);
-        return s === 'completed' || s === 'failed' || s === 'canceled';
-      },
-      STATE_WINDOW_MS,
-    );
+    const { seen, last, windowMs } = await polledRun(c);
     const states = seen.filter((s, i) => i === 0 || s !== seen[i - 1]);
     c.check(
       'polled states',
       states,
       is.where(LEGAL_PATHS, () => illegalStep(states) === null),
     );
-    requireOwnEnd(c, last, c.scaled(STATE_WINDOW_MS));
+    requireOwnEnd(c, last, windowMs);
     c.check('last polled state', states.at(-1), 'completed');
   },
-  { concurrent: true },
+  { concurrent: true, cost: READS_A_SAMPLE },
 );
 
 verifies(
   '3/working-to-completed',
   'a task seen working then completes with its result message',
   async (c) => {
-    await requireDirectives(c, 'a task that stays working for a while');
-    const task = await openTask(c, scriptParts('working, then done', { delayMs: c.scaled(250) }));
-    await seenWorking(c, task, 'state while the agent works');
-    const done = await awaitState(c, task.taskId, (s) => s !== 'working', STATE_WINDOW_MS);
-    requireOwnEnd(c, done, c.scaled(STATE_WINDOW_MS));
-    c.check('state after the agent finished', stateOf(done), 'completed');
-    c.check('status.message once completed', statusOf(done)?.message, AGENT_MESSAGE);
-    if (task.stream !== undefined) {
-      await checkStreamStates(c, 'stream states', task.stream, ['submitted', 'working', 'completed']);
+    const { task, seen, last, windowMs, streamed } = await polledRun(c);
+    // The first read past submitted: working, unless the work ended before a poll reached it.
+    const label = 'state while the agent works';
+    const first = seen.find((s) => s !== 'submitted');
+    if (task.stream === undefined) {
+      if (first === undefined) notSeenIn(c, 'working', 'submitted', windowMs);
+      if (isFinalState(first)) {
+        c.notExercised(
+          `the task was already ${String(first)} when first seen past submitted: the harness could not read it while it worked`,
+        );
+      }
+      c.require(label, first, 'working');
+    } else if (isFinalState(first)) {
+      c.info(`${label}: tasks/get first showed ${String(first)} (the work ended before the poll)`);
+    } else if (first === undefined) {
+      c.info(`${label}: still submitted ${windowMs} ms into the harness's wait (not graded)`);
+    } else c.check(label, first, 'working');
+    requireOwnEnd(c, last, windowMs);
+    c.check('state after the agent finished', stateOf(last), 'completed');
+    c.check('status.message once completed', statusOf(last)?.message, AGENT_MESSAGE);
+    if (streamed !== undefined) {
+      checkSeenStates(c, 'stream states', streamed, ['submitted', 'working', 'completed']);
     }
   },
-  { concurrent: true },
+  { concurrent: true, cost: READS_A_SAMPLE },
 );
 
 /**

@@ -22,7 +22,9 @@ import { isObject } from '../../schemas/json.ts';
 suiteFile({
   cost: { requests: 5, turns: 1 },
   samples: {
-    'two tasks queued behind every slot': { requests: 7, turns: 4 },
+    // At the card's limit of 4: the slots filled (message/stream, tasks/get until working), two queued
+    // tasks opened and given a task-level configuration, the cancel of the first, the slots freed.
+    'two tasks queued behind every slot': { requests: 17, turns: 7 },
   },
 });
 
@@ -102,6 +104,13 @@ interface QueueSample {
 
 async function queueScenario(c: CheckContext): Promise<QueueSample> {
   const slots = await fillSlots(c);
+  // The slots are freed once, to dequeue the second task; the clean-up does not cancel them again.
+  let released = false;
+  const release = async (): Promise<void> => {
+    if (released) return;
+    released = true;
+    await slots.release();
+  };
   const queued: LiveTask[] = [];
   try {
     queued.push(await openTask(c, scriptParts('queued, to be canceled')));
@@ -116,11 +125,11 @@ async function queueScenario(c: CheckContext): Promise<QueueSample> {
     }
     const canceled = await captured(c, a!, queued[0]!.taskId, 'task.canceled', canceledSince);
     const dequeuedSince = Date.now();
-    await slots.release();
+    await release();
     const dequeued = await captured(c, b!, queued[1]!.taskId, 'task.completed', dequeuedSince);
     return { canceled: { ...canceled, cancel: resultOf(cancel) ?? errorOf(cancel) }, dequeued };
   } finally {
-    await slots.release();
+    await release();
     await Promise.allSettled(queued.map((t) => t.stream?.close()));
   }
 }
@@ -144,7 +153,7 @@ verifies(
     const working = { token: canceled.token, taskId: canceled.taskId, event: 'task.working' };
     (await c.webhooks()).expectNothingMore('task.working of the task canceled before it ran', working);
   },
-  { overflowsTasks: true },
+  { overflowsTasks: true, cost: { requests: 0, turns: 0 } },
 );
 
 verifies(
@@ -166,7 +175,7 @@ verifies(
     c.check('task.working precedes task.completed', working < events.indexOf('task.completed'), true);
     c.check('task.working data.taskId', dataOf(dequeued.deliveries[working]!)?.taskId, dequeued.taskId);
   },
-  { overflowsTasks: true },
+  { overflowsTasks: true, cost: { requests: 0, turns: 0 } },
 );
 
 // ---- running tasks given a task-level configuration ---------------------------------------------
@@ -208,7 +217,9 @@ verifies(
       'status.error.message': 'conformance failure',
     });
   },
-  together,
+  // message/stream, the set, tasks/get (and the stored configuration's createdAt when the task already
+  // ended), tasks/get until working, tasks/cancel (finishOnCancel), tasks/get.
+  { ...together, cost: { requests: 7, turns: 1 } },
 );
 
 verifies(
@@ -232,7 +243,8 @@ verifies(
     const got = await captured(c, at, task.taskId, 'task.canceled', since);
     checkEvent(c, got, 'task.canceled', { reason });
   },
-  together,
+  // message/stream of a held task, the set, tasks/cancel.
+  { ...together, cost: { requests: 3, turns: 1 } },
 );
 
 // Replaces the agent-level configuration an earlier file left (C-17) with one as narrow: task.submitted.
@@ -253,5 +265,6 @@ verifies(
       'task.submitted',
     );
   },
-  together,
+  // The agent-level set, message/send.
+  { ...together, cost: { requests: 2, turns: 1 } },
 );

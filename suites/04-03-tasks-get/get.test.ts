@@ -3,24 +3,100 @@
 // -32000 for an unknown id (spec 7) and retention of finished tasks (C-44).
 import { randomUUID } from 'node:crypto';
 import { validate } from '../../schemas/registry.ts';
-import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
+import {
+  ERROR_CODES,
+  is,
+  suiteFile,
+  verifies,
+  type AnsweredExchange,
+  type CheckContext,
+} from '../support/index.ts';
 import { requireDirectives, scriptParts } from '../support/directives.ts';
-import { readTooLate } from '../support/ended-first.ts';
+import { readTooLate, endedBefore } from '../support/ended-first.ts';
 import { errorData } from '../support/errors.ts';
 import { cancelTask, fillSlots, openTask } from '../support/live-tasks.ts';
 import { textPart } from '../support/messages.ts';
-import { errorOf } from '../support/rpc.ts';
-import { finishedTasks } from '../support/samples.ts';
-import { awaitState, getTask, notSeenIn, STATE_WINDOW_MS, stateOf, statusOf } from '../support/tasks.ts';
+import { errorOf, type JsonObject, resultOf } from '../support/rpc.ts';
+import { finishedTasks, sharedSample } from '../support/samples.ts';
+import {
+  awaitState,
+  getTask,
+  notSeenIn,
+  STATE_WINDOW_MS,
+  stateOf,
+  statusOf,
+  isFinalState,
+} from '../support/tasks.ts';
 import { instantOf, RFC3339 } from '../support/timestamps.ts';
 import { sleep } from '../support/timing.ts';
 import { progressTrace, type ProgressTrace } from './progress-trace.ts';
 
 suiteFile({
-  cost: { requests: 3, turns: 1 },
+  // Most checks only read a shared sample; the others say what they send.
+  cost: { requests: 0, turns: 0 },
+  samples: {
+    // message/send, tasks/get until final (one read at most agents' pace), the read the checks share.
+    'the completed task, read once': { requests: 3, turns: 1 },
+    'the failed task, read once': { requests: 3, turns: 1 },
+    // The directive probe (once per file); message/stream, tasks/get until past submitted,
+    // tasks/cancel, tasks/get of the end.
+    'a task held working, then canceled': { requests: 5, turns: 2 },
+    // message/stream of a 300 ms task in 3 steps (scaled), a tasks/get once it exists, one in the middle
+    // of each step and one after its end (progress-trace.ts).
+    'a task polled from creation to its end': { requests: 6, turns: 1 },
+  },
 });
 
 const finished = finishedTasks();
+
+/** A finished sample task as one tasks/get read it: every check that only reads it reads this answer. */
+function finishedRead(outcome: 'completed' | 'failed') {
+  return sharedSample(`the ${outcome} task, read once`, async (c: CheckContext) => {
+    const taskId = await finished(c, outcome);
+    return { taskId, task: await getTask(c, taskId) };
+  });
+}
+const completedRead = finishedRead('completed');
+const failedRead = finishedRead('failed');
+
+interface HeldSample {
+  taskId: string;
+  /** The first tasks/get past submitted, before the cancel. */
+  working: JsonObject | undefined;
+  /** Why no working task was left to read (readTooLate), when the read was final. */
+  gone?: string;
+  cancel: AnsweredExchange;
+  /** Why the cancel found no running task (endedBefore), when it was refused. */
+  endedFirst?: string;
+  /** tasks/get once the cancel was answered, until final (within the harness's window). */
+  after: JsonObject | undefined;
+}
+
+/**
+ * A runUntilCanceled task read working, then canceled and read again: one task for the working read
+ * and the canceled one (C-35). What shows the task ended on its own first is read by the maker, whose
+ * client holds the exchanges.
+ */
+const heldThenCanceled = sharedSample('a task held working, then canceled', async (c: CheckContext) => {
+  await requireDirectives(c, 'a task that runs until canceled');
+  const task = await openTask(c, scriptParts('working, then canceled', { runUntilCanceled: true }));
+  let working: JsonObject | undefined;
+  let gone: string | undefined;
+  let cancel: AnsweredExchange;
+  try {
+    working = await awaitState(c, task.taskId, (s) => s !== 'submitted', STATE_WINDOW_MS);
+    gone = stateOf(working) === 'working' ? undefined : readTooLate(c, task);
+  } finally {
+    cancel = await cancelTask(c, task.taskId, 'conformance: held task read, then canceled');
+  }
+  const endedFirst = resultOf(cancel)?.canceled === true ? undefined : endedBefore(c, task, cancel);
+  const after = await awaitState(c, task.taskId, isFinalState, 2_000);
+  await task.stream?.close();
+  const sample: HeldSample = { taskId: task.taskId, working, cancel, after };
+  if (gone !== undefined) sample.gone = gone;
+  if (endedFirst !== undefined) sample.endedFirst = endedFirst;
+  return sample;
+});
 
 function schemaErrors(name: Parameters<typeof validate>[0], value: unknown): unknown {
   const v = validate(name, value);
@@ -56,7 +132,12 @@ verifies(
       await fill.release();
     }
   },
-  { overflowsTasks: true },
+  {
+    overflowsTasks: true,
+    // Four slots filled (message/stream, tasks/get until working), the queued task opened, read and
+    // canceled, the four holders canceled.
+    cost: { requests: 15, turns: 5 },
+  },
 );
 
 verifies(
@@ -67,15 +148,14 @@ verifies(
     c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
     c.check('error.data.details', errorData(ex)?.details, is.nonEmptyString());
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 1, turns: 0 } },
 );
 
 verifies(
   '4.3/get-result-fields',
   'the result has id, status, createdAt and updatedAt',
   async (c) => {
-    const taskId = await finished(c, 'completed');
-    const task = await getTask(c, taskId);
+    const { taskId, task } = await completedRead(c);
     c.check('tasks-get-result schema errors', schemaErrors('tasks-get-result', task), []);
     c.check('result.id', task?.id, taskId);
     c.check('result.createdAt', task?.createdAt, is.matching(RFC3339));
@@ -88,7 +168,7 @@ verifies(
   '4.3/get-current-state',
   'a task message/send returned completed reads completed',
   async (c) => {
-    c.check('tasks/get status.state', stateOf(await getTask(c, await finished(c, 'completed'))), 'completed');
+    c.check('tasks/get status.state', stateOf((await completedRead(c)).task), 'completed');
   },
   { concurrent: true },
 );
@@ -97,7 +177,7 @@ verifies(
   '4.3/get-current-state',
   'a failed task reads failed',
   async (c) => {
-    c.check('tasks/get status.state', stateOf(await getTask(c, await finished(c, 'failed'))), 'failed');
+    c.check('tasks/get status.state', stateOf((await failedRead(c)).task), 'failed');
   },
   { concurrent: true },
 );
@@ -106,7 +186,14 @@ verifies(
   '4.3/get-current-state',
   'a canceled task reads canceled',
   async (c) => {
-    c.check('tasks/get status.state', stateOf(await getTask(c, await finished(c, 'canceled'))), 'canceled');
+    const s = await heldThenCanceled(c);
+    if (s.endedFirst !== undefined) c.notExercised(s.endedFirst);
+    const state = stateOf(s.after);
+    // Unfinished after a cancel the agent refused without a reason the harness saw: its window only.
+    if (!isFinalState(state) && resultOf(s.cancel) === undefined)
+      notSeenIn(c, 'the end of the canceled task', state, c.scaled(2_000));
+    c.check('tasks/cancel result.canceled', resultOf(s.cancel)?.canceled, true);
+    c.check('tasks/get status.state', state, 'canceled');
   },
   { concurrent: true },
 );
@@ -115,19 +202,12 @@ verifies(
   '4.3/get-current-state',
   'a task held by runUntilCanceled reads working',
   async (c) => {
-    await requireDirectives(c, 'a task that runs until canceled');
-    const task = await openTask(c, scriptParts('working', { runUntilCanceled: true }));
-    try {
-      const seen = await awaitState(c, task.taskId, (s) => s !== 'submitted', STATE_WINDOW_MS);
-      if (stateOf(seen) === 'submitted') notSeenIn(c, 'working', 'submitted', c.scaled(STATE_WINDOW_MS));
-      // Read after the task met its system timeout (the read waited on a slow or rate-limited agent).
-      const gone = stateOf(seen) === 'working' ? undefined : readTooLate(c, task);
-      if (gone !== undefined) c.notExercised(`${gone}: no working task was left to read`);
-      c.check('tasks/get status.state', stateOf(seen), 'working');
-      c.check('status.progress of the working task', statusOf(seen)?.progress, is.type('object'));
-    } finally {
-      await cancelTask(c, task.taskId);
-    }
+    const { working: seen, gone } = await heldThenCanceled(c);
+    if (stateOf(seen) === 'submitted') notSeenIn(c, 'working', 'submitted', c.scaled(STATE_WINDOW_MS));
+    // Read after the task met its system timeout (the read waited on a slow or rate-limited agent).
+    if (gone !== undefined) c.notExercised(`${gone}: no working task was left to read`);
+    c.check('tasks/get status.state', stateOf(seen), 'working');
+    c.check('status.progress of the working task', statusOf(seen)?.progress, is.type('object'));
   },
   { concurrent: true },
 );
@@ -136,7 +216,7 @@ verifies(
   '4.3/get-status-details',
   'a completed status carries the agent reply message',
   async (c) => {
-    const message = statusOf(await getTask(c, await finished(c, 'completed')))?.message;
+    const message = statusOf((await completedRead(c)).task)?.message;
     c.check('status.message schema (agent-message) errors', schemaErrors('agent-message', message), []);
   },
   { concurrent: true },
@@ -146,7 +226,7 @@ verifies(
   '4.3/get-status-details',
   'a failed status carries an error object',
   async (c) => {
-    const error = statusOf(await getTask(c, await finished(c, 'failed')))?.error;
+    const error = statusOf((await failedRead(c)).task)?.error;
     c.check('status.error', error, is.type('object'));
   },
   { concurrent: true },
@@ -242,7 +322,7 @@ verifies(
   '4.3/get-timestamps-ordered',
   'a completed task has createdAt <= updatedAt',
   async (c) => {
-    const task = await getTask(c, await finished(c, 'completed'));
+    const { task } = await completedRead(c);
     c.check(
       '(createdAt, updatedAt)',
       [task?.createdAt, task?.updatedAt],
@@ -265,7 +345,7 @@ verifies(
     c.check('error.data.taskId', errorData(ex)?.taskId, taskId);
     c.check('error.data.suggestion', errorData(ex)?.suggestion, is.nonEmptyString());
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 1, turns: 0 } },
 );
 
 verifies(
@@ -276,4 +356,5 @@ verifies(
     const task = await getTask(c, taskId);
     c.check('tasks/get of the earlier task: (id, state)', [task?.id, stateOf(task)], [taskId, 'completed']);
   },
+  { cost: { requests: 1, turns: 0 } },
 );

@@ -15,10 +15,10 @@ export interface ProgressTrace {
   delayMs: number;
 }
 
-// 300 ms in 3 steps on a fast agent (grown by its turn latency, c.scaled): a poll every 15 ms sees
-// each step several times, within the file's budget.
+// 300 ms in 3 steps on a fast agent (grown by its turn latency, c.scaled). The reads come at the
+// moments the script makes interesting: once the task exists, in the middle of each step, and once its
+// work should be over (then again, spaced by a step, until it ends or the window closes).
 const SCRIPT = { delayMs: 300, progressSteps: 3 };
-const POLL_MS = 15;
 const BUDGET_MS = 3_000;
 
 let trace: Promise<ProgressTrace> | undefined;
@@ -27,14 +27,22 @@ async function poll(c: CheckContext): Promise<ProgressTrace> {
   await requireDirectives(c, 'a task that reports progress (delayMs, progressSteps)');
   const script = { ...SCRIPT, delayMs: c.scaled(SCRIPT.delayMs) };
   const { taskId } = await openTask(c, scriptParts('progress', script));
+  const opened = Date.now();
+  const step = script.delayMs / script.progressSteps;
+  const moments = [
+    0,
+    ...Array.from({ length: script.progressSteps }, (_, k) => (k + 0.5) * step),
+    script.delayMs + step / 2,
+  ];
   const reads: Array<JsonObject | undefined> = [];
-  const deadline = Date.now() + c.scaled(BUDGET_MS);
-  for (;;) {
+  const deadline = opened + c.scaled(BUDGET_MS);
+  for (let i = 0; ; i += 1) {
+    const at = opened + (moments[i] ?? script.delayMs + (i - moments.length + 1.5) * step);
+    if (at > Date.now()) await sleep(at - Date.now());
     const task = await getTask(c, taskId);
     reads.push(task);
     if (isFinalState(stateOf(task)) || Date.now() >= deadline)
       return { taskId, reads, delayMs: script.delayMs };
-    await sleep(POLL_MS);
   }
 }
 

@@ -7,14 +7,34 @@ import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../supp
 import { errorData } from '../support/errors.ts';
 import { cancellableTask, cancelLive, cancelTask } from '../support/live-tasks.ts';
 import { errorOf, resultOf } from '../support/rpc.ts';
-import { finishedTasks, type FinalOutcome } from '../support/samples.ts';
+import { finishedTasks, type FinalOutcome, sharedSample } from '../support/samples.ts';
 import { getTask, stateOf, statusOf } from '../support/tasks.ts';
 
 suiteFile({
+  // A task caught running (message/stream, tasks/get until working), canceled, read with tasks/get.
   cost: { requests: 4, turns: 1 },
+  samples: {
+    // The directive probe (once per file), message/stream, tasks/get until working, tasks/cancel with
+    // a reason, tasks/get.
+    'a task canceled with a reason': { requests: 5, turns: 2 },
+  },
 });
 
 const finished = finishedTasks();
+
+/** A check that reads one of the file's samples and sends nothing of its own. */
+const READS_A_SAMPLE = { requests: 0, turns: 0 };
+
+/** One running task canceled with a reason, and read after: the result-shape and the reason checks read it. */
+const canceledWithReason = sharedSample('a task canceled with a reason', async (c: CheckContext) => {
+  // Spaces, punctuation and non-ASCII: the reason must travel verbatim.
+  const reason = `conformance: stop, please — ${Date.now()} ✓`;
+  const task = await cancellableTask(c, 'cancel with a reason');
+  const result = resultOf(await cancelLive(c, task, reason));
+  const got = await getTask(c, task.taskId);
+  await task.stream?.close();
+  return { taskId: task.taskId, reason, result, got };
+});
 
 verifies(
   '4.4/cancel-task-id-required',
@@ -24,36 +44,32 @@ verifies(
     c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
     c.check('error.data.details', errorData(ex)?.details, is.nonEmptyString());
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 1, turns: 0 } },
 );
 
 verifies(
   '4.4/cancel-result-fields',
   'a successful cancel answers {id, status, canceled: true}',
   async (c) => {
-    const task = await cancellableTask(c, 'cancel result shape');
-    const result = resultOf(await cancelLive(c, task, 'conformance: result shape'));
+    const { taskId, result } = await canceledWithReason(c);
     const v = validate('cancel-result', result);
     c.check('cancel-result schema errors', v.valid ? [] : v.errors, []);
-    c.check('result.id', result?.id, task.taskId);
+    c.check('result.id', result?.id, taskId);
     c.check('result.status.state', stateOf(result), 'canceled');
     c.check('result.canceled', result?.canceled, true);
   },
-  { concurrent: true },
+  { concurrent: true, cost: READS_A_SAMPLE },
 );
 
 verifies(
   '4.4/cancel-reason',
   'the supplied reason comes back unchanged in the result and in tasks/get',
   async (c) => {
-    // Spaces, punctuation and non-ASCII: the reason must travel verbatim.
-    const reason = `conformance: stop, please — ${Date.now()} ✓`;
-    const task = await cancellableTask(c, 'cancel with a reason');
-    const result = resultOf(await cancelLive(c, task, reason));
+    const { reason, result, got } = await canceledWithReason(c);
     c.check('result.status.reason', statusOf(result)?.reason, reason);
-    c.check('tasks/get status.reason', statusOf(await getTask(c, task.taskId))?.reason, reason);
+    c.check('tasks/get status.reason', statusOf(got)?.reason, reason);
   },
-  { concurrent: true },
+  { concurrent: true, cost: READS_A_SAMPLE },
 );
 
 verifies(

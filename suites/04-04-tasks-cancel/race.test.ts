@@ -2,7 +2,6 @@
 // task's own end either wins (canceled for good) or loses with an error naming the final state the
 // task keeps. Black-box: cancels fired at short tasks; deterministic: a2a:directive finishOnCancel.
 import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
-import { cardLimit } from '../support/card.ts';
 import {
   directivesHonoured,
   requireDirectives,
@@ -17,11 +16,14 @@ import { awaitState, getTask, isFinalState, stateOf } from '../support/tasks.ts'
 import { sleep } from '../support/timing.ts';
 
 suiteFile({
-  cost: { requests: 19, turns: 5 },
+  // A finishOnCancel task: message/stream, tasks/get until working, tasks/cancel, tasks/get.
+  cost: { requests: 4, turns: 1 },
 });
 
-// Enough races for both outcomes to occur on a target with jittered short tasks, within ~50 requests.
-const RACES = 12;
+// Twelve races, enough for both outcomes to occur on a target with jittered short tasks. The first is
+// the most telling: a plain task whose 15 ms of work ends about when the cancel arrives (on a paced or
+// distant agent it has ended, and the cancel must lose naming the final state it keeps).
+const RACE_ORDER: readonly number[] = [1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 const JITTER_MS = [0, 15, 50, 150];
 const LOSING_CODES: readonly unknown[] = [
   ERROR_CODES.TASK_ALREADY_COMPLETED,
@@ -98,44 +100,52 @@ function agentSaidEnded(o: RaceOutcome): boolean {
   return o.cancel.kind === 'result' || isFinalState(o.cancel.currentState);
 }
 
+/** Grades one race once its task ended and was read again (C-08). */
+function grade(c: CheckContext, o: RaceOutcome): void {
+  if (o.streamCut !== undefined) c.info(`race #${o.race}: stream states ${o.streamCut} (not graded)`);
+  if (!isFinalState(o.finalState) && !agentSaidEnded(o)) {
+    c.info(
+      `race #${o.race}: still ${String(o.finalState)} when the harness stopped watching, after a cancel answered error ${String(o.cancel.kind === 'error' ? o.cancel.code : '')} without a final currentState (not graded)`,
+    );
+    return;
+  }
+  c.check(
+    `race #${o.race}`,
+    o,
+    is.where(
+      'a consistent end (C-08): canceled for good, or an error naming the kept final state',
+      () => inconsistency(o) === null,
+    ),
+  );
+}
+
 verifies(
   '4.4/cancel-race-consistent',
   'cancels fired at short tasks either win for good or lose with the final state kept',
   async (c) => {
     const directives = await directivesHonoured(c);
-    const batch = Math.min(4, cardLimit(c, 'concurrentTasks') ?? 1);
+    const directive = (i: number): DirectiveFields | undefined =>
+      directives ? { delayMs: JITTER_MS[i % JITTER_MS.length]!, finishOnCancel: i % 3 === 2 } : undefined;
     const outcomes: RaceOutcome[] = [];
-    for (let first = 0; first < RACES; first += batch) {
-      const ids = Array.from({ length: Math.min(batch, RACES - first) }, (_, k) => first + k);
-      const directive = (i: number): DirectiveFields | undefined =>
-        directives ? { delayMs: JITTER_MS[i % JITTER_MS.length]!, finishOnCancel: i % 3 === 2 } : undefined;
-      outcomes.push(...(await Promise.all(ids.map((i) => race(c, i, directive(i))))));
-    }
-    // A late agent result applied after the race would show in this second read.
-    await sleep(50);
-    await Promise.all(outcomes.map(async (o) => (o.laterState = stateOf(await getTask(c, o.taskId)))));
-    for (const o of outcomes) {
-      if (o.streamCut !== undefined) c.info(`race #${o.race}: stream states ${o.streamCut} (not graded)`);
-      if (!isFinalState(o.finalState) && !agentSaidEnded(o)) {
-        c.info(
-          `race #${o.race}: still ${String(o.finalState)} when the harness stopped watching, after a cancel answered error ${String(o.cancel.kind === 'error' ? o.cancel.code : '')} without a final currentState (not graded)`,
-        );
-        continue;
-      }
-      c.check(
-        `race #${o.race}`,
-        o,
-        is.where(
-          'a consistent end (C-08): canceled for good, or an error naming the kept final state',
-          () => inconsistency(o) === null,
-        ),
-      );
-    }
+    // One race per case: a cancel fired at a short task, the task read once it ended and read again.
+    await c.each('races of a cancel against a short task', RACE_ORDER, async (i) => {
+      const o = await race(c, i, directive(i));
+      // A late agent result applied after the race would show in this second read.
+      await sleep(50);
+      o.laterState = stateOf(await getTask(c, o.taskId));
+      outcomes.push(o);
+      grade(c, o);
+    });
     const won = outcomes.filter((o) => o.cancel.kind === 'result').length;
     c.info(
       `cancels won ${won} of ${outcomes.length} races`,
       outcomes.map((o) => o.cancel),
     );
+  },
+  {
+    // The directive probe (once per file), then per race: message/stream, tasks/cancel, two tasks/get.
+    cost: { requests: 5, turns: 2 },
+    property: { requests: 4, turns: 1, cases: RACE_ORDER.length },
   },
 );
 

@@ -4,25 +4,36 @@
 // checks that set an agent-level configuration, so that their order within one file is fixed.
 import { isObject } from '../../schemas/json.ts';
 import { suiteFile, verifies } from '../support/index.ts';
-import { finishedTaskId } from '../support/samples.ts';
+import { finishedTaskId, sharedSample } from '../support/samples.ts';
 import { getConfig, requireResult, requireSet } from '../support/webhooks.ts';
 
 suiteFile({
-  cost: { requests: 4, turns: 2 },
+  // A tasks/pushNotificationConfig/get, after the message/send of a finished task at most.
+  cost: { requests: 2, turns: 1 },
+  samples: {
+    // message/send of a finished task, then its set.
+    'a finished task with a task-level configuration': { requests: 2, turns: 1 },
+  },
 });
 
 // Each check works on its own tasks (task-level scopes): they run side by side.
 const together = { concurrent: true };
 
 const HOOK = 'https://webhook.a2a-conformance.invalid/get';
+const EVENTS = ['task.completed', 'task.canceled'];
+
+/** One finished task given a task-level configuration: read back by one check, kept apart by the other. */
+const configured = sharedSample('a finished task with a task-level configuration', async (c) => {
+  const taskId = await finishedTaskId(c);
+  return { taskId, configId: await requireSet(c, { url: HOOK, events: EVENTS }, taskId) };
+});
 
 verifies(
   '4.7/get-reflects-set',
   'get returns the stored url, events and configId, active',
   async (c) => {
-    const taskId = await finishedTaskId(c);
-    const events = ['task.completed', 'task.canceled'];
-    const configId = await requireSet(c, { url: HOOK, events }, taskId);
+    const { taskId, configId } = await configured(c);
+    const events = EVENTS;
     const result = requireResult(c, 'get result', await getConfig(c, taskId));
     const config = isObject(result.config) ? result.config : {};
     c.check('result.config.url', config.url, HOOK);
@@ -31,16 +42,15 @@ verifies(
     c.check('result.configId', result.configId, configId);
     c.check('result.active', result.active, true);
   },
-  together,
+  { ...together, cost: { requests: 1, turns: 0 } },
 );
 
 verifies(
   '4.7/get-returns-scope',
   'get of another task does not return this task configuration',
   async (c) => {
-    const configured = await finishedTaskId(c);
+    await configured(c);
     const other = await finishedTaskId(c);
-    await requireSet(c, { url: HOOK }, configured);
     const result = requireResult(c, 'get result', await getConfig(c, other));
     c.check('result.config', result.config, null);
     c.check('result.configId', result.configId, null);

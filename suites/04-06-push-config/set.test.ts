@@ -5,7 +5,7 @@ import { isObject } from '../../schemas/json.ts';
 import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
 import { awaitEvidence, deliveriesOf, summary } from '../support/deliveries.ts';
 import { refusal } from '../support/errors.ts';
-import { finishedTaskId } from '../support/samples.ts';
+import { finishedTaskId, sharedSample } from '../support/samples.ts';
 import {
   coveredInTime,
   getConfig,
@@ -16,13 +16,24 @@ import {
 } from '../support/webhooks.ts';
 
 suiteFile({
-  cost: { requests: 5, turns: 1 },
+  // A running task given two task-level configurations: message/stream, two sets, tasks/get until
+  // working, tasks/cancel (finishOnCancel), tasks/get.
+  cost: { requests: 6, turns: 1 },
+  samples: {
+    // message/send of a task that ends at once (finishedTaskId).
+    'a finished task': { requests: 1, turns: 1 },
+  },
 });
 
 // Each check works on its own tasks (task-level scopes): they run side by side.
 const together = { concurrent: true };
 
 const HOOK = 'https://webhook.a2a-conformance.invalid/set';
+const NOT_OBJECTS: readonly unknown[] = [HOOK, [HOOK], 42, null, true];
+
+// The task the refused sets name: they store nothing, so one serves both. The replacing check makes its
+// own, so that a set wrongly accepted here cannot replace what it reads back.
+const refusalTask = sharedSample('a finished task', finishedTaskId);
 
 async function expectConfigRefused(c: CheckContext, label: string, params: unknown): Promise<void> {
   const { code, field } = refusal(await c.rpc(SET, params));
@@ -34,21 +45,32 @@ verifies(
   '4.6/set-config-required',
   'a set without config gets -32602 naming config',
   async (c) => {
-    await expectConfigRefused(c, 'params {}', {});
-    await expectConfigRefused(c, 'params with taskId only', { taskId: await finishedTaskId(c) });
+    const taskId = await refusalTask(c);
+    // A task named and no config first: a server that reads a task-level set from the taskId alone.
+    const cases = [
+      { label: 'params with taskId only', params: { taskId } },
+      { label: 'params {}', params: {} },
+    ];
+    await c.each('sets without config', cases, ({ label, params }) => expectConfigRefused(c, label, params));
   },
-  together,
+  { ...together, cost: { requests: 1, turns: 0 }, property: { requests: 1, turns: 0, cases: 2 } },
 );
 
 verifies(
   '4.6/set-config-object',
   'a config that is not an object gets -32602',
   async (c) => {
-    const taskId = await finishedTaskId(c);
-    for (const config of [HOOK, [HOOK], 42, null, true])
-      await expectConfigRefused(c, `config ${JSON.stringify(config)}`, { taskId, config });
+    const taskId = await refusalTask(c);
+    // The url alone as a string first: the likeliest slip of a client, and of a lenient server.
+    await c.each('configs that are not objects', NOT_OBJECTS, (config) =>
+      expectConfigRefused(c, `config ${JSON.stringify(config)}`, { taskId, config }),
+    );
   },
-  together,
+  {
+    ...together,
+    cost: { requests: 1, turns: 0 },
+    property: { requests: 1, turns: 0, cases: NOT_OBJECTS.length },
+  },
 );
 
 verifies(
@@ -69,7 +91,8 @@ verifies(
     c.check('get result.config.url', isObject(config) ? config.url : config, `${HOOK}/second`);
     c.check('get result.config.events', isObject(config) ? config.events : config, ['task.failed']);
   },
-  together,
+  // message/send of its own finished task, two sets and a get.
+  { ...together, cost: { requests: 4, turns: 1 } },
 );
 
 verifies(

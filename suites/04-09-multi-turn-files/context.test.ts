@@ -9,10 +9,15 @@ import { sendTask, sendText, textPart, unknownId } from '../support/messages.ts'
 import { errorOf, resultOf, type JsonObject } from '../support/rpc.ts';
 import { checkSchema } from '../support/schemas.ts';
 import { replyText } from '../support/tasks.ts';
+import { sharedSample } from '../support/samples.ts';
 
 suiteFile({
   cost: { requests: 3, turns: 3 },
   span: 'long',
+  samples: {
+    // Four message/send turns, the last three with the contextId the first returned.
+    'a conversation of four turns': { requests: 4, turns: 4 },
+  },
 });
 
 /** Sends one turn; with `turn` the agent adds its turn and history lines (directives.md section 4). */
@@ -32,21 +37,37 @@ function contextOf(c: CheckContext, task: JsonObject, label: string): string {
   return task.contextId as string;
 }
 
+/**
+ * A conversation of four turns, the last three sent with the contextId the first returned (none when
+ * it returned none): its first turn is also the "first message" of the returned and distinct checks.
+ */
+const conversation = sharedSample('a conversation of four turns', async (c: CheckContext) => {
+  const first = await turn(c, 'turn one');
+  const contextId =
+    typeof first.contextId === 'string' && first.contextId !== '' ? first.contextId : undefined;
+  const later: JsonObject[] = [];
+  if (contextId !== undefined) for (const n of [2, 3, 4]) later.push(await turn(c, `turn ${n}`, contextId));
+  return { first, later };
+});
+
+/** A check that reads one of the file's samples and sends nothing of its own. */
+const READS_A_SAMPLE = { requests: 0, turns: 0 };
+
 verifies(
   '4.9/context-id-returned',
   'the first message of a conversation returns a contextId',
   async (c) => {
-    const task = await turn(c, 'first message');
-    c.check('result.contextId', task.contextId, is.nonEmptyString());
+    const { first } = await conversation(c);
+    c.check('result.contextId', first.contextId, is.nonEmptyString());
   },
-  { concurrent: true },
+  { concurrent: true, cost: READS_A_SAMPLE },
 );
 
 verifies(
   '4.9/context-id-distinct',
   'two messages without contextId get different contextIds',
   async (c) => {
-    const first = contextOf(c, await turn(c, 'conversation one'), 'first contextId');
+    const first = contextOf(c, (await conversation(c)).first, 'first contextId');
     const second = contextOf(c, await turn(c, 'conversation two'), 'second contextId');
     c.check(
       'second contextId',
@@ -54,24 +75,23 @@ verifies(
       is.where(`other than ${JSON.stringify(first)}`, (v) => v !== first),
     );
   },
-  { concurrent: true },
+  { concurrent: true, cost: { requests: 1, turns: 1 } },
 );
 
 verifies(
   '4.9/context-id-continues',
   'four turns sent with the returned contextId keep it',
   async (c) => {
-    const first = await turn(c, 'turn one');
+    const { first, later } = await conversation(c);
     const contextId = contextOf(c, first, 'turn 1 contextId');
     const taskIds = new Set([first.id]);
-    for (const n of [2, 3, 4]) {
-      const task = await turn(c, `turn ${n}`, contextId);
-      c.check(`turn ${n} contextId`, task.contextId, contextId);
+    for (const [i, task] of later.entries()) {
+      c.check(`turn ${i + 2} contextId`, task.contextId, contextId);
       taskIds.add(task.id);
     }
     c.check('distinct task ids over the four turns', taskIds.size, 4);
   },
-  { concurrent: true },
+  { concurrent: true, cost: READS_A_SAMPLE },
 );
 
 verifies(

@@ -17,21 +17,33 @@ import {
   scheduledDelayMs,
   summary,
 } from '../support/deliveries.ts';
+import { sharedSample } from '../support/samples.ts';
 import { coveredInTime, requireSet, startRunningTask } from '../support/webhooks.ts';
 import { attemptsOf, failing, retries, scriptedRun } from './scripted-run.ts';
 
+/**
+ * One scripted event (scripted-run.ts): message/stream of a held task, the set, tasks/get until working,
+ * tasks/cancel (finishOnCancel), tasks/get; then the retry schedule the check configured.
+ */
+const OWN_RUN = {
+  requests: 5,
+  turns: 1,
+  waits: [{ spec: 3_000, why: 'the retry schedule the check configures (initialDelay x multiplier^(n-1))' }],
+};
+
 suiteFile({
-  cost: {
-    requests: 4,
-    turns: 1,
-    waits: [
-      { spec: 3_000, why: 'the retry schedule the check configures (initialDelay x multiplier^(n-1))' },
-    ],
-  },
+  // Most checks read one of the file's two samples and send nothing of their own.
+  cost: { requests: 0, turns: 0 },
   span: 'long',
+  samples: {
+    'three failing attempts of one event': OWN_RUN,
+    'one event answered 202, without a secret': OWN_RUN,
+  },
 });
 
 const concurrent = { concurrent: true };
+const readsASample = { concurrent: true, cost: { requests: 0, turns: 0 } };
+const ownRun = { concurrent: true, cost: OWN_RUN };
 
 // First in the file: vitest runs at most a few concurrent checks at once, and this one is the longest.
 // The receiver answers after 5.6 s: a sender that waits longer sees a 200 and never retries.
@@ -85,7 +97,7 @@ verifies(
       'attempt',
     );
   },
-  concurrent,
+  readsASample,
 );
 
 verifies(
@@ -96,7 +108,7 @@ verifies(
     c.require('attempts received', run.deliveries.length, run.policy.maxRetries + 1);
     checkGaps(c, retryGaps(run.deliveries), run.policy);
   },
-  concurrent,
+  readsASample,
 );
 
 // With the shared sample's 0.1 s initial delay, a sender that waits initialDelay * multiplier^n (an
@@ -111,7 +123,7 @@ verifies(
     c.require('attempts received', run.deliveries.length, 2);
     checkGaps(c, retryGaps(run.deliveries), run.policy);
   },
-  concurrent,
+  ownRun,
 );
 
 verifies(
@@ -127,7 +139,7 @@ verifies(
       ids.map(() => ids[0] ?? 'a delivery id'),
     );
   },
-  concurrent,
+  readsASample,
 );
 
 verifies(
@@ -138,7 +150,7 @@ verifies(
     c.require('attempts received', run.deliveries.length, run.policy.maxRetries + 1);
     c.check('delivery.attempt of each attempt', attemptsOf(run.deliveries), [1, 2, 3]);
   },
-  concurrent,
+  readsASample,
 );
 
 verifies(
@@ -152,7 +164,7 @@ verifies(
     );
     c.check('delivery.maxAttempts of each attempt (maxRetries 2)', max, [3, 3, 3]);
   },
-  concurrent,
+  readsASample,
 );
 
 verifies(
@@ -170,7 +182,7 @@ verifies(
       );
     }
   },
-  concurrent,
+  readsASample,
 );
 
 verifies(
@@ -180,39 +192,52 @@ verifies(
     const run = await retries(c);
     c.check('attempts after a 500', summary(run.deliveries), count(run.policy.maxRetries + 1));
   },
-  concurrent,
+  readsASample,
 );
 
-for (const [what, first] of [
-  ['answered 302 (redirects are never followed)', { status: 302, body: '' }],
-  ['ended by a connection reset', { reset: true }],
-] as const) {
-  verifies(
-    '6.5/failed-attempt-retried',
-    `an attempt ${what} is retried`,
-    async (c) => {
+// Other failures than a 5xx: a redirect first (a sender that follows it would count it delivered).
+const OTHER_FAILURES = [
+  { what: 'answered 302 (redirects are never followed)', first: { status: 302, body: '' } },
+  { what: 'ended by a connection reset', first: { reset: true } },
+] as const;
+
+verifies(
+  '6.5/failed-attempt-retried',
+  'an attempt answered 302, or ended by a connection reset, is retried',
+  async (c) => {
+    await c.each('failed attempts other than a 5xx', OTHER_FAILURES, async ({ what, first }) => {
       const policy = { initialDelay: 0.1, backoffMultiplier: 2, maxRetries: 1 };
       const run = await scriptedRun(c, { label: 'retried', policy, script: [first], count: 2 });
       c.check(
-        'attempts (first failed, the retry answered 200)',
+        `an attempt ${what}: attempts (first failed, the retry answered 200)`,
         summary(ofTask(run.deliveries, run.taskId)),
         count(2),
       );
-    },
-    concurrent,
-  );
-}
+    });
+  },
+  { ...concurrent, cost: OWN_RUN, property: { requests: 5, turns: 1, cases: OTHER_FAILURES.length } },
+);
+
+// One event answered 202, with no secret configured: the acknowledgement check and the unsigned
+// delivery check read it.
+const acknowledged = sharedSample('one event answered 202, without a secret', (c) =>
+  scriptedRun(c, {
+    label: 'acknowledged',
+    policy: { initialDelay: 0.1, backoffMultiplier: 2, maxRetries: 2 },
+    script: [{ status: 202 }],
+    count: 1,
+    settle: true,
+  }),
+);
 
 verifies(
   '6.5/2xx-acknowledges',
   'an attempt answered 202 is not retried',
   async (c) => {
-    const policy = { initialDelay: 0.1, backoffMultiplier: 2, maxRetries: 2 };
-    const script = [{ status: 202 }];
-    const run = await scriptedRun(c, { label: 'acknowledged', policy, script, count: 1, settle: true });
+    const run = await acknowledged(c);
     c.check('attempts after a 202', summary(run.deliveries), count(1));
   },
-  concurrent,
+  readsASample,
 );
 
 verifies(
@@ -224,7 +249,7 @@ verifies(
     c.require('attempts received', run.deliveries.length, 2);
     checkGaps(c, retryGaps(run.deliveries), { ...run.policy, initialDelay: 1 });
   },
-  concurrent,
+  ownRun,
 );
 
 verifies(
@@ -238,7 +263,7 @@ verifies(
     checkGaps(c, gaps, { ...run.policy, backoffMultiplier: 2 });
     c.info('ratio of the second retry delay to the first', gaps[0] ? gaps[1]! / gaps[0] : undefined);
   },
-  concurrent,
+  ownRun,
 );
 
 verifies(
@@ -263,7 +288,7 @@ verifies(
       max.map(() => 4),
     );
   },
-  concurrent,
+  ownRun,
 );
 
 verifies(
@@ -290,7 +315,9 @@ verifies(
     // Anything else at this url (the other task's events) is a violation, however late it comes.
     hooks.expectNothingMore('deliveries of other tasks', { token }, got);
   },
-  concurrent,
+  // Two running tasks: two message/stream, the set, per task tasks/get until working, tasks/cancel and
+  // tasks/get.
+  { ...concurrent, cost: { requests: 9, turns: 2 } },
 );
 
 // The agent-level filter checks (agent-scope.test.ts) say nothing of task-level configurations,
@@ -309,17 +336,16 @@ verifies(
     // Settled at once if a delivery is already in, else at the end of the run (after the grace period).
     hooks.expectNothingMore('deliveries (task.completed is not subscribed)', { token });
   },
-  concurrent,
+  ownRun,
 );
 
 verifies(
   '6.2/no-signature-without-secret',
   'without a secret no X-Webhook-Signature is sent',
   async (c) => {
-    const policy = { initialDelay: 0.1, backoffMultiplier: 2, maxRetries: 0 };
-    const run = await scriptedRun(c, { label: 'unsigned', policy, script: [], count: 1 });
+    const run = await acknowledged(c);
     c.require('task.completed delivered', run.deliveries.length, 1);
     c.check('X-Webhook-Signature', headerOf(run.deliveries[0]!, 'x-webhook-signature'), undefined);
   },
-  concurrent,
+  readsASample,
 );
