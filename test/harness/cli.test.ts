@@ -100,7 +100,8 @@ describe.concurrent('a2a-conformance CLI', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('2.2/response-id-equals-request-id  MUST');
     expect(r.stdout).toContain('check: a success response echoes the string id');
-  });
+    // A cold declaration cache collects every suite file first: tens of seconds on a loaded runner.
+  }, 90_000);
 
   it('explains a requirement with its rulings and checks', async () => {
     const r = await inProcess(['explain', '2.2/response-id-equals-request-id']);
@@ -110,7 +111,7 @@ describe.concurrent('a2a-conformance CLI', () => {
     const bad = await inProcess(['explain', 'nope/nothing']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("unknown requirement id 'nope/nothing'");
-  });
+  }, 90_000);
 
   it('explains a requirement down to its reference-server code, mutants and legal variants', async () => {
     const r = await inProcess(['explain', '4.4/cancel-completed-task-code']);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { validate, type SchemaName } from '../../schemas/registry.ts';
 import {
+  AGENT_B,
   detach,
   directive,
   filePart,
@@ -10,6 +11,7 @@ import {
   startServer,
   waitForState,
   type Harness,
+  type PostInit,
 } from './support.ts';
 
 function expectConforms(name: SchemaName, value: unknown): void {
@@ -17,8 +19,13 @@ function expectConforms(name: SchemaName, value: unknown): void {
   expect(outcome.valid ? [] : outcome.errors, `${name}: ${JSON.stringify(value).slice(0, 300)}`).toEqual([]);
 }
 
-async function resultOf(h: Harness, method: string, params?: unknown): Promise<Record<string, unknown>> {
-  const reply = await h.rpc(method, params);
+async function resultOf(
+  h: Harness,
+  method: string,
+  params?: unknown,
+  init?: PostInit,
+): Promise<Record<string, unknown>> {
+  const reply = await h.rpc(method, params, init);
   expectConforms('jsonrpc-success-response', reply.json);
   return reply.result;
 }
@@ -26,7 +33,8 @@ async function resultOf(h: Harness, method: string, params?: unknown): Promise<R
 describe('2 / 4 results conform to the wire schemas', () => {
   it('message/send (completed, failed, canceled), tasks/get, tasks/cancel, resubscribe, card', async () => {
     const h = await startServer({
-      agents: [{ id: 'agent-a', apiKeys: ['test-key-a'], systemTimeoutMs: 50 }],
+      // agent-a ends a held task at once (50 ms); agent-b's task stays working until the test cancels it.
+      agents: [{ id: 'agent-a', apiKeys: ['test-key-a'], systemTimeoutMs: 50 }, AGENT_B],
     });
     expectConforms(
       'send-result',
@@ -42,10 +50,11 @@ describe('2 / 4 results conform to the wire schemas', () => {
     );
     expectConforms('tasks-get-result', await resultOf(h, 'tasks/get', { taskId: 's1' }));
     expectConforms('resubscribe-result', await resultOf(h, 'tasks/resubscribe', { taskId: 's1' }));
-    detach(h.rpc('message/send', { ...sendParams(directive({ delayMs: 5000 })), id: 'c1' }));
-    await waitForState(h, 'c1', 'working');
-    expectConforms('tasks-get-result', await resultOf(h, 'tasks/get', { taskId: 'c1' }));
-    expectConforms('cancel-result', await resultOf(h, 'tasks/cancel', { taskId: 'c1' }));
+    const b = { agentId: 'agent-b' };
+    detach(h.rpc('message/send', { ...sendParams(directive({ runUntilCanceled: true })), id: 'c1' }, b));
+    await waitForState(h, 'c1', 'working', 'agent-b');
+    expectConforms('tasks-get-result', await resultOf(h, 'tasks/get', { taskId: 'c1' }, b));
+    expectConforms('cancel-result', await resultOf(h, 'tasks/cancel', { taskId: 'c1' }, b));
     expectConforms(
       'agent-extended-card',
       await resultOf(h, 'agent/authenticatedExtendedCard', { includeMetrics: true }),
