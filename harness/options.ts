@@ -11,7 +11,7 @@ import {
   resolveProxy,
   type NetworkSettings,
 } from './io/network.ts';
-import { OPTIONS, RUN_OPTIONS, type OptionKey } from './option-table.ts';
+import { flagOf, OPTIONS, RUN_OPTIONS, type OptionKey } from './option-table.ts';
 import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection, type Profile } from '../core/types.ts';
 
 export { ConfigError };
@@ -164,7 +164,7 @@ export function resolveOptions(
   const { raw, from } = mergeLayers(layers);
   const cred = pickCredential(raw, from);
   const timeoutMs = int(raw.timeoutMs, 'timeoutMs', DEFAULTS.timeoutMs, 1);
-  const target = raw.target === undefined ? undefined : url(raw.target, 'target');
+  const target = raw.target === undefined ? undefined : prefixUrl(raw.target, 'target');
   const resolved: ResolvedRunOptions = {
     out: raw.out === null ? null : (str(raw.out, 'out') ?? DEFAULTS.out),
     // smoke exercises the MUST requirements only, unless --level says otherwise.
@@ -192,7 +192,7 @@ export function resolveOptions(
   setIfDefined(resolved, 'bearer', str(cred.bearer, 'bearer'));
   setIfDefined(resolved, 'baseline', str(raw.baseline, 'baseline'));
   if (raw.webhookPublicUrl !== undefined)
-    resolved.webhookPublicUrl = url(raw.webhookPublicUrl, 'webhookPublicUrl');
+    resolved.webhookPublicUrl = prefixUrl(raw.webhookPublicUrl, 'webhookPublicUrl');
   checkTargetCompleteness(resolved);
   return resolved;
 }
@@ -289,6 +289,27 @@ function url(value: unknown, name: string): string {
     throw new ConfigError(`${name} must be an http: or https: URL, got ${JSON.stringify(text)}`);
   }
   return text;
+}
+
+/**
+ * A URL the harness adds paths to (the target's base URL, the receiver's public URL): a query string
+ * or a fragment would end up before the added path, so either is refused, naming the option.
+ */
+function prefixUrl(value: unknown, key: 'target' | 'webhookPublicUrl'): string {
+  const text = url(value, key);
+  const parsed = new URL(text);
+  // `new URL` drops a bare `?` or `#`; the text still has it.
+  const part =
+    parsed.hash !== '' || text.includes('#')
+      ? 'a fragment (#...)'
+      : parsed.search !== '' || text.includes('?')
+        ? 'a query string (?...)'
+        : undefined;
+  if (part === undefined) return text;
+  const env = RUN_OPTIONS.find((o) => o.key === key)?.env;
+  throw new ConfigError(
+    `${flagOf(key)}${env === undefined ? '' : ` (${env})`} is a base URL the harness adds paths to, so it cannot carry ${part}: got ${JSON.stringify(text)}`,
+  );
 }
 
 function level(value: unknown): LevelSelection {

@@ -1,4 +1,4 @@
-// `npm run mutants [-- --concurrency N] [--extended] [--keep-reports] [--mutants | --legal] [name-filter...]`:
+// `npm run mutants [-- --concurrency N] [--run-timeout S] [--extended] [--keep-reports] [--mutants | --legal] [name-filter...]`:
 // runs every mutant (or those whose name contains a filter) and its control, then every legal variant
 // (mutants/legal/) and its control; prints both scores and writes mutants/results/score.{json,md} and
 // legal-score.{json,md} (and each run's reports under mutants/results/reports/ with --keep-reports).
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { positiveInt, scriptCommand } from '../scripts/args.ts';
 import { computeLegalScore, legalScoreMarkdown, loadLegalVariants, runLegal } from './legal-run.ts';
-import { loadVariants, runMutants } from './runner.ts';
+import { loadVariants, runMutants, setRunTimeoutMs } from './runner.ts';
 import { computeScore, scoreMarkdown } from './score.ts';
 
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
@@ -19,6 +19,12 @@ const command = scriptCommand(
 )
   .argument('[name-filter...]', 'only the variants whose name contains one of these')
   .option('--concurrency <n>', 'variants run at once', positiveInt, 3)
+  .option(
+    '--run-timeout <s>',
+    'seconds after which one harness run is killed (a busy machine needs more)',
+    positiveInt,
+    240,
+  )
   .option('--extended', 'also the extended set of mutants')
   .option('--keep-reports', "keep each run's reports under mutants/results/reports/")
   .option('--mutants', 'only the mutants')
@@ -26,6 +32,7 @@ const command = scriptCommand(
   .parse();
 const flags = command.opts<{
   concurrency: number;
+  runTimeout: number;
   extended?: boolean;
   keepReports?: boolean;
   mutants?: boolean;
@@ -33,6 +40,7 @@ const flags = command.opts<{
 }>();
 const filters = command.processedArgs[0] as string[];
 const concurrency = flags.concurrency;
+setRunTimeoutMs(flags.runTimeout * 1000);
 const keep = flags.keepReports === true ? join(RESULTS, 'reports') : undefined;
 const extended = flags.extended === true;
 // Either flag alone runs only its set; both (like neither) run both.

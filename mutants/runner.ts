@@ -12,8 +12,16 @@ import type { Area, MutantTarget, SetRunOptions, Variant } from './types.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const VARIANTS_DIR = join(ROOT, 'mutants', 'variants');
-/** A run that hangs past this is killed and counted as not caught (generous: cores may be shared). */
-const RUN_TIMEOUT_MS = 240_000;
+/**
+ * A run that hangs past this is killed and counted as not caught (generous: cores may be shared);
+ * `npm run mutants -- --run-timeout <s>` sets it for a machine busier than that.
+ */
+let RUN_TIMEOUT_MS = 240_000;
+
+/** The time after which one harness run is killed (see RUN_TIMEOUT_MS). */
+export function setRunTimeoutMs(ms: number): void {
+  RUN_TIMEOUT_MS = ms;
+}
 /** A fixed seed so a variant caught once is caught on every run. */
 const SEED = '20240601';
 /**

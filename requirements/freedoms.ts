@@ -140,6 +140,16 @@ export const FREEDOMS: readonly Freedom[] = [
     touches: ['2.3', '2.4', '2.8', '4.1', '4.2', '4.9', '6.1', '6.3'],
   },
   {
+    id: 'agent.reply-part-types',
+    group: 'spec',
+    freedom:
+      'A reply may carry file parts beside (or instead of) text: text is only what replies typically use.',
+    accept:
+      'Any parts of type text or file in a message of role agent; a check reading reply text looks for a text part, never requires text only.',
+    sources: [{ line: 54, quote: 'Agent replies typically use type `text`.' }],
+    touches: ['2.3', '2.4', '2.5', '2.8', '4.1', '4.2', '4.9', '6.1', '6.3'],
+  },
+  {
     id: 'agent.directive-contract',
     group: 'spec',
     freedom: 'An agent need not implement the a2a:directive contract: a directive is plain text to it.',
@@ -561,6 +571,16 @@ export const FREEDOMS: readonly Freedom[] = [
   },
 
   {
+    id: 'webhook.payload-timestamp',
+    group: 'webhook',
+    freedom:
+      'The payload timestamp is the time of the event or of the attempt: the spec gives its form (ISO 8601), not what it is the time of.',
+    accept:
+      'Any RFC 3339 time in payload.timestamp, the same or another on each attempt; the transition times are read from data (submittedAt, completedAt, ...).',
+    sources: [{ line: 304, quote: '| timestamp | string | ISO 8601 |' }],
+    touches: ['6.1', '6.3', '6.5'],
+  },
+  {
     id: 'webhook.delivery-latency',
     group: 'webhook',
     freedom:
@@ -584,7 +604,38 @@ export const FREEDOMS: readonly Freedom[] = [
     touches: ['2.11', '3', '4.6', '6', '6.*'],
   },
 
+  {
+    id: 'webhook.delivery-order',
+    group: 'webhook',
+    freedom:
+      "A task's events may arrive out of transition order: parallel delivery workers overtake each other in flight, and a retried earlier event comes after later ones.",
+    accept:
+      "Every event a check reads is awaited by itself (never assumed in because a later one arrived); a task's transitions are ordered by the agent's own data timestamps, never by arrival.",
+    sources: [
+      { line: 275, quote: 'Sent as HTTP POST to the configured webhook url for tasks whose status changes' },
+      { line: 321, quote: 'Failed deliveries are retried per retryPolicy (section 2.11).' },
+      {
+        ruling: 'C-20',
+        quote: 'The deliveries of one task to one configuration are started in transition order',
+      },
+    ],
+    touches: ['2.11', '3', '4.6', '6', '6.*'],
+  },
+
   // ---- deployment ----
+  {
+    id: 'deployment.tls',
+    group: 'deployment',
+    freedom:
+      'The agent is served over HTTPS only, possibly with a certificate of a private (company) CA that is not in the default trust store.',
+    accept:
+      'An https: base URL; the CA given with --ca-cert (A2A_CA_CERT) is trusted beside the default roots, and every check reads the decrypted answers as over HTTP.',
+    sources: [
+      { line: 7, quote: 'The protocol uses JSON-RPC 2.0 over HTTP/HTTPS.' },
+      { origin: 'deployment', quote: 'an internal agent whose certificate a company CA signed' },
+    ],
+    touches: 'all',
+  },
   {
     id: 'deployment.rate-limit',
     group: 'deployment',

@@ -93,20 +93,30 @@ function isZlibHeader(b: Buffer): boolean {
  * A decoder for one coding. `Z_SYNC_FLUSH` on finish: a stream the client closes mid-way (an SSE
  * stream after its final event) yields what arrived instead of an "unexpected end of file".
  */
-function decoderFor(coding: string, head: Buffer): Transform {
+function decoderFor(coding: string, head: Buffer, advertised: string | null): Transform {
   const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
   if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip(flush);
   if (coding === 'br')
     return zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
   if (coding === 'deflate')
     return isZlibHeader(head) ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
+  // Said as it was: a raw request (a malformed-HTTP probe, a delivery to a receiver) advertises nothing,
+  // and then any coding is the other side's right (RFC 9110 12.5.3), not its mistake.
+  const sent =
+    advertised === null
+      ? 'the request sent no Accept-Encoding, so any coding was allowed'
+      : `it sent Accept-Encoding: ${advertised}`;
   throw new ContentCodingError(
-    `the answer has Content-Encoding ${coding}, which the harness does not decode (it sent Accept-Encoding: ${ACCEPT_ENCODING})`,
+    `the answer has Content-Encoding ${coding}, which the harness does not decode (it decodes ${ACCEPT_ENCODING}; ${sent})`,
   );
 }
 
 /** `source` with one coding removed, chunk by chunk as it arrives (an SSE event is decoded when its bytes are in). */
-async function* decodeOne(coding: string, source: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
+async function* decodeOne(
+  coding: string,
+  source: AsyncIterable<Uint8Array>,
+  advertised: string | null,
+): AsyncGenerator<Buffer> {
   const it = source[Symbol.asyncIterator]();
   const held: Buffer[] = [];
   let head = Buffer.alloc(0);
@@ -121,7 +131,7 @@ async function* decodeOne(coding: string, source: AsyncIterable<Uint8Array>): As
   if (head.length === 0) return;
   let decoder: Transform;
   try {
-    decoder = decoderFor(coding, head);
+    decoder = decoderFor(coding, head, advertised);
   } catch (error) {
     await it.return?.();
     throw error;
@@ -161,8 +171,10 @@ async function* decodeOne(coding: string, source: AsyncIterable<Uint8Array>): As
 export function decodedBody(
   contentEncoding: string | string[] | undefined,
   body: AsyncIterable<Uint8Array>,
+  /** The request's Accept-Encoding (default: the harness's own, ACCEPT_ENCODING); null: none was sent. */
+  advertised: string | null = ACCEPT_ENCODING,
 ): AsyncIterable<Uint8Array> {
   let out = body;
-  for (const coding of contentCodings(contentEncoding).reverse()) out = decodeOne(coding, out);
+  for (const coding of contentCodings(contentEncoding).reverse()) out = decodeOne(coding, out, advertised);
   return out;
 }

@@ -423,7 +423,10 @@ class Client implements TargetClient {
         bodyTimeout: timeoutMs,
       });
       ex.timings.headersMs = elapsed(t0);
-      await readCapped(decodedBody(res.headers['content-encoding'], res.body), acc, this.maxBodyBytes);
+      // What the request advertised (a raw request may send none): named when a coding is not decoded.
+      const advertised = spec.headers['accept-encoding'] ?? null;
+      const body = decodedBody(res.headers['content-encoding'], res.body, advertised);
+      await readCapped(body, acc, this.maxBodyBytes);
     } catch (err) {
       ex.error = classifyError(err, deadlineHit);
       if (deadlineHit) {

@@ -1,9 +1,12 @@
 // Transport an agent's deployment may choose (RFC 9110, RFC 9112; spec 4 `{base_url}`; rulings C-56,
 // C-57): a base URL with a path behind a gateway, answers in a content coding, another reason phrase,
-// a connection closed after every answer, and a network that adds uneven latency.
+// a connection closed after every answer, a network that adds uneven latency, and HTTPS with a
+// certificate of a private CA.
+import { rm } from 'node:fs/promises';
+import { makePki, startTlsTunnel } from '../../test/support/network-parts.ts';
 import { legal } from '../legal-kit.ts';
-import type { ProxyCall } from '../proxy.ts';
-import type { LegalVariant } from '../types.ts';
+import { startMutant, type ProxyCall } from '../proxy.ts';
+import type { LegalVariant, MutantTarget } from '../types.ts';
 
 const BASE_URL = 'spec 4 line 196 (`POST {base_url}/api/v1/a2a/{agent_id}`), C-57';
 const CODINGS =
@@ -15,7 +18,46 @@ const REASONS: Record<number, string> = { 200: 'Fine', 401: 'Who Are You', 404: 
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The agent served over HTTPS only, with a server certificate a private CA signed (made with openssl
+ * for this run): TLS terminated in front of the proxy, every byte passed through. The harness is told
+ * the CA with --ca-cert, as a user certifying such an agent does.
+ */
+async function startOverTls(): Promise<MutantTarget> {
+  const pki = makePki();
+  const target = await startMutant();
+  try {
+    const tunnel = await startTlsTunnel({
+      upstreamPort: Number(new URL(target.baseUrl).port),
+      cert: pki.serverCert,
+      key: pki.serverKey,
+    });
+    return {
+      ...target,
+      baseUrl: `https://127.0.0.1:${tunnel.port}`,
+      extraArgs: [...(target.extraArgs ?? []), '--ca-cert', pki.caCert],
+      async close() {
+        await tunnel.close();
+        await target.close();
+        await rm(pki.dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await target.close();
+    throw error;
+  }
+}
+
 const variants: LegalVariant[] = [
+  {
+    name: 'https-private-ca',
+    varies: ['deployment.tls'],
+    description:
+      'the agent is reached only over HTTPS (https://127.0.0.1:port), its certificate signed by a private CA the harness is given with --ca-cert',
+    allowedBy:
+      'spec 1 line 7 ("JSON-RPC 2.0 over HTTP/HTTPS"); deployment: a certificate of a company CA on an internal agent',
+    start: startOverTls,
+  },
   legal({
     name: 'base-url-under-path',
     varies: ['http.base-url-path'],

@@ -1,10 +1,12 @@
 // When and how often an agent delivers a webhook (spec 6.5: no delivery latency is set, "Duplicate
 // deliveries are possible"; C-20): an outbox that sends each event a few seconds after its transition,
-// and one that sends every attempt twice under the same X-Webhook-Delivery. They prove the freedoms
-// `webhook.delivery-latency` and `webhook.duplicate-delivery`.
+// one that sends every attempt twice under the same X-Webhook-Delivery, and one whose parallel workers
+// let a task's later events arrive before its first. They prove the freedoms
+// `webhook.delivery-latency`, `webhook.duplicate-delivery` and `webhook.delivery-order`.
+import { request } from 'node:http';
 import { legal } from '../legal-kit.ts';
 import type { LegalVariant } from '../types.ts';
-import { deliveryOf, type RelayAttempt } from '../webhook-relay.ts';
+import { deliveryOf, isObject, resign, type RelayAttempt } from '../webhook-relay.ts';
 
 /** The spec 6.5 receiver timeout: an attempt unanswered this long is failed. */
 const SENDER_TIMEOUT_MS = 5_000;
@@ -65,8 +67,89 @@ function outbox(): LegalVariant {
   });
 }
 
+/** One POST of an attempt to its receiver: whether it was acknowledged (2xx) within `timeoutMs`. */
+function post(a: RelayAttempt, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let done = false;
+    const settle = (ok: boolean): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      out.destroy();
+      resolve(ok);
+    };
+    const out = request(a.route.target, {
+      method: 'POST',
+      headers: { ...a.headers, 'content-length': String(a.body.length) },
+      agent: false,
+    });
+    // C-20: no answer within 5 s, a connection error, a 3xx (never followed) or any other non-2xx fails it.
+    const timer = setTimeout(() => settle(false), timeoutMs);
+    timer.unref();
+    out.on('response', (r) => {
+      const ok = (r.statusCode ?? 0) >= 200 && (r.statusCode ?? 0) < 300;
+      r.resume();
+      r.on('end', () => settle(ok));
+      r.on('error', () => settle(false));
+    });
+    out.on('error', () => settle(false));
+    out.end(a.body);
+  });
+}
+
+const pause = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
+
+/**
+ * An outbox whose delivery workers run in parallel: the agent hands each event over as it happens (in
+ * transition order), and the first attempts then overtake each other on their way to the receiver:
+ * the first event of a task to a configuration takes 0.4-0.9 s, later ones 0-0.15 s, so a short task's
+ * task.completed arrives before its task.submitted. Failed attempts are retried per the
+ * configuration's retryPolicy (C-20: delay initialDelay * backoffMultiplier^(n-1) after attempt n
+ * failed, a 5 s answer timeout, the same X-Webhook-Delivery, the body signed afresh). The relay stands
+ * for the outbox: it takes each attempt from the reference server at once and delivers it itself.
+ */
+function parallelWorkers(): LegalVariant {
+  /** Tasks (by configuration target) whose first event was handed over. */
+  const seen = new Set<string>();
+  async function deliver(a: RelayAttempt): Promise<void> {
+    const taskId = isObject(a.json) && typeof a.json.taskId === 'string' ? a.json.taskId : '';
+    const first = !seen.has(`${a.route.target} ${taskId}`);
+    seen.add(`${a.route.target} ${taskId}`);
+    await pause(first ? between(400, 900) : between(0, 150));
+    const { maxRetries, backoffMultiplier, initialDelay } = a.route.retryPolicy;
+    for (let attempt = 1; ; attempt += 1) {
+      if (attempt > 1 && isObject(a.json) && isObject(a.json.delivery)) {
+        a.json.delivery.attempt = attempt;
+        a.body = Buffer.from(JSON.stringify(a.json));
+        resign(a);
+      }
+      if (await post(a, SENDER_TIMEOUT_MS)) return;
+      if (attempt >= maxRetries + 1) return;
+      await pause(initialDelay * backoffMultiplier ** (attempt - 1) * 1000);
+    }
+  }
+  return legal({
+    name: 'webhook-delivery-out-of-order',
+    varies: ['webhook.delivery-order'],
+    description:
+      "a task's events arrive out of transition order: its first event takes 0.4-0.9 s to arrive, later ones 0-0.15 s (parallel delivery workers), each retried per its retryPolicy (proves the freedom webhook.delivery-order)",
+    allowedBy:
+      'spec 6.1, 6.5 (no arrival order is set; failed deliveries are retried, so a retried event comes after later ones); C-20 (only the start of first attempts is ordered)',
+    relay: {
+      rewrite(a) {
+        void deliver(a);
+        return 'drop';
+      },
+    },
+  });
+}
+
 const variants: LegalVariant[] = [
   outbox(),
+  parallelWorkers(),
   legal({
     name: 'webhook-delivery-twice',
     varies: ['webhook.duplicate-delivery'],

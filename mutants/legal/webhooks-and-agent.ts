@@ -1,8 +1,11 @@
 // What an agent may do its own way (spec 6.2 `<product>-Webhook/<version>`; spec 3 line 180, a
 // `task.working` webhook is optional per agent; docs/directives.md, the contract is optional; replies
-// are the agent's own text): other webhook headers, no working webhook, no directives, free text.
+// are the agent's own text and may carry files, spec 2.4; the payload timestamp's meaning is not
+// given, spec 6.3): other webhook headers, no working webhook, no directives, free text, a file in
+// every reply, a timestamp per attempt.
 import { eachObject, legal, type LegalSpec } from '../legal-kit.ts';
 import type { LegalVariant } from '../types.ts';
+import { setPayload } from '../webhook-relay.ts';
 
 const DIRECTIVE = /^\s*a2a:directive/;
 
@@ -12,6 +15,13 @@ function ignoreDirectives(json: unknown): void {
     if (o.type === 'text' && typeof o.text === 'string' && DIRECTIVE.test(o.text)) o.text = `note: ${o.text}`;
   });
 }
+
+/** A small text file an agent attaches to its reply (spec 2.5: name, mimeType, Base64 bytes). */
+const REPLY_FILE = {
+  name: 'summary.txt',
+  mimeType: 'text/plain',
+  bytes: Buffer.from('A summary of the answer, as a file.\n').toString('base64'),
+};
 
 const FREE_TEXT = 'Thanks for your message! I had a look, and here is what I think: it all checks out.';
 
@@ -90,6 +100,33 @@ const variants: LegalVariant[] = [
         if (o.role !== 'agent' || !Array.isArray(o.parts)) return;
         o.parts = [{ type: 'text', text: FREE_TEXT }];
       }),
+  }),
+  legal({
+    name: 'agent-replies-with-a-file-part',
+    varies: ['agent.reply-part-types'],
+    description:
+      'every agent reply (answers, stream events, webhook payloads) carries a file part after its text parts',
+    allowedBy: 'spec 2.4 line 54 ("Agent replies typically use type `text`"), 2.5 (a file part)',
+    everyJson: (json) =>
+      eachObject(json, (o) => {
+        if (o.role !== 'agent' || !Array.isArray(o.parts)) return;
+        if (o.parts.some((p) => (p as { type?: unknown }).type === 'file')) return;
+        o.parts.push({ type: 'file', file: REPLY_FILE });
+      }),
+  }),
+  legal({
+    name: 'webhook-timestamp-of-the-attempt',
+    varies: ['webhook.payload-timestamp'],
+    description:
+      'the payload timestamp is the time each attempt is sent (a retry carries a later one), not the time of the event',
+    allowedBy: 'spec 6.3 line 304 (timestamp: ISO 8601; what it is the time of is not said)',
+    relay: {
+      rewrite(a) {
+        if (a.json === undefined) return;
+        a.json.timestamp = new Date().toISOString();
+        setPayload(a, a.json);
+      },
+    },
   }),
   legal({
     name: 'agent-slow-answers',

@@ -21,9 +21,14 @@ interface Judge {
   client: TargetClient;
   timeoutMs: number;
   body: BodyContext;
+  /** Cases the target did not answer within timeoutMs: a window the harness chose, so no counterexample. */
+  unanswered: string[];
+  /** Cases answered and judged. */
+  judged: number;
 }
 
-// Long enough for any sane target on a malformed request; short enough that a hang is a finding.
+// How long one case waits for its answer, so a silent target does not hold the property: a case not
+// answered by then is told, never a counterexample (a loaded or distant agent answers later).
 const HANG_MS = 5_000;
 // Cases of one property in flight at once: each is one malformed request that leaves nothing behind,
 // so behind a slow link their round trips overlap (the three properties' 1,200 cases are the run's
@@ -38,7 +43,7 @@ async function judgeFor(c: CheckContext): Promise<Judge> {
   // Bodies are capped in the evidence: a counterexample's request is rebuilt from its case anyway.
   const client = c.newClient({ recordBodyChars: 2_048 });
   const body = { taskId: task!.id as string, mimeType: acceptedMimeType(c) };
-  return { client, timeoutMs: Math.min(c.config.timeoutMs, HANG_MS), body };
+  return { client, timeoutMs: Math.min(c.config.timeoutMs, HANG_MS), body, unanswered: [], judged: 0 };
 }
 
 function methodOf(k: MalformedCase): unknown {
@@ -56,6 +61,11 @@ function idProblem(k: MalformedCase, sent: unknown, got: unknown): string | unde
 async function problemsOf(j: Judge, k: MalformedCase, strict: boolean): Promise<string[]> {
   const { text, id } = buildBody(k, j.body);
   const ex = await j.client.rpc('', undefined, { rawBody: text, timeoutMs: j.timeoutMs });
+  if (ex.response === undefined && ex.error?.kind === 'timeout') {
+    j.unanswered.push(k.fault);
+    return [];
+  }
+  j.judged += 1;
   if (ex.response === undefined) return [`no answer (${ex.error?.kind}): ${ex.error?.message}`];
   const res = answerOf({ ...ex, response: ex.response });
   const status = ex.response.status;
@@ -101,6 +111,15 @@ function strictProblems(
 // Each generated case after the first is one malformed request: no agent turn.
 const concurrent = { concurrent: true, property: { requests: 1, turns: 0 } };
 
+function tellUnanswered(c: CheckContext, j: Judge): void {
+  if (j.unanswered.length === 0) return;
+  if (j.judged === 0) c.notExercised(`no generated case was answered within ${j.timeoutMs} ms`);
+  c.info(`cases not answered within ${j.timeoutMs} ms (not judged)`, {
+    count: j.unanswered.length,
+    faults: [...new Set(j.unanswered)].slice(0, 10),
+  });
+}
+
 function predicate(j: Judge, strict: boolean) {
   return async (k: MalformedCase): Promise<void> => {
     const problems = await problemsOf(j, k, strict);
@@ -123,6 +142,7 @@ verifies(
       predicate(j, false),
       LANES,
     );
+    tellUnanswered(c, j);
   },
   concurrent,
 );
@@ -139,6 +159,7 @@ verifies(
       predicate(j, true),
       LANES,
     );
+    tellUnanswered(c, j);
   },
   concurrent,
 );
@@ -156,6 +177,7 @@ verifies(
       predicate(j, true),
       LANES,
     );
+    tellUnanswered(c, j);
   },
   concurrent,
 );

@@ -38,10 +38,12 @@ export interface AgentSample extends Captured {
 }
 
 /**
- * Waits for `lastEvent` of one task at one url (for as long as the check's budget allows: the spec
- * sets no delivery latency; `since` is when the check caused it) and returns the task's deliveries
- * there; `late` says what arrived when the last one did not. What may still follow is for the checks
- * to expect (CheckWebhooks.expectNothingMore), never for a pause to rule out.
+ * Waits for `lastEvent` of one task at one url, and for each of `alsoOwed` (for as long as the check's
+ * budget allows: the spec sets no delivery latency; `since` is when the check caused it), and returns
+ * the task's deliveries there; `late` says what arrived when one did not. Each event is awaited by
+ * itself: a task's events may arrive in any order (freedom webhook.delivery-order), so the last one
+ * in says nothing of the others. What may still follow is for the checks to expect
+ * (CheckWebhooks.expectNothingMore), never for a pause to rule out.
  */
 export async function captureTask(
   hooks: CheckWebhooks,
@@ -49,14 +51,18 @@ export async function captureTask(
   taskId: string,
   lastEvent: string,
   since: number,
+  alsoOwed: readonly string[] = [],
 ): Promise<{ deliveries: Delivery[]; late?: string }> {
-  const got = await hooks.awaitDeliveries({ token, taskId, event: lastEvent }, { since });
-  const deliveries = deliveriesOf(hooks, token, taskId);
-  if (!got.timedOut) return { deliveries };
-  const late =
-    `${lastEvent} of task ${taskId}: not delivered within the ${got.waitedMs} ms the check's budget left ` +
-    `(the spec sets no delivery latency); received: ${JSON.stringify(summary(deliveries))}`;
-  return { deliveries, late };
+  for (const event of [lastEvent, ...alsoOwed]) {
+    const got = await hooks.awaitDeliveries({ token, taskId, event }, { since });
+    if (!got.timedOut) continue;
+    const deliveries = deliveriesOf(hooks, token, taskId);
+    const late =
+      `${event} of task ${taskId}: not delivered within the ${got.waitedMs} ms the check's budget left ` +
+      `(the spec sets no delivery latency); received: ${JSON.stringify(summary(deliveries))}`;
+    return { deliveries, late };
+  }
+  return { deliveries: deliveriesOf(hooks, token, taskId) };
 }
 
 /** Sets an agent-level configuration on a fresh url; `problem` says why it was refused. */
@@ -115,7 +121,8 @@ export const agentSample = sharedSample(
     if (typeof task?.id !== 'string') return { ...sample, problem: 'message/send answered no task id' };
     const state = isObject(task.status) ? task.status.state : undefined;
     const finalEvent = state === 'failed' || state === 'canceled' ? `task.${state}` : 'task.completed';
-    const captured = await captureTask(hooks, at.token, task.id, finalEvent, since);
+    // All events are configured: task.submitted is owed as well as the end (task.working is optional).
+    const captured = await captureTask(hooks, at.token, task.id, finalEvent, since, ['task.submitted']);
     return { ...sample, ...captured, finalEvent, taskId: task.id, contextId: task.contextId };
   },
 );

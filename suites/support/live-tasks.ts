@@ -64,11 +64,23 @@ export async function startWorkingTask(
     );
   }
   const params = messageParams(scriptParts('conformance: live task', directive));
-  const s = await c.stream('message/stream', params, { firstEventMs: 3_000, totalMs: 10_000 });
+  // Budgets grown by this agent's turn latency (c.scaled); silence within them proves nothing.
+  const s = await c.stream('message/stream', params, {
+    firstEventMs: c.scaled(3_000),
+    totalMs: c.scaled(10_000),
+  });
   let taskId: unknown;
+  let events = 0;
   for await (const e of s.events()) {
+    events += 1;
     taskId = resultOfEvent(e)?.id;
     if (typeof taskId === 'string') break;
+  }
+  if (events === 0) {
+    const t = await s.close();
+    c.notExercised(
+      `message/stream sent no event within the stream's budget (${t.budgetExceeded ?? t.closedBy}): no live task to work with`,
+    );
   }
   c.require('message/stream: task id of the first event', typeof taskId, 'string');
   await awaitState(c, taskId as string, (st) => st === 'working', 2_000);

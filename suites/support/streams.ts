@@ -387,8 +387,14 @@ export async function startLiveTask(c: CheckContext, state?: string): Promise<St
 
 /** The resubscribe answered the final status at once: the task ended first, nothing live was tested. */
 export function endedBeforeResubscribe(c: CheckContext, run: StreamRun, live: StreamedTask): void {
-  if (run.t.isEventStream || !isObject(run.t.json) || !isObject(run.t.json.result)) return;
-  if (run.t.json.result.final !== true) return;
+  // The finished task's final status, as plain JSON or as a stream of that one event (C-09).
+  const only = run.t.isEventStream && run.t.events.length === 1 ? resultOfEvent(run.t.events[0]) : undefined;
+  const state = isObject(only?.status) ? only.status.state : undefined;
+  const oneFinalEvent = only?.final === true && ['completed', 'failed', 'canceled'].includes(String(state));
+  if (!oneFinalEvent) {
+    if (run.t.isEventStream || !isObject(run.t.json) || !isObject(run.t.json.result)) return;
+    if (run.t.json.result.final !== true) return;
+  }
   c.notExercised(
     live.scripted
       ? 'the scripted task had already ended when the resubscribe arrived'

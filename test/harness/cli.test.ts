@@ -88,6 +88,14 @@ describe.concurrent('a2a-conformance CLI', () => {
     [['run', '--timeout-ms', 'soon'], /timeoutMs must be an integer/],
     [['run', '--target', 'http://127.0.0.1:1'], /needs --agent-id/],
     [['run', '--only', 'no-such-section/*'], /no requirement matches/],
+    [
+      ['run', '--target', 'https://agents.example/gw?tenant=7', '--agent-id', 'a', '--api-key', 'k'],
+      /--target \(A2A_TARGET\) is a base URL the harness adds paths to, so it cannot carry a query string/,
+    ],
+    [
+      ['run', '--target', 'https://agents.example/gw#top', '--agent-id', 'a', '--api-key', 'k'],
+      /--target \(A2A_TARGET\) .* cannot carry a fragment/,
+    ],
     [['frobnicate'], /unknown command/],
   ])('exits 2 with a clear message for %j', async (args, message) => {
     const r = await inProcess(args);

@@ -109,6 +109,10 @@ describe('resolveOptions precedence', () => {
     [{ flag: { target: 'http://x' } }, /needs --agent-id/],
     [{ flag: { target: 'http://x', agentId: 'a' } }, /needs a credential/],
     [{ flag: { webhookListen: 'nope' } }, /host:port/],
+    [{ flag: { ...target, target: 'http://h/gw/a2a?x=1' } }, /--target \(A2A_TARGET\) .* query string/],
+    [{ flag: {}, env: { ...target, target: 'http://h/gw/a2a?' } }, /--target \(A2A_TARGET\) .* query string/],
+    [{ flag: {}, file: { ...target, target: 'http://h/#frag' } }, /--target \(A2A_TARGET\) .* fragment/],
+    [{ flag: { webhookPublicUrl: 'https://hooks.example/in?k=v' } }, /--webhook-public-url .* query string/],
   ])('rejects %j', (layers, message) => {
     expect(() => resolveOptions({ env: none, file: none, ...layers })).toThrow(message);
   });

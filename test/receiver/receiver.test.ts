@@ -3,7 +3,9 @@
 // broken-receivers.ts fails (or, for a SHOULD, warns on) exactly the requirement it is named for.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,6 +143,45 @@ describe('a correct receiver', () => {
     } finally {
       for (const s of sockets) s.destroy();
       server.close();
+    }
+  });
+
+  it('reads answers in any content coding: decoded when it can, graded by status either way', async () => {
+    // The deliveries advertise no Accept-Encoding, so any coding is the receiver's right (RFC 9110 12.5.3).
+    const codings = ['gzip', 'zstd'];
+    for (const coding of codings) {
+      const server = createHttpServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          const body = Buffer.from('{"received":true}');
+          res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+          res.end(coding === 'gzip' ? gzipSync(body) : body);
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      try {
+        const result = await runReceiver({
+          url: `http://127.0.0.1:${port}/hooks`,
+          only: ['6.5/receiver-acknowledges-events'],
+          out: null,
+          timeoutMs: 5000,
+        });
+        expect(
+          result.requirements.map((r) => r.verdict),
+          coding,
+        ).toEqual(['pass']);
+        const ex = result.requirements[0]!.checks[0]!.evidence.exchanges[0]!;
+        expect(ex.request.headers['accept-encoding']).toBeUndefined();
+        if (coding === 'gzip') expect(ex.response?.json).toEqual({ received: true });
+        else
+          expect(ex.error?.message).toMatch(
+            /Content-Encoding zstd, which the harness does not decode .*the request sent no Accept-Encoding/,
+          );
+      } finally {
+        server.closeAllConnections();
+        server.close();
+      }
     }
   });
 

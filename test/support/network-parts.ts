@@ -1,7 +1,9 @@
 // Real network parts on loopback for the tests of TLS, proxies and gateway headers: a private CA and
 // certificates made at test time with Debian's openssl, an HTTPS front (a TLS-terminating gateway,
 // optionally requiring a client certificate) that relays every request to a plain HTTP upstream and
-// records what it saw, and a forward proxy (absolute-form requests and CONNECT) that counts what it
+// records what it saw, a TLS tunnel (TLS terminated in front of a plain HTTP server, every byte
+// passed through as it is: what the server answers, malformed requests included, is what the client
+// gets), and a forward proxy (absolute-form requests and CONNECT) that counts what it
 // relayed and resolves every host name to 127.0.0.1 (so a target named agent.test is reachable only
 // through it).
 import { execFileSync } from 'node:child_process';
@@ -9,6 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
@@ -164,6 +167,51 @@ export async function startTlsFront(opts: {
     },
   );
   return listening(server, seen);
+}
+
+export interface TlsTunnel {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * TLS on 127.0.0.1 in front of the plain server at 127.0.0.1:upstreamPort, one upstream connection per
+ * client connection, bytes relayed both ways unchanged (TLS termination at the TCP level, as a load
+ * balancer or stunnel does): the server's own HTTP, connection reuse and closing reach the client.
+ */
+export async function startTlsTunnel(opts: {
+  upstreamPort: number;
+  cert: string;
+  key: string;
+}): Promise<TlsTunnel> {
+  const sockets = new Set<Socket>();
+  const server = createTlsServer({ cert: readFileSync(opts.cert), key: readFileSync(opts.key) }, (client) => {
+    const up = connect(opts.upstreamPort, '127.0.0.1');
+    sockets.add(up);
+    sockets.add(client);
+    // Each side's end is passed on by pipe (after what was written before it); an error or a client
+    // gone takes both down.
+    client.pipe(up);
+    up.pipe(client);
+    up.on('error', () => client.destroy());
+    client.on('error', () => up.destroy());
+    client.on('close', () => {
+      up.destroy();
+      sockets.delete(up);
+      sockets.delete(client);
+    });
+  });
+  // A client that fails the handshake (no trust in the CA) is its own business: no upstream connection.
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 export interface ForwardProxy {
