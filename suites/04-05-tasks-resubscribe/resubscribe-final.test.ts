@@ -13,6 +13,7 @@ import {
   type CheckContext,
   isNotExercisedStop,
 } from '../support/index.ts';
+import type { StreamTranscript } from '../../harness/check/index.ts';
 import { directivePart, requireDirectives } from '../support/directives.ts';
 import { messageParams, sendTask, textPart } from '../support/messages.ts';
 import { resultOf, resultOfEvent, type JsonObject } from '../support/rpc.ts';
@@ -26,7 +27,7 @@ import {
   runStream,
   type StreamRun,
 } from '../support/streams.ts';
-import { awaitState, FINAL_STATES, isFinalState, stateOf } from '../support/tasks.ts';
+import { awaitState, FINAL_STATES, getTask, isFinalState, stateOf, statusOf } from '../support/tasks.ts';
 import { sharedSample } from '../support/samples.ts';
 
 suiteFile({
@@ -208,6 +209,14 @@ verifies(
   },
 );
 
+/** The resubscribe was answered as for a final task (C-09): a result that says final, plain or one event. */
+function answersFinal(t: StreamTranscript): boolean {
+  const results = t.isEventStream
+    ? t.events.map((ev) => (isObject(ev.json) ? ev.json.result : undefined))
+    : [isObject(t.json) ? t.json.result : undefined];
+  return results.some((r) => isObject(r) && (r.final === true || isFinalState(stateOf(r as JsonObject))));
+}
+
 function streamingOff(c: CheckContext): boolean {
   const caps = (c.card as { capabilities?: { streaming?: unknown } } | null)?.capabilities;
   return caps?.streaming === false;
@@ -248,10 +257,21 @@ verifies(
       );
     }
     let run: StreamRun;
+    let after: JsonObject | undefined;
     try {
       run = await runStream(c, 'tasks/resubscribe', { taskId }, { client: c.newClient() });
+      // Answered as a final task (C-09): read it before the check's own cancel can end it.
+      if (answersFinal(run.t)) after = await getTask(c, taskId);
     } finally {
       await cancel();
+    }
+    if (after !== undefined && isFinalState(stateOf(after))) {
+      // The task ended on its own (its scripted end, the system timeout, C-05) while the resubscribe
+      // waited on a slow or rate-limited agent: C-09's answer for a final task is legal, nothing to grade.
+      const reason = statusOf(after)?.reason;
+      c.notExercised(
+        `the task was already ${String(stateOf(after))}${typeof reason === 'string' ? ` (reason ${JSON.stringify(reason)})` : ''} when the resubscribe was answered, as a final task (C-09): the check needs it live`,
+      );
     }
     const error = checkEarlyError(c, run, ERROR_CODES.SUBSCRIPTION_FAILED);
     c.info('error.data', error?.data);
