@@ -72,13 +72,6 @@ function orphanResult(
     };
   }
   const why = test.errors[0] ?? `test ended ${test.state} without a check result`;
-  // Stopped when the run's budget ended: not exercised, as the checks that never started.
-  if (input.interrupted !== undefined) {
-    return {
-      ...errorCheck(id, title, `not finished: ${input.interrupted}`, input.reproduce, test.file),
-      status: 'not-exercised',
-    };
-  }
   return errorCheck(id, title, `harness error: ${why}`, input.reproduce, test.file);
 }
 
@@ -103,8 +96,7 @@ function requirementResult(r: Requirement, checks: CheckResult[], input: Assembl
   const absent = absentCapabilities(r, input.card);
   const verdict =
     checks.length === 0 && input.interrupted !== undefined
-      ? // The run's budget ended before this requirement's checks ran: not exercised, never a finding.
-        'not-exercised'
+      ? 'error'
       : foldVerdict({
           level: r.level,
           statuses: checks.map((c) => c.status),

@@ -286,16 +286,13 @@ async function runChecks(
   const assembled = assembleRequirements(
     suites.interrupted === undefined ? input : { ...input, interrupted: suites.interrupted },
   );
-  // A budget that ended before every check ran is no harness error: the target answered, what ran is
-  // graded and what did not is not-exercised, naming the --budget-ms that would fit it.
-  const harnessErrors = [...suites.harnessErrors, ...assembled.harnessErrors].filter(
-    (e) => suites.interrupted === undefined || e.message !== 'the suite run was interrupted',
-  );
-  if (suites.interrupted !== undefined) log(`budget: ${suites.interrupted}`);
+  const harnessErrors = [...suites.harnessErrors, ...assembled.harnessErrors];
+  if (suites.interrupted !== undefined) harnessErrors.push({ message: suites.interrupted });
   const couldNotRun =
-    harnessErrors.length > 0
+    suites.interrupted ??
+    (harnessErrors.length > 0
       ? `${harnessErrors.length} harness error(s): ${harnessErrors[0]!.message}`
-      : null;
+      : null);
   const checked: Checked = {
     requirements: assembled.requirements,
     harnessErrors,

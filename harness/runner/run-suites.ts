@@ -350,8 +350,7 @@ export async function runSuites(
       },
     });
     await budgeted(run, budgetMs, collector, () => {
-      const fit = plan?.budgetToFit ?? null;
-      interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished${fit === null || fit <= budgetMs ? '' : ` (--budget-ms ${fit} would fit every requirement)`}`;
+      interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished`;
     });
   } catch (e) {
     collector.harnessErrors.push({

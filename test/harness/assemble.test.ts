@@ -98,7 +98,7 @@ describe('assembleRequirements', () => {
     expect(harnessErrors[0]!.message).toContain('not bound to a requirement');
   });
 
-  it('marks requirements without results not-exercised when the run budget ended first', () => {
+  it('marks requirements without results as errors when the run was interrupted', () => {
     const { requirements } = assembleRequirements({
       selected: reqs.slice(0, 1),
       card: null,
@@ -106,7 +106,7 @@ describe('assembleRequirements', () => {
       tests: [],
       interrupted: 'budget spent',
     });
-    expect(requirements[0]).toMatchObject({ verdict: 'not-exercised', message: 'budget spent' });
+    expect(requirements[0]).toMatchObject({ verdict: 'error', message: 'budget spent' });
   });
 });
 
