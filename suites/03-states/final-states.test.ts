@@ -55,7 +55,7 @@ const completedCanceled = sharedSample('a completed task, canceled, read again',
   }
   const cancel = await cancelTask(c, taskId);
   // Past the cancel: an agent that applied it late would show it now.
-  await sleep(50);
+  await sleep(c.scaled(50));
   return { task, taskId, cancel, got: await getTask(c, taskId) };
 });
 
@@ -69,7 +69,7 @@ const canceledTwice = sharedSample('a canceled task, canceled again, read twice'
   const task = await cancellableTask(c, 'canceled for good');
   await cancelLive(c, task, FIRST_REASON);
   const second = await cancelTask(c, task.taskId, 'conformance: second cancel');
-  await sleep(50);
+  await sleep(c.scaled(50));
   const reads = [await getTask(c, task.taskId), await getTask(c, task.taskId)];
   await task.stream?.close();
   return { taskId: task.taskId, second, reads };

@@ -51,7 +51,7 @@ async function runScenario(c: CheckContext): Promise<QueueScenario> {
     first = await openTask(c, [textPart('queued, then canceled')]);
     second = await openTask(c, scriptParts('queued, then dequeued', { runUntilCanceled: true }));
     // Long enough for a dequeue that should not happen to show up in tasks/get.
-    await sleep(50);
+    await sleep(c.scaled(50));
     queuedStates = [stateOf(await getTask(c, first.taskId)), stateOf(await getTask(c, second.taskId))];
     // A queued task seen past submitted is a finding only while every slot is still held.
     if (queuedStates.some((s) => s !== 'submitted'))
@@ -80,7 +80,7 @@ async function runScenario(c: CheckContext): Promise<QueueScenario> {
   } finally {
     await fill.release();
   }
-  await sleep(50);
+  await sleep(c.scaled(50));
   const s: QueueScenario = {
     queuedStates,
     cancelResult,

@@ -132,7 +132,7 @@ verifies(
     await c.each('races of a cancel against a short task', RACE_ORDER, async (i) => {
       const o = await race(c, i, directive(i));
       // A late agent result applied after the race would show in this second read.
-      await sleep(50);
+      await sleep(c.scaled(50));
       o.laterState = stateOf(await getTask(c, o.taskId));
       outcomes.push(o);
       grade(c, o);
@@ -177,7 +177,7 @@ async function deterministicLoss(
     is.oneOf([ERROR_CODES.CANCELLATION_FAILED, ERROR_CODES.TASK_ALREADY_COMPLETED]),
   );
   c.check('cancel error.data.currentState', errorData(ex)?.currentState, is.oneOf([expected, undefined]));
-  await sleep(50);
+  await sleep(c.scaled(50));
   const got = await getTask(c, task.taskId);
   c.check('tasks/get status.state', stateOf(got), expected);
   if (task.stream !== undefined) {
