@@ -14,8 +14,7 @@ import {
 import { requireDirectives, scriptParts } from '../support/directives.ts';
 import { readTooLate, endedBefore } from '../support/ended-first.ts';
 import { errorData } from '../support/errors.ts';
-import { cancelTask, fillSlots, openTask } from '../support/live-tasks.ts';
-import { textPart } from '../support/messages.ts';
+import { cancelTask, openTask } from '../support/live-tasks.ts';
 import { errorOf, type JsonObject, resultOf } from '../support/rpc.ts';
 import { finishedTasks, sharedSample } from '../support/samples.ts';
 import {
@@ -28,7 +27,6 @@ import {
   isFinalState,
 } from '../support/tasks.ts';
 import { instantOf, RFC3339 } from '../support/timestamps.ts';
-import { sleep } from '../support/timing.ts';
 import { progressTrace, type ProgressTrace } from './progress-trace.ts';
 
 suiteFile({
@@ -114,31 +112,6 @@ function readStates(trace: ProgressTrace): string {
   const states = trace.reads.map((t) => stateOf(t) ?? 'no task');
   return `${states.length} read(s), states ${states.join(', ')}`;
 }
-
-verifies(
-  '4.3/get-current-state',
-  'a task queued behind limits.concurrentTasks reads submitted',
-  async (c) => {
-    await requireDirectives(c, 'holding every slot with running tasks');
-    const fill = await fillSlots(c);
-    try {
-      const queued = await openTask(c, [textPart('queued')]);
-      await sleep(30);
-      const state = stateOf(await getTask(c, queued.taskId));
-      if (state !== 'submitted') await fill.requireHeld('when the queued task was read');
-      c.check('tasks/get status.state', state, 'submitted');
-      await cancelTask(c, queued.taskId);
-    } finally {
-      await fill.release();
-    }
-  },
-  {
-    overflowsTasks: true,
-    // Four slots filled (message/stream, tasks/get until working), the queued task opened, read and
-    // canceled, the four holders canceled.
-    cost: { requests: 15, turns: 5 },
-  },
-);
 
 verifies(
   '4.3/get-task-id-required',

@@ -1,26 +1,38 @@
-// Spec 8 (limits.concurrentTasks) and 3 (submitted -> working when dequeued), ruled by C-21: never
-// more than the limit working at once, the overflow waits in submitted and starts first in, first
-// out. Tasks run until canceled (docs/directives.md) and are all canceled at the end.
-import type { SseEvent, SseStream } from '../../harness/check/index.ts';
-import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
-import { cardLimit, requireCardLimit } from '../support/card.ts';
-import { directivePart, requireDirectives } from '../support/directives.ts';
+// The queue behind limits.concurrentTasks (spec 8, spec 3 rows "submitted -> working" and
+// "submitted -> canceled", ruled by C-21 and C-34): never more than the limit working at once, the
+// overflow waits in submitted, starts first in, first out as slots free, and a queued task can be
+// canceled and then never runs. One scenario serves every check that needs the queue, whatever section
+// it belongs to (3, 4.3, 6 and 8): every slot is filled once per run, which on an agent paced at 60
+// requests a minute is most of a minute. Tasks run until canceled (docs/directives.md).
+import type { CheckWebhooks } from '../../harness/check/index.ts';
+import { is, suiteFile, verifies, type CheckContext, type Delivery } from '../support/index.ts';
+import { cardLimit, requireCardLimit, servedMethods, streamingClaimed } from '../support/card.ts';
+import { captured, checkEvent, dataOf, eventOf } from '../support/deliveries.ts';
+import { requireDirectives, scriptParts } from '../support/directives.ts';
+import { errorData } from '../support/errors.ts';
+import { cancelTask, fillSlots, openTask, type LiveTask } from '../support/live-tasks.ts';
 import { messageParams, textPart } from '../support/messages.ts';
+import { resultOf, resultOfEvent, type JsonObject } from '../support/rpc.ts';
 import { sharedSample } from '../support/samples.ts';
-import { getTask, stateOf } from '../support/tasks.ts';
+import { checkSeenStates, streamSeen, type StreamSeen } from '../support/streams.ts';
+import { getTask, notSeenIn, stateOf, statusOf } from '../support/tasks.ts';
 import { sleep } from '../support/timing.ts';
+import { setConfig, SET } from '../support/webhooks.ts';
+
+const QUEUE = 'every slot held, three tasks queued behind them';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
   samples: {
-    // At the card's limit of 4: the directive probe, limit + 2 streams, one tasks/get of each, then per
-    // freed slot (two) a tasks/cancel and a tasks/get of each task still live, and the cleanup cancels.
-    scenario: { requests: 28, turns: 7 },
+    // At the card's limit of 4: the directive probe, the slots filled (message/stream, tasks/get until
+    // working), three queued tasks opened, two task-level sets, one tasks/get of every task, the cancel
+    // of the first queued task, then per freed slot (two) a tasks/cancel and a tasks/get of each task
+    // still live, the clean-up cancels and a last read of the canceled queued task.
+    [QUEUE]: { requests: 38, turns: 7 },
   },
 });
 
-// Beyond this many tasks the scenario (one stream per task) is too heavy for a conformance run.
-const MAX_EXERCISED_LIMIT = 32;
+const QUEUED_REASON = 'conformance: cancel while queued';
 // How long the harness watches for a freed slot to be taken by the next queued task, on a fast agent
 // (grown by the agent's turn latency, c.scaled). The spec bounds no dequeue time: not seeing it is no
 // finding.
@@ -29,214 +41,396 @@ const DEQUEUE_WAIT_MS = 1_000;
 // dequeued in its place could both be read as working within one sample.
 const TIMEOUT_MARGIN_MS = 200;
 
-interface Scenario {
+interface Queue {
   limit: number;
-  /** Task ids in arrival order. */
-  ids: string[];
-  /** What the agent answered instead of a task, when it refused an overflow task. */
+  /** What the agent answered instead of a task, when it refused a task beyond its limit. */
   refusal?: unknown;
-  /** Most tasks seen working in one tasks/get sample, and that sample. */
+  /** The queued tasks in arrival order: [canceled while queued, dequeued first, dequeued second]. */
+  queued: string[];
+  /** States of the holders and of the queued tasks in the one read made while every slot was held. */
+  heldStates: unknown[];
+  queuedStates: unknown[];
+  /** Most tasks seen working in one read of every live task (within the system timeout), and that read. */
   maxWorking: number;
   maxSample: unknown[];
   samples: number;
-  /** Every task's state once the first `limit` were working (or the wait was over). */
-  filled: unknown[];
-  /** Tasks seen submitted then. */
-  queued: string[];
-  /** The queued tasks in the order they started as slots were freed one at a time. */
+  /** The cancel of the first queued task, the holders read after it when it was refused, and a read of it once every slot freed. */
+  cancelResult: JsonObject | undefined;
+  cancelRefusedAs: unknown;
+  heldAfterRefusal?: unknown[];
+  canceledLater: JsonObject | undefined;
+  canceledAt: number;
+  /** The second queued task's state once the first slot freed (read until it left submitted). */
+  dequeuedState: unknown;
+  /** The queued tasks in the order they were seen working as slots were freed one at a time. */
   started: string[];
-  /** How long the harness watched each freed slot (scaled), for a queued task not seen starting. */
   dequeueWindowMs: number;
+  /** When the harness canceled the second queued task (its last event is task.canceled). */
+  dequeuedEndedAt: number;
+  canceledStream?: StreamSeen;
+  dequeuedStream?: StreamSeen;
+  /** Task-level configurations of the first two queued tasks, when the agent took them. */
+  hooks?: { canceled: string; dequeued: string };
+  hooksSkipped?: string;
 }
 
-function taskIdOf(ev: SseEvent | undefined): string | undefined {
-  const id = (ev?.json as { result?: { id?: unknown } } | undefined)?.result?.id;
-  return typeof id === 'string' ? id : undefined;
+/** A queued task: by message/stream, so a refusal shows as the stream's answer instead of a task. */
+async function openQueued(
+  c: CheckContext,
+  parts: readonly JsonObject[],
+): Promise<{ task?: LiveTask; refusal?: unknown }> {
+  if (!streamingClaimed(c)) return { task: await openTask(c, parts) };
+  const stream = await c.stream('message/stream', messageParams(parts), {
+    closeOnFinal: true,
+    totalMs: 30_000,
+  });
+  for await (const ev of stream.events()) {
+    const id = resultOfEvent(ev)?.id;
+    if (typeof id === 'string') return { task: { taskId: id, stream } };
+    await stream.close();
+    return { refusal: ev.json };
+  }
+  return { refusal: stream.transcript.json ?? stream.transcript.error };
 }
 
-async function firstEvent(s: SseStream): Promise<SseEvent | undefined> {
-  for await (const ev of s.events()) return ev;
-  return undefined;
+/** Task-level configurations for the first two queued tasks; an agent that refuses them skips the webhook checks only. */
+async function queueHooks(c: CheckContext, ids: string[]): Promise<Pick<Queue, 'hooks' | 'hooksSkipped'>> {
+  if (!servedMethods(c).includes(SET)) return { hooksSkipped: `the card does not list ${SET}` };
+  const hooks = await c.webhooks();
+  const set = await Promise.all(
+    ids.slice(0, 2).map(async (taskId, i) => {
+      const { token, url } = hooks.newUrl(`queued-${i}`);
+      const { result } = await setConfig(c, { url }, taskId);
+      return result?.configured === true ? token : undefined;
+    }),
+  );
+  const [canceled, dequeued] = set;
+  if (canceled === undefined || dequeued === undefined) {
+    return { hooksSkipped: 'a task-level configuration of a queued task was not stored (graded in 4.6)' };
+  }
+  return { hooks: { canceled, dequeued } };
 }
 
-class Watcher {
-  readonly seen: Scenario;
-  private readonly usableUntil: number;
-  /** Tasks the harness canceled: never read again (their state says nothing of the others). */
-  readonly canceled = new Set<string>();
-
-  constructor(
-    private readonly c: CheckContext,
-    limit: number,
-  ) {
-    this.seen = {
-      limit,
-      ids: [],
-      maxWorking: 0,
-      maxSample: [],
-      samples: 0,
-      filled: [],
-      queued: [],
-      started: [],
-      dequeueWindowMs: c.scaled(DEQUEUE_WAIT_MS),
-    };
-    const timeout = cardLimit(c, 'systemTimeoutMs');
-    this.usableUntil = timeout === undefined ? Infinity : Date.now() + timeout - TIMEOUT_MARGIN_MS;
-  }
-
-  /** Opens one stream per task, each after the previous task exists, so arrival order is known. */
-  async open(count: number, streams: SseStream[]): Promise<void> {
-    for (let i = 0; i < count; i += 1) {
-      const params = messageParams([textPart(`slot ${i}`), directivePart({ runUntilCanceled: true })]);
-      const s = await this.c.stream('message/stream', params, { totalMs: 30_000 });
-      streams.push(s);
-      const ev = await firstEvent(s);
-      const id = taskIdOf(ev);
-      if (id === undefined) {
-        this.seen.refusal = ev?.json ?? s.transcript.json ?? s.transcript.error;
-        return;
-      }
-      this.seen.ids.push(id);
-    }
-  }
-
-  /** One tasks/get of every task the harness has not canceled; the largest working count is kept. */
-  async sample(): Promise<unknown[]> {
-    const states = await Promise.all(
-      this.seen.ids.map(async (id) =>
-        this.canceled.has(id) ? 'canceled' : stateOf(await getTask(this.c, id)),
-      ),
-    );
-    const working = states.filter((s) => s === 'working').length;
-    if (Date.now() < this.usableUntil) {
-      this.seen.samples += 1;
-      if (working > this.seen.maxWorking) {
-        this.seen.maxWorking = working;
-        this.seen.maxSample = states;
-      }
-    }
-    return states;
-  }
-
-  /** Samples until `done(states)` holds or the wait is over. */
-  async until(done: (states: unknown[]) => boolean): Promise<unknown[]> {
-    const deadline = Date.now() + this.seen.dequeueWindowMs;
-    let states = await this.sample();
-    while (!done(states) && Date.now() < deadline) {
-      await sleep(20);
-      states = await this.sample();
-    }
-    return states;
-  }
-
-  /** Cancels the working tasks one by one and records which queued task takes each freed slot. */
-  async drain(states: unknown[]): Promise<void> {
-    const { ids } = this.seen;
-    this.seen.filled = states;
-    this.seen.queued = ids.filter((_, i) => states[i] === 'submitted');
-    const waiting = new Set(this.seen.queued);
-    for (const id of ids.filter((_, i) => states[i] === 'working')) {
-      if (waiting.size === 0) return;
-      await this.c.rpc('tasks/cancel', { taskId: id });
-      this.canceled.add(id);
-      const now = await this.until((s) => ids.some((qid, i) => waiting.has(qid) && s[i] === 'working'));
-      for (const [i, qid] of ids.entries()) {
-        if (waiting.has(qid) && now[i] === 'working') {
-          waiting.delete(qid);
-          this.seen.started.push(qid);
-        }
-      }
-    }
-  }
-}
-
-/** The whole scenario once per file: both checks read what it observed. */
-const scenario = sharedSample('scenario', async (c): Promise<Scenario> => {
+const queue = sharedSample(QUEUE, async (c): Promise<Queue> => {
   const limit = requireCardLimit(c, 'concurrentTasks');
-  const watcher = new Watcher(c, limit);
-  const streams: SseStream[] = [];
+  await requireDirectives(c, 'holding every slot with tasks that keep working until canceled');
+  const timeout = cardLimit(c, 'systemTimeoutMs');
+  const usableUntil = timeout === undefined ? Infinity : Date.now() + timeout - TIMEOUT_MARGIN_MS;
+  const fill = await fillSlots(c);
+  const holders = fill.holders.map((h) => h.taskId);
+  const q: LiveTask[] = [];
+  const gone = new Set<string>();
+  const s: Queue = {
+    limit,
+    queued: [],
+    heldStates: [],
+    queuedStates: [],
+    maxWorking: 0,
+    maxSample: [],
+    samples: 0,
+    cancelResult: undefined,
+    cancelRefusedAs: undefined,
+    canceledLater: undefined,
+    canceledAt: 0,
+    dequeuedState: undefined,
+    started: [],
+    dequeueWindowMs: c.scaled(DEQUEUE_WAIT_MS),
+    dequeuedEndedAt: 0,
+  };
+  /** One tasks/get of every task the harness has not canceled, holders first; the most working kept. */
+  const sample = async (): Promise<Map<string, unknown>> => {
+    const ids = [...holders, ...s.queued].filter((id) => !gone.has(id));
+    const states = await Promise.all(ids.map(async (id) => stateOf(await getTask(c, id))));
+    const working = states.filter((x) => x === 'working').length;
+    if (Date.now() < usableUntil) {
+      s.samples += 1;
+      if (working > s.maxWorking) [s.maxWorking, s.maxSample] = [working, states];
+    }
+    return new Map(ids.map((id, i) => [id, states[i]]));
+  };
+  // A task whose cancel the agent took is no longer read (its state says nothing of the others).
+  const cancel = async (id: string, reason?: string) => {
+    const ex = await cancelTask(c, id, reason);
+    if (resultOf(ex)?.canceled === true) gone.add(id);
+    return ex;
+  };
   try {
-    await watcher.open(limit + 2, streams);
-    const states = await watcher.until((s) => s.filter((x) => x === 'working').length >= limit);
-    await watcher.drain(states);
+    // Each queued task opened once the one before exists, so their arrival order is known.
+    const scripts = [
+      [textPart('queued, then canceled')],
+      scriptParts('queued, dequeued first', { runUntilCanceled: true }),
+      scriptParts('queued, dequeued second', { runUntilCanceled: true }),
+    ];
+    for (const parts of scripts) {
+      const opened = await openQueued(c, parts);
+      if (opened.task === undefined) {
+        s.refusal = opened.refusal;
+        return s;
+      }
+      q.push(opened.task);
+      s.queued.push(opened.task.taskId);
+    }
+    Object.assign(s, await queueHooks(c, s.queued));
+    const held = await sample();
+    s.heldStates = holders.map((id) => held.get(id));
+    s.queuedStates = s.queued.map((id) => held.get(id));
+    // The first queued task, canceled while queued. A refusal is a finding when the task was still
+    // queued: the refusal says so (data.currentState submitted), or the holders still held every slot.
+    const [first, second] = s.queued as [string, string, string];
+    s.canceledAt = Date.now();
+    const canceled = await cancel(first, QUEUED_REASON);
+    s.cancelResult = resultOf(canceled);
+    s.cancelRefusedAs = errorData(canceled)?.currentState;
+    if (s.cancelResult?.canceled !== true && s.cancelRefusedAs !== 'submitted') {
+      const after = await sample();
+      s.heldAfterRefusal = holders.map((id) => after.get(id));
+    }
+    // Slots freed one at a time (holders first, then the queued tasks that started), each watched
+    // until a waiting task takes it: the order they start in, and the first one's state.
+    const waiting = new Set(s.queued.slice(1));
+    while (waiting.size > 0) {
+      const victim = [...holders, ...s.started].find((id) => !gone.has(id));
+      if (victim === undefined) break;
+      await cancel(victim);
+      const deadline = Date.now() + s.dequeueWindowMs;
+      let now = await sample();
+      while (![...waiting].some((id) => now.get(id) === 'working') && Date.now() < deadline) {
+        await sleep(20);
+        now = await sample();
+      }
+      if (s.started.length === 0) s.dequeuedState = now.get(second);
+      const took = [...waiting].filter((id) => now.get(id) === 'working');
+      if (took.length === 0) break;
+      for (const id of took) {
+        waiting.delete(id);
+        s.started.push(id);
+      }
+    }
   } finally {
-    const live = watcher.seen.ids.filter((taskId) => !watcher.canceled.has(taskId));
-    await Promise.all(live.map((taskId) => c.client.rpc('tasks/cancel', { taskId })));
-    await Promise.all(streams.map((s) => s.close()));
+    s.dequeuedEndedAt = Date.now();
+    const live = [...holders, ...s.queued].filter((id) => !gone.has(id));
+    await Promise.allSettled(live.map((id) => cancelTask(c, id)));
+    await Promise.allSettled(fill.holders.map((h) => h.stream?.close()));
   }
-  return watcher.seen;
+  // Read after every slot freed: a canceled task wrongly left in the queue would have started by then.
+  await sleep(c.scaled(50));
+  s.canceledLater = await getTask(c, q[0]!.taskId);
+  if (q[0]!.stream !== undefined) s.canceledStream = await streamSeen(q[0]!.stream);
+  if (q[1]!.stream !== undefined) s.dequeuedStream = await streamSeen(q[1]!.stream);
+  await Promise.allSettled(q.map((t) => t.stream?.close()));
+  return s;
 });
 
-async function preconditions(c: CheckContext): Promise<void> {
-  const limit = requireCardLimit(c, 'concurrentTasks');
-  if (limit > MAX_EXERCISED_LIMIT) {
-    c.notExercised(`limits.concurrentTasks ${limit} needs more than ${MAX_EXERCISED_LIMIT} running tasks`);
+/** The queue read while every slot was held; not-exercised when the agent refused it or a slot freed first. */
+async function heldQueue(c: CheckContext): Promise<Queue> {
+  const s = await queue(c);
+  if (s.refusal !== undefined) {
+    c.notExercised(
+      `the agent refused a task beyond limits.concurrentTasks (graded by 8/concurrent-overflow-queued): ${JSON.stringify(s.refusal)}`,
+    );
   }
-  const caps = (c.card as { capabilities?: { streaming?: unknown } } | null)?.capabilities;
-  if (caps?.streaming === false) c.notExercised('the scenario follows its tasks with message/stream');
-  await requireDirectives(c, 'tasks that keep working until canceled');
+  // A queued task seen past submitted is a finding only while every slot was held in the same read.
+  if (s.queuedStates.some((x) => x !== 'submitted') && s.heldStates.some((x) => x !== 'working')) {
+    c.notExercised(
+      `the ${s.limit} slot-holding tasks were not all working when the queued tasks were read (holders ${JSON.stringify(s.heldStates)}, queued ${JSON.stringify(s.queuedStates)}): a slot freed first`,
+    );
+  }
+  return s;
+}
+
+// The checks wait on one scenario together.
+const queueCheck = { concurrent: true, overflowsTasks: true };
+
+verifies(
+  '3/new-task-submitted',
+  'tasks queued behind limits.concurrentTasks read submitted',
+  async (c) => {
+    const s = await heldQueue(c);
+    c.check('tasks/get states of the three queued tasks', s.queuedStates, [
+      'submitted',
+      'submitted',
+      'submitted',
+    ]);
+  },
+  queueCheck,
+);
+
+verifies(
+  '4.3/get-current-state',
+  'a task queued behind limits.concurrentTasks reads submitted',
+  async (c) => {
+    const s = await heldQueue(c);
+    c.check('tasks/get status.state', s.queuedStates[0], 'submitted');
+  },
+  queueCheck,
+);
+
+verifies(
+  '3/submitted-to-working-on-dequeue',
+  'a queued task starts working when a slot frees, not before',
+  async (c) => {
+    const s = await heldQueue(c);
+    c.check('state while every slot is held', s.queuedStates[1], 'submitted');
+    // Still queued when the harness stopped watching: the spec bounds no time to dequeue.
+    if (s.dequeuedState === 'submitted')
+      notSeenIn(c, 'its start once a slot freed', 'submitted', s.dequeueWindowMs);
+    c.check('state once a slot freed', s.dequeuedState, 'working');
+    if (s.dequeuedStream !== undefined) {
+      checkSeenStates(c, 'stream states of the dequeued task', s.dequeuedStream, [
+        'submitted',
+        'working',
+        'canceled',
+      ]);
+    }
+  },
+  queueCheck,
+);
+
+verifies(
+  '3/cancel-from-submitted',
+  'cancel of a queued task succeeds, and the task never starts working',
+  async (c) => {
+    const s = await heldQueue(c);
+    c.require('state before the cancel', s.queuedStates[0], 'submitted');
+    // Refused with a task no longer queued (dequeued and ended first: a slot freed, e.g. by the system
+    // timeout, on a slow agent): the right answer then.
+    if (
+      s.cancelResult?.canceled !== true &&
+      s.cancelRefusedAs !== 'submitted' &&
+      s.heldAfterRefusal?.some((x) => x !== 'working') === true
+    ) {
+      c.notExercised(
+        `the cancel was refused after a slot freed (holders then ${JSON.stringify(s.heldAfterRefusal)}): the task may have been dequeued and ended first`,
+      );
+    }
+    c.check('cancel result.canceled', s.cancelResult?.canceled, true);
+    c.check('cancel result.status.state', stateOf(s.cancelResult), 'canceled');
+    c.check('tasks/get state after the slots freed', stateOf(s.canceledLater), 'canceled');
+    c.check('tasks/get status.reason', statusOf(s.canceledLater)?.reason, QUEUED_REASON);
+    if (s.canceledStream !== undefined)
+      checkSeenStates(c, 'stream states', s.canceledStream, ['submitted', 'canceled']);
+  },
+  queueCheck,
+);
+
+/**
+ * The url of one queued task's configuration, read through this check's own webhook view (what it
+ * expects of later deliveries is this check's), or not-exercised saying why there is none.
+ */
+async function queueHook(
+  c: CheckContext,
+  s: Queue,
+  which: 'canceled' | 'dequeued',
+): Promise<{ hooks: CheckWebhooks; token: string }> {
+  if (s.hooks === undefined) c.notExercised(s.hooksSkipped ?? 'no task-level configuration was set');
+  return { hooks: await c.webhooks(), token: s.hooks[which] };
 }
 
 verifies(
-  '8/concurrent-tasks-cap',
-  'with limit + 2 tasks running, at most the limit work at once',
+  '3/cancel-from-submitted-webhook',
+  'canceling a queued task delivers task.canceled',
   async (c) => {
-    await preconditions(c);
-    const seen = await scenario(c);
-    // A slow agent may take its whole system timeout to accept limit + 2 tasks: samples after it are
-    // not counted (tasks time out), and then nothing was observed.
-    if (seen.samples === 0) {
+    const s = await heldQueue(c);
+    c.require('tasks/cancel of the submitted task succeeded', s.cancelResult?.canceled, true);
+    const at = await queueHook(c, s, 'canceled');
+    const got = await captured(c, at, s.queued[0]!, 'task.canceled', s.canceledAt);
+    checkEvent(c, got, 'task.canceled', { reason: QUEUED_REASON });
+    const events = got.deliveries.map(eventOf);
+    c.check('no task.working for a task canceled before it ran', events.includes('task.working'), false);
+    const working = { token: at.token, taskId: s.queued[0]!, event: 'task.working' };
+    at.hooks.expectNothingMore('task.working of the task canceled before it ran', working);
+  },
+  queueCheck,
+);
+
+verifies(
+  '3/working-webhook-optional',
+  'a dequeued task may announce task.working',
+  async (c) => {
+    const s = await heldQueue(c);
+    c.require('the second queued task was seen working once a slot freed', s.dequeuedState, 'working');
+    const at = await queueHook(c, s, 'dequeued');
+    const taskId = s.queued[1]!;
+    const got = await captured(c, at, taskId, 'task.canceled', s.dequeuedEndedAt);
+    const events = got.deliveries.map(eventOf);
+    c.info('task.working delivered (optional per agent)', events.includes('task.working'));
+    if (!events.includes('task.working')) return;
+    // Events may arrive in any order (freedom webhook.delivery-order): a task.working that has not
+    // arrived yet may still come once. One seen, any other (another delivery id) is a second one.
+    const hits = got.deliveries.filter((d) => eventOf(d) === 'task.working');
+    at.hooks.expectNothingMore(
+      'task.working deliveries beyond the first',
+      { token: at.token, taskId, event: 'task.working' },
+      hits,
+    );
+    c.check('at most one task.working', hits.length, 1);
+    const ended = got.deliveries.find((d) => eventOf(d) === 'task.canceled');
+    const time = (d: Delivery | undefined, key: string): number => Date.parse(String(dataOf(d!)?.[key]));
+    c.check(
+      "task.working data.startedAt not after task.canceled data.canceledAt (the agent's own times)",
+      time(hits[0], 'startedAt') <= time(ended, 'canceledAt'),
+      true,
+    );
+    c.check('task.working data.taskId', dataOf(hits[0]!)?.taskId, taskId);
+  },
+  queueCheck,
+);
+
+verifies(
+  '8/concurrent-tasks-cap',
+  'with limit + 3 tasks running, at most the limit work at once',
+  async (c) => {
+    const s = await queue(c);
+    // A slow agent may take its whole system timeout to accept the tasks: reads after it are not
+    // counted (tasks time out), and then nothing was observed.
+    if (s.samples === 0) {
       c.notExercised(
-        `no tasks/get sample of the ${seen.ids.length} tasks fell within the agent's system timeout ` +
-          `(the tasks took too long to open); states at the end: ${JSON.stringify(seen.filled)}`,
+        `no tasks/get read of the ${s.limit + s.queued.length} tasks fell within the agent's system timeout (the tasks took too long to open)`,
       );
     }
     c.check(
-      'most tasks working in one sample',
-      seen.maxWorking,
-      is.where(`at most ${seen.limit}`, (n) => (n as number) <= seen.limit),
+      'most tasks working in one read',
+      s.maxWorking,
+      is.where(`at most ${s.limit}`, (n) => (n as number) <= s.limit),
     );
-    c.info('the sample with the most tasks working', seen.maxSample);
-    if (seen.refusal !== undefined)
-      c.info('the agent refused an overflow task (C-21 rules queueing)', seen.refusal);
+    c.info('the read with the most tasks working (holders first)', s.maxSample);
+    if (s.refusal !== undefined)
+      c.info('the agent refused an overflow task (C-21 rules queueing)', s.refusal);
   },
-  { overflowsTasks: true },
+  queueCheck,
 );
 
 verifies(
   '8/concurrent-overflow-queued',
   'overflow tasks wait in submitted and start in arrival order',
   async (c) => {
-    await preconditions(c);
-    const seen = await scenario(c);
-    c.check('overflow task refused', seen.refusal, is.absent());
-    // A task the agent ended on its own (its system timeout, C-05) while the harness opened the others
-    // frees a slot: the queue cannot be shown, and nothing is wrong.
-    const ended = seen.filled.filter((s) => s === 'canceled' || s === 'completed' || s === 'failed');
+    const s = await queue(c);
+    c.check('overflow task refused', s.refusal, is.absent());
+    const ended = [...s.heldStates, ...s.queuedStates].filter(
+      (x) => x === 'canceled' || x === 'completed' || x === 'failed',
+    );
+    // A task the agent ended on its own (its system timeout, C-05) frees a slot: the queue cannot be
+    // shown, and nothing is wrong.
     if (ended.length > 0) {
       c.notExercised(
-        `${ended.length} task(s) had already ended (${JSON.stringify(seen.filled)}) once the slots were taken: the agent ended them first (e.g. its system timeout)`,
+        `${ended.length} task(s) had already ended (holders ${JSON.stringify(s.heldStates)}) once the slots were taken: the agent ended them first (e.g. its system timeout)`,
       );
     }
-    c.check('tasks accepted', seen.ids.length, seen.limit + 2);
-    // Another check's leftover task may hold a slot, so more than two may wait: all must be submitted.
-    c.check(
-      'states once the slots were taken',
-      seen.filled,
-      is.where('working or submitted, at least two submitted', (v) => {
-        const states = v as unknown[];
-        return states.every((s) => s === 'working' || s === 'submitted') && seen.queued.length >= 2;
-      }),
-    );
+    c.check('holders working and queued tasks submitted once the slots were taken', s.queuedStates, [
+      'submitted',
+      'submitted',
+      'submitted',
+    ]);
     // A queued task not seen starting within the harness's window (a slow agent, a paced read) is no
     // finding; one seen starting before an earlier one still queued is.
-    const inOrder = seen.started.every((id, i) => id === seen.queued[i]);
-    if (inOrder && seen.started.length < seen.queued.length) {
+    const waited = s.queued.slice(1);
+    const inOrder = s.started.every((id, i) => id === waited[i]);
+    if (inOrder && s.started.length < waited.length) {
       c.notExercised(
-        `${seen.queued.length - seen.started.length} queued task(s) not seen working within ${seen.dequeueWindowMs} ms of a freed slot (the spec bounds no dequeue time); those seen started in arrival order`,
+        `${waited.length - s.started.length} queued task(s) not seen working within ${s.dequeueWindowMs} ms of a freed slot (the spec bounds no dequeue time); those seen started in arrival order`,
       );
     }
-    c.check('queued tasks in the order they started', seen.started, seen.queued);
+    c.check('queued tasks in the order they started (the canceled one aside)', s.started, waited);
   },
-  { overflowsTasks: true },
+  queueCheck,
 );

@@ -152,3 +152,60 @@ export function checkGaps(
     );
   });
 }
+
+// ---- one task's events at one url ------------------------------------------------------------
+
+/** One task's deliveries to one url (first copies of each attempt), once `lastEvent` is in. */
+export interface Captured {
+  hooks: CheckWebhooks;
+  token: string;
+  taskId: string;
+  deliveries: Delivery[];
+}
+
+/**
+ * The deliveries of one task to one url once `lastEvent` arrived; `since` is when the check caused it.
+ * The spec sets no delivery latency: only the check's budget bounds the wait (then not-exercised).
+ */
+export async function captured(
+  c: CheckContext,
+  at: { hooks: CheckWebhooks; token: string },
+  taskId: string,
+  lastEvent: string,
+  since: number,
+): Promise<Captured> {
+  const { hooks, token } = at;
+  const what = `${lastEvent} of task ${taskId}`;
+  await awaitEvidence(c, hooks, { token, taskId, event: lastEvent }, { since, what });
+  return {
+    hooks,
+    token,
+    taskId,
+    deliveries: deliveriesOf(hooks, token, taskId),
+  };
+}
+
+/**
+ * Exactly one delivery of `event` for the task (copies of it aside: spec 6.5), however late another
+ * would come; its data names the task; `expect` checks the rest.
+ */
+export function checkEvent(
+  c: CheckContext,
+  got: Captured,
+  event: string,
+  expect: Record<string, unknown> = {},
+): void {
+  const ds = got.deliveries;
+  c.info('deliveries of the task, in arrival order', summary(ds));
+  const hits = ds.filter((d) => eventOf(d) === event);
+  c.check(`${event} deliveries of the task`, hits.length, 1);
+  const match = { token: got.token, taskId: got.taskId, event };
+  got.hooks.expectNothingMore(`${event} deliveries of the task after the first`, match, hits);
+  if (hits.length === 0) return;
+  const data = dataOf(hits[0]!);
+  c.check(`${event} data.taskId`, data?.taskId, payloadOf(hits[0]!)?.taskId);
+  for (const [path, value] of Object.entries(expect)) {
+    const actual = path.split('.').reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), data);
+    c.check(`${event} data.${path}`, actual, value);
+  }
+}

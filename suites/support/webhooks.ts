@@ -206,3 +206,11 @@ export async function setWithPolicy(
       : await requireSet(c, { ...config, retryPolicy: used }, taskId);
   return { configId, policy: { ...DEFAULT_POLICY, ...used } };
 }
+
+/** A fresh url of this check, set as the task-level configuration of `taskId` (all events). */
+export async function taskLevelUrl(c: CheckContext, taskId: string, label: string) {
+  const hooks = await c.webhooks();
+  const { token, url } = hooks.newUrl(label);
+  await requireSet(c, { url }, taskId);
+  return { hooks, token };
+}

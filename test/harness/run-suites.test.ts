@@ -73,12 +73,12 @@ describe('the suites declare what the schedule reads', () => {
     const idle = fileSchedules(listing.checks)
       .filter((f) => f.needsIdleAgent)
       .map((f) => f.file);
-    expect(idle).toEqual(expect.arrayContaining(['suites/03-states/submitted.test.ts', RATE]));
+    expect(idle).toEqual(expect.arrayContaining(['suites/08-limits/concurrent-tasks.test.ts', RATE]));
     expect(idle).not.toContain('suites/03-states/state-machine.test.ts');
     const rank = (file: string): number =>
       startRank(fileSchedules(listing.checks).find((f) => f.file === file)!);
     expect(rank('suites/02-01-envelopes/malformed-property.test.ts')).toBe(0);
-    expect(rank('suites/03-states/submitted.test.ts')).toBe(1);
+    expect(rank('suites/08-limits/concurrent-tasks.test.ts')).toBe(1);
     expect(rank('suites/03-states/state-machine.test.ts')).toBe(2);
     expect(rank('suites/06-01-webhooks/delivery.test.ts')).toBe(2);
     expect(rank('suites/01-overview/overview.test.ts')).toBe(3);

@@ -51,6 +51,7 @@ const SUITE_FOLDERS = readdirSync(`${ROOT}suites`, { withFileTypes: true })
  * turns), or that must run at a point of the run only their folder gives them. Keyed by
  * `<folder> <requirement id>`; every entry must still be in use.
  */
+const QUEUE = 'graded on the queue scenario: every slot is filled once per run, not once per section';
 const CROSS_SECTION: Readonly<Record<string, string>> = {
   '02-01-envelopes 7/parse-error-code': 'the envelope checks send the unreadable body',
   '02-01-envelopes 7/invalid-request-code': 'the envelope checks send the wrong jsonrpc version',
@@ -78,6 +79,12 @@ const CROSS_SECTION: Readonly<Record<string, string>> = {
   '06-01-webhooks 2.13/get-config-last-used': 'set by a delivery',
   '06-01-webhooks 4.7/get-agent-scope': 'shares the agent-level configuration of the delivery checks',
   '06-01-webhooks 4.7/get-returns-scope': 'shares the agent-level configuration of the delivery checks',
+  '08-limits 3/new-task-submitted': QUEUE,
+  '08-limits 3/submitted-to-working-on-dequeue': QUEUE,
+  '08-limits 3/cancel-from-submitted': QUEUE,
+  '08-limits 3/cancel-from-submitted-webhook': QUEUE,
+  '08-limits 3/working-webhook-optional': QUEUE,
+  '08-limits 4.3/get-current-state': QUEUE,
 };
 
 async function ledgerFileOf(): Promise<Map<string, string>> {
