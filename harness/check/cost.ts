@@ -50,6 +50,11 @@ export interface CheckDeclaration {
   property?: PropertyCost;
   /** The file's shared samples (SuiteFileDeclaration.samples) the check reads. */
   samples?: readonly string[];
+  /**
+   * The check can never exercise its requirement: it records why a part of it is not observable from
+   * outside (and always ends not-exercised saying so). The plan never takes it to reach its requirement.
+   */
+  unobservable?: true;
 }
 
 export interface SuiteFileDeclaration {
@@ -85,6 +90,8 @@ export interface CheckPlanMeta {
   samples: string[];
   /** The check needs the agent idle: it fills its task slots, or its file runs alone. */
   needsIdleAgent: boolean;
+  /** CheckDeclaration.unobservable. */
+  unobservable?: true;
 }
 
 function count(what: string, n: unknown): void {
@@ -146,5 +153,6 @@ export function resolveCheckPlan(
     needsIdleAgent: overflowsTasks || file.agent === 'alone',
   };
   if (check.property !== undefined) plan.property = check.property;
+  if (check.unobservable === true) plan.unobservable = true;
   return plan;
 }

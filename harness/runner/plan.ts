@@ -40,17 +40,20 @@ export interface PlanInput {
   /** The profile's allowance per property (harness/check/profile.ts); undefined: `full`, no cap. */
   propertyLimits: PropertyLimits | undefined;
   /**
-   * The selected requirements of level MUST: when phase 1 does not fit the budget, their checks run
-   * first (a pass of their own), the rest after. Absent: one pass.
+   * The selected requirements of level MUST: when phase 1 does not fit the budget, one check of each
+   * runs first (a pass of their own, the cheapest set that reaches them all), every other check after.
+   * Absent: one pass.
    */
   must?: ReadonlySet<string>;
 }
 
-/** One pass of phase 1 when it does not fit the budget: its requirements and its files' order. */
+/** One pass of phase 1 when it does not fit the budget: its checks, their requirements, its files' order. */
 export interface CoveragePass {
-  /** `must`: the MUST requirements' checks; `rest`: the others'. */
+  /** `must`: one check of each MUST requirement; `rest`: every other check. */
   level: 'must' | 'rest';
   ids: string[];
+  /** The pass's checks, by test name (`<requirement id> <title>`). */
+  checks: string[];
   /** The files that do not run last, the most requirements per estimated ms first. */
   fileOrder: string[];
 }
@@ -267,12 +270,20 @@ export function makePlan(input: PlanInput): RunPlan {
   if (fits === 'part') {
     plan.budgetToFit = suggest(coverageMs);
     const must = input.must;
+    const first =
+      must === undefined
+        ? []
+        : onceEach(
+            planned.filter((c) => must.has(c.requirementId) && c.plan!.unobservable !== true),
+            agent,
+            workers,
+          );
     const groups =
       must === undefined
         ? [{ level: 'rest' as const, checks: planned }]
         : [
-            { level: 'must' as const, checks: planned.filter((c) => must.has(c.requirementId)) },
-            { level: 'rest' as const, checks: planned.filter((c) => !must.has(c.requirementId)) },
+            { level: 'must' as const, checks: first },
+            { level: 'rest' as const, checks: planned.filter((c) => !first.includes(c)) },
           ].filter((g) => g.checks.length > 0);
     const passes = groups.map((g) => {
       const work = fileWork(g.checks, agent);
@@ -283,12 +294,69 @@ export function makePlan(input: PlanInput): RunPlan {
       plan.coveragePasses = passes.map((p) => ({
         level: p.level,
         ids: [...new Set(p.checks.map((c) => c.requirementId))].sort(),
+        checks: p.checks.map(testName),
         fileOrder: p.order,
       }));
     }
     plan.unreached = unreachedIn(passes, agent, workers, input.budgetMs - wallMs(after, agent, 1));
   }
   return plan;
+}
+
+/**
+ * One check of each requirement, the set the plan expects to cost least: a greedy cover that takes,
+ * again and again, the file whose checks reach the most requirements not yet reached per estimated
+ * ms (its samples charged once, then each requirement's cheapest check in it). A requirement with a
+ * pass and checks not run is a pass (core/verdict.ts); the checks not run are breadth, said in the
+ * report's traffic.cut.
+ */
+function onceEach(checks: readonly PlannedCheck[], agent: AgentPace, workers: number): PlannedCheck[] {
+  const own = (c: PlannedCheck): number => wallMs(workOf(c.plan!.cost, agent), agent, workers);
+  const samples = new Map<string, Work>();
+  for (const c of checks) {
+    if (samples.has(c.file)) continue;
+    const declared = Object.values(c.plan!.file.samples ?? {});
+    samples.set(
+      c.file,
+      declared.reduce((w, sample) => add(w, workOf(sample, agent)), NONE),
+    );
+  }
+  const open = new Set(checks.map((c) => c.requirementId));
+  const charged = new Set<string>();
+  const chosen: PlannedCheck[] = [];
+  while (open.size > 0) {
+    let best: { file: string; picks: PlannedCheck[]; ms: number } | undefined;
+    for (const file of samples.keys()) {
+      const cheapest = new Map<string, PlannedCheck>();
+      for (const c of checks) {
+        if (c.file !== file || !open.has(c.requirementId)) continue;
+        const held = cheapest.get(c.requirementId);
+        if (held === undefined || own(c) < own(held)) cheapest.set(c.requirementId, c);
+      }
+      if (cheapest.size === 0) continue;
+      const picks = [...cheapest.values()];
+      const base = charged.has(file) ? 0 : wallMs(samples.get(file)!, agent, workers);
+      const ms = Math.max(1, base + picks.reduce((sum, c) => sum + own(c), 0));
+      if (best === undefined || picks.length / ms > best.picks.length / best.ms) best = { file, picks, ms };
+    }
+    if (best === undefined) break;
+    charged.add(best.file);
+    for (const c of best.picks) {
+      open.delete(c.requirementId);
+      chosen.push(c);
+    }
+  }
+  // A requirement taken early from a file of its own may be read more cheaply in a file the cover
+  // took later for others (its samples charged anyway): it moves there, and its first file may drop.
+  const files = new Set(chosen.map((c) => c.file));
+  const picked = chosen.map((pick) => {
+    const there = checks.filter(
+      (c) => c.requirementId === pick.requirementId && files.has(c.file) && c.file !== pick.file,
+    );
+    return there.find((c) => own(c) < own(pick)) ?? pick;
+  });
+  // In the listing's order, so files keep their checks' order.
+  return checks.filter((c) => picked.includes(c));
 }
 
 function suggest(ms: number): number {
@@ -376,7 +444,7 @@ export function planLines(plan: RunPlan, agent: AgentPace): string[] {
     const few = plan.unreached.slice(0, 8).join(', ');
     const more = plan.unreached.length > 8 ? ` and ${plan.unreached.length - 8} more` : '';
     lines.push(
-      `  phase 1 does NOT fit ${budget}: about ${plan.unreached.length} requirement(s) may not be reached${plan.unreached.length > 0 ? ` (${few}${more})` : ''}; --budget-ms ${plan.budgetToFit} would fit it. ${plan.coveragePasses !== undefined && plan.coveragePasses.length > 1 ? "The MUST requirements' checks run first, then the rest; in each, the" : 'The'} files that cover the most requirements per second run first; what is not reached ends not-exercised.`,
+      `  phase 1 does NOT fit ${budget}: about ${plan.unreached.length} requirement(s) may not be reached${plan.unreached.length > 0 ? ` (${few}${more})` : ''}; --budget-ms ${plan.budgetToFit} would fit it. ${plan.coveragePasses !== undefined && plan.coveragePasses.length > 1 ? 'One check of each MUST requirement runs first (the cheapest set), then every other check; in each pass, the' : 'The'} files that cover the most requirements per second run first; what is not reached ends not-exercised.`,
     );
   }
   return lines;

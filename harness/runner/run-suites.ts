@@ -189,13 +189,18 @@ async function runPhases(run: PhaseRun): Promise<void> {
       else await vitest.runTestFiles(files);
       started = true;
     };
-    // Phase 1 that does not fit the budget runs the MUST requirements' checks first, each pass its
-    // files in the plan's order; a check of the other pass is skipped by name (nothing is sent).
+    // Phase 1 that does not fit the budget runs one check of each MUST requirement first, then every
+    // other check, each pass its files in the plan's order; a check of the other pass is skipped by
+    // name (nothing is sent).
     const passes = plan?.coveragePasses ?? [undefined];
     for (const pass of passes) {
-      const files = pass === undefined ? undefined : new Set(checksOf(selected, pass.ids).map((c) => c.file));
+      const names = pass === undefined ? undefined : new Set(pass.checks);
+      const files =
+        names === undefined
+          ? undefined
+          : new Set(selected.filter((c) => names.has(testName(c))).map((c) => c.file));
       if (pass !== undefined) {
-        vitest.setGlobalTestNamePattern(testNamePattern(pass.ids));
+        vitest.setGlobalTestNamePattern(exactNames(pass.checks));
         vitest.provide('a2aSchedule', providedSchedule(schedules, workers, pass.fileOrder));
       }
       for (const phase of phases) {

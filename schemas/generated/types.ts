@@ -1978,7 +1978,7 @@ export interface ReportTraffic {
      */
     passes: 'one' | 'coverage-then-breadth';
     /**
-     * Phase 1 did not fit the budget, so the MUST requirements' checks ran first, in a pass of their own, and the other checks after them.
+     * Phase 1 did not fit the budget, so one check of each MUST requirement ran first (the set the plan expected to cost least), in a pass of their own, and every other check after them.
      */
     mustFirst?: boolean;
     /**

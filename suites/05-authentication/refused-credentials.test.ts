@@ -300,5 +300,5 @@ verifies(
       'constant-time comparison (C-37) is not observable from outside: loopback timing noise dwarfs the difference a byte-by-byte comparison makes, so no measurement would be evidence either way',
     );
   },
-  { concurrent: true, cost: { requests: 0, turns: 0 } },
+  { concurrent: true, cost: { requests: 0, turns: 0 }, unobservable: true },
 );

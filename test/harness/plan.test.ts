@@ -138,11 +138,49 @@ describe('the run plan', () => {
     // Every MUST requirement fits (15 files, 390 requests in 8 minutes); what is not reached is of the rest.
     expect(plan.unreached.length).toBeGreaterThan(0);
     expect(plan.unreached.filter((id) => must.has(id))).toEqual([]);
-    expect(planLines(plan, AGENT).join('\n')).toMatch(/MUST requirements' checks run first/);
+    expect(planLines(plan, AGENT).join('\n')).toMatch(/One check of each MUST requirement runs first/);
     // Without the levels, the cheap files come first and some MUST requirements are not reached.
     const flat = makePlan(input(checks, { budgetMs: 480_000 }));
     expect(flat.coveragePasses).toBeUndefined();
     expect(flat.unreached.filter((id) => must.has(id)).length).toBeGreaterThan(0);
+  });
+
+  it('the MUST pass runs one check of each MUST requirement, the cheapest set; every other check after', () => {
+    const named = (c: PlannedCheck, title: string): PlannedCheck => ({ ...c, title });
+    const queue = { decl: { samples: { queue: { requests: 40, turns: 7 } } } };
+    const checks = [
+      // 3/a: one cheap check of its own, and one reading a costly sample.
+      named(check('3/a', 'own', { requests: 1, turns: 1 }), 'first event'),
+      named(check('3/a', 'queue', { requests: 0, turns: 0 }, queue), 'queued'),
+      // 3/b and 8/c only have the costly sample.
+      named(check('3/b', 'queue', { requests: 0, turns: 0 }, queue), 'dequeued'),
+      named(check('8/c', 'queue', { requests: 0, turns: 0 }, queue), 'cap'),
+      // 4/d: two checks in one file, the cheaper one taken.
+      named(check('4/d', 'big', { requests: 30, turns: 0 }), 'all methods'),
+      named(check('4/d', 'big', { requests: 2, turns: 0 }), 'one method'),
+      // A check that can never exercise 4/d, free as it is, is never the one that reaches it.
+      (() => {
+        const note = named(check('4/d', 'note', { requests: 0, turns: 0 }), 'not observable');
+        note.plan!.unobservable = true;
+        return note;
+      })(),
+      // Padding past the budget: 40 files of a SHOULD requirement.
+      ...Array.from({ length: 40 }, (_, i) => check(`9/s${i}`, `pad${i}`, { requests: 20, turns: 0 })),
+    ];
+    const must = new Set(['3/a', '3/b', '8/c', '4/d']);
+    const plan = makePlan(input(checks, { must, budgetMs: 300_000 }));
+    expect(plan.fits).toBe('part');
+    const [first, rest] = plan.coveragePasses!;
+    expect(first!.level).toBe('must');
+    expect(first!.ids).toEqual([...must].sort());
+    // The queue file reaches three requirements for its sample: 3/a is read there, not from `own`.
+    expect(first!.checks.sort()).toEqual(['3/a queued', '3/b dequeued', '4/d one method', '8/c cap']);
+    expect(rest!.checks).toEqual(
+      expect.arrayContaining(['3/a first event', '4/d all methods', '9/s0 checks 9/s0']),
+    );
+    expect(rest!.checks).not.toContain('3/a queued');
+    expect(rest!.checks).toContain('4/d not observable');
+    expect(plan.unreached.filter((id) => must.has(id))).toEqual([]);
   });
 
   it('an enumerated property asks for its own cases, whatever --runs and the profile say', () => {
