@@ -1,4 +1,4 @@
-// `npm run mutants [-- --concurrency N] [--run-timeout S] [--extended] [--keep-reports] [--mutants | --legal] [name-filter...]`:
+// `npm run mutants [-- --concurrency N] [--run-timeout S] [--profile P] [--extended] [--keep-reports] [--mutants | --legal] [name-filter...]`:
 // runs every mutant (or those whose name contains a filter) and its control, then every legal variant
 // (mutants/legal/) and its control; prints both scores and writes mutants/results/score.{json,md} and
 // legal-score.{json,md} (and each run's reports under mutants/results/reports/ with --keep-reports).
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { positiveInt, scriptCommand } from '../scripts/args.ts';
 import { computeLegalScore, legalScoreMarkdown, loadLegalVariants, runLegal } from './legal-run.ts';
-import { loadVariants, runMutants, setRunTimeoutMs } from './runner.ts';
+import { loadVariants, runMutants, setRunProfile, setRunTimeoutMs } from './runner.ts';
 import { computeScore, scoreMarkdown } from './score.ts';
 
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
@@ -25,6 +25,10 @@ const command = scriptCommand(
     positiveInt,
     240,
   )
+  .option(
+    '--profile <profile>',
+    "the harness's --profile in every run: smoke, standard (the harness's default) or full",
+  )
   .option('--extended', 'also the extended set of mutants')
   .option('--keep-reports', "keep each run's reports under mutants/results/reports/")
   .option('--mutants', 'only the mutants')
@@ -33,6 +37,7 @@ const command = scriptCommand(
 const flags = command.opts<{
   concurrency: number;
   runTimeout: number;
+  profile?: string;
   extended?: boolean;
   keepReports?: boolean;
   mutants?: boolean;
@@ -41,6 +46,13 @@ const flags = command.opts<{
 const filters = command.processedArgs[0] as string[];
 const concurrency = flags.concurrency;
 setRunTimeoutMs(flags.runTimeout * 1000);
+if (flags.profile !== undefined) {
+  if (!['smoke', 'standard', 'full'].includes(flags.profile)) {
+    process.stderr.write(`--profile must be smoke, standard or full (got ${flags.profile})\n`);
+    process.exit(2);
+  }
+  setRunProfile(flags.profile);
+}
 const keep = flags.keepReports === true ? join(RESULTS, 'reports') : undefined;
 const extended = flags.extended === true;
 // Either flag alone runs only its set; both (like neither) run both.

@@ -22,6 +22,13 @@ let RUN_TIMEOUT_MS = 240_000;
 export function setRunTimeoutMs(ms: number): void {
   RUN_TIMEOUT_MS = ms;
 }
+/** The harness's --profile in every run (`npm run mutants -- --profile`); undefined: its default. */
+let PROFILE: string | undefined;
+
+export function setRunProfile(profile: string): void {
+  PROFILE = profile;
+}
+
 /** A fixed seed so a variant caught once is caught on every run. */
 const SEED = '20240601';
 /**
@@ -124,6 +131,7 @@ export async function runHarness(
     RUNS,
   );
   for (const glob of only) args.push('--only', glob);
+  if (PROFILE !== undefined) args.push('--profile', PROFILE);
   args.push(...(target.extraArgs ?? []));
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(A2A_|VITEST)/.test(k)));
   try {
