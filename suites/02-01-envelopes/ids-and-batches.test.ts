@@ -2,15 +2,8 @@
 // the id cannot be read. "Nothing performed" is observed black-box: the refused request asked for a
 // task under a fresh client task id (2.6 `id`, C-16), and tasks/get must not find it afterwards.
 import { randomUUID } from 'node:crypto';
-import {
-  ERROR_CODES,
-  is,
-  suiteFile,
-  typeOf,
-  verifies,
-  type AnsweredExchange,
-  type CheckContext,
-} from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, typeOf, verifies } from '../support/index.ts';
+import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import { CARD, errorOf, requestId, responseOf } from '../support/rpc.ts';
 

@@ -2,16 +2,8 @@
 // (C-02: an array gets -32602, a primitive -32600 or -32602), and unknown members ignored (C-36).
 // Methods the card does not list are skipped (C-41 answers them -32601).
 import { randomUUID } from 'node:crypto';
-import {
-  ERROR_CODES,
-  is,
-  METHODS,
-  suiteFile,
-  typeOf,
-  verifies,
-  type AnsweredExchange,
-  type CheckContext,
-} from '../support/index.ts';
+import { ERROR_CODES, is, METHODS, suiteFile, typeOf, verifies } from '../support/index.ts';
+import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { servedMethods } from '../support/card.ts';
 import { answerError, expectInvalidParams } from '../support/errors.ts';
 import { messageParams, sendText, textPart } from '../support/messages.ts';

@@ -1,20 +1,14 @@
 // Spec 3 rules 1 and 2: completed, failed and canceled are final, and tasks/cancel on a final task
 // is an error (section 7) that leaves the task as it was. C-06 (completed: -32001, or the -32000
 // variant of note 1 with data.currentState), C-07 (failed, canceled: any error code here).
-import {
-  ERROR_CODES,
-  is,
-  suiteFile,
-  verifies,
-  type AnsweredExchange,
-  type CheckContext,
-} from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
+import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { requireDirectives, scriptParts } from '../support/directives.ts';
 import { errorData } from '../support/errors.ts';
 import { cancellableTask, cancelLive, cancelTask, openTask, requireWorking } from '../support/live-tasks.ts';
 import { sendTask, textPart } from '../support/messages.ts';
 import { errorOf, responseOf, resultOf } from '../support/rpc.ts';
-import { finishedTasks, sharedSample } from '../support/samples.ts';
+import { finishedTasks, READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 import { streamSeen } from '../support/streams.ts';
 import {
   getTask,
@@ -58,9 +52,6 @@ const completedCanceled = sharedSample('a completed task, canceled, read again',
   await sleep(c.scaled(50));
   return { task, taskId, cancel, got: await getTask(c, taskId) };
 });
-
-/** A check that reads one of the file's samples and sends nothing of its own. */
-const READS_A_SAMPLE = { requests: 0, turns: 0 };
 
 const FIRST_REASON = 'conformance: final canceled task';
 

@@ -20,7 +20,7 @@ import {
   statusOf,
   getTask,
 } from '../support/tasks.ts';
-import { sharedSample } from '../support/samples.ts';
+import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 
 suiteFile({
   // message/stream of a scripted task, tasks/get until working, tasks/cancel, tasks/get.
@@ -31,9 +31,6 @@ suiteFile({
     'a task working for a while, polled to its end': { requests: 6, turns: 2 },
   },
 });
-
-/** A check that reads one of the file's samples and sends nothing of its own. */
-const READS_A_SAMPLE = { requests: 0, turns: 0 };
 
 const AGENT_MESSAGE = is.objectContaining({ role: 'agent', parts: is.type('array') });
 

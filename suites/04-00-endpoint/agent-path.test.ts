@@ -9,14 +9,13 @@ import {
   suiteFile,
   typeOf,
   verifies,
-  type AnsweredExchange,
-  type CheckContext,
 } from '../support/index.ts';
+import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { errorData } from '../support/errors.ts';
 import { messageParams, sendTask, sendText, textPart, unknownId } from '../support/messages.ts';
 import { basePathOf, CARD, errorOf, responseOf, resultOf } from '../support/rpc.ts';
 import { checkSchema } from '../support/schemas.ts';
-import { sharedSample } from '../support/samples.ts';
+import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
@@ -133,7 +132,7 @@ verifies(
     const { ex } = await unknownAgentCard(c);
     checkErrorBody(c, ex);
   },
-  { concurrent: true, cost: { requests: 0, turns: 0 }, samples: [UNKNOWN_AGENT_CARD] },
+  { concurrent: true, cost: READS_A_SAMPLE, samples: [UNKNOWN_AGENT_CARD] },
 );
 
 verifies(
@@ -157,7 +156,7 @@ verifies(
     c.check('error.code', errorOf(ex)?.code, ERROR_CODES.AGENT_NOT_FOUND);
     c.check('error.data.agentId', errorData(ex)?.agentId, agentId);
   },
-  { concurrent: true, cost: { requests: 0, turns: 0 }, samples: [UNKNOWN_AGENT_CARD] },
+  { concurrent: true, cost: READS_A_SAMPLE, samples: [UNKNOWN_AGENT_CARD] },
 );
 
 verifies(

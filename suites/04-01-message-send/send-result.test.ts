@@ -3,14 +3,8 @@
 // by the system timeout (C-05, read from the card extension limits.systemTimeoutMs); properties over
 // any valid message (2.3-2.5).
 import fc from 'fast-check';
-import {
-  is,
-  suiteFile,
-  typeOf,
-  verifies,
-  type AnsweredExchange,
-  type CheckContext,
-} from '../support/index.ts';
+import { is, suiteFile, typeOf, verifies } from '../support/index.ts';
+import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { requireCardLimit } from '../support/card.ts';
 import { directivePart, requireDirectives } from '../support/directives.ts';
 import { arbMessageParts, messageParams, sendsValidTask, sendText, textPart } from '../support/messages.ts';

@@ -6,13 +6,8 @@ import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../supp
 import { directivesHonoured } from '../support/directives.ts';
 import { messageParams, sendText, textPart } from '../support/messages.ts';
 import { resultOf, resultOfEvent, type JsonObject } from '../support/rpc.ts';
-import {
-  checkEarlyError,
-  eventSummary,
-  requireEnded,
-  runStream,
-  type StreamRun,
-} from '../support/streams.ts';
+import { checkEarlyError, eventSummary, requireEnded, runStream } from '../support/streams.ts';
+import type { StreamRun } from '../support/streams.ts';
 import { FINAL_STATES, replyText, stateOf } from '../support/tasks.ts';
 
 suiteFile({

@@ -3,20 +3,14 @@
 // -32000 for an unknown id (spec 7) and retention of finished tasks (C-44).
 import { randomUUID } from 'node:crypto';
 import { validate } from '../../schemas/registry.ts';
-import {
-  ERROR_CODES,
-  is,
-  suiteFile,
-  verifies,
-  type AnsweredExchange,
-  type CheckContext,
-} from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
+import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { requireDirectives, scriptParts } from '../support/directives.ts';
 import { readTooLate, endedBefore } from '../support/ended-first.ts';
 import { errorData } from '../support/errors.ts';
 import { cancelTask, openTask } from '../support/live-tasks.ts';
 import { errorOf, type JsonObject, resultOf } from '../support/rpc.ts';
-import { finishedTasks, sharedSample } from '../support/samples.ts';
+import { finishedTasks, READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 import {
   awaitState,
   getTask,
@@ -31,7 +25,7 @@ import { progressTrace, type ProgressTrace } from './progress-trace.ts';
 
 suiteFile({
   // Most checks only read a shared sample; the others say what they send.
-  cost: { requests: 0, turns: 0 },
+  cost: READS_A_SAMPLE,
   samples: {
     // message/send, tasks/get until final (one read at most agents' pace), the read the checks share.
     'the completed task, read once': { requests: 3, turns: 1 },

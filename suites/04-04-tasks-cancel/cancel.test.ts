@@ -7,7 +7,7 @@ import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../supp
 import { errorData } from '../support/errors.ts';
 import { cancellableTask, cancelLive, cancelTask } from '../support/live-tasks.ts';
 import { errorOf, resultOf } from '../support/rpc.ts';
-import { finishedTasks, type FinalOutcome, sharedSample } from '../support/samples.ts';
+import { finishedTasks, type FinalOutcome, READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 import { getTask, stateOf, statusOf } from '../support/tasks.ts';
 
 suiteFile({
@@ -21,9 +21,6 @@ suiteFile({
 });
 
 const finished = finishedTasks();
-
-/** A check that reads one of the file's samples and sends nothing of its own. */
-const READS_A_SAMPLE = { requests: 0, turns: 0 };
 
 /** One running task canceled with a reason, and read after: the result-shape and the reason checks read it. */
 const canceledWithReason = sharedSample('a task canceled with a reason', async (c: CheckContext) => {

@@ -2,12 +2,8 @@
 // task's own end either wins (canceled for good) or loses with an error naming the final state the
 // task keeps. Black-box: cancels fired at short tasks; deterministic: a2a:directive finishOnCancel.
 import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
-import {
-  directivesHonoured,
-  requireDirectives,
-  scriptParts,
-  type DirectiveFields,
-} from '../support/directives.ts';
+import { directivesHonoured, requireDirectives, scriptParts } from '../support/directives.ts';
+import type { DirectiveFields } from '../support/directives.ts';
 import { errorData } from '../support/errors.ts';
 import { cancelTask, openTask, requireWorking } from '../support/live-tasks.ts';
 import { errorOf, resultOf } from '../support/rpc.ts';

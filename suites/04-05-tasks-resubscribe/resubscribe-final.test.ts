@@ -10,9 +10,9 @@ import {
   is,
   suiteFile,
   verifies,
-  type CheckContext,
   isNotExercisedStop,
 } from '../support/index.ts';
+import type { CheckContext } from '../support/index.ts';
 import type { StreamTranscript } from '../../harness/check/index.ts';
 import { directivePart, requireDirectives } from '../support/directives.ts';
 import { messageParams, sendTask, textPart } from '../support/messages.ts';
@@ -25,10 +25,10 @@ import {
   liveParts,
   requireEnded,
   runStream,
-  type StreamRun,
 } from '../support/streams.ts';
+import type { StreamRun } from '../support/streams.ts';
 import { awaitState, FINAL_STATES, getTask, isFinalState, stateOf, statusOf } from '../support/tasks.ts';
-import { sharedSample } from '../support/samples.ts';
+import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 
 suiteFile({
   // The error checks: one tasks/resubscribe each.
@@ -156,7 +156,7 @@ verifies(
   },
   {
     // The completed task is the file's sample (shared with the Content-Type check).
-    cost: { requests: 0, turns: 0 },
+    cost: READS_A_SAMPLE,
     // The failed task: message/send, tasks/get, tasks/resubscribe; the canceled one: message/stream,
     // tasks/cancel, tasks/get, tasks/resubscribe.
     property: { requests: 4, turns: 1, cases: FINISHED.length },
@@ -175,7 +175,7 @@ verifies(
       isObject(run.t.json) ? (run.t.json.result as JsonObject)?.subscribed : undefined,
     );
   },
-  { cost: { requests: 0, turns: 0 } },
+  { cost: READS_A_SAMPLE },
 );
 
 const WITHOUT_TASK_ID: ReadonlyArray<{ what: string; params: JsonObject }> = [

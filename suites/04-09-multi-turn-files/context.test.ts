@@ -9,7 +9,7 @@ import { sendTask, sendText, textPart, unknownId } from '../support/messages.ts'
 import { errorOf, resultOf, type JsonObject } from '../support/rpc.ts';
 import { checkSchema } from '../support/schemas.ts';
 import { replyText } from '../support/tasks.ts';
-import { sharedSample } from '../support/samples.ts';
+import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 
 suiteFile({
   cost: { requests: 3, turns: 3 },
@@ -49,9 +49,6 @@ const conversation = sharedSample('a conversation of four turns', async (c: Chec
   if (contextId !== undefined) for (const n of [2, 3, 4]) later.push(await turn(c, `turn ${n}`, contextId));
   return { first, later };
 });
-
-/** A check that reads one of the file's samples and sends nothing of its own. */
-const READS_A_SAMPLE = { requests: 0, turns: 0 };
 
 verifies(
   '4.9/context-id-returned',

@@ -17,7 +17,7 @@ import {
   scheduledDelayMs,
   summary,
 } from '../support/deliveries.ts';
-import { sharedSample } from '../support/samples.ts';
+import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 import { coveredInTime, requireSet, startRunningTask } from '../support/webhooks.ts';
 import { attemptsOf, failing, retries, scriptedRun } from './scripted-run.ts';
 
@@ -42,7 +42,7 @@ suiteFile({
 });
 
 const concurrent = { concurrent: true };
-const readsASample = { concurrent: true, cost: { requests: 0, turns: 0 } };
+const readsASample = { concurrent: true, cost: READS_A_SAMPLE };
 const ownRun = { concurrent: true, cost: OWN_RUN };
 
 // First in the file: vitest runs at most a few concurrent checks at once, and this one is the longest.

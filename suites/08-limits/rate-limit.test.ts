@@ -3,14 +3,8 @@
 // then say how long the window took to let a request in again (window-reset.ts). Last suite of the
 // run (suites/vitest.config.ts): the agent stays blocked for up to 60 s afterwards.
 import { inject } from 'vitest';
-import {
-  ERROR_CODES,
-  is,
-  suiteFile,
-  verifies,
-  type AnsweredExchange,
-  type CheckContext,
-} from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
+import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { requireCardLimit } from '../support/card.ts';
 import { errorData } from '../support/errors.ts';
 import { errorOf, responseOf } from '../support/rpc.ts';

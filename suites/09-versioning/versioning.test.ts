@@ -1,17 +1,10 @@
 // Section 9 versioning: the service under /api/v1/, other version segments refused as unknown routes
 // (C-33, C-32: HTTP 404 with -32600), jsonrpc exactly "2.0" (C-02), and a stable agent.version.
 import { isObject } from '../../schemas/json.ts';
-import {
-  ERROR_CODES,
-  is,
-  suiteFile,
-  typeOf,
-  verifies,
-  type AnsweredExchange,
-  type CheckContext,
-} from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, typeOf, verifies } from '../support/index.ts';
+import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { basePathOf, CARD, errorOf, responseOf, resultOf } from '../support/rpc.ts';
-import { sharedSample } from '../support/samples.ts';
+import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
@@ -39,7 +32,7 @@ verifies(
     c.check('HTTP status', ex.response.status, 200);
     c.check('type of result', typeOf(resultOf(ex)), 'object');
   },
-  { cost: { requests: 0, turns: 0 }, samples: [V1_CARD] },
+  { cost: READS_A_SAMPLE, samples: [V1_CARD] },
 );
 
 function otherVersionPath(c: CheckContext, version: string): string {

@@ -8,6 +8,7 @@ import {
   is,
   type AnsweredExchange,
   type CheckContext,
+  type CheckCost,
   type Exchange,
   type StreamTranscript,
 } from '../../harness/check/index.ts';
@@ -19,6 +20,9 @@ import { messageParams, sendTask, sendText, textPart } from './messages.ts';
 import { resultOf, resultOfEvent, type JsonObject } from './rpc.ts';
 import { streamResults, streamToEnd } from './streams.ts';
 import { awaitState, isFinalState, notSeenIn, stateOf } from './tasks.ts';
+
+/** The cost of a check that reads one of its file's shared samples and sends nothing of its own. */
+export const READS_A_SAMPLE: Readonly<CheckCost> = { requests: 0, turns: 0 };
 
 /**
  * One sample per file, made by the first check that asks (its exchanges and deliveries are that
