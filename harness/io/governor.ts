@@ -8,12 +8,7 @@ import { rateLimitedWaitMs } from './rate-limited.ts';
 import { RequestSlots, TaskSlots, type TaskSlotSettings } from './slots.ts';
 import {
   checkTurnBudget,
-  countNotATurn,
-  countRateLimited,
-  countRequest,
-  countTasksHeld,
-  countTurnAnswered,
-  countWaited,
+  count,
   newTally,
   turnAllowanceMs,
   WaitClock,
@@ -117,7 +112,7 @@ export class Governor implements TrafficGovernor {
     if (o.bypass === true) this.window.sentNow();
     else await this.window.next((ms) => this.waitFor(ms, o));
     const release = await this.requests.take(o.signal, () => this.hold(o.tally));
-    countRequest(this.tallies(o.tally), o.turn, this.requests.now);
+    count.request(this.tallies(o.tally), o.turn, this.requests.now);
     return release;
   }
 
@@ -126,7 +121,7 @@ export class Governor implements TrafficGovernor {
     attempt: number,
     o: Pick<AdmitOptions, 'tally' | 'signal'>,
   ): Promise<void> {
-    countRateLimited(this.tallies(o.tally));
+    count.rateLimited(this.tallies(o.tally));
     const waitMs = rateLimitedWaitMs(retryAfterMs, attempt, this.settings.deadlineAt);
     const done = this.hold(o.tally);
     try {
@@ -139,17 +134,17 @@ export class Governor implements TrafficGovernor {
   async holdTask(o: TaskSlotOptions): Promise<() => void> {
     const release = await this.tasks.take(o.owner ?? o.tally, o.signal, () => this.hold(o.tally));
     if (release === undefined) return () => undefined;
-    countTasksHeld(this.tallies(o.tally), this.tasks.now);
+    count.tasksHeld(this.tallies(o.tally), this.tasks.now);
     return release;
   }
 
   notATurn(tally: TrafficTally | undefined): void {
-    countNotATurn(this.tallies(tally));
+    count.notATurn(this.tallies(tally));
   }
 
   /** Records a task-creating request's answer time. */
   turnAnswered(ms: number, tally: TrafficTally | undefined): void {
-    countTurnAnswered(this.tallies(tally), ms);
+    count.turnAnswered(this.tallies(tally), ms);
   }
 
   turnAllowanceMs(): number {
@@ -169,7 +164,7 @@ export class Governor implements TrafficGovernor {
     return () => {
       stop();
       if (tally !== undefined) tally.waiting -= 1;
-      countWaited(this.tallies(tally), Date.now() - t0);
+      count.waited(this.tallies(tally), Date.now() - t0);
     };
   }
 

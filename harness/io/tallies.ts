@@ -58,39 +58,40 @@ export function checkTurnBudget(spent: number, maxTurns: number | null | undefin
   if (maxTurns !== null && maxTurns !== undefined && spent >= maxTurns) throw new TurnBudgetError(maxTurns);
 }
 
-// Each count below goes to every tally given: the run's and the check's, or a worker's check alone.
+/** The traffic counts: each goes to every tally given (the run's and the check's, or a worker's check alone). */
+export const count = {
+  /** A request let out, with `inFlight` requests (itself included) in flight. */
+  request(tallies: TrafficTally[], turn: boolean, inFlight: number): void {
+    for (const t of tallies) {
+      t.requests += 1;
+      if (turn) t.agentTurns += 1;
+      t.maxInFlight = Math.max(t.maxInFlight, inFlight);
+    }
+  },
 
-/** A request let out, with `inFlight` requests (itself included) in flight. */
-export function countRequest(tallies: TrafficTally[], turn: boolean, inFlight: number): void {
-  for (const t of tallies) {
-    t.requests += 1;
-    if (turn) t.agentTurns += 1;
-    t.maxInFlight = Math.max(t.maxInFlight, inFlight);
-  }
-}
+  /** A request counted as a turn made no task (the agent refused it): uncounted. */
+  notATurn(tallies: TrafficTally[]): void {
+    for (const t of tallies) t.agentTurns -= 1;
+  },
 
-/** A request counted as a turn made no task (the agent refused it): uncounted. */
-export function countNotATurn(tallies: TrafficTally[]): void {
-  for (const t of tallies) t.agentTurns -= 1;
-}
+  /** A task-creating request's answer time. */
+  turnAnswered(tallies: TrafficTally[], ms: number): void {
+    for (const t of tallies) t.turnLatencyMs.push(ms);
+  },
 
-/** A task-creating request's answer time. */
-export function countTurnAnswered(tallies: TrafficTally[], ms: number): void {
-  for (const t of tallies) t.turnLatencyMs.push(ms);
-}
+  rateLimited(tallies: TrafficTally[]): void {
+    for (const t of tallies) t.rateLimitedAnswers += 1;
+  },
 
-export function countRateLimited(tallies: TrafficTally[]): void {
-  for (const t of tallies) t.rateLimitedAnswers += 1;
-}
+  /** A task slot taken, with `held` slots (itself included) held. */
+  tasksHeld(tallies: TrafficTally[], held: number): void {
+    for (const t of tallies) t.maxTasksInFlight = Math.max(t.maxTasksInFlight, held);
+  },
 
-/** A task slot taken, with `held` slots (itself included) held. */
-export function countTasksHeld(tallies: TrafficTally[], held: number): void {
-  for (const t of tallies) t.maxTasksInFlight = Math.max(t.maxTasksInFlight, held);
-}
-
-export function countWaited(tallies: TrafficTally[], ms: number): void {
-  for (const t of tallies) t.waitedMs += ms;
-}
+  waited(tallies: TrafficTally[], ms: number): void {
+    for (const t of tallies) t.waitedMs += ms;
+  },
+};
 
 /**
  * Wall time during which at least one wait was in progress: waits at once count once (the time the

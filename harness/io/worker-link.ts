@@ -15,17 +15,7 @@ import type { AdmitOptions, Governor, TaskSlotOptions, TrafficGovernor } from '.
 import { PaceBudgetError } from './pace.ts';
 import { RateLimitedError } from './rate-limited.ts';
 import { TaskSlotError } from './slots.ts';
-import {
-  countNotATurn,
-  countRateLimited,
-  countRequest,
-  countTasksHeld,
-  countTurnAnswered,
-  countWaited,
-  TurnBudgetError,
-  WaitClock,
-  type TrafficTally,
-} from './tallies.ts';
+import { count, TurnBudgetError, WaitClock, type TrafficTally } from './tallies.ts';
 
 /** What a field holds; `{ optional: kind }`: it may be left out. */
 type Kind = 'boolean' | 'count' | 'ms' | 'string' | 'string or null';
@@ -416,10 +406,10 @@ export class RemoteGovernor implements TrafficGovernor {
       this.link.call('admit', { turn: o.turn, bypass: o.bypass === true }, o.signal),
     );
     if (o.tally !== undefined) {
-      countRequest([o.tally], o.turn, inFlight);
+      count.request([o.tally], o.turn, inFlight);
       // Loopback round trip aside, time in admit was spent on the pace or a free slot.
       const waited = Date.now() - t0;
-      if (waited > 5) countWaited([o.tally], waited);
+      if (waited > 5) count.waited([o.tally], waited);
     }
     let released = false;
     return () => {
@@ -435,20 +425,20 @@ export class RemoteGovernor implements TrafficGovernor {
     o: Pick<AdmitOptions, 'tally' | 'signal'>,
   ): Promise<void> {
     const mine = o.tally === undefined ? [] : [o.tally];
-    countRateLimited(mine);
+    count.rateLimited(mine);
     const t0 = Date.now();
     const body = retryAfterMs === undefined ? { attempt } : { attempt, retryAfterMs };
     await this.waitOn(() => this.link.call('rateLimited', body, o.signal));
-    countWaited(mine, Date.now() - t0);
+    count.waited(mine, Date.now() - t0);
   }
 
   turnAnswered(ms: number, tally: TrafficTally | undefined): void {
-    countTurnAnswered(tally === undefined ? [] : [tally], ms);
+    count.turnAnswered(tally === undefined ? [] : [tally], ms);
     void this.link.call('turnAnswered', { ms }).catch(() => undefined);
   }
 
   notATurn(tally: TrafficTally | undefined): void {
-    countNotATurn(tally === undefined ? [] : [tally]);
+    count.notATurn(tally === undefined ? [] : [tally]);
     void this.link.call('notATurn', {}).catch(() => undefined);
   }
 
@@ -463,7 +453,7 @@ export class RemoteGovernor implements TrafficGovernor {
       this.link.hold('holdTask', key === undefined ? {} : { owner: key }, o.signal),
     );
     // The slots held once this one was granted.
-    if (o.tally !== undefined) countTasksHeld([o.tally], answer.tasks);
+    if (o.tally !== undefined) count.tasksHeld([o.tally], answer.tasks);
     return release;
   }
 
