@@ -1,7 +1,7 @@
 // The loopback HTTP kit: the pieces every small server of the project is made of (the client
-// role's scenario server, the mutant proxy, the field proxies, the hostile fixtures, test servers):
-// listen on 127.0.0.1 port 0 and read the port back, read a request body (capped when the peer is
-// not trusted), answer JSON, relay a request to an upstream and its answer back, pause.
+// role's scenario server, the mutant proxy, the field proxies, the hostile fixtures, the worker link,
+// test servers): listen on 127.0.0.1 port 0 and read the port back, read a request body (capped when
+// the peer is not trusted), answer JSON, relay a request to an upstream and its answer back, pause.
 import {
   request as httpRequest,
   type IncomingMessage,

@@ -8,10 +8,10 @@
 // /{name}; a body unlike its declaration (a field missing, of another kind, or not declared) is
 // refused (400) with what is wrong. A held call (a task slot) keeps its answer open: the grant lasts
 // until the worker closes it, so a worker that ends or aborts frees what it held.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent, request } from 'undici';
 import type { AdmitOptions, Governor, TaskSlotOptions, TrafficGovernor } from './governor.ts';
+import { listen, readBody, sendJson } from './loopback.ts';
 import { PaceBudgetError } from './pace.ts';
 import { RateLimitedError } from './rate-limited.ts';
 import { TaskSlotError } from './slots.ts';
@@ -164,19 +164,8 @@ function rebuild(error: { name: string; message: string }): Error {
   return e;
 }
 
-function reply(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
 function refuse(res: ServerResponse, status: number, e: Error): void {
-  reply(res, status, { error: { name: e.name, message: e.message } });
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  sendJson(res, status, { error: { name: e.name, message: e.message } });
 }
 
 export interface WorkerLinkServer {
@@ -240,7 +229,7 @@ export async function serveWorkerLink(
   });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const name = (req.url ?? '').slice(1);
-    const text = await readBody(req);
+    const text = (await readBody(req)).toString('utf8');
     const spec = Object.hasOwn(WORKER_CALLS, name) ? (WORKER_CALLS[name as CallName] as CallSpec) : undefined;
     if (req.method !== 'POST' || spec === undefined) {
       const calls = Object.keys(WORKER_CALLS).join(', ');
@@ -273,22 +262,15 @@ export async function serveWorkerLink(
       return refuse(res, 409, e as Error);
     }
     if (res.destroyed) return granted.giveBack?.();
-    if (spec.held !== true) return reply(res, 200, { ...granted.answer, ...state() });
+    if (spec.held !== true) return sendJson(res, 200, { ...granted.answer, ...state() });
     // Held while this answer stays open: the worker closes it to let go.
     if (granted.giveBack !== undefined) res.on('close', granted.giveBack);
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     res.write(`${JSON.stringify({ ...granted.answer, ...state() })}\n`);
   };
-  const server: Server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
+  const { baseUrl, close } = await listen(server);
+  return { url: baseUrl, close };
 }
 
 /** A worker's end of the link: the calls of WORKER_CALLS, typed by the table. */
