@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { decodeUtf8, parseJson } from './body-reader.ts';
+import { LoopLag } from './loop-lag.ts';
 import type { Delivery, DeliveryResponse } from '../../core/evidence.ts';
 
 export { signatureFor, verifySignature, type SignatureCheck } from './webhook-signature.ts';
@@ -275,6 +276,8 @@ class Receiver implements WebhookReceiver {
   private readonly pending = new Set<NodeJS.Timeout>();
   private readonly maxBodyBytes: number;
   private seq = 0;
+  /** How late this process stamps an arrival (a loaded machine): each delivery's stampLagMs. */
+  readonly lag = new LoopLag();
   readonly server: Server;
 
   constructor(opts: WebhookReceiverOptions) {
@@ -322,6 +325,7 @@ class Receiver implements WebhookReceiver {
     for (const t of this.pending) clearTimeout(t);
     this.pending.clear();
     this.listeners.clear();
+    this.lag.stop();
     this.store.wakeAll();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     // Hung deliveries keep sockets open; close() must not wait for them.
@@ -342,6 +346,7 @@ class Receiver implements WebhookReceiver {
     const d: Delivery = {
       seq: this.seq,
       receivedAtMs,
+      stampLagMs: this.lag.lagBefore(receivedAtMs),
       bodyCompleteAtMs: performance.now(),
       timestamp,
       method: req.method ?? '',
@@ -432,6 +437,7 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): P
     r.server.once('error', reject);
     r.server.listen(opts.port ?? 0, host, () => resolve());
   });
+  r.lag.start();
   const { port } = r.server.address() as AddressInfo;
   const hostPart = host.includes(':') ? `[${host}]` : host;
   r.url = (opts.publicUrl ?? `http://${hostPart}:${port}`).replace(/\/+$/, '');

@@ -1652,6 +1652,10 @@ export interface ReportDelivery {
    */
   receivedAtMs: number;
   /**
+   * How much later than the arrival receivedAtMs may have been stamped: the receiver's event-loop hold-up measured just before it (harness/io/loop-lag.ts). Timing checks add it to their tolerance.
+   */
+  stampLagMs?: number;
+  /**
    * Monotonic ms when the body had been read.
    */
   bodyCompleteAtMs: number;

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ScriptedResponse } from '../../harness/check/index.ts';
 import type { CheckContext, Delivery } from '../support/index.ts';
-import { awaitAttempts, payloadOf, type RetryPolicy } from '../support/deliveries.ts';
+import { awaitAttempts, fastestRoundTripMs, payloadOf, type RetryPolicy } from '../support/deliveries.ts';
 import { sharedSample } from '../support/samples.ts';
 import { coveredInTime, setWithPolicy, startRunningTask } from '../support/webhooks.ts';
 
@@ -16,6 +16,8 @@ export interface Run {
   taskId: string;
   policy: Required<RetryPolicy>;
   deliveries: Delivery[];
+  /** The quickest answer of the run's own requests (fastestRoundTripMs): the retry delays' allowance. */
+  roundTripMs: number;
   secret?: string;
 }
 
@@ -33,6 +35,7 @@ export async function scriptedRun(
   },
 ): Promise<Run> {
   const hooks = await c.webhooks();
+  const sent = c.exchanges().length;
   const { token, url } = hooks.newUrl(opts.label);
   await hooks.receiver.script(token, opts.script);
   const task = await startRunningTask(c);
@@ -42,11 +45,16 @@ export async function scriptedRun(
   const since = Date.now();
   await task.finish();
   const failedAfterMs = opts.script[0]?.delayMs ?? 0;
-  const deliveries = await awaitAttempts(c, hooks, token, policy, opts.count, { since, failedAfterMs });
+  const roundTripMs = fastestRoundTripMs(c.exchanges().slice(sent));
+  const deliveries = await awaitAttempts(c, hooks, token, policy, opts.count, {
+    since,
+    failedAfterMs,
+    roundTripMs,
+  });
   if (opts.settle === true) {
     hooks.expectNothingMore(`attempts beyond the ${opts.count} expected`, { token }, deliveries, 'attempt');
   }
-  const run: Run = { token, taskId: task.taskId, policy, deliveries };
+  const run: Run = { token, taskId: task.taskId, policy, deliveries, roundTripMs };
   if (opts.secret !== undefined) run.secret = opts.secret;
   return run;
 }

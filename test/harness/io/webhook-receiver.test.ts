@@ -45,6 +45,19 @@ async function post(
 }
 
 describe('capture', () => {
+  it('says how late it may have stamped an arrival while its event loop was held up (stampLagMs)', async () => {
+    const r = await setup();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const sent = post(r.urlFor('busy'), '{}');
+    // Client and receiver share this process: holding it up delays the receiver's stamp.
+    const until = performance.now() + 200;
+    while (performance.now() < until) {
+      // busy
+    }
+    expect(await sent).toEqual({ status: 200 });
+    expect(r.deliveries()[0]!.stampLagMs).toBeGreaterThanOrEqual(180);
+  });
+
   it('records path, token, method, lower-case headers, exact bytes, text, JSON and timings', async () => {
     const r = await setup();
     expect(r.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
