@@ -18,6 +18,11 @@ export interface Run {
   deliveries: Delivery[];
   /** The quickest answer of the run's own requests (fastestRoundTripMs): the retry delays' allowance. */
   roundTripMs: number;
+  /**
+   * Wall ms from the request that ended the task to the first attempt's arrival (stamp lag included):
+   * the longest the first attempt can have been on its way here, which the receiver cannot see.
+   */
+  firstLagMs: number;
   secret?: string;
 }
 
@@ -54,7 +59,9 @@ export async function scriptedRun(
   if (opts.settle === true) {
     hooks.expectNothingMore(`attempts beyond the ${opts.count} expected`, { token }, deliveries, 'attempt');
   }
-  const run: Run = { token, taskId: task.taskId, policy, deliveries, roundTripMs };
+  const first = deliveries[0];
+  const firstLagMs = first === undefined ? 0 : Math.max(0, Date.parse(first.timestamp) - since);
+  const run: Run = { token, taskId: task.taskId, policy, deliveries, roundTripMs, firstLagMs };
   if (opts.secret !== undefined) run.secret = opts.secret;
   return run;
 }
