@@ -84,6 +84,32 @@ describe('oversized and broken bodies', () => {
     expect(ex.response?.bodyBytes).toBe(1000);
   });
 
+  it('sends a read once more when the connection closes before any answer, never a call that may act', async () => {
+    let seen = 0;
+    const methods: string[] = [];
+    const c = await setup((req, res, body) => {
+      seen += 1;
+      const { id, method } = JSON.parse(body.toString()) as { id: string; method: string };
+      methods.push(method);
+      // The first request of each method: the connection closes without a byte of an answer.
+      if (methods.filter((m) => m === method).length === 1) return void req.socket.destroy();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result: { ok: true } }));
+    });
+    const read = await c.rpc('tasks/get', { taskId: 't' });
+    expect(read.response?.status).toBe(200);
+    expect(methods).toEqual(['tasks/get', 'tasks/get']);
+    const [first, second] = c.exchanges().slice(-2);
+    expect(first!.error?.kind).toBe('reset');
+    expect(first!.error?.message).toContain('a read, sent once more');
+    expect(second).toBe(read);
+    const cancel = await c.rpc('tasks/cancel', { taskId: 't' });
+    expect(cancel.error?.kind).toBe('reset');
+    expect(cancel.response).toBeUndefined();
+    expect(methods.filter((m) => m === 'tasks/cancel')).toHaveLength(1);
+    expect(seen).toBe(3);
+  });
+
   it('records a connection reset mid-response with the partial body', async () => {
     const c = await setup((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
