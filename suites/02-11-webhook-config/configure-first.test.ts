@@ -7,11 +7,12 @@ import { suiteFile, verifies } from '../support/index.ts';
 import { awaitEvidence } from '../support/deliveries.ts';
 import { directivePart, requireDirectives } from '../support/directives.ts';
 import { messageParams, textPart } from '../support/messages.ts';
-import { awaitState } from '../support/tasks.ts';
+import { endedBySystemTimeout } from '../support/ended-first.ts';
+import { awaitState, getTask } from '../support/tasks.ts';
 import { requireSet, setConfig, UNTIL_FINISHED } from '../support/webhooks.ts';
 
 suiteFile({
-  cost: { requests: 6, turns: 1 },
+  cost: { requests: 7, turns: 1 },
 });
 
 verifies(
@@ -35,6 +36,15 @@ verifies(
     await requireSet(c, { url: own.url }, taskId);
     const since = Date.now();
     await c.rpc('tasks/cancel', { taskId, reason: 'finish (finishOnCancel)' });
+    // The cancel completes the held task (finishOnCancel), unless it had ended on its own first (its
+    // system timeout, C-05, while the cancel waited on a paced or slow agent): then no task.completed
+    // is coming, and nothing is wrong.
+    const ended = await getTask(c, taskId);
+    if (endedBySystemTimeout(ended)) {
+      c.notExercised(
+        'the held task met its system timeout before the cancel that completes it arrived: no task.completed is due',
+      );
+    }
     await awaitEvidence(
       c,
       hooks,
