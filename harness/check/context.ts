@@ -99,8 +99,9 @@ export interface CheckContext {
   turnLatencyMs(): number;
   /**
    * A length the harness scripts (a directive's delayMs, how long a task must stay running for a
-   * request to meet it) or a window it watches for a transition, given as on a fast agent, grown by
-   * what this agent has shown it takes per turn (scaledToAgent).
+   * request to meet it) or a window it watches for a transition, given as on a fast unpaced agent,
+   * grown by what this agent has shown it takes per turn and what a request has lately waited on its
+   * pace (scaledToAgent).
    */
   scaled(ms: number): number;
   info(message: string, data?: unknown): void;
@@ -147,6 +148,7 @@ export function runGovernor(run: ProvidedRun): TrafficGovernor {
   if (linked !== undefined) return linked;
   const f = run.field;
   const settings = {
+    profile: f.profile,
     pace: f.pace,
     concurrency: f.concurrency,
     deadlineAt: f.deadlineAt,
@@ -170,18 +172,37 @@ export function isGovernorStop(
 
 // Why two turns: a scripted length must outlast the harness's next request reaching the agent after
 // it heard of the task (one answer on its way back, the request on its way in), each of which a
-// slow agent (a model call per turn, a loaded gateway) takes about a turn's time for.
+// slow agent (a model call per turn, a loaded gateway) takes about a turn's time for. Why one pace
+// wait: that next request also waits for its turn on the agent's pace before it leaves, and under a
+// window the run keeps full that is the longest wait of the pace's last window (a whole burst of
+// other requests let out before it).
 const TURNS_PER_SCRIPTED_LENGTH = 2;
+const PACE_WAITS_PER_SCRIPTED_LENGTH = 1;
+
+/** What this run has shown of the agent, as scaledToAgent() reads it. */
+export interface AgentTimes {
+  /** TrafficGovernor.turnAllowanceMs(): recent turns' answer time (95th percentile). */
+  turnLatencyMs: number;
+  /** TrafficGovernor.paceWaitMs(): the longest a request lately waited on the pace before it left. */
+  paceWaitMs?: number | undefined;
+  /** The card's limits.systemTimeoutMs (C-05), when it advertises one. */
+  systemTimeoutMs?: number | undefined;
+}
 
 /**
- * `ms`, a length tuned on an agent that answers at once, grown by the agent's measured turn latency:
- * ms + 2 × turnLatencyMs. Never shorter than `ms`; grown no further than half the agent's system
- * timeout when it advertises one (C-05: a scripted task longer than that would be canceled by the
- * agent before it could end as scripted).
+ * `ms`, a length tuned on an agent that answers at once and is not paced, grown by what this run
+ * has shown of the agent: ms + 2 × turnLatencyMs + paceWaitMs. Never shorter than `ms`; grown no
+ * further than half the agent's system timeout when it advertises one (C-05: a scripted task longer
+ * than that would be canceled by the agent before it could end as scripted). On a fast agent the run
+ * never waited for, `ms` itself.
  */
-export function scaledToAgent(ms: number, turnLatencyMs: number, systemTimeoutMs?: number): number {
-  const grown = ms + TURNS_PER_SCRIPTED_LENGTH * Math.max(0, turnLatencyMs);
-  const cap = systemTimeoutMs === undefined ? Infinity : Math.max(ms, systemTimeoutMs / 2);
+export function scaledToAgent(ms: number, agent: AgentTimes): number {
+  const grown =
+    ms +
+    TURNS_PER_SCRIPTED_LENGTH * Math.max(0, agent.turnLatencyMs) +
+    PACE_WAITS_PER_SCRIPTED_LENGTH * Math.max(0, agent.paceWaitMs ?? 0);
+  const timeout = agent.systemTimeoutMs;
+  const cap = timeout === undefined ? Infinity : Math.max(ms, timeout / 2);
   return Math.round(Math.min(grown, cap));
 }
 
@@ -280,7 +301,14 @@ export function createCheckContext(
       extendBudget(ms);
     },
     turnLatencyMs: () => runGovernor(run).turnAllowanceMs(),
-    scaled: (ms) => scaledToAgent(ms, runGovernor(run).turnAllowanceMs(), systemTimeoutOf(card)),
+    scaled: (ms) => {
+      const governor = runGovernor(run);
+      return scaledToAgent(ms, {
+        turnLatencyMs: governor.turnAllowanceMs(),
+        paceWaitMs: governor.paceWaitMs(),
+        systemTimeoutMs: systemTimeoutOf(card),
+      });
+    },
     requirement,
     target: { baseUrl: run.baseUrl, agentId: run.agentId, authKind: authKindOf(run.auth) },
     config,

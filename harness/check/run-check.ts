@@ -13,11 +13,11 @@ import {
   type StreamTranscript,
 } from '../../core/evidence.ts';
 import type { TrafficGovernor } from '../io/governor.ts';
-import { PaceBudgetError } from '../io/pace.ts';
+import { paceBudgetOptions, PaceBudgetError } from '../io/pace.ts';
 import { newTally, TurnBudgetError, type TrafficTally } from '../io/tallies.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
-import type { CheckEvidence, CheckResult } from '../../core/types.ts';
+import type { CheckEvidence, CheckResult, Profile } from '../../core/types.ts';
 import { ClientPool, createCheckContext, isGovernorStop, runGovernor, type CheckContext } from './context.ts';
 import { CheckRecorder, type Outcome } from './recorder.ts';
 import {
@@ -180,7 +180,7 @@ export async function runCheck(
       settlement.expectations.push(...pending);
       settlement.lagsMs.push(...hooks.lagsMs);
     }
-    outcome = outcomeOf(thrown, recorder, tally);
+    outcome = outcomeOf(thrown, recorder, tally, run.field.profile);
   }
   const received = hooks.deliveries();
   if (received.length > MAX_DELIVERY_EVIDENCE) {
@@ -232,14 +232,14 @@ async function settleExpectations(
  * The budget spent is a harness error; the governor's "rate budget spent" leaves the check not
  * exercised and its "rate limited" is a harness error (never a fail) unless a failure was recorded.
  */
-function outcomeOf(thrown: unknown, recorder: CheckRecorder, tally: TrafficTally): Outcome {
+function outcomeOf(thrown: unknown, recorder: CheckRecorder, tally: TrafficTally, profile: Profile): Outcome {
   if (thrown instanceof BudgetSpent) return { status: 'error', message: thrown.message };
   const outcome = recorder.finish(thrown);
   if (outcome.status !== 'error' || !isGovernorStop(thrown)) return outcome;
   if (thrown instanceof PaceBudgetError) {
     tally.cuts.push({
       what: 'checks past the rate budget of the run',
-      option: '--budget-ms, --rate or --profile smoke',
+      option: paceBudgetOptions(profile),
     });
   } else if (thrown instanceof TurnBudgetError) {
     tally.cuts.push({ what: 'checks past the turn budget of the run', option: '--max-turns' });

@@ -61,6 +61,11 @@ export interface TrafficGovernor {
    */
   holdTask(o: TaskSlotOptions): Promise<() => void>;
   turnAllowanceMs(): number;
+  /**
+   * What a request has lately waited on the pace (or a Retry-After pause) before it left for the
+   * agent: PaceWindow.recentWaitMs(), run-wide. 0 on an agent the run never waited for.
+   */
+  paceWaitMs(): number;
   heldBackMs(): number;
 }
 
@@ -149,6 +154,10 @@ export class Governor implements TrafficGovernor {
 
   turnAllowanceMs(): number {
     return turnAllowanceMs(this.total.turnLatencyMs);
+  }
+
+  paceWaitMs(): number {
+    return this.window.recentWaitMs();
   }
 
   /** The run's counts and, when a check counts too, its tally: every count goes to both. */

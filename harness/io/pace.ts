@@ -1,6 +1,7 @@
 // The agent's pace: at most so many requests in a sliding window, as its card announces
 // (limits.requestsPerMinute, spec 8, over C-04's window) or as --rate gives. The window counts every
 // request when it leaves; a rate-limited answer pauses the whole window until Retry-After.
+import type { Profile } from '../../core/types.ts';
 
 /** A pace: at most `limit` requests in any `windowMs`. */
 export interface Pace {
@@ -15,14 +16,25 @@ export interface PaceSettings {
   pace: Pace | null;
   /** Epoch ms after which no wait may end (the run's budget); undefined: none. */
   deadlineAt?: number | undefined;
+  /** The run's profile: a PaceBudgetError names only the options that would help (paceBudgetOptions). */
+  profile?: Profile | undefined;
+}
+
+/**
+ * The options that would give a paced run room for what its budget left out: more time, a higher
+ * pace, and (unless the run is already in it) the smoke profile, whose properties spend fewer requests.
+ */
+export function paceBudgetOptions(profile?: Profile): string {
+  return profile === 'smoke' ? '--budget-ms or --rate' : '--budget-ms, --rate or --profile smoke';
 }
 
 /** The run's budget does not leave room for a wait on the pace: what is left is not exercised. */
 export class PaceBudgetError extends Error {
-  constructor(waitMs: number, pace: Pace | null) {
+  constructor(waitMs: number, pace: Pace | null, profile?: Profile) {
     const at = pace === null ? 'the rate limit' : describePace(pace);
+    const smoke = profile === 'smoke' ? '' : ', --profile smoke';
     super(
-      `rate budget spent: the next request would wait ${Math.ceil(waitMs / 1000)} s on ${at} beyond the run's budget (a larger --budget-ms, --profile smoke or a higher --rate would exercise it)`,
+      `rate budget spent: the next request would wait ${Math.ceil(waitMs / 1000)} s on ${at} beyond the run's budget (a larger --budget-ms${smoke} or a higher --rate would exercise it)`,
     );
     this.name = 'PaceBudgetError';
   }
@@ -48,6 +60,10 @@ export function paceCap(p: Pace): number {
   return Math.max(1, Math.floor(p.limit * PACE_SHARE));
 }
 
+// How long the waits of the past count without a pace (a Retry-After pause): about a window of the
+// paces cards announce (per minute).
+const RECENT_WAITS_MS = 60_000;
+
 /**
  * The run's sliding window: requests are let out one after another, each when the window (and a
  * pause after a rate-limited answer) has room for it.
@@ -57,6 +73,17 @@ export class PaceWindow {
   private head = 0;
   private queue: Promise<void> = Promise.resolve();
   private pausedUntil = 0;
+  /**
+   * Each request still queued (first in, first out, as the queue): when it asked, and the count of
+   * the window's sleeps before then (its wait counts only if the window slept while it was queued: a
+   * request merely handed along the queue did not wait on the pace).
+   */
+  private readonly asking: Array<{ at: number; sleeps: number }> = [];
+  /** Sleeps of the window begun so far, and whether one is in progress. */
+  private sleeps = 0;
+  private sleeping = false;
+  /** Waits of the last window, as [let out at, ms waited]; each wait longer than every later one. */
+  private readonly longest: Array<[number, number]> = [];
 
   constructor(private readonly settings: PaceSettings) {}
 
@@ -65,10 +92,44 @@ export class PaceWindow {
    * they ask. `wait` sleeps (and accounts the wait); a wait past the deadline throws PaceBudgetError.
    */
   next(wait: (ms: number) => Promise<void>): Promise<void> {
+    // A sleep in progress when it asks holds it too.
+    this.asking.push({ at: Date.now(), sleeps: this.sleeping ? this.sleeps - 1 : this.sleeps });
     const turn = this.queue.then(() => this.awaitRoom(wait));
-    // The next request queues behind this one whatever becomes of it.
-    this.queue = turn.catch(() => undefined);
+    // The next request queues behind this one whatever becomes of it; requests leave the queue in
+    // the order they asked, so the one leaving is the first of `asking`.
+    this.queue = turn.then(
+      () => this.left(true),
+      () => this.left(false),
+    );
     return turn;
+  }
+
+  /**
+   * The longest a request has waited to be let out (the pace, a Retry-After pause) within the last
+   * window of the pace, or is waiting now: under a window the run keeps full, a request may wait
+   * about that long again, whichever moment it asks. 0 when nothing waited.
+   */
+  recentWaitMs(now = Date.now()): number {
+    const pace = this.settings.pace;
+    const recent = pace === null ? RECENT_WAITS_MS : pace.windowMs + WINDOW_SLACK_MS;
+    while (this.longest.length > 0 && this.longest[0]![0] <= now - recent) this.longest.shift();
+    return Math.max(this.longest[0]?.[1] ?? 0, this.waitedMs(this.asking[0], now));
+  }
+
+  /** How long a queued request has waited on the pace so far (0 if the window never slept since it asked). */
+  private waitedMs(asked: { at: number; sleeps: number } | undefined, now: number): number {
+    return asked === undefined || asked.sleeps === this.sleeps ? 0 : now - asked.at;
+  }
+
+  /** A request left the queue (`sent`: let out; else refused or aborted): its wait counts if sent. */
+  private left(sent: boolean): void {
+    const asked = this.asking.shift();
+    const now = Date.now();
+    const waited = this.waitedMs(asked, now);
+    if (!sent || waited === 0) return;
+    // Only the longest waits matter: one shorter than a later one never is the longest again.
+    while (this.longest.length > 0 && this.longest[this.longest.length - 1]![1] <= waited) this.longest.pop();
+    this.longest.push([now, waited]);
   }
 
   /** A request sent at once whatever the pace (the rate-limit checks, C-04): still counted in the window. */
@@ -103,8 +164,15 @@ export class PaceWindow {
         return;
       }
       const deadline = this.settings.deadlineAt;
-      if (deadline !== undefined && now + waitMs > deadline) throw new PaceBudgetError(waitMs, pace);
-      await wait(waitMs);
+      if (deadline !== undefined && now + waitMs > deadline)
+        throw new PaceBudgetError(waitMs, pace, this.settings.profile);
+      this.sleeps += 1;
+      this.sleeping = true;
+      try {
+        await wait(waitMs);
+      } finally {
+        this.sleeping = false;
+      }
     }
   }
 }

@@ -264,9 +264,14 @@ class Client implements TargetClient {
     await this.dispatcher.destroy();
   }
 
-  /** What the agent's measured turn latency adds to a task-creating request's deadlines. */
+  /**
+   * What a task-creating request's deadlines grow by: the agent's measured turn latency, and what a
+   * request has lately waited on the pace, by which c.scaled() grows the script such a request
+   * carries (its answer, or its stream's end, comes that much later).
+   */
   private turnAllowance(): number {
-    return this.opts.governor?.turnAllowanceMs() ?? 0;
+    const g = this.opts.governor;
+    return g === undefined ? 0 : g.turnAllowanceMs() + g.paceWaitMs();
   }
 
   /** The governor that has rate-limited answers waited out and resent; none: they reach the caller. */
@@ -493,7 +498,7 @@ function namesTurnMethod(body: string | Buffer | undefined): boolean {
   return /"method"\s*:\s*"message\/(?:send|stream)"/.test(body.toString());
 }
 
-/** A task-creating stream's budgets, grown by what the agent takes per turn (first event, idle, total). */
+/** A task-creating stream's budgets (first event, idle, total), grown by turnAllowance(). */
 function slowAgentBudgets(opts: StreamOptions, allowanceMs: number): StreamOptions {
   if (allowanceMs <= 0) return opts;
   return {

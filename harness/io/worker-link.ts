@@ -79,6 +79,8 @@ const STATE = {
   heldBackMs: 'ms',
   /** The governor's turnAllowanceMs(). */
   allowanceMs: 'ms',
+  /** The governor's paceWaitMs(). */
+  paceWaitMs: 'ms',
   /** Task slots held now, run-wide. */
   tasks: 'count',
 } as const satisfies Shape;
@@ -225,6 +227,7 @@ export async function serveWorkerLink(
     inFlight: governor.inFlightNow,
     heldBackMs: governor.heldBackMs(),
     allowanceMs: governor.turnAllowanceMs(),
+    paceWaitMs: governor.paceWaitMs(),
     tasks: governor.tasksNow,
   });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -279,7 +282,7 @@ export class WorkerLinkClient {
   // Held calls are open requests: on their own connections, never in the way of the others.
   private readonly holds = new Agent({ keepAliveTimeout: 1_000 });
   /** The runner's figures at the last answer. */
-  last: LinkState = { inFlight: 0, heldBackMs: 0, allowanceMs: 0, tasks: 0 };
+  last: LinkState = { inFlight: 0, heldBackMs: 0, allowanceMs: 0, paceWaitMs: 0, tasks: 0 };
 
   constructor(readonly url: string) {}
 
@@ -327,6 +330,7 @@ export class WorkerLinkClient {
       inFlight: answered.inFlight,
       heldBackMs: answered.heldBackMs,
       allowanceMs: answered.allowanceMs,
+      paceWaitMs: answered.paceWaitMs,
       tasks: answered.tasks,
     };
     return answered;
@@ -441,6 +445,11 @@ export class RemoteGovernor implements TrafficGovernor {
 
   turnAllowanceMs(): number {
     return this.link.last.allowanceMs;
+  }
+
+  /** The runner's figure at the last answer (its waits in progress included). */
+  paceWaitMs(): number {
+    return this.link.last.paceWaitMs;
   }
 
   /** The runner's figure at the last answer, plus this worker's waits since (the budgets' clock). */

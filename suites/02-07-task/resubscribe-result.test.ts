@@ -30,7 +30,11 @@ interface Resubscription {
 const FINAL = ['completed', 'failed', 'canceled'];
 
 async function resubscribe(c: CheckContext, taskId: string): Promise<Resubscription> {
-  const stream = await c.stream('tasks/resubscribe', { taskId }, { closeOnFinal: true, totalMs: 10_000 });
+  const stream = await c.stream(
+    'tasks/resubscribe',
+    { taskId },
+    { closeOnFinal: true, totalMs: c.scaled(10_000) },
+  );
   const results = streamResults(await stream.done);
   return { taskId, results, get: resultOf(await c.rpc('tasks/get', { taskId })) };
 }

@@ -47,7 +47,7 @@ verifies(
   async (c) => {
     await requireDirectives(c, 'a failing task (fail)');
     // finishOnCancel: the task fails the moment finish() cancels it, long before delayMs.
-    const directive = { delayMs: 1_500, fail: 'conformance failure', finishOnCancel: true };
+    const directive = { delayMs: c.scaled(1_500), fail: 'conformance failure', finishOnCancel: true };
     const { task, ...at } = await runWithConfig(c, 'failed', directive);
     const since = Date.now();
     await task.finish();

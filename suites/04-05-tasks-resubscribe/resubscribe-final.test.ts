@@ -248,7 +248,7 @@ verifies(
     const cancel = async (): Promise<void> => {
       if (held) await c.client.rpc('tasks/cancel', { taskId, reason: 'conformance: resubscribe checked' });
     };
-    // The task appears once the agent took the message: a slow agent's turn later (awaitState scales).
+    // The task appears once the agent took the message: a slow or paced agent's turn later (awaitState scales).
     const running = await awaitState(c, taskId, (s) => s !== undefined, 1_000);
     if (stateOf(running) === undefined || isFinalState(stateOf(running))) {
       await cancel();

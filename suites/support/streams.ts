@@ -20,12 +20,12 @@ import { eventState, FINAL_STATES } from './tasks.ts';
 import { sleep } from './timing.ts';
 
 /**
- * Budgets of every stream a check reads on a fast agent: a target silent for 3 s is reported, never
- * waited on. streamBudgets() grows them by the agent's turn latency.
+ * Budgets of every stream a check reads on a fast unpaced agent: a target silent for 3 s is reported,
+ * never waited on. streamBudgets() grows them by the agent's turn latency and pace (c.scaled).
  */
 export const STREAM_BUDGETS = Object.freeze({ firstEventMs: 3_000, idleMs: 3_000, totalMs: 8_000 });
 
-/** STREAM_BUDGETS grown by what this agent takes per turn (c.scaled): a slow agent's stream is waited for. */
+/** STREAM_BUDGETS grown by what this agent takes per turn and its pace (c.scaled): a slow agent's stream is waited for. */
 export function streamBudgets(c: CheckContext): { firstEventMs: number; idleMs: number; totalMs: number } {
   return {
     firstEventMs: c.scaled(STREAM_BUDGETS.firstEventMs),
@@ -35,8 +35,9 @@ export function streamBudgets(c: CheckContext): { firstEventMs: number; idleMs: 
 }
 
 /**
- * How long a scripted task stays `working` on a fast agent: long enough to resubscribe on loopback,
- * short for the run. liveDelayMs() grows it by the agent's turn latency.
+ * How long a scripted task stays `working` on a fast unpaced agent: long enough to resubscribe on
+ * loopback, short for the run. liveDelayMs() grows it by the agent's turn latency and by what a
+ * request lately waited on its pace (c.scaled).
  */
 export const LIVE_DELAY_MS = 300;
 
@@ -321,11 +322,11 @@ export function statusesOf(results: readonly (JsonObject | undefined)[]): JsonOb
   return results.map((r) => r?.status).filter((s): s is JsonObject => isObject(s));
 }
 
-/** message/stream of `parts`, read to its end within a few seconds. */
+/** message/stream of `parts`, read to its end within a few seconds (c.scaled). */
 export async function streamToEnd(c: CheckContext, parts: readonly JsonObject[], extra: JsonObject = {}) {
   const stream = await c.stream('message/stream', messageParams(parts, extra), {
     closeOnFinal: true,
-    totalMs: 10_000,
+    totalMs: c.scaled(10_000),
   });
   return stream.done;
 }

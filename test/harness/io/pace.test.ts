@@ -2,7 +2,13 @@
 // requests that bypass it, and the cap on requests in flight (slots.ts).
 import { describe, expect, it } from 'vitest';
 import { Governor } from '../../../harness/io/governor.ts';
-import { describePace, PaceBudgetError, paceCap, requestsPerMinute } from '../../../harness/io/pace.ts';
+import {
+  describePace,
+  PaceBudgetError,
+  paceBudgetOptions,
+  paceCap,
+  requestsPerMinute,
+} from '../../../harness/io/pace.ts';
 
 describe('pace', () => {
   it('keeps at most the cap in a window and waits for the oldest to leave it', async () => {
@@ -34,6 +40,27 @@ describe('pace', () => {
     (await g.admit({ turn: true }))();
     await expect(g.admit({ turn: false })).rejects.toBeInstanceOf(PaceBudgetError);
     expect(g.total.agentTurns).toBe(1);
+  });
+
+  it('names --profile smoke as a way out only to a run not already in it', async () => {
+    const refusal = async (profile: 'smoke' | 'standard'): Promise<string> => {
+      const g = new Governor({
+        pace: { limit: 1, windowMs: 60_000, source: 'card' },
+        concurrency: 4,
+        deadlineAt: Date.now() + 5_000,
+        profile,
+      });
+      (await g.admit({ turn: false }))();
+      const e: unknown = await g.admit({ turn: false }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(PaceBudgetError);
+      return (e as Error).message;
+    };
+    const smoke = await refusal('smoke');
+    expect(smoke).toMatch(/a larger --budget-ms or a higher --rate would exercise it/);
+    expect(smoke).not.toMatch(/--profile smoke/);
+    expect(await refusal('standard')).toMatch(/--budget-ms, --profile smoke or a higher --rate/);
+    expect(paceBudgetOptions('smoke')).toBe('--budget-ms or --rate');
+    expect(paceBudgetOptions('full')).toBe('--budget-ms, --rate or --profile smoke');
   });
 
   it('a bypassing request goes out at once but counts in the window', async () => {
