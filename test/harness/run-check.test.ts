@@ -4,6 +4,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../harness/check/run-check.ts';
 import { closeSharedReceiver } from '../../harness/check/webhooks.ts';
+import { PaceBudgetError } from '../../harness/io/pace.ts';
+import { newTally } from '../../harness/io/tallies.ts';
 import { FULL_SPEED, type ProvidedRun } from '../../harness/provided.ts';
 import { testRequirement, testRun } from '../support/check-run.ts';
 import { closedPort, startFixture, type Fixture } from './fixtures/jsonrpc-fixture.ts';
@@ -102,6 +104,26 @@ describe('runCheck', () => {
     );
     expect(result.status).toBe('error');
     expect(result.message).toContain('budget of 300 ms');
+  });
+
+  it('leaves a check past the rate budget not-exercised, naming what would run it for this profile', async () => {
+    const spent = async (profile: 'smoke' | 'standard') => {
+      const tally = newTally();
+      const spec = {
+        requirement,
+        title: 'past the rate budget',
+        fn: () => {
+          throw new PaceBudgetError(30_000, { limit: 60, windowMs: 60_000, source: 'card' }, profile);
+        },
+      };
+      const result = await runCheck(spec, { ...run, field: { ...FULL_SPEED, profile } }, tally);
+      return { result, cuts: tally.cuts.map((cut) => cut.option) };
+    };
+    const smoke = await spent('smoke');
+    expect(smoke.result.status).toBe('not-exercised');
+    expect(smoke.cuts).toEqual(['--budget-ms or --rate']);
+    expect(smoke.result.message).not.toContain('--profile smoke');
+    expect((await spent('standard')).cuts).toEqual(['--budget-ms, --rate or --profile smoke']);
   });
 
   it('turns no answer from the target into error, never fail', async () => {
