@@ -6,7 +6,7 @@ import { sharedGovernor, type TrafficGovernor } from '../io/governor.ts';
 import { PaceBudgetError } from '../io/pace.ts';
 import { RateLimitedError } from '../io/rate-limited.ts';
 import { TaskSlotError } from '../io/slots.ts';
-import { TurnBudgetError, type TrafficTally } from '../io/tallies.ts';
+import { TurnBudgetError, WaitClock, type TrafficTally } from '../io/tallies.ts';
 import { RemoteGovernor } from '../io/worker-link.ts';
 import type { SseStream } from '../io/sse-reader.ts';
 import {
@@ -101,7 +101,8 @@ export interface CheckContext {
    * A length the harness scripts (a directive's delayMs, how long a task must stay running for a
    * request to meet it) or a window it watches for a transition, given as on a fast unpaced agent,
    * grown by what this agent has shown it takes per turn and what a request has lately waited on its
-   * pace (scaledToAgent).
+   * pace (scaledToAgent). What the pace added does not spend the budget of this worker's checks while
+   * it runs (pacedLengthsMs).
    */
   scaled(ms: number): number;
   info(message: string, data?: unknown): void;
@@ -206,6 +207,25 @@ export function scaledToAgent(ms: number, agent: AgentTimes): number {
   return Math.round(Math.min(grown, cap));
 }
 
+// What c.scaled added for the pace, held from the moment it was asked: a check waiting out a script
+// (or another check's sample made of one) grown by the pace is held back by the agent's pace as
+// surely as a request waiting on it, though no request may be waiting meanwhile (the other workers
+// wait out their scripts too). Per worker: the checks that share a sample run in one.
+const pacedLengths = new WaitClock();
+
+function holdForPace(ms: number): void {
+  if (ms <= 0) return;
+  setTimeout(pacedLengths.start(), ms).unref();
+}
+
+/**
+ * Wall time during which a length or window c.scaled grew by the agent's pace ran in this worker:
+ * like the governor's heldBackMs(), no check's budget spends it (run-check.ts).
+ */
+export function pacedLengthsMs(): number {
+  return pacedLengths.ms();
+}
+
 /** The card's limits.systemTimeoutMs (the C-05 extension), when it is a positive number. */
 function systemTimeoutOf(card: Record<string, unknown> | null): number | undefined {
   const limits = card?.limits;
@@ -303,11 +323,10 @@ export function createCheckContext(
     turnLatencyMs: () => runGovernor(run).turnAllowanceMs(),
     scaled: (ms) => {
       const governor = runGovernor(run);
-      return scaledToAgent(ms, {
-        turnLatencyMs: governor.turnAllowanceMs(),
-        paceWaitMs: governor.paceWaitMs(),
-        systemTimeoutMs: systemTimeoutOf(card),
-      });
+      const unpaced = { turnLatencyMs: governor.turnAllowanceMs(), systemTimeoutMs: systemTimeoutOf(card) };
+      const scaled = scaledToAgent(ms, { ...unpaced, paceWaitMs: governor.paceWaitMs() });
+      holdForPace(scaled - scaledToAgent(ms, unpaced));
+      return scaled;
     },
     requirement,
     target: { baseUrl: run.baseUrl, agentId: run.agentId, authKind: authKindOf(run.auth) },

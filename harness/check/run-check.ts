@@ -18,7 +18,14 @@ import { newTally, TurnBudgetError, type TrafficTally } from '../io/tallies.ts';
 import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
 import type { CheckEvidence, CheckResult, Profile } from '../../core/types.ts';
-import { ClientPool, createCheckContext, isGovernorStop, runGovernor, type CheckContext } from './context.ts';
+import {
+  ClientPool,
+  createCheckContext,
+  isGovernorStop,
+  pacedLengthsMs,
+  runGovernor,
+  type CheckContext,
+} from './context.ts';
 import { CheckRecorder, type Outcome } from './recorder.ts';
 import {
   expectationAssertion,
@@ -113,9 +120,12 @@ function withBudget(
   return Promise.race([work, budget]).finally(() => clearTimeout(timer));
 }
 
-/** Time the agent took that the check's budget does not count (the pace, turns, planned waits). */
+/**
+ * Time the agent took that the check's budget does not count (the pace, scripted lengths grown by
+ * it, turns, planned waits).
+ */
 function agentTimeOf(governor: TrafficGovernor, tally: TrafficTally, planned: Planned): () => number {
-  return () => governor.heldBackMs() + tally.agentMs + planned.ms + planned.pausedMs();
+  return () => governor.heldBackMs() + pacedLengthsMs() + tally.agentMs + planned.ms + planned.pausedMs();
 }
 
 /**

@@ -126,6 +126,28 @@ describe('runCheck', () => {
     expect((await spent('standard')).cuts).toEqual(['--budget-ms, --rate or --profile smoke']);
   });
 
+  it("does not spend a check's budget on what the pace added to a scripted length", async () => {
+    // One request per 300 ms window: the second waits out the window and its 1 s slack.
+    const pace = { limit: 1, windowMs: 300, source: 'option' as const };
+    const field = { ...FULL_SPEED, profile: 'standard' as const, pace, deadlineAt: Date.now() + 60_000 };
+    let scaled = 0;
+    const spec = {
+      requirement,
+      title: 'waits out a paced script',
+      timeoutMs: 500,
+      fn: async (c: Parameters<Parameters<typeof runCheck>[0]['fn']>[0]) => {
+        await c.rpc('agent/authenticatedExtendedCard');
+        await c.rpc('agent/authenticatedExtendedCard');
+        scaled = c.scaled(100);
+        await new Promise((resolve) => setTimeout(resolve, scaled));
+        c.check('waited', true, true);
+      },
+    };
+    const result = await runCheck(spec, { ...run, field });
+    expect(scaled).toBeGreaterThan(1_000);
+    expect(result.status).toBe('pass');
+  });
+
   it('turns no answer from the target into error, never fail', async () => {
     const port = await closedPort();
     const result = await runCheck(
