@@ -15,6 +15,8 @@ import { endedBefore } from '../support/ended-first.ts';
 suiteFile({
   // A finishOnCancel task: message/stream, tasks/get until working, tasks/cancel, tasks/get.
   cost: { requests: 4, turns: 1 },
+  // Twelve races in a row, each a scripted task grown by two turns (c.scaled): long on a slow agent.
+  span: 'long',
 });
 
 // Twelve races, enough for both outcomes to occur on a target with jittered short tasks. The first is
