@@ -4,6 +4,7 @@
 import { isAgentTurnRequest } from '../../harness/io/agent-turn.ts';
 
 interface Exchange {
+  id?: string;
   request?: { json?: unknown };
   timings?: { startedAt?: string; totalMs?: number };
 }
@@ -34,6 +35,9 @@ const seconds = (ms: number): number => Math.round(ms / 100) / 10;
 /** Per suite file, most turns first. */
 export function fileCosts(report: BreakdownReport): FileCost[] {
   const files = new Map<string, FileCost & { from: number; to: number; ms: number }>();
+  // A check that reads a shared sample cites the exchanges another check of its file sent: each is
+  // counted once per file (the same exchange: its id, when it started and its JSON-RPC id).
+  const seen = new Set<string>();
   for (const r of report.requirements) {
     for (const check of r.checks ?? []) {
       const file = (check.file ?? '?').replace(/^suites\//, '');
@@ -44,6 +48,10 @@ export function fileCosts(report: BreakdownReport): FileCost[] {
       f.checks += 1;
       f.ms += check.durationMs ?? 0;
       for (const ex of check.evidence?.exchanges ?? []) {
+        const rpcId = (ex.request?.json as { id?: unknown } | undefined)?.id;
+        const key = `${file} ${ex.id ?? ''} ${ex.timings?.startedAt ?? ''} ${JSON.stringify(rpcId ?? null)}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
         f.requests += 1;
         if (isAgentTurnRequest(ex.request?.json)) f.turns += 1;
         const at = Date.parse(ex.timings?.startedAt ?? '');

@@ -81,6 +81,23 @@ describe('field breakdown', () => {
     ]);
   });
 
+  it("counts an exchange a check cites from its file's shared sample once", () => {
+    const sample = { id: 'ex-1', ...at(0, send('sample'), 200) };
+    const cited: BreakdownReport = {
+      requirements: [
+        {
+          id: '3/a',
+          checks: ['maker', 'reader 1', 'reader 2'].map(() => ({
+            file: 'suites/08-limits/q.test.ts',
+            durationMs: 10,
+            evidence: { exchanges: [sample] },
+          })),
+        },
+      ],
+    };
+    expect(fileCosts(cited)[0]).toMatchObject({ checks: 3, turns: 1, requests: 1 });
+  });
+
   it('prints the files that cost turns or a second', () => {
     const table = breakdownTable(report);
     expect(table).toContain('| 04-01-message-send/a.test.ts | 2 | 2 | 3 | 0 | 3.1 | 3.1 |');
