@@ -42,9 +42,16 @@ export default defineConfig({
       // (vitest's default there is one) take the project from about 195 s to about 110 s.
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: E2E, maxWorkers: 3 },
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: E2E,
+          maxWorkers: 3,
+          // Projects with different worker counts run one after the other: unit first, then e2e.
+          sequence: { groupOrder: 0 },
+        },
       },
-      { extends: true, test: { name: 'e2e', include: E2E } },
+      { extends: true, test: { name: 'e2e', include: E2E, sequence: { groupOrder: 1 } } },
     ],
   },
 });
