@@ -188,20 +188,28 @@ export interface AgentTimes {
   paceWaitMs?: number | undefined;
   /** The card's limits.systemTimeoutMs (C-05), when it advertises one. */
   systemTimeoutMs?: number | undefined;
+  /**
+   * Ms left before the run's deadline (its budget: no paced wait ends after it), when it has one:
+   * what the pace adds never reaches past it. A length cut there ends no later than the run's own
+   * waits, whose next request is then refused (not-exercised), so the run still ends by itself.
+   */
+  untilDeadlineMs?: number | undefined;
 }
 
 /**
  * `ms`, a length tuned on an agent that answers at once and is not paced, grown by what this run
- * has shown of the agent: ms + 2 × turnLatencyMs + paceWaitMs. Never shorter than `ms`; grown no
+ * has shown of the agent: ms + 2 × turnLatencyMs + paceWaitMs (the pace's part no further than the
+ * run's deadline). Never shorter than `ms`; grown no
  * further than half the agent's system timeout when it advertises one (C-05: a scripted task longer
  * than that would be canceled by the agent before it could end as scripted). On a fast agent the run
  * never waited for, `ms` itself.
  */
 export function scaledToAgent(ms: number, agent: AgentTimes): number {
+  const pace = PACE_WAITS_PER_SCRIPTED_LENGTH * Math.max(0, agent.paceWaitMs ?? 0);
   const grown =
     ms +
     TURNS_PER_SCRIPTED_LENGTH * Math.max(0, agent.turnLatencyMs) +
-    PACE_WAITS_PER_SCRIPTED_LENGTH * Math.max(0, agent.paceWaitMs ?? 0);
+    Math.min(pace, Math.max(0, agent.untilDeadlineMs ?? Infinity));
   const timeout = agent.systemTimeoutMs;
   const cap = timeout === undefined ? Infinity : Math.max(ms, timeout / 2);
   return Math.round(Math.min(grown, cap));
@@ -324,7 +332,9 @@ export function createCheckContext(
     scaled: (ms) => {
       const governor = runGovernor(run);
       const unpaced = { turnLatencyMs: governor.turnAllowanceMs(), systemTimeoutMs: systemTimeoutOf(card) };
-      const scaled = scaledToAgent(ms, { ...unpaced, paceWaitMs: governor.paceWaitMs() });
+      const deadline = run.field.deadlineAt;
+      const untilDeadlineMs = deadline === undefined ? undefined : deadline - Date.now();
+      const scaled = scaledToAgent(ms, { ...unpaced, paceWaitMs: governor.paceWaitMs(), untilDeadlineMs });
       holdForPace(scaled - scaledToAgent(ms, unpaced));
       return scaled;
     },

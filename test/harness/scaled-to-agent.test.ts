@@ -27,6 +27,14 @@ describe('scaledToAgent', () => {
     expect(scaledToAgent(1_000, { turnLatencyMs: 0, paceWaitMs: 2_500 })).toBe(3_500);
   });
 
+  it("grows a length by the pace no further than the run's deadline", () => {
+    const agent = { turnLatencyMs: 20, paceWaitMs: 45_000, systemTimeoutMs: 300_000 };
+    // 10 s left of the run: a 45 s pace wait adds 10 s at most, so the run still ends by itself.
+    expect(scaledToAgent(300, { ...agent, untilDeadlineMs: 10_000 })).toBe(10_340);
+    expect(scaledToAgent(300, { ...agent, untilDeadlineMs: -5_000 })).toBe(340);
+    expect(scaledToAgent(300, { ...agent, untilDeadlineMs: 60_000 })).toBe(45_340);
+  });
+
   it("is grown no further than half the agent's system timeout, and never below the length", () => {
     expect(scaledToAgent(300, { turnLatencyMs: 0, paceWaitMs: 200_000, systemTimeoutMs: 300_000 })).toBe(
       150_000,
