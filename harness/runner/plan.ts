@@ -311,31 +311,35 @@ export function makePlan(input: PlanInput): RunPlan {
  * report's traffic.cut.
  */
 function onceEach(checks: readonly PlannedCheck[], agent: AgentPace, workers: number): PlannedCheck[] {
-  const own = (c: PlannedCheck): number => wallMs(workOf(c.plan!.cost, agent), agent, workers);
-  const samples = new Map<string, Work>();
+  // Each check's own estimated ms and each file's checks and samples, worked out once.
+  const ownMs = new Map(checks.map((c) => [c, wallMs(workOf(c.plan!.cost, agent), agent, workers)]));
+  const own = (c: PlannedCheck): number => ownMs.get(c)!;
+  const byFile = new Map<string, { checks: PlannedCheck[]; samplesMs: number }>();
   for (const c of checks) {
-    if (samples.has(c.file)) continue;
+    const entry = byFile.get(c.file);
+    if (entry !== undefined) {
+      entry.checks.push(c);
+      continue;
+    }
     const declared = Object.values(c.plan!.file.samples ?? {});
-    samples.set(
-      c.file,
-      declared.reduce((w, sample) => add(w, workOf(sample, agent)), NONE),
-    );
+    const samples = declared.reduce((w, sample) => add(w, workOf(sample, agent)), NONE);
+    byFile.set(c.file, { checks: [c], samplesMs: wallMs(samples, agent, workers) });
   }
   const open = new Set(checks.map((c) => c.requirementId));
   const charged = new Set<string>();
   const chosen: PlannedCheck[] = [];
   while (open.size > 0) {
     let best: { file: string; picks: PlannedCheck[]; ms: number } | undefined;
-    for (const file of samples.keys()) {
+    for (const [file, entry] of byFile) {
       const cheapest = new Map<string, PlannedCheck>();
-      for (const c of checks) {
-        if (c.file !== file || !open.has(c.requirementId)) continue;
+      for (const c of entry.checks) {
+        if (!open.has(c.requirementId)) continue;
         const held = cheapest.get(c.requirementId);
         if (held === undefined || own(c) < own(held)) cheapest.set(c.requirementId, c);
       }
       if (cheapest.size === 0) continue;
       const picks = [...cheapest.values()];
-      const base = charged.has(file) ? 0 : wallMs(samples.get(file)!, agent, workers);
+      const base = charged.has(file) ? 0 : entry.samplesMs;
       const ms = Math.max(1, base + picks.reduce((sum, c) => sum + own(c), 0));
       if (best === undefined || picks.length / ms > best.picks.length / best.ms) best = { file, picks, ms };
     }
@@ -349,14 +353,16 @@ function onceEach(checks: readonly PlannedCheck[], agent: AgentPace, workers: nu
   // A requirement taken early from a file of its own may be read more cheaply in a file the cover
   // took later for others (its samples charged anyway): it moves there, and its first file may drop.
   const files = new Set(chosen.map((c) => c.file));
-  const picked = chosen.map((pick) => {
-    const there = checks.filter(
-      (c) => c.requirementId === pick.requirementId && files.has(c.file) && c.file !== pick.file,
-    );
-    return there.find((c) => own(c) < own(pick)) ?? pick;
-  });
+  const picked = new Set(
+    chosen.map((pick) => {
+      const there = checks.filter(
+        (c) => c.requirementId === pick.requirementId && files.has(c.file) && c.file !== pick.file,
+      );
+      return there.find((c) => own(c) < own(pick)) ?? pick;
+    }),
+  );
   // In the listing's order, so files keep their checks' order.
-  return checks.filter((c) => picked.includes(c));
+  return checks.filter((c) => picked.has(c));
 }
 
 function suggest(ms: number): number {
