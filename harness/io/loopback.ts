@@ -3,13 +3,16 @@
 // test servers): listen on 127.0.0.1 port 0 and read the port back, read a request body (capped when
 // the peer is not trusted), answer JSON, relay a request to an upstream and its answer back, pause.
 import {
+  createServer,
   request as httpRequest,
+  type RequestListener,
   type IncomingMessage,
   type OutgoingHttpHeaders,
   type Server,
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
 
 export interface Listening {
   port: number;
@@ -25,6 +28,30 @@ export interface ListenOptions {
   port?: number;
   /** Runs first on close (end held streams, mark the server closing). */
   beforeClose?: () => void;
+}
+
+// The harness's own links between its processes (the worker link, the webhook link): the server
+// keeps an idle connection four times longer than its client, so the client never sends a call on a
+// connection the server is closing as idle. With Node's default (a server closes after 5 s, undici one
+// second before its hint) a worker whose event loop lagged more than a second under load sent a call
+// into a closing socket: "other side closed", a harness error in a check.
+const LINK_CLIENT_IDLE_MS = 30_000;
+const LINK_SERVER_IDLE_MS = 4 * LINK_CLIENT_IDLE_MS;
+
+/** The server end of a link between the harness's processes (see LINK_SERVER_IDLE_MS). */
+export function linkServer(handler: RequestListener): Server {
+  const server = createServer(handler);
+  server.keepAliveTimeout = LINK_SERVER_IDLE_MS;
+  return server;
+}
+
+/** The client end of a link between the harness's processes: it lets idle connections go first. */
+export function linkAgent(opts: Agent.Options = {}): Agent {
+  return new Agent({
+    ...opts,
+    keepAliveTimeout: LINK_CLIENT_IDLE_MS,
+    keepAliveMaxTimeout: LINK_CLIENT_IDLE_MS,
+  });
 }
 
 /** Starts `server` on 127.0.0.1:0 (or as asked); `close()` is idempotent. */

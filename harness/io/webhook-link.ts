@@ -4,9 +4,10 @@
 // (harness/check/expectations.ts). Each worker follows it through a link on 127.0.0.1: a stream of
 // every delivery (and of each answer's time) into a mirror that checks read and wait on, and a call
 // that scripts the answers of a check's URL before the check hands it to the agent.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
+import { linkAgent, linkServer } from './loopback.ts';
 import type { Delivery } from '../../core/evidence.ts';
 import {
   DeliveryStore,
@@ -74,7 +75,7 @@ export async function serveWebhookLink(opts: WebhookReceiverOptions): Promise<We
     }
     res.writeHead(404).end();
   };
-  const server: Server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
+  const server: Server = linkServer((req, res) => void handle(req, res).catch(() => res.destroy()));
   try {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   } catch (e) {
@@ -97,7 +98,7 @@ export async function serveWebhookLink(opts: WebhookReceiverOptions): Promise<We
 class Mirror implements WebhookReceiver {
   url = '';
   readonly store = new DeliveryStore();
-  private readonly dispatcher = new Agent({ bodyTimeout: 0, keepAliveTimeout: 10_000 });
+  private readonly dispatcher = linkAgent({ bodyTimeout: 0 });
   private readonly aborted = new AbortController();
 
   constructor(private readonly link: string) {}

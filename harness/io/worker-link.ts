@@ -8,10 +8,10 @@
 // /{name}; a body unlike its declaration (a field missing, of another kind, or not declared) is
 // refused (400) with what is wrong. A held call (a task slot) keeps its answer open: the grant lasts
 // until the worker closes it, so a worker that ends or aborts frees what it held.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, request } from 'undici';
 import type { AdmitOptions, Governor, TaskSlotOptions, TrafficGovernor } from './governor.ts';
-import { listen, readBody, sendJson } from './loopback.ts';
+import { linkAgent, linkServer, listen, readBody, sendJson } from './loopback.ts';
 import { PaceBudgetError } from './pace.ts';
 import { RateLimitedError } from './rate-limited.ts';
 import { TaskSlotError } from './slots.ts';
@@ -271,14 +271,14 @@ export async function serveWorkerLink(
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     res.write(`${JSON.stringify({ ...granted.answer, ...state() })}\n`);
   };
-  const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
+  const server = linkServer((req, res) => void handle(req, res).catch(() => res.destroy()));
   const { baseUrl, close } = await listen(server);
   return { url: baseUrl, close };
 }
 
 /** A worker's end of the link: the calls of WORKER_CALLS, typed by the table. */
 export class WorkerLinkClient {
-  private readonly calls = new Agent({ keepAliveTimeout: 60_000, connections: 64 });
+  private readonly calls = linkAgent({ connections: 64 });
   // Held calls are open requests: on their own connections, never in the way of the others.
   private readonly holds = new Agent({ keepAliveTimeout: 1_000 });
   /** The runner's figures at the last answer. */

@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   headersOf,
   jsonOf,
+  linkAgent,
+  linkServer,
   listen,
   readBody,
   relay,
@@ -10,6 +12,7 @@ import {
   type Listening,
 } from '../../../harness/io/loopback.ts';
 import { percentile } from '../../../harness/percentile.ts';
+import { request as undiciRequest } from 'undici';
 
 const open: Listening[] = [];
 afterEach(async () => {
@@ -142,5 +145,24 @@ describe('percentile', () => {
     expect(percentile(sorted, 0)).toBe(10);
     expect(percentile([7], 99)).toBe(7);
     expect(percentile([], 50)).toBeUndefined();
+  });
+});
+
+describe('a link between the harness processes', () => {
+  it('keeps an idle connection at the server longer than the client does', async () => {
+    const l = await listen(linkServer((_req, res) => sendJson(res, 200, { ok: true })));
+    open.push(l);
+    const agent = linkAgent();
+    try {
+      for (let call = 0; call < 2; call += 1) {
+        const res = await undiciRequest(l.baseUrl, { method: 'POST', body: '{}', dispatcher: agent });
+        await res.body.text();
+        // The server says how long it keeps an idle connection; the client lets go a quarter in.
+        const timeout = Number(/timeout=(\d+)/.exec(String(res.headers['keep-alive']))?.[1]);
+        expect(timeout).toBeGreaterThanOrEqual(120);
+      }
+    } finally {
+      await agent.close();
+    }
   });
 });
