@@ -27,6 +27,7 @@ import {
   type PropertyPredicate,
   type PropertyRunOptions,
 } from './property.ts';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CheckRecorder } from './recorder.ts';
 import type { CheckWebhooks, WebhookScope } from './webhooks.ts';
 
@@ -130,8 +131,29 @@ export interface CheckContext {
     label: string,
     cases: readonly T[],
     run: (item: T, index: number) => Promise<void> | void,
+    options?: EachOptions,
   ): Promise<number>;
 }
+
+export interface EachOptions {
+  /**
+   * Cases run side by side, in rounds of this many (default 1: one after another). For cases that
+   * are independent requests: over a slow link their round trips overlap instead of adding up. What
+   * each case records is kept apart and appended in case order, so the report reads the same as in
+   * one lane; the first case (in order) that stops the check stops it, the later cases of its round
+   * recording nothing. A check with steps that must not overlap (CheckSpec.betweenSteps) runs one lane.
+   */
+  lanes?: number;
+}
+
+/**
+ * c.each's lanes for cases that are independent requests (no task of one read by another, no
+ * c.exchanges() slicing): four overlap a slow link's round trips without crowding the agent.
+ */
+export const SIDE_BY_SIDE: EachOptions = { lanes: 4 };
+
+/** The recorder of the c.each case running in this async context, for the check that started it. */
+const caseScope = new AsyncLocalStorage<{ of: CheckRecorder; case: CheckRecorder }>();
 
 let remote: RemoteGovernor | undefined;
 
@@ -316,6 +338,11 @@ export function createCheckContext(
 ): CheckContext {
   const { auth: _auth, card, ...config } = run;
   const client = pool.create();
+  // Inside a c.each case run beside others, what the check records goes to that case's fork.
+  const rec = (): CheckRecorder => {
+    const scope = caseScope.getStore();
+    return scope?.of === recorder ? scope.case : recorder;
+  };
   return {
     planWait(ms, what) {
       const allowed = run.field.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
@@ -356,12 +383,12 @@ export function createCheckContext(
       ),
     stream: (method, params, opts) => client.stream(method, params, opts),
     webhooks: () => hooks.open(),
-    check: (label, actual, expected) => recorder.check(label, actual, expected),
-    require: (label, actual, expected) => recorder.require(label, actual, expected),
-    fail: (message, detail) => recorder.fail(message, detail),
-    notExercised: (reason) => recorder.notExercised(reason),
-    notApplicable: (reason) => recorder.notApplicable(reason),
-    info: (message, data) => recorder.info(message, data),
+    check: (label, actual, expected) => rec().check(label, actual, expected),
+    require: (label, actual, expected) => rec().require(label, actual, expected),
+    fail: (message, detail) => rec().fail(message, detail),
+    notExercised: (reason) => rec().notExercised(reason),
+    notApplicable: (reason) => rec().notApplicable(reason),
+    info: (message, data) => rec().info(message, data),
     property: (label, arb, predicate, options) =>
       checkProperty(
         recorder,
@@ -376,12 +403,14 @@ export function createCheckContext(
           betweenCases: betweenSteps,
         },
       ),
-    each: async (label, cases, each) => {
+    each: async (label, cases, each, options = {}) => {
       const cap = planCases(run, name);
       const runs = Math.min(cases.length, cap ?? Infinity);
-      for (let i = 0; i < runs; i += 1) {
+      const lanes = betweenSteps === undefined ? Math.max(1, Math.floor(options.lanes ?? 1)) : 1;
+      for (let i = 0; i < runs; i += lanes) {
         if (i > 0) await betweenSteps?.();
-        await each(cases[i]!, i);
+        if (lanes === 1) await each(cases[i]!, i);
+        else await eachRound(recorder, cases.slice(i, Math.min(runs, i + lanes)), i, each);
       }
       if (runs < cases.length) {
         const { option, why } = planCut(run);
@@ -395,6 +424,29 @@ export function createCheckContext(
       return runs;
     },
   };
+}
+
+/**
+ * One round of c.each cases side by side, each recording into its own fork of the check's recorder;
+ * the forks are adopted in case order up to the first case that threw, whose error is rethrown.
+ */
+async function eachRound<T>(
+  recorder: CheckRecorder,
+  round: readonly T[],
+  first: number,
+  each: (item: T, index: number) => Promise<void> | void,
+): Promise<void> {
+  const forks = round.map(() => recorder.fork());
+  const settled = await Promise.allSettled(
+    round.map((item, k) =>
+      caseScope.run({ of: recorder, case: forks[k]! }, async () => each(item, first + k)),
+    ),
+  );
+  for (let k = 0; k < round.length; k += 1) {
+    recorder.adopt(forks[k]!);
+    const s = settled[k]!;
+    if (s.status === 'rejected') throw s.reason;
+  }
 }
 
 /** The cases the run's plan gives a property of this check (harness/runner/plan.ts); undefined: no cap. */

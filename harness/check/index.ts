@@ -8,8 +8,10 @@ export {
   completeAnswer,
   DEFAULT_MAX_WAIT_MS,
   NoAnswerError,
+  SIDE_BY_SIDE,
   type AnsweredExchange,
   type CheckContext,
+  type EachOptions,
 } from './context.ts';
 export { is, typeOf, type Matcher } from './matchers.ts';
 export { isNotExercisedStop } from './recorder.ts';

@@ -70,6 +70,21 @@ export class CheckRecorder {
     this.notes.push(data === undefined ? message : `${message}: ${describeValue(data)}`);
   }
 
+  /**
+   * What one case of an enumerated property run beside others (c.each with lanes) records, apart:
+   * adopt() appends it in case order, so the report reads as if the cases had run one after another.
+   */
+  fork(): CheckRecorder {
+    return new CheckRecorder();
+  }
+
+  /** Appends what a fork() recorded (its assertions, notes and explicit failure). */
+  adopt(child: CheckRecorder): void {
+    this.assertions.push(...child.assertions);
+    this.notes.push(...child.notes);
+    this.failure ??= child.failure;
+  }
+
   /** Folds what was recorded with how the check function ended (`thrown` undefined when it returned). */
   finish(thrown: unknown): Outcome {
     const failed = this.assertions.filter((a) => !a.pass);

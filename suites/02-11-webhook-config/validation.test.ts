@@ -3,7 +3,15 @@
 // task, so a target that wrongly accepts one stores a task-level configuration nothing is sent to.
 import { randomUUID } from 'node:crypto';
 import { isObject } from '../../schemas/json.ts';
-import { ERROR_CODES, is, suiteFile, verifies, type CheckContext, type Matcher } from '../support/index.ts';
+import {
+  ERROR_CODES,
+  is,
+  suiteFile,
+  verifies,
+  type CheckContext,
+  type Matcher,
+  SIDE_BY_SIDE,
+} from '../support/index.ts';
 import { refusal } from '../support/errors.ts';
 import { sendText } from '../support/messages.ts';
 import { errorOf, resultOf } from '../support/rpc.ts';
@@ -39,11 +47,16 @@ type Case = readonly [label: string, config: unknown, field: string | Matcher];
  */
 async function expectRefused(c: CheckContext, cases: readonly Case[]): Promise<void> {
   const taskId = await taskScope(c);
-  await c.each('each invalid configuration', cases, async ([label, config, field]) => {
-    const { code, field: actual } = refusal((await setConfig(c, config, taskId)).ex);
-    c.check(`${label}: error.code`, code, INVALID_PARAMS);
-    c.check(`${label}: error.data.field`, actual, field);
-  });
+  await c.each(
+    'each invalid configuration',
+    cases,
+    async ([label, config, field]) => {
+      const { code, field: actual } = refusal((await setConfig(c, config, taskId)).ex);
+      c.check(`${label}: error.code`, code, INVALID_PARAMS);
+      c.check(`${label}: error.data.field`, actual, field);
+    },
+    SIDE_BY_SIDE,
+  );
 }
 
 // Every check here is a handful of independent requests: they run side by side.

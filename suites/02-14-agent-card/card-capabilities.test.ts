@@ -2,7 +2,15 @@
 // ones answer -32601; streaming true means message/stream really streams (a broken stream is false
 // advertising), streaming false means -32601; the same for webhooks and the pushNotificationConfig pair.
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, is, METHODS, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import {
+  ERROR_CODES,
+  is,
+  METHODS,
+  suiteFile,
+  verifies,
+  type CheckContext,
+  SIDE_BY_SIDE,
+} from '../support/index.ts';
 import { answer, methodCalls } from '../support/calls.ts';
 import { fetchCard, listedMethods, pathValue } from '../support/card.ts';
 import { answerError } from '../support/errors.ts';
@@ -60,18 +68,26 @@ verifies(
   async (c) => {
     const listed = listedMethods(await cardWithCapabilities(c));
     c.require('capabilities.supportedMethods', listed, is.type('array'));
-    await c.each('each listed method', calls(c, listed!), async ({ method, params }) => {
-      const a = await answer(c.client, method, await params());
-      // Served: a JSON-RPC answer, a result or an error other than -32601 (invalid params of the
-      // sample call are fine); a redirect, an HTML page or an empty body is not serving the method.
-      const error = answerError(a);
-      const unanswered = `no JSON-RPC response (HTTP ${a.status})`;
-      c.check(
-        `${method}: answer`,
-        a.served ? 'result' : error !== undefined ? error.code : unanswered,
-        is.where('a result, or an error code other than -32601', (v) => v !== NOT_FOUND && v !== unanswered),
-      );
-    });
+    await c.each(
+      'each listed method',
+      calls(c, listed!),
+      async ({ method, params }) => {
+        const a = await answer(c.client, method, await params());
+        // Served: a JSON-RPC answer, a result or an error other than -32601 (invalid params of the
+        // sample call are fine); a redirect, an HTML page or an empty body is not serving the method.
+        const error = answerError(a);
+        const unanswered = `no JSON-RPC response (HTTP ${a.status})`;
+        c.check(
+          `${method}: answer`,
+          a.served ? 'result' : error !== undefined ? error.code : unanswered,
+          is.where(
+            'a result, or an error code other than -32601',
+            (v) => v !== NOT_FOUND && v !== unanswered,
+          ),
+        );
+      },
+      SIDE_BY_SIDE,
+    );
   },
   {
     cost: { requests: 1, turns: 1 },
@@ -88,10 +104,15 @@ verifies(
     c.require('capabilities.supportedMethods', listed, is.type('array'));
     const absent = METHODS.filter((m) => !listed!.includes(m));
     if (absent.length === 0) c.notApplicable('the card lists all eight methods of section 4');
-    await c.each('each method the card leaves out', calls(c, absent), async ({ method, params }) => {
-      const a = await answer(c.client, method, await params());
-      c.check(`${method} (not listed): error.code`, answerError(a)?.code, NOT_FOUND);
-    });
+    await c.each(
+      'each method the card leaves out',
+      calls(c, absent),
+      async ({ method, params }) => {
+        const a = await answer(c.client, method, await params());
+        c.check(`${method} (not listed): error.code`, answerError(a)?.code, NOT_FOUND);
+      },
+      SIDE_BY_SIDE,
+    );
   },
   {
     cost: { requests: 1, turns: 0 },

@@ -9,6 +9,7 @@ import {
   suiteFile,
   typeOf,
   verifies,
+  SIDE_BY_SIDE,
 } from '../support/index.ts';
 import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { errorData } from '../support/errors.ts';
@@ -65,32 +66,37 @@ verifies(
     const task = () =>
       (made ??= sendTask(c, [textPart('a task for the other methods')]).then(({ task }) => String(task.id)));
     // In the card's order: message/send first on most cards, the method every client calls.
-    await c.each('each method the card lists', methods, async (method) => {
-      const taskId = method.startsWith('tasks/') ? await task() : 'no-task-needed';
-      const id = unknownId('endpoint');
-      if (method === 'message/stream' || method === 'tasks/resubscribe') {
-        const s = await c.stream(method, paramsFor(method, taskId), { id, closeOnFinal: true });
-        const t = await s.done;
-        const first = t.events[0]?.json ?? t.json;
-        c.check(`${method}: answered on ${c.client.agentPath()}`, (first as { id?: unknown })?.id, id);
+    await c.each(
+      'each method the card lists',
+      methods,
+      async (method) => {
+        const taskId = method.startsWith('tasks/') ? await task() : 'no-task-needed';
+        const id = unknownId('endpoint');
+        if (method === 'message/stream' || method === 'tasks/resubscribe') {
+          const s = await c.stream(method, paramsFor(method, taskId), { id, closeOnFinal: true });
+          const t = await s.done;
+          const first = t.events[0]?.json ?? t.json;
+          c.check(`${method}: answered on ${c.client.agentPath()}`, (first as { id?: unknown })?.id, id);
+          c.check(
+            `${method}: not -32601`,
+            (first as { error?: { code?: unknown } })?.error?.code,
+            is.where(`not ${ERROR_CODES.METHOD_NOT_FOUND}`, (code) => code !== ERROR_CODES.METHOD_NOT_FOUND),
+          );
+          return;
+        }
+        const ex = await c.rpc(method, paramsFor(method, taskId), { id });
+        c.check(`${method}: answered on ${c.client.agentPath()}`, responseOf(ex)?.id, id);
         c.check(
-          `${method}: not -32601`,
-          (first as { error?: { code?: unknown } })?.error?.code,
-          is.where(`not ${ERROR_CODES.METHOD_NOT_FOUND}`, (code) => code !== ERROR_CODES.METHOD_NOT_FOUND),
+          `${method}: error.code`,
+          errorOf(ex)?.code,
+          is.where(
+            `absent or not ${ERROR_CODES.METHOD_NOT_FOUND}`,
+            (code) => code !== ERROR_CODES.METHOD_NOT_FOUND,
+          ),
         );
-        return;
-      }
-      const ex = await c.rpc(method, paramsFor(method, taskId), { id });
-      c.check(`${method}: answered on ${c.client.agentPath()}`, responseOf(ex)?.id, id);
-      c.check(
-        `${method}: error.code`,
-        errorOf(ex)?.code,
-        is.where(
-          `absent or not ${ERROR_CODES.METHOD_NOT_FOUND}`,
-          (code) => code !== ERROR_CODES.METHOD_NOT_FOUND,
-        ),
-      );
-    });
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { concurrent: true, cost: { requests: 1, turns: 1 }, property: { requests: 1, turns: 0, cases: 8 } },
 );
@@ -196,21 +202,26 @@ verifies(
   '4/unknown-route-404',
   'POST to a path that is no agent path gets 404 and -32600 with data.path',
   async (c) => {
-    await c.each('each path that is no agent path', NOT_AGENT_PATHS, async ([what, pathOf]) => {
-      const path = pathOf(c);
-      const ex = await raw(c, 'POST', path, ENVELOPE);
-      c.info(`POST to ${what}: ${path}`);
-      checkErrorBody(c, ex);
-      c.check(`${what}: HTTP status`, ex.response.status, 404);
-      c.check(`${what}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-      // Under a base URL with a path (C-57) the agent may name the path it was given or the whole one.
-      const whole = `${basePathOf(c.target.baseUrl)}${path}`;
-      c.check(
-        `${what}: error.data.path`,
-        errorData(ex)?.path,
-        whole === path ? path : is.oneOf([path, whole]),
-      );
-    });
+    await c.each(
+      'each path that is no agent path',
+      NOT_AGENT_PATHS,
+      async ([what, pathOf]) => {
+        const path = pathOf(c);
+        const ex = await raw(c, 'POST', path, ENVELOPE);
+        c.info(`POST to ${what}: ${path}`);
+        checkErrorBody(c, ex);
+        c.check(`${what}: HTTP status`, ex.response.status, 404);
+        c.check(`${what}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+        // Under a base URL with a path (C-57) the agent may name the path it was given or the whole one.
+        const whole = `${basePathOf(c.target.baseUrl)}${path}`;
+        c.check(
+          `${what}: error.data.path`,
+          errorData(ex)?.path,
+          whole === path ? path : is.oneOf([path, whole]),
+        );
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { concurrent: true, property: { requests: 1, turns: 0, cases: NOT_AGENT_PATHS.length } },
 );
@@ -231,13 +242,18 @@ verifies(
   '4/wrong-http-method-405',
   'GET, PUT and DELETE on the agent path get 405, Allow and -32600',
   async (c) => {
-    await c.each('each HTTP method other than POST', WRONG_HTTP_METHODS, async (method) => {
-      const ex = await raw(c, method, c.client.agentPath(), method === 'PUT' ? ENVELOPE : undefined);
-      checkErrorBody(c, ex);
-      c.check(`${method}: HTTP status`, ex.response.status, 405);
-      c.check(`${method}: Allow methods`, allowed(ex.response.headers.allow), ['OPTIONS', 'POST']);
-      c.check(`${method}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-    });
+    await c.each(
+      'each HTTP method other than POST',
+      WRONG_HTTP_METHODS,
+      async (method) => {
+        const ex = await raw(c, method, c.client.agentPath(), method === 'PUT' ? ENVELOPE : undefined);
+        checkErrorBody(c, ex);
+        c.check(`${method}: HTTP status`, ex.response.status, 405);
+        c.check(`${method}: Allow methods`, allowed(ex.response.headers.allow), ['OPTIONS', 'POST']);
+        c.check(`${method}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { concurrent: true, property: { requests: 1, turns: 0, cases: WRONG_HTTP_METHODS.length } },
 );

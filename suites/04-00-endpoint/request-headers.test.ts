@@ -1,7 +1,15 @@
 // Spec 4 (Endpoints): the request's Content-Type (C-28: application/json with parameters allowed,
 // otherwise 415 with -32600), the Accept header of streaming and plain methods (C-27) and the
 // required body (an empty one is a parse error, C-02). Checks are independent and run concurrently.
-import { ERROR_CODES, is, suiteFile, typeOf, verifies, type AnsweredExchange } from '../support/index.ts';
+import {
+  ERROR_CODES,
+  is,
+  suiteFile,
+  typeOf,
+  verifies,
+  type AnsweredExchange,
+  SIDE_BY_SIDE,
+} from '../support/index.ts';
 import { streamingClaimed } from '../support/card.ts';
 import { messageParams, sendText, textPart } from '../support/messages.ts';
 import { CARD, errorOf, responseOf, resultOf } from '../support/rpc.ts';
@@ -27,13 +35,18 @@ verifies(
   '4/content-type-json',
   'a request with text/plain or no Content-Type gets 415 and -32600',
   async (c) => {
-    await c.each('each Content-Type that is not JSON', NOT_JSON, async ([what, contentType]) => {
-      const ex = await c.rpc(CARD, {}, { headers: { 'content-type': contentType } });
-      c.check(`${what}: type of response.error`, typeOf(responseOf(ex)?.error), 'object');
-      c.check(`${what}: HTTP status`, ex.response.status, 415);
-      c.check(`${what}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-      c.check(`${what}: response.result`, responseOf(ex)?.result, is.absent());
-    });
+    await c.each(
+      'each Content-Type that is not JSON',
+      NOT_JSON,
+      async ([what, contentType]) => {
+        const ex = await c.rpc(CARD, {}, { headers: { 'content-type': contentType } });
+        c.check(`${what}: type of response.error`, typeOf(responseOf(ex)?.error), 'object');
+        c.check(`${what}: HTTP status`, ex.response.status, 415);
+        c.check(`${what}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+        c.check(`${what}: response.result`, responseOf(ex)?.result, is.absent());
+      },
+      SIDE_BY_SIDE,
+    );
   },
   {
     concurrent: true,
@@ -48,13 +61,18 @@ verifies(
   '4/content-type-parameters-accepted',
   'Content-Type application/json with a charset parameter is served',
   async (c) => {
-    await c.each('each spelling of a charset parameter', WITH_PARAMETERS, async (contentType) => {
-      const ex = await c.rpc('message/send', messageParams([textPart('charset')]), {
-        headers: { 'content-type': contentType },
-      });
-      c.check(`${contentType}: error`, responseOf(ex)?.error, is.absent());
-      checkSchema(c, 'send-result', resultOf(ex), `${contentType}: message/send result`);
-    });
+    await c.each(
+      'each spelling of a charset parameter',
+      WITH_PARAMETERS,
+      async (contentType) => {
+        const ex = await c.rpc('message/send', messageParams([textPart('charset')]), {
+          headers: { 'content-type': contentType },
+        });
+        c.check(`${contentType}: error`, responseOf(ex)?.error, is.absent());
+        checkSchema(c, 'send-result', resultOf(ex), `${contentType}: message/send result`);
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { concurrent: true, cost: { requests: 1, turns: 1 }, property: { requests: 1, turns: 1, cases: 2 } },
 );

@@ -3,7 +3,7 @@
 // Base64 with a data: prefix), each answered with -32602 and data.field naming the refused field.
 // Checks are independent (one request each) and run concurrently.
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies, type CheckContext, SIDE_BY_SIDE } from '../support/index.ts';
 import { concreteType, fileUploadOf } from '../support/card.ts';
 import { errorData, namesField } from '../support/errors.ts';
 import { textPart } from '../support/messages.ts';
@@ -102,21 +102,29 @@ verifies(
   '4.1/missing-required-field-32602',
   'params without message, or a message without one required field: -32602 naming it',
   async (c) => {
-    await c.each('each missing member', applicable(c, [WITHOUT_MESSAGE, ...MISSING]), async (fieldCase) => {
-      const { what, field } = fieldCase;
-      const ex = await c.rpc('message/send', fieldCase === WITHOUT_MESSAGE ? {} : brokenParams(c, fieldCase));
-      const leaf = leafOf(field);
-      c.check(`without ${what}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-      c.check(
-        `without ${what}: error.data.details`,
-        errorData(ex)?.details,
-        is.where(`a string naming "${leaf}"`, namesField(leaf)),
-      );
-      c.check(`without ${what}: result`, resultOf(ex), is.absent());
-      // C-14 grades data.field as SHOULD: noted here, checked by the invalid-value checks below.
-      if (fieldCase !== WITHOUT_MESSAGE)
-        c.info(`without ${what}: error.data.field (C-14 expects ${field})`, errorData(ex)?.field);
-    });
+    await c.each(
+      'each missing member',
+      applicable(c, [WITHOUT_MESSAGE, ...MISSING]),
+      async (fieldCase) => {
+        const { what, field } = fieldCase;
+        const ex = await c.rpc(
+          'message/send',
+          fieldCase === WITHOUT_MESSAGE ? {} : brokenParams(c, fieldCase),
+        );
+        const leaf = leafOf(field);
+        c.check(`without ${what}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+        c.check(
+          `without ${what}: error.data.details`,
+          errorData(ex)?.details,
+          is.where(`a string naming "${leaf}"`, namesField(leaf)),
+        );
+        c.check(`without ${what}: result`, resultOf(ex), is.absent());
+        // C-14 grades data.field as SHOULD: noted here, checked by the invalid-value checks below.
+        if (fieldCase !== WITHOUT_MESSAGE)
+          c.info(`without ${what}: error.data.field (C-14 expects ${field})`, errorData(ex)?.field);
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { concurrent: true, property: { requests: 1, turns: 0, cases: 1 + MISSING.length } },
 );
@@ -170,14 +178,19 @@ for (const id of [...new Set(INVALID.map((k) => k.id))]) {
     id,
     `a message with ${cases.map((k) => k.what).join(', or ')}: -32602 with data.field ${cases[0]!.field}`,
     async (c) => {
-      await c.each('each invalid value', cases, async (fieldCase) => {
-        const { what, field } = fieldCase;
-        const ex = await c.rpc('message/send', brokenParams(c, fieldCase));
-        c.check(`${what}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-        c.check(`${what}: error.data.field`, errorData(ex)?.field, field);
-        c.check(`${what}: error.data.details`, errorData(ex)?.details, is.nonEmptyString());
-        c.check(`${what}: result`, resultOf(ex), is.absent());
-      });
+      await c.each(
+        'each invalid value',
+        cases,
+        async (fieldCase) => {
+          const { what, field } = fieldCase;
+          const ex = await c.rpc('message/send', brokenParams(c, fieldCase));
+          c.check(`${what}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+          c.check(`${what}: error.data.field`, errorData(ex)?.field, field);
+          c.check(`${what}: error.data.details`, errorData(ex)?.details, is.nonEmptyString());
+          c.check(`${what}: result`, resultOf(ex), is.absent());
+        },
+        SIDE_BY_SIDE,
+      );
     },
     { concurrent: true, property: { requests: 1, turns: 0, cases: cases.length } },
   );

@@ -2,7 +2,7 @@
 // and a set on a scope that already has a configuration replaces it (a new configId; events of the
 // task then reach the new url only). Task-level scopes only, so no other check is affected.
 import { isObject } from '../../schemas/json.ts';
-import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { is, suiteFile, verifies, type CheckContext, SIDE_BY_SIDE } from '../support/index.ts';
 import { awaitEvidence, deliveriesOf, summary } from '../support/deliveries.ts';
 import { refusal } from '../support/errors.ts';
 import { finishedTaskId, sharedSample } from '../support/samples.ts';
@@ -51,7 +51,12 @@ verifies(
       { label: 'params with taskId only', params: { taskId } },
       { label: 'params {}', params: {} },
     ];
-    await c.each('sets without config', cases, ({ label, params }) => expectConfigRefused(c, label, params));
+    await c.each(
+      'sets without config',
+      cases,
+      ({ label, params }) => expectConfigRefused(c, label, params),
+      SIDE_BY_SIDE,
+    );
   },
   { ...together, cost: { requests: 1, turns: 0 }, property: { requests: 1, turns: 0, cases: 2 } },
 );
@@ -62,8 +67,11 @@ verifies(
   async (c) => {
     const taskId = await refusalTask(c);
     // The url alone as a string first: the likeliest slip of a client, and of a lenient server.
-    await c.each('configs that are not objects', NOT_OBJECTS, (config) =>
-      expectConfigRefused(c, `config ${JSON.stringify(config)}`, { taskId, config }),
+    await c.each(
+      'configs that are not objects',
+      NOT_OBJECTS,
+      (config) => expectConfigRefused(c, `config ${JSON.stringify(config)}`, { taskId, config }),
+      SIDE_BY_SIDE,
     );
   },
   {

@@ -3,7 +3,15 @@
 // always there; a non-boolean flag is -32602 (C-14).
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
-import { ERROR_CODES, is, suiteFile, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import {
+  ERROR_CODES,
+  is,
+  suiteFile,
+  typeOf,
+  verifies,
+  type CheckContext,
+  SIDE_BY_SIDE,
+} from '../support/index.ts';
 import { fetchCard } from '../support/card.ts';
 import { CARD, errorOf } from '../support/rpc.ts';
 import { requireObject } from '../support/schemas.ts';
@@ -71,6 +79,7 @@ verifies(
           'object',
         );
       },
+      SIDE_BY_SIDE,
     );
   },
   readsCards(NO_PARAMS, DEFAULT_CAPABILITIES.length),
@@ -91,6 +100,7 @@ verifies(
       async ([label, params]) => {
         c.check(`${label}: capabilities`, (await card(c, label, params)).capabilities, is.absent());
       },
+      SIDE_BY_SIDE,
     );
   },
   readsCards(METRICS_ONLY, CAPABILITIES_FALSE.length),
@@ -100,9 +110,14 @@ verifies(
   '4.8/metrics-absent-by-default',
   'metrics is absent unless includeMetrics is true',
   async (c) => {
-    await c.each('each params form without includeMetrics true', NO_METRICS, async ([label, params]) => {
-      c.check(`${label}: metrics`, (await card(c, label, params)).metrics, is.absent());
-    });
+    await c.each(
+      'each params form without includeMetrics true',
+      NO_METRICS,
+      async ([label, params]) => {
+        c.check(`${label}: metrics`, (await card(c, label, params)).metrics, is.absent());
+      },
+      SIDE_BY_SIDE,
+    );
   },
   readsCards(NO_PARAMS, NO_METRICS.length),
 );
@@ -116,15 +131,20 @@ verifies(
   '4.8/metrics-when-requested',
   'includeMetrics true yields a metrics object',
   async (c) => {
-    await c.each('each params form with includeMetrics true', METRICS_TRUE, async ([label, params]) => {
-      const metrics = (await card(c, label, params)).metrics;
-      c.check(`${label}: type of metrics`, typeOf(metrics), 'object');
-      const v = isObject(metrics)
-        ? validate('agent-extended-card', { agent: {}, limits: {}, metrics })
-        : undefined;
-      const errors = v === undefined || v.valid ? [] : v.errors.filter((e) => e.path.startsWith('metrics'));
-      c.check(`${label}: schema errors under metrics`, errors, []);
-    });
+    await c.each(
+      'each params form with includeMetrics true',
+      METRICS_TRUE,
+      async ([label, params]) => {
+        const metrics = (await card(c, label, params)).metrics;
+        c.check(`${label}: type of metrics`, typeOf(metrics), 'object');
+        const v = isObject(metrics)
+          ? validate('agent-extended-card', { agent: {}, limits: {}, metrics })
+          : undefined;
+        const errors = v === undefined || v.valid ? [] : v.errors.filter((e) => e.path.startsWith('metrics'));
+        c.check(`${label}: schema errors under metrics`, errors, []);
+      },
+      SIDE_BY_SIDE,
+    );
   },
   readsCards(METRICS_ONLY, METRICS_TRUE.length),
 );
@@ -140,11 +160,16 @@ verifies(
   '4.8/agent-and-limits-always',
   'agent and limits are there whatever the params',
   async (c) => {
-    await c.each('each params form', EVERY_FORM, async ([label, params]) => {
-      const result = await card(c, label, params);
-      c.check(`${label}: type of agent`, typeOf(result.agent), 'object');
-      c.check(`${label}: type of limits`, typeOf(result.limits), 'object');
-    });
+    await c.each(
+      'each params form',
+      EVERY_FORM,
+      async ([label, params]) => {
+        const result = await card(c, label, params);
+        c.check(`${label}: type of agent`, typeOf(result.agent), 'object');
+        c.check(`${label}: type of limits`, typeOf(result.limits), 'object');
+      },
+      SIDE_BY_SIDE,
+    );
   },
   readsCards(NO_PARAMS, EVERY_FORM.length),
 );
@@ -161,10 +186,15 @@ verifies(
   '4.8/card-param-types',
   'a non-boolean includeCapabilities or includeMetrics gets -32602',
   async (c) => {
-    await c.each('each non-boolean flag', NON_BOOLEAN, async ([label, params]) => {
-      const ex = await c.rpc(CARD, params);
-      c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-    });
+    await c.each(
+      'each non-boolean flag',
+      NON_BOOLEAN,
+      async ([label, params]) => {
+        const ex = await c.rpc(CARD, params);
+        c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { cost: { requests: 1, turns: 0 }, property: { requests: 1, turns: 0, cases: NON_BOOLEAN.length } },
 );

@@ -3,7 +3,13 @@
 // errors come with HTTP 200; transport-level conditions with their own status and still a JSON-RPC body.
 import { randomUUID } from 'node:crypto';
 import type { Exchange } from '../../harness/check/index.ts';
-import { completeAnswer, ERROR_CODES, NoAnswerError, type CheckContext } from '../support/index.ts';
+import {
+  completeAnswer,
+  ERROR_CODES,
+  NoAnswerError,
+  SIDE_BY_SIDE,
+  type CheckContext,
+} from '../support/index.ts';
 import { NO_CREDENTIAL } from '../support/credentials.ts';
 import { CARD } from '../support/rpc.ts';
 import { sampleTaskId } from '../support/samples.ts';
@@ -181,13 +187,19 @@ export async function eachError(
   optional: 'keep' | 'gradable' = 'gradable',
 ): Promise<void> {
   const shared: string[] = [];
-  await c.each('each provoked error', ERROR_CASES.filter(filter), async (errorCase) => {
-    const { answer, shared: reused } = await provoke(c, errorCase);
-    if (reused) shared.push(errorCase.name);
-    if (optional === 'keep' || gradable([answer], c).length > 0) run(answer);
-  });
+  await c.each(
+    'each provoked error',
+    ERROR_CASES.filter(filter),
+    async (errorCase) => {
+      const { answer, shared: reused } = await provoke(c, errorCase);
+      if (reused) shared.push(errorCase.name);
+      if (optional === 'keep' || gradable([answer], c).length > 0) run(answer);
+    },
+    SIDE_BY_SIDE,
+  );
+  // Sorted: cases side by side note their reuse in the order their answers came.
   if (shared.length > 0)
-    c.info('answers provoked by another check of this file (the exchanges are its evidence)', shared);
+    c.info('answers provoked by another check of this file (the exchanges are its evidence)', shared.sort());
 }
 
 /** The error member of an answer, or undefined (no JSON object, or no error member). */

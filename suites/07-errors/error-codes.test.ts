@@ -2,7 +2,7 @@
 // method, -32000 with taskId and suggestion, -32003 with taskId and currentState (C-08), -32004 with
 // taskId and reason (C-41), -32603 (an unexpected fault, provoked by the a2a:directive internalError).
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { ERROR_CODES, is, SIDE_BY_SIDE, suiteFile, verifies, type CheckContext } from '../support/index.ts';
 import { answer } from '../support/calls.ts';
 import { listedMethods } from '../support/card.ts';
 import { directivePart, requireDirectives } from '../support/directives.ts';
@@ -57,9 +57,14 @@ async function eachParamsError(
   run: (e: ParamsError) => void,
 ): Promise<void> {
   const cases = kinds.flatMap((missing) => served(c, invalidParamsCases(c.card, missing)));
-  await c.each('each invalid params case of a served method', cases, async (k) => {
-    run(await errorOf1(c, k));
-  });
+  await c.each(
+    'each invalid params case of a served method',
+    cases,
+    async (k) => {
+      run(await errorOf1(c, k));
+    },
+    SIDE_BY_SIDE,
+  );
 }
 
 /** A check reading the -32602 cases (the first one is the file's sample; at most this many). */
@@ -126,16 +131,21 @@ async function eachUnknownId(
   c: CheckContext,
   run: (method: string, taskId: string, error: RpcError) => void,
 ): Promise<void> {
-  await c.each('each method of an unknown task id', UNKNOWN_ID_METHODS, async (method) => {
-    let p = unknownAnswers.get(method);
-    if (p === undefined) {
-      const taskId = randomUUID();
-      p = answer(c.client, method, { taskId }).then((a) => ({ taskId, error: answerError(a) }));
-      unknownAnswers.set(method, p);
-    }
-    const { taskId, error } = await p;
-    run(method, taskId, error);
-  });
+  await c.each(
+    'each method of an unknown task id',
+    UNKNOWN_ID_METHODS,
+    async (method) => {
+      let p = unknownAnswers.get(method);
+      if (p === undefined) {
+        const taskId = randomUUID();
+        p = answer(c.client, method, { taskId }).then((a) => ({ taskId, error: answerError(a) }));
+        unknownAnswers.set(method, p);
+      }
+      const { taskId, error } = await p;
+      run(method, taskId, error);
+    },
+    SIDE_BY_SIDE,
+  );
 }
 
 const READS_UNKNOWN_ID = {

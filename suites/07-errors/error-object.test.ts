@@ -1,7 +1,15 @@
 // Spec 7 and JSON-RPC 2.0 section 5.1: the error object (code integer, message string, data an object
 // when present: C-40) on every error the catalogue provokes, JSON-RPC-level and transport-level alike;
 // plus the standard codes on cases the envelope suite does not send (C-02, C-13).
-import { ERROR_CODES, is, suiteFile, typeOf, verifies, type CheckContext } from '../support/index.ts';
+import {
+  ERROR_CODES,
+  is,
+  suiteFile,
+  typeOf,
+  verifies,
+  type CheckContext,
+  SIDE_BY_SIDE,
+} from '../support/index.ts';
 import { CARD, errorOf, responseOf } from '../support/rpc.ts';
 import { ERROR_CASES, eachError, errorMember } from './error-cases.ts';
 
@@ -109,11 +117,16 @@ verifies(
   '7/invalid-request-code',
   'valid JSON that is not a request object gets -32600',
   async (c) => {
-    await c.each('each body that is not a request object', NOT_REQUESTS, async ([label, body]) => {
-      const ex = await c.rpc(CARD, undefined, { rawBody: body });
-      c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-      c.check(`${label}: result`, responseOf(ex)?.result, is.absent());
-    });
+    await c.each(
+      'each body that is not a request object',
+      NOT_REQUESTS,
+      async ([label, body]) => {
+        const ex = await c.rpc(CARD, undefined, { rawBody: body });
+        c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+        c.check(`${label}: result`, responseOf(ex)?.result, is.absent());
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { property: { requests: 1, turns: 0, cases: NOT_REQUESTS.length } },
 );

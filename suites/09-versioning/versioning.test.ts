@@ -1,7 +1,7 @@
 // Section 9 versioning: the service under /api/v1/, other version segments refused as unknown routes
 // (C-33, C-32: HTTP 404 with -32600), jsonrpc exactly "2.0" (C-02), and a stable agent.version.
 import { isObject } from '../../schemas/json.ts';
-import { ERROR_CODES, is, suiteFile, typeOf, verifies } from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, typeOf, verifies, SIDE_BY_SIDE } from '../support/index.ts';
 import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { basePathOf, CARD, errorOf, responseOf, resultOf } from '../support/rpc.ts';
 import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
@@ -44,13 +44,18 @@ verifies(
   'valid calls under /api/v2/, /api/v0/ and /api/v1.1/ get HTTP 404 and -32600',
   async (c) => {
     // v2 first: the version a client of a newer revision would try.
-    await c.each('each other version segment', ['v2', 'v0', 'v1.1'], async (version) => {
-      const ex = await c.rpc(CARD, undefined, { path: otherVersionPath(c, version) });
-      c.check(`/api/${version}/: HTTP status`, ex.response.status, 404);
-      c.check(`/api/${version}/: type of the response body`, typeOf(ex.response.json), 'object');
-      c.check(`/api/${version}/: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-      c.check(`/api/${version}/: result`, responseOf(ex)?.result, is.absent());
-    });
+    await c.each(
+      'each other version segment',
+      ['v2', 'v0', 'v1.1'],
+      async (version) => {
+        const ex = await c.rpc(CARD, undefined, { path: otherVersionPath(c, version) });
+        c.check(`/api/${version}/: HTTP status`, ex.response.status, 404);
+        c.check(`/api/${version}/: type of the response body`, typeOf(ex.response.json), 'object');
+        c.check(`/api/${version}/: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+        c.check(`/api/${version}/: result`, responseOf(ex)?.result, is.absent());
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { property: { requests: 1, turns: 0, cases: 3 } },
 );
@@ -75,11 +80,16 @@ verifies(
     // JSON.stringify writes 2.0 as 2: the literal number 2.0 needs a raw body.
     const raw = `{"jsonrpc":2.0,"id":"v9-number","method":"${CARD}"}`;
     cases.push(['jsonrpc written as the JSON number 2.0', () => c.rpc(CARD, undefined, { rawBody: raw })]);
-    await c.each('each jsonrpc value other than "2.0"', cases, async ([label, send]) => {
-      const ex = await send();
-      c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-      c.check(`${label}: result`, responseOf(ex)?.result, is.absent());
-    });
+    await c.each(
+      'each jsonrpc value other than "2.0"',
+      cases,
+      async ([label, send]) => {
+        const ex = await send();
+        c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+        c.check(`${label}: result`, responseOf(ex)?.result, is.absent());
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { property: { requests: 1, turns: 0, cases: NOT_TWO.length + 1 } },
 );

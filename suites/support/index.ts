@@ -9,6 +9,7 @@ export {
   isNotExercisedStop,
   is,
   NoAnswerError,
+  SIDE_BY_SIDE,
   suiteFile,
   typeOf,
   verifies,

@@ -76,6 +76,47 @@ describe('runCheck', () => {
     expect(breadth.seen).toEqual(methods.slice(0, 2));
   });
 
+  it('runs enumerated cases side by side in lanes, recording them in case order', async () => {
+    const cases = [40, 5, 30, 1, 20];
+    let inFlight = 0;
+    let most = 0;
+    const lanes = (stopAt?: number) =>
+      runCheck(
+        {
+          requirement,
+          title: 'lanes',
+          fn: async (c) => {
+            await c.each(
+              'delay',
+              cases,
+              async (ms, i) => {
+                inFlight += 1;
+                most = Math.max(most, inFlight);
+                // The slowest case of a round answers last; its record still comes first.
+                await new Promise((resolve) => setTimeout(resolve, ms));
+                inFlight -= 1;
+                c.info(`case ${i}`);
+                c.check(`case ${i}`, ms, stopAt === i ? -1 : ms);
+                if (stopAt === i) c.notExercised(`stopped at ${i}`);
+              },
+              { lanes: 2 },
+            );
+          },
+        },
+        run,
+      );
+    const all = await lanes();
+    expect(most).toBe(2);
+    expect(all.status).toBe('pass');
+    expect(all.assertions.map((a) => a.label)).toEqual(cases.map((_, i) => `case ${i}`));
+    expect(all.notes.filter((n) => n.startsWith('case'))).toEqual(cases.map((_, i) => `case ${i}`));
+    // Case 2 fails and stops the check: case 3 ran beside it in its round but records nothing.
+    const stopped = await lanes(2);
+    expect(stopped.status).toBe('fail');
+    expect(stopped.assertions.map((a) => a.label)).toEqual(['case 0', 'case 1', 'case 2']);
+    expect(stopped.message).toContain('case 2');
+  });
+
   it('records expected beside actual on a failure', async () => {
     const result = await runCheck(
       {
