@@ -33,7 +33,7 @@ const HANG_MS = 5_000;
 // Cases of one property in flight at once: each is one malformed request that leaves nothing behind,
 // so behind a slow link their round trips overlap (the three properties' 1,200 cases are the run's
 // longest chain of requests).
-const LANES = { lanes: 4 };
+const LANES = { lanes: 8 };
 const STREAMING = ['message/stream', 'tasks/resubscribe'];
 
 async function judgeFor(c: CheckContext): Promise<Judge> {
