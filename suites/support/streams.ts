@@ -17,7 +17,6 @@ import { directivePart, directivesHonoured, type DirectiveFields } from './direc
 import { messageParams, textPart } from './messages.ts';
 import { requestId, resultOfEvent, type JsonObject } from './rpc.ts';
 import { eventState, FINAL_STATES } from './tasks.ts';
-import { sleep } from './timing.ts';
 
 /**
  * Budgets of every stream a check reads on a fast unpaced agent: a target silent for 3 s is reported,
@@ -329,20 +328,6 @@ export async function streamToEnd(c: CheckContext, parts: readonly JsonObject[],
     totalMs: c.scaled(10_000),
   });
   return stream.done;
-}
-
-/** Waits for a stream event matching `accept`; undefined when the stream ends or the time is up. */
-export async function nextEvent(
-  stream: SseStream,
-  accept: (ev: SseEvent) => boolean,
-  timeoutMs = 3_000,
-): Promise<SseEvent | undefined> {
-  const found = (async () => {
-    for await (const ev of stream.events()) if (accept(ev)) return ev;
-    return undefined;
-  })();
-  const timer = sleep(timeoutMs, { ref: false }).then(() => undefined);
-  return Promise.race([found, timer]);
 }
 
 // ---- a task kept live for resubscribing ----
