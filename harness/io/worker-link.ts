@@ -276,6 +276,9 @@ export async function serveWorkerLink(
   return { url: baseUrl, close };
 }
 
+// Attempts of a call that must reach the runner (callUntilAnswered): 50 ms doubling, ~6 s in all.
+const UNTIL_ANSWERED_ATTEMPTS = 7;
+
 /** A worker's end of the link: the calls of WORKER_CALLS, typed by the table. */
 export class WorkerLinkClient {
   private readonly calls = linkAgent({ connections: 64 });
@@ -290,6 +293,23 @@ export class WorkerLinkClient {
     const res = await this.post(name, body, this.calls, signal);
     const json: unknown = await res.body.json();
     return this.answer(name, res.statusCode, json);
+  }
+
+  /**
+   * A call whose loss would leak a grant (a lease never released holds one of the run's request
+   * slots for good: enough of them and every admit waits forever). The runner's handling of it is
+   * idempotent, so it is sent again, a few times over a few seconds, until answered.
+   */
+  async callUntilAnswered<K extends PlainName>(name: K, body: RequestOf<K>): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.call(name, body);
+        return;
+      } catch {
+        if (attempt >= UNTIL_ANSWERED_ATTEMPTS) return;
+        await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+      }
+    }
   }
 
   /** A held call: its answer, and the function that lets go of the grant (closes the request). */
@@ -401,7 +421,7 @@ export class RemoteGovernor implements TrafficGovernor {
     return () => {
       if (released) return;
       released = true;
-      void this.link.call('release', { lease }).catch(() => undefined);
+      void this.link.callUntilAnswered('release', { lease });
     };
   }
 

@@ -9,6 +9,7 @@ import { FileLock, fileLockCalls } from '../../../harness/runner/file-lock.ts';
 import { Governor } from '../../../harness/io/governor.ts';
 import { PaceBudgetError } from '../../../harness/io/pace.ts';
 import { newTally } from '../../../harness/io/tallies.ts';
+import { listen, readBody, relay } from '../../../harness/io/loopback.ts';
 import {
   RemoteGovernor,
   serveWorkerLink,
@@ -35,6 +36,37 @@ describe('the link to the runner (suite files in several workers)', () => {
       expect(tally).toMatchObject({ requests: 1, agentTurns: 1 });
       expect(g.total.requests).toBe(1);
     } finally {
+      await link.close();
+    }
+  });
+});
+
+describe('a release that does not reach the runner', () => {
+  it('is sent again, so the slot is not lost to the run', async () => {
+    const g = new Governor({ pace: null, concurrency: 1 });
+    const link = await serveWorkerLink(g, fileLockCalls(new FileLock()));
+    // In front of the runner: the first release's connection is dropped before any answer.
+    let dropped = 0;
+    const front = await listen(
+      createServer((req, res) => {
+        if (req.url === '/release' && dropped === 0) {
+          dropped += 1;
+          req.socket.destroy();
+          return;
+        }
+        void readBody(req).then((body) => relay(req, res, link.url, { body }));
+      }),
+    );
+    try {
+      const worker = new RemoteGovernor(front.baseUrl);
+      (await worker.admit({ turn: false }))();
+      // With the one slot leaked, this admit would wait forever.
+      const second = await worker.admit({ turn: false, signal: AbortSignal.timeout(5_000) });
+      second();
+      expect(dropped).toBe(1);
+      expect(g.total.requests).toBe(2);
+    } finally {
+      await front.close();
       await link.close();
     }
   });
