@@ -17,8 +17,15 @@ export interface FieldSettings {
   taskCap?: number | null;
   /** Longest wait a check may plan (e.g. a system timeout); null: the check's own budget. */
   maxWaitMs: number | null;
-  /** Epoch ms when the suites' budget ends: no paced wait may end later. */
+  /** Epoch ms before the suites' budget ends (a share kept for the checks that run last): no paced wait may end later. */
   deadlineAt?: number;
+  /**
+   * The run's budget (--budget-ms), set by the runner: `endsAt` (epoch ms) is when it ends, after which
+   * the governor admits no request (RunBudgetError) and a check still running ends not-exercised once
+   * the target answered what it sent; `toFit` is the --budget-ms the run's plan says would fit what it
+   * selected (null: no plan, or the budget fits).
+   */
+  budget?: { ms: number; endsAt: number; toFit: number | null };
   /** Suite files run in several workers: the runner's governor and file lock (harness/io/worker-link.ts). */
   governorUrl?: string;
   /** Suite files run at once (vitest workers), set by the runner. */
@@ -26,10 +33,10 @@ export interface FieldSettings {
   /**
    * Set by the runner's plan when the budget cannot hold every generated case the profile asks for
    * (harness/runner/plan.ts): `coverage`, each property runs one case (phase 1); `breadth`, each runs
-   * the cases the plan gave it (phase 2, keyed by test name `<id> <title>`). `budgetToFit`: the
+   * the cases the plan gave it (phase 2, keyed by test name `<id> <title>`); `budget.toFit` is the
    * --budget-ms that would hold them. Absent: every property runs what the profile gives it.
    */
-  breadth?: { phase: 'coverage' | 'breadth'; cases: Record<string, number>; budgetToFit: number | null };
+  breadth?: { phase: 'coverage' | 'breadth'; cases: Record<string, number> };
 }
 
 export interface ProvidedRun {
@@ -91,4 +98,22 @@ export function secretsOf(run: Pick<ProvidedRun, 'auth' | 'alternateAuth' | 'net
   return [run.auth.apiKey, run.auth.bearer, alt.apiKey, alt.bearer, ...networkSecrets(run.network)].filter(
     (s): s is string => typeof s === 'string' && s !== '',
   );
+}
+
+/**
+ * The option that gives a run the room its budget lacked: `--budget-ms N` with the figure the run's
+ * plan says would fit (the plan line prints the same), or a larger budget when the plan had none.
+ */
+export function largerBudgetOption(field: Pick<FieldSettings, 'budget'>): string {
+  const b = field.budget;
+  if (b === undefined) return 'a larger --budget-ms';
+  return b.toFit !== null && b.toFit > b.ms ? `--budget-ms ${b.toFit}` : `a --budget-ms above ${b.ms}`;
+}
+
+/** How traffic.cut lists the checks the run's budget ended before they started, or before they finished. */
+export function budgetCut(
+  field: Pick<FieldSettings, 'budget'>,
+  before: 'ran' | 'finished',
+): { what: string; option: string } {
+  return { what: `checks the run's budget ended before they ${before}`, option: largerBudgetOption(field) };
 }

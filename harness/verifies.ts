@@ -89,9 +89,11 @@ function settle(ctx: TestContext, result: CheckResult): void {
  * needs the agent idle (it fills or overflows the agent's task slots, C-21, or its file declares
  * `agent: 'alone'`: it holds other per-agent limits). Its file's other checks run beside the rest.
  */
+const NO_HOLD: FileHold = { yield: async () => undefined, release: async () => undefined };
+
 async function fileLock(run: ProvidedRun, file: string, needsIdle: boolean): Promise<FileHold> {
   const link = remoteGovernor(run);
-  if (link === undefined) return { yield: async () => undefined, release: async () => undefined };
+  if (link === undefined) return NO_HOLD;
   return holdFileLock(link.link, needsIdle ? file.split('\\').join('/') : null);
 }
 
@@ -156,7 +158,9 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
       );
     }
     const overflowsTasks = options.overflowsTasks === true;
-    const hold = await fileLock(run, ctx.task.file.filepath, plan.needsIdleAgent);
+    // After the run's budget a check ends at once not-exercised (runCheck): it waits for no lock.
+    const ended = run.field.budget !== undefined && Date.now() >= run.field.budget.endsAt;
+    const hold = ended ? NO_HOLD : await fileLock(run, ctx.task.file.filepath, plan.needsIdleAgent);
     const spec = {
       requirement,
       title,

@@ -2,7 +2,7 @@
 // the agent card, the run's settings, and the recorder's expected-vs-actual helpers.
 import type { Requirement } from '../../requirements/types.ts';
 import type { Exchange, RecordedResponse } from '../../core/evidence.ts';
-import { sharedGovernor, type TrafficGovernor } from '../io/governor.ts';
+import { RunBudgetError, sharedGovernor, type TrafficGovernor } from '../io/governor.ts';
 import { PaceBudgetError } from '../io/pace.ts';
 import { RateLimitedError } from '../io/rate-limited.ts';
 import { TaskSlotError } from '../io/slots.ts';
@@ -17,7 +17,7 @@ import {
   type TargetClient,
   type TargetClientOptions,
 } from '../io/target-client.ts';
-import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
+import { authKindOf, largerBudgetOption, secretsOf, type ProvidedRun } from '../provided.ts';
 import type { AuthKind } from '../../core/types.ts';
 import type fc from 'fast-check';
 import { propertyLimits } from './profile.ts';
@@ -175,19 +175,24 @@ export function runGovernor(run: ProvidedRun): TrafficGovernor {
     pace: f.pace,
     concurrency: f.concurrency,
     deadlineAt: f.deadlineAt,
+    endsAt: f.budget?.endsAt,
     maxTurns: f.maxTurns,
     taskCap: f.taskCap,
   };
-  return sharedGovernor(`${run.baseUrl} ${run.agentId} ${f.deadlineAt ?? ''}`, settings);
+  return sharedGovernor(
+    `${run.baseUrl} ${run.agentId} ${f.deadlineAt ?? ''} ${f.budget?.endsAt ?? ''}`,
+    settings,
+  );
 }
 
 /** A governor's refusal to wait or to spend (a budget spent) or to go on (rate limited, no task slot): never a finding. */
 export function isGovernorStop(
   e: unknown,
-): e is PaceBudgetError | TurnBudgetError | RateLimitedError | TaskSlotError {
+): e is PaceBudgetError | TurnBudgetError | RunBudgetError | RateLimitedError | TaskSlotError {
   return (
     e instanceof PaceBudgetError ||
     e instanceof TurnBudgetError ||
+    e instanceof RunBudgetError ||
     e instanceof RateLimitedError ||
     e instanceof TaskSlotError
   );
@@ -310,6 +315,11 @@ export class ClientPool {
   exchanges(): Exchange[] {
     const own = this.clients.flatMap((c) => c.exchanges());
     return [...own, ...this.cited.filter((ex) => !own.includes(ex))];
+  }
+
+  /** Requests this pool's clients sent that the target has not answered yet (TargetClient.unanswered). */
+  unanswered(): number {
+    return this.clients.reduce((n, c) => n + c.unanswered(), 0);
   }
 
   async closeAll(): Promise<void> {
@@ -459,7 +469,7 @@ function planCases(run: ProvidedRun, name: string | undefined): number | undefin
 function planCut(run: ProvidedRun): { option: string; why: string; what: string } {
   const breadth = run.field.breadth;
   return {
-    option: `--budget-ms ${breadth?.budgetToFit ?? 'higher'}`,
+    option: largerBudgetOption(run.field),
     why: `the run's plan: ${breadth?.phase === 'coverage' ? 'one case each in phase 1, every requirement first' : 'what fits of the budget after every requirement ran once'}`,
     what: "generated cases of a property beyond what the run's budget holds at this agent's pace",
   };

@@ -12,12 +12,12 @@ import {
   type RecordedResponse,
   type StreamTranscript,
 } from '../../core/evidence.ts';
-import type { TrafficGovernor } from '../io/governor.ts';
+import { RunBudgetError, type TrafficGovernor } from '../io/governor.ts';
 import { paceBudgetOptions, PaceBudgetError } from '../io/pace.ts';
 import { newTally, TurnBudgetError, type TrafficTally } from '../io/tallies.ts';
-import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
+import { authKindOf, budgetCut, secretsOf, type FieldSettings, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
-import type { CheckEvidence, CheckResult, Profile } from '../../core/types.ts';
+import type { CheckEvidence, CheckResult } from '../../core/types.ts';
 import {
   ClientPool,
   createCheckContext,
@@ -99,8 +99,10 @@ function withBudget(
   ms: number,
   controller: AbortController,
   agentTime: () => number,
+  runEnd?: RunEnd,
 ): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
+  let endTimer: NodeJS.Timeout | undefined;
   let credited = agentTime();
   const budget = new Promise<never>((_, reject) => {
     const expire = (): void => {
@@ -115,10 +117,41 @@ function withBudget(
     };
     timer = setTimeout(expire, ms);
   });
+  const ended = new Promise<never>((_, reject) => {
+    if (runEnd === undefined) return;
+    const look = (): void => {
+      const left = runEnd.endsAt - Date.now();
+      if (left > 0 || runEnd.unanswered() > 0) {
+        endTimer = setTimeout(look, Math.min(Math.max(left, RUN_END_POLL_MS), MAX_TIMER_MS));
+        return;
+      }
+      controller.abort();
+      reject(new RunBudgetError());
+    };
+    look();
+  });
   // A check still running after its budget must not surface later as an unhandled rejection.
   work.catch(() => undefined);
-  return Promise.race([work, budget]).finally(() => clearTimeout(timer));
+  return Promise.race([work, budget, ended]).finally(() => {
+    clearTimeout(timer);
+    clearTimeout(endTimer);
+  });
 }
+
+/** The run's budget end (FieldSettings.budget) and what the check still waits for of the target. */
+interface RunEnd {
+  endsAt: number;
+  /** Requests the check sent that the target has not answered (ClientPool.unanswered). */
+  unanswered: () => number;
+}
+
+// How often a check still running after the run's budget ended looks whether the target has answered
+// everything it sent (it then ends not-exercised: a sleep or a wait of its own would outlast the
+// runner's grace). A check that waits on an answer is left to the answer; one the target never gives
+// outlasts the grace, and the runner ends the run as one that could not be done.
+const RUN_END_POLL_MS = 50;
+// setTimeout's longest delay; a later end is looked at again when it fires.
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Time the agent took that the check's budget does not count (the pace, scripted lengths grown by
@@ -159,11 +192,14 @@ export async function runCheck(
   };
   const hooks = new WebhookScope(run, { waitBoundMs });
   let outcome: Outcome;
+  const budget = run.field.budget;
   if (absent.length > 0) {
     outcome = {
       status: 'not-applicable',
       message: `capability absent from the agent card: ${absent.join(', ')}`,
     };
+  } else if (budget !== undefined && Date.now() >= budget.endsAt) {
+    outcome = runBudgetOutcome(run.field, tally, 'ran');
   } else {
     let thrown: unknown;
     try {
@@ -180,6 +216,7 @@ export async function runCheck(
         budgetMs,
         controller,
         agentTime,
+        budget === undefined ? undefined : { endsAt: budget.endsAt, unanswered: () => pool.unanswered() },
       );
     } catch (e) {
       thrown = e;
@@ -190,7 +227,7 @@ export async function runCheck(
       settlement.expectations.push(...pending);
       settlement.lagsMs.push(...hooks.lagsMs);
     }
-    outcome = outcomeOf(thrown, recorder, tally, run.field.profile);
+    outcome = outcomeOf(thrown, recorder, tally, run.field);
   }
   const received = hooks.deliveries();
   if (received.length > MAX_DELIVERY_EVIDENCE) {
@@ -242,14 +279,20 @@ async function settleExpectations(
  * The budget spent is a harness error; the governor's "rate budget spent" leaves the check not
  * exercised and its "rate limited" is a harness error (never a fail) unless a failure was recorded.
  */
-function outcomeOf(thrown: unknown, recorder: CheckRecorder, tally: TrafficTally, profile: Profile): Outcome {
+function outcomeOf(
+  thrown: unknown,
+  recorder: CheckRecorder,
+  tally: TrafficTally,
+  field: FieldSettings,
+): Outcome {
   if (thrown instanceof BudgetSpent) return { status: 'error', message: thrown.message };
   const outcome = recorder.finish(thrown);
   if (outcome.status !== 'error' || !isGovernorStop(thrown)) return outcome;
+  if (thrown instanceof RunBudgetError) return runBudgetOutcome(field, tally, 'finished');
   if (thrown instanceof PaceBudgetError) {
     tally.cuts.push({
       what: 'checks past the rate budget of the run',
-      option: paceBudgetOptions(profile),
+      option: paceBudgetOptions(field.profile),
     });
   } else if (thrown instanceof TurnBudgetError) {
     tally.cuts.push({ what: 'checks past the turn budget of the run', option: '--max-turns' });
@@ -257,6 +300,20 @@ function outcomeOf(thrown: unknown, recorder: CheckRecorder, tally: TrafficTally
     return { status: 'error', message: thrown.message };
   }
   return { status: 'not-exercised', message: thrown.message };
+}
+
+/**
+ * The run's budget (--budget-ms) ended before this check ran, or before it finished (its next request
+ * refused, or nothing it sent left unanswered): not exercised, naming the budget that would fit it.
+ */
+function runBudgetOutcome(field: FieldSettings, tally: TrafficTally, before: 'ran' | 'finished'): Outcome {
+  const cut = budgetCut(field, before);
+  tally.cuts.push(cut);
+  const budget = field.budget === undefined ? 'the run budget' : `the run budget of ${field.budget.ms} ms`;
+  return {
+    status: 'not-exercised',
+    message: `${budget} was spent before this check ${before}; ${cut.option} would fit it`,
+  };
 }
 
 /**

@@ -20,6 +20,21 @@ export interface GovernorSettings extends PaceSettings, TaskSlotSettings {
   concurrency: number;
   /** Agent turns the run may spend (--max-turns); null or undefined: no cap. */
   maxTurns?: number | null;
+  /** Epoch ms when the run's budget ends (FieldSettings.budget): no request is admitted after it. */
+  endsAt?: number | undefined;
+}
+
+/** The run's budget ended: no request is sent after it, and what is left is not exercised. */
+export class RunBudgetError extends Error {
+  constructor() {
+    super("run budget spent: no request is sent after the run's budget (--budget-ms) ends");
+    this.name = 'RunBudgetError';
+  }
+}
+
+/** Throws RunBudgetError once the run's budget has ended (undefined: no budget). */
+export function checkRunBudget(endsAt: number | undefined, now = Date.now()): void {
+  if (endsAt !== undefined && now >= endsAt) throw new RunBudgetError();
 }
 
 export interface AdmitOptions {
@@ -111,12 +126,22 @@ export class Governor implements TrafficGovernor {
     return this.clock.ms();
   }
 
-  /** Waits for the pace and a free slot, then counts the request as sent and in flight. */
+  /**
+   * Waits for the pace and a free slot, then counts the request as sent and in flight. Refused once the
+   * run's budget has ended (RunBudgetError), also when it ends while the request waits.
+   */
   async admit(o: AdmitOptions): Promise<() => void> {
+    checkRunBudget(this.settings.endsAt);
     if (o.turn) checkTurnBudget(this.total.agentTurns, this.settings.maxTurns);
     if (o.bypass === true) this.window.sentNow();
     else await this.window.next((ms) => this.waitFor(ms, o));
     const release = await this.requests.take(o.signal, () => this.hold(o.tally));
+    try {
+      checkRunBudget(this.settings.endsAt);
+    } catch (e) {
+      release();
+      throw e;
+    }
     count.request(this.tallies(o.tally), o.turn, this.requests.now);
     return release;
   }

@@ -107,6 +107,11 @@ export interface TargetClient {
   addSecrets(...secrets: string[]): void;
   /** Every secret this client redacts: the credentials and those given or added (never values the harness made up). */
   secrets(): readonly string[];
+  /**
+   * Requests this client sent that the target has not answered yet: a plain request until its answer
+   * is read, a stream until it ends. Requests still waiting to be let out (the pace) are not counted.
+   */
+  unanswered(): number;
   close(): Promise<void>;
 }
 
@@ -126,6 +131,7 @@ class Client implements TargetClient {
   private readonly openStreams = new Set<SseStream>();
   private dropped = 0;
   private seq = 0;
+  private sentNotAnswered = 0;
 
   constructor(private readonly opts: TargetClientOptions) {
     this.baseUrl = opts.baseUrl;
@@ -209,11 +215,20 @@ class Client implements TargetClient {
   ): Promise<{ s: SseStream; ex: Exchange }> {
     const release = await this.admit(turn);
     const ex = this.record(spec, 'stream');
-    const s = await openSseStream(this.dispatcher, spec, ex.id, () => this.secretList, opts);
+    this.sentNotAnswered += 1;
+    let s: SseStream;
+    try {
+      s = await openSseStream(this.dispatcher, spec, ex.id, () => this.secretList, opts);
+    } catch (e) {
+      this.sentNotAnswered -= 1;
+      release();
+      throw e;
+    }
     // A stream holds no request slot once it answered: checks keep streams open while they send more.
     release();
     this.openStreams.add(s);
     void s.done.then((t) => {
+      this.sentNotAnswered -= 1;
       this.openStreams.delete(s);
       fillFromTranscript(ex, t);
       if (!turn) return;
@@ -256,6 +271,10 @@ class Client implements TargetClient {
 
   secrets(): readonly string[] {
     return [...this.secretList];
+  }
+
+  unanswered(): number {
+    return this.sentNotAnswered;
   }
 
   async close(): Promise<void> {
@@ -306,9 +325,11 @@ class Client implements TargetClient {
         async () => {
           const release = await this.admit(turn);
           let ex: Exchange;
+          this.sentNotAnswered += 1;
           try {
             ex = await send();
           } finally {
+            this.sentNotAnswered -= 1;
             release();
           }
           if (turnMethod && this.opts.tally !== undefined) this.opts.tally.agentMs += ex.timings.totalMs;

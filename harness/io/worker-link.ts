@@ -10,7 +10,13 @@
 // until the worker closes it, so a worker that ends or aborts frees what it held.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, request } from 'undici';
-import type { AdmitOptions, Governor, TaskSlotOptions, TrafficGovernor } from './governor.ts';
+import {
+  RunBudgetError,
+  type AdmitOptions,
+  type Governor,
+  type TaskSlotOptions,
+  type TrafficGovernor,
+} from './governor.ts';
 import { linkAgent, linkServer, listen, readBody, sendJson } from './loopback.ts';
 import { PaceBudgetError } from './pace.ts';
 import { RateLimitedError } from './rate-limited.ts';
@@ -155,6 +161,7 @@ function isRefusal(json: unknown): json is { error: { name: string; message: str
 const REFUSALS: Record<string, () => Error> = {
   PaceBudgetError: () => new PaceBudgetError(0, null),
   TurnBudgetError: () => new TurnBudgetError(0),
+  RunBudgetError: () => new RunBudgetError(),
   RateLimitedError: () => new RateLimitedError(0, ''),
   TaskSlotError: () => new TaskSlotError(0, 0),
   WorkerLinkError: () => new WorkerLinkError(''),

@@ -12,8 +12,11 @@ export interface AssembleInput {
   tests: readonly CollectedTest[];
   card: Record<string, unknown> | null;
   reproduce: ReproduceBase;
-  /** Why a requirement has no result, when the run did not finish (e.g. the budget was spent). */
-  interrupted?: string;
+  /**
+   * Why a requirement has no result when the run's budget ended before its checks ran: it is
+   * not-exercised with this message (naming the --budget-ms that would fit it), never an error.
+   */
+  budgetSpent?: string;
 }
 
 /** The ledger's part of a requirement's result, the same whatever its checks found. */
@@ -94,20 +97,17 @@ export function assembleRequirements(input: AssembleInput): {
 
 function requirementResult(r: Requirement, checks: CheckResult[], input: AssembleInput): RequirementResult {
   const absent = absentCapabilities(r, input.card);
-  const verdict =
-    checks.length === 0 && input.interrupted !== undefined
-      ? 'error'
-      : foldVerdict({
-          level: r.level,
-          statuses: checks.map((c) => c.status),
-          capabilityAbsent: absent.length > 0,
-        });
+  const verdict = foldVerdict({
+    level: r.level,
+    statuses: checks.map((c) => c.status),
+    capabilityAbsent: absent.length > 0,
+  });
   const result: RequirementResult = {
     ...ledgerFields(r),
     verdict,
     checks,
   };
   if (absent.length > 0) result.message = `capability absent from the agent card: ${absent.join(', ')}`;
-  else if (checks.length === 0) result.message = input.interrupted ?? 'no check registered';
+  else if (checks.length === 0) result.message = input.budgetSpent ?? 'no check registered';
   return result;
 }

@@ -40,6 +40,8 @@ export class Collector implements Reporter {
   readonly harnessErrors: HarnessError[] = [];
   private vitest: Vitest | undefined;
   private cancelled = false;
+  /** Tests that started and have not reported a result yet, by vitest's id, with when they started. */
+  private readonly running = new Map<string, { name: string; file: string; since: number }>();
 
   constructor(
     private readonly root: string,
@@ -53,7 +55,10 @@ export class Collector implements Reporter {
     if (this.cancelled) void vitest.cancelCurrentRun('keyboard-input');
   }
 
-  /** Stops scheduling further tests (the run budget is spent); works before vitest is ready too. */
+  /**
+   * Stops the run: vitest skips the tests left and stops waiting for those running (their results are
+   * lost); works before vitest is ready too. A run the runner cancels is no interrupted run.
+   */
   cancel(): void {
     this.cancelled = true;
     void this.vitest?.cancelCurrentRun('keyboard-input');
@@ -64,7 +69,20 @@ export class Collector implements Reporter {
     void this.vitest?.close().catch(() => undefined);
   }
 
+  /** The tests that started before `before` (epoch ms) and have not ended. */
+  unfinished(before: number): Array<{ name: string; file: string }> {
+    return [...this.running.values()]
+      .filter((t) => t.since < before)
+      .map(({ name, file }) => ({ name, file }));
+  }
+
+  onTestCaseReady(testCase: TestCase): void {
+    const test = { name: testCase.name, file: this.rel(testCase.module.moduleId), since: Date.now() };
+    this.running.set(testCase.id, test);
+  }
+
   onTestCaseResult(testCase: TestCase): void {
+    this.running.delete(testCase.id);
     const state = testCase.result().state;
     const meta = testCase.meta() as CheckMeta;
     const errors = (testCase.result().errors ?? []).map((e) => e.message ?? String(e));
@@ -105,7 +123,8 @@ export class Collector implements Reporter {
   ): void {
     for (const e of unhandled)
       this.harnessErrors.push({ message: `unhandled error: ${e.message}`, stack: e.stack });
-    if (reason === 'interrupted') this.harnessErrors.push({ message: 'the suite run was interrupted' });
+    if (reason === 'interrupted' && !this.cancelled)
+      this.harnessErrors.push({ message: 'the suite run was interrupted' });
   }
 
   private rel(path: string): string {

@@ -9,7 +9,7 @@ import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirem
 import type { Requirement, Role } from '../../requirements/types.ts';
 import { ConfigError, type ResolvedRunOptions } from '../options.ts';
 import type { FleetRunOptions } from '../../schemas/generated/types.ts';
-import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
+import { authKindOf, budgetCut, secretsOf, type ProvidedRun } from '../provided.ts';
 import type {
   HarnessError,
   RecordedOptions,
@@ -31,7 +31,7 @@ import type { PlannedCheck } from './schedule.ts';
 import { propertyLimits } from '../check/profile.ts';
 import { requestsPerMinute } from '../io/pace.ts';
 import { startRun } from './start-run.ts';
-import { summarizeTraffic } from './traffic.ts';
+import { summarizeTraffic, type RequirementCut } from './traffic.ts';
 import { trimEvidence } from './trim-evidence.ts';
 
 export type RunReporter = (result: RunResult) => void | Promise<void>;
@@ -116,6 +116,7 @@ export async function runResolved(
       provided.field,
       [...checked.tests, ...checked.superseded],
       run.probeTally,
+      checked.notRun,
     );
     if (checked.plan !== undefined) result.traffic.plan = checked.plan;
     if (checked.webhooks !== undefined) result.traffic.webhooks = checked.webhooks;
@@ -141,6 +142,8 @@ interface Checked {
   plan?: RunTraffic['plan'];
   /** The run's webhook receiver (traffic.webhooks). */
   webhooks?: SuitesOutcome['webhooks'];
+  /** Requirements with a check the run's budget ended before it started (traffic.cut). */
+  notRun?: RequirementCut[];
 }
 
 /** What the plan reads of the agent: the probe's measures, the card's limits, the run's options. */
@@ -283,9 +286,11 @@ async function runChecks(
   );
   const reproduce = { ...provided, authKind: authKindOf(provided.auth) };
   const input = { selected, tests: suites.tests, card: provided.card, reproduce };
-  const assembled = assembleRequirements(
-    suites.interrupted === undefined ? input : { ...input, interrupted: suites.interrupted },
-  );
+  // A budget spent before every check ran is no harness error: what ran is graded, what did not is
+  // not-exercised naming the --budget-ms that would fit it. Checks still waiting on the target at the
+  // end of the grace after it make the run one that could not be done (interrupted).
+  const budgetSpent = suites.budgetSpent;
+  const assembled = assembleRequirements(budgetSpent === undefined ? input : { ...input, budgetSpent });
   const harnessErrors = [...suites.harnessErrors, ...assembled.harnessErrors];
   if (suites.interrupted !== undefined) harnessErrors.push({ message: suites.interrupted });
   const couldNotRun =
@@ -300,6 +305,10 @@ async function runChecks(
     tests: suites.tests,
     superseded: suites.superseded ?? [],
   };
+  if (suites.notRun !== undefined) {
+    const cut = budgetCut(provided.field, 'ran');
+    checked.notRun = suites.notRun.map((requirementId) => ({ requirementId, ...cut }));
+  }
   if (suites.plan !== undefined) checked.plan = recordedPlan(suites.plan, agent, suites);
   if (suites.webhooks !== undefined) checked.webhooks = suites.webhooks;
   return checked;

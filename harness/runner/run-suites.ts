@@ -14,7 +14,7 @@ import { Governor } from '../io/governor.ts';
 import { FileLock, fileLockCalls } from './file-lock.ts';
 import { serveWorkerLink, type WorkerLinkServer } from '../io/worker-link.ts';
 import { serveWebhookLink, type WebhookLink } from '../io/webhook-link.ts';
-import { secretsOf } from '../provided.ts';
+import { largerBudgetOption, secretsOf } from '../provided.ts';
 import { settleWebhookExpectations, type Settled } from './settle-webhooks.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -32,7 +32,17 @@ export interface SuitesOutcome {
   /** Wall time of the suites. */
   ms?: number;
   harnessErrors: HarnessError[];
-  /** Set when the run budget was spent before the suites finished. */
+  /**
+   * Set when the run's budget was spent before every check ran: what did not run is not-exercised,
+   * never an error (the message names the --budget-ms that would fit it).
+   */
+  budgetSpent?: string;
+  /** Requirements with a selected check that never started (the budget ended first). */
+  notRun?: string[];
+  /**
+   * Set when checks were still running at the end of the grace after the budget (each waits on an
+   * answer the target did not give): the run could not be done.
+   */
   interrupted?: string;
   /** The run's webhook receiver and the expectations settled at the end (report traffic.webhooks). */
   webhooks?: Settled;
@@ -51,8 +61,10 @@ export function testNamePattern(ids: readonly string[]): string {
   return `(?:^| )(?:${ids.map(escapeRegExp).join('|')}) `;
 }
 
-// After the budget, running checks get this long to end (their own budgets bound them) before the
-// runner stops waiting for vitest; a late vitest is closed in the background.
+// After the budget, running checks get this long (and the agent's turn allowance) to end: no request
+// is admitted any more, and a check ends not-exercised once the target answered what it sent. A check
+// still running then waits on an answer the target did not give: the runner stops waiting for vitest
+// (closed in the background) and the run could not be done.
 const GRACE_MS = 5_000;
 // What a paced run keeps of its budget for the rate-limit checks, which wait for a window to reset.
 const RESERVE_MS = 75_000;
@@ -112,8 +124,8 @@ interface PhaseRun {
   workers: number;
   stopped: () => string | undefined;
   planner: Planner;
-  /** Told the plan and, when the run makes a breadth pass, where its results start in the collector. */
-  onPlan: (plan: RunPlan | undefined) => void;
+  /** Told the selected checks and the plan, and when the run makes a breadth pass, where its results start in the collector. */
+  onPlan: (plan: RunPlan | undefined, selected: Listing['checks']) => void;
   onBreadth: () => void;
 }
 
@@ -172,7 +184,12 @@ async function runPhases(run: PhaseRun): Promise<void> {
     }
     const selected = checksOf(listing.checks, run.ids);
     const plan = run.planner(selected, workers);
-    run.onPlan(plan);
+    run.onPlan(plan, selected);
+    // A check the budget cuts names the --budget-ms the plan says would fit (largerBudgetOption).
+    if (plan !== undefined && provided.field.budget !== undefined) {
+      provided.field.budget.toFit = plan.budgetToFit;
+      vitest.provide('a2aRun', provided);
+    }
     const schedules = fileSchedules(selected);
     const order = plan?.fileOrder;
     vitest.provide('a2aSchedule', providedSchedule(schedules, workers, order));
@@ -180,7 +197,7 @@ async function runPhases(run: PhaseRun): Promise<void> {
     let [phases, last] = splitLast(suitePhases(schedules, workers, order), schedules);
     if (!breadth) [phases, last] = [suitePhases(schedules, workers, order), []];
     if (breadth) {
-      provided.field.breadth = { phase: 'coverage', cases: {}, budgetToFit: plan.budgetToFit };
+      provided.field.breadth = { phase: 'coverage', cases: {} };
       vitest.provide('a2aRun', provided);
     }
     let started = false;
@@ -215,7 +232,7 @@ async function runPhases(run: PhaseRun): Promise<void> {
       const cases = breadthCases(plan, (provided.field.deadlineAt ?? Infinity) - Date.now());
       const names = Object.keys(cases);
       if (names.length > 0) {
-        provided.field.breadth = { phase: 'breadth', cases, budgetToFit: plan.budgetToFit };
+        provided.field.breadth = { phase: 'breadth', cases };
         vitest.provide('a2aRun', provided);
         vitest.setGlobalTestNamePattern(exactNames(names));
         run.onBreadth();
@@ -235,6 +252,8 @@ async function runPhases(run: PhaseRun): Promise<void> {
 }
 
 const testName = (c: { requirementId: string; title: string }): string => `${c.requirementId} ${c.title}`;
+
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
 /** A pattern that selects exactly these test names (vitest matches it against the full name). */
 function exactNames(names: readonly string[]): string {
@@ -266,30 +285,60 @@ export function mergeBreadth(
   return { tests, superseded };
 }
 
-/** Resolves when vitest finished, or GRACE_MS after the budget was spent, whichever comes first. */
-function budgeted(
+/**
+ * Resolves when vitest finished, or at the end of the grace after the budget with the checks that
+ * started before the budget ended and are still running (each waits on an answer the target did not
+ * give: a check started after it sends nothing). After the budget (`onSpent` is told), no phase
+ * starts, no request is admitted, and a check that starts ends at once not-exercised; once every check
+ * under way at the budget has reported, vitest is cancelled (its cancel would drop the results of
+ * checks still running, so not before), skipping what is left. At the end of the grace, vitest is
+ * cancelled and closed in the background.
+ */
+async function budgeted(
   run: Promise<unknown>,
-  budgetMs: number,
+  endsAt: number,
+  graceMs: () => number,
   collector: Collector,
-  onSpent: () => void,
-): Promise<unknown> {
+  onSpent: (graceMs: number) => void,
+): Promise<Array<{ name: string; file: string }>> {
   let budgetTimer: NodeJS.Timeout | undefined;
   let graceTimer: NodeJS.Timeout | undefined;
-  const spent = new Promise<void>((resolve) => {
-    budgetTimer = setTimeout(() => {
-      onSpent();
-      collector.cancel();
-      graceTimer = setTimeout(() => {
-        collector.abandon();
-        resolve();
-      }, GRACE_MS);
-    }, budgetMs);
+  let settleTimer: NodeJS.Timeout | undefined;
+  const spent = new Promise<Array<{ name: string; file: string }>>((resolve) => {
+    budgetTimer = setTimeout(
+      () => {
+        const grace = graceMs();
+        onSpent(grace);
+        const settle = (): void => {
+          if (collector.unfinished(endsAt).length === 0) collector.cancel();
+          else settleTimer = setTimeout(settle, SETTLE_POLL_MS);
+        };
+        settleTimer = setTimeout(settle, SETTLE_AFTER_MS);
+        graceTimer = setTimeout(() => {
+          clearTimeout(settleTimer);
+          const unfinished = collector.unfinished(endsAt);
+          collector.cancel();
+          collector.abandon();
+          resolve(unfinished);
+        }, grace);
+      },
+      Math.max(0, endsAt - Date.now()),
+    );
   });
-  return Promise.race([run, spent]).finally(() => {
+  try {
+    return await Promise.race([run.then(() => []), spent]);
+  } finally {
     clearTimeout(budgetTimer);
     clearTimeout(graceTimer);
-  });
+    clearTimeout(settleTimer);
+  }
 }
+
+// How often the runner looks, after the budget, whether the checks under way at it have all reported;
+// first after a second, for the news of a check that started just before the budget to reach the
+// runner (vitest sends its workers' news every 100 ms, later on a loaded machine).
+const SETTLE_POLL_MS = 100;
+const SETTLE_AFTER_MS = 1_000;
 
 /**
  * The run's webhook receiver, listening from before the first check to after the last expectation is
@@ -321,7 +370,12 @@ export async function runSuites(
   // No paced wait may end after this: the run ends by itself within its budget, leaving the
   // rate-limit checks (last, unpaced) and the reports their share.
   provided.field.deadlineAt = Date.now() + budgetMs - Math.min(RESERVE_MS, budgetMs / 10);
-  let interrupted: string | undefined;
+  // No request is admitted after this, and a check still running ends once the target answered it.
+  provided.field.budget = { ms: budgetMs, endsAt: startedAt + budgetMs, toFit: null };
+  let spent: string | undefined;
+  let stuck: Array<{ name: string; file: string }> = [];
+  let graceMs = GRACE_MS;
+  let selected: Listing['checks'] = [];
   let plan: RunPlan | undefined;
   let breadthFrom: number | undefined;
   const suitesStarted = Date.now();
@@ -333,9 +387,11 @@ export async function runSuites(
   const workers = suiteWorkers(provided, files?.length ?? Infinity);
   provided.field.suiteWorkers = workers;
   let link: WorkerLinkServer | undefined;
+  let governor: Governor | undefined;
   try {
     if (workers > 1) {
-      link = await serveWorkerLink(new Governor({ ...provided.field }), fileLockCalls(new FileLock()));
+      governor = new Governor({ ...provided.field, endsAt: provided.field.budget.endsAt });
+      link = await serveWorkerLink(governor, fileLockCalls(new FileLock()));
       provided.field.governorUrl = link.url;
     }
     const options = vitestOptions(provided, ids, collector, workers);
@@ -345,18 +401,30 @@ export async function runSuites(
       files,
       ids,
       workers,
-      stopped: () => interrupted,
+      stopped: () => spent,
       planner,
-      onPlan: (p) => {
+      onPlan: (p, checks) => {
         plan = p;
+        selected = checks;
       },
       onBreadth: () => {
         breadthFrom = collector.tests.length;
       },
     });
-    await budgeted(run, budgetMs, collector, () => {
-      interrupted = `the run budget of ${budgetMs} ms was spent before the suites finished`;
+    // A slow agent's answer to a request sent just before the budget still comes within the grace.
+    const grace = (): number => GRACE_MS + (governor?.turnAllowanceMs() ?? 0);
+    stuck = await budgeted(run, provided.field.budget.endsAt, grace, collector, (ms) => {
+      graceMs = ms;
+      spent = `the run budget of ${budgetMs} ms was spent before every check ran`;
+      log(
+        `budget: ${spent} (${largerBudgetOption(provided.field)} would fit it); no request is sent after it, the checks under way get ${seconds(ms)} to end`,
+      );
     });
+    if (spent !== undefined && stuck.length === 0) {
+      log(
+        `budget: the checks under way ended ${seconds(Date.now() - provided.field.budget.endsAt)} after it`,
+      );
+    }
   } catch (e) {
     collector.harnessErrors.push({
       message: `vitest failed: ${(e as Error).message}`,
@@ -380,9 +448,23 @@ export async function runSuites(
     }
   }
   // Results that arrive after this point are ignored: the run is over.
-  const { tests, superseded } = mergeBreadth([...collector.tests], breadthFrom);
+  const waiting = `still waiting on the target's answer ${seconds(graceMs)} after the run budget of ${budgetMs} ms was spent`;
+  const cut = stuck.map<CollectedTest>((t) => ({ ...t, state: 'failed', errors: [waiting] }));
+  const { tests, superseded } = mergeBreadth([...collector.tests, ...cut], breadthFrom);
   const outcome: SuitesOutcome = { tests, superseded, harnessErrors: [...collector.harnessErrors] };
-  if (interrupted !== undefined) outcome.interrupted = interrupted;
+  if (stuck.length > 0) {
+    const names = stuck.slice(0, 3).map((t) => t.name);
+    const more = stuck.length > 3 ? ` and ${stuck.length - 3} more` : '';
+    outcome.interrupted = `the run budget of ${budgetMs} ms was spent and ${stuck.length} check(s) were still waiting on the target's answer ${seconds(graceMs)} later: ${names.join('; ')}${more}`;
+  }
+  if (spent !== undefined) {
+    outcome.budgetSpent = `${spent}; ${largerBudgetOption(provided.field)} would fit it`;
+    const ran = new Set(
+      tests.filter((t) => t.result !== undefined || t.state === 'failed').map((t) => t.name),
+    );
+    const notRun = new Set(selected.filter((c) => !ran.has(testName(c))).map((c) => c.requirementId));
+    outcome.notRun = [...notRun].sort();
+  }
   if (plan !== undefined) {
     outcome.plan = plan;
     outcome.passes = breadthFrom === undefined ? 'one' : 'coverage-then-breadth';

@@ -53,10 +53,19 @@ function latencyAt(sorted: number[], p: number): number | null {
   return ms === undefined ? null : Math.round(ms);
 }
 
+/** What a budget left out beside the checks' own cuts: a requirement, and the cut's words and option. */
+export interface RequirementCut {
+  requirementId: string;
+  what: string;
+  option: string;
+}
+
 export function summarizeTraffic(
   field: FieldSettings,
   tests: readonly CollectedTest[],
   probe: TrafficTally | undefined,
+  /** Cuts of checks that left no tally (the run's budget ended before they started). */
+  more: readonly RequirementCut[] = [],
 ): RunTraffic {
   const tallies = [
     ...tests.flatMap((t) => (t.traffic === undefined ? [] : [t.traffic])),
@@ -88,7 +97,7 @@ export function summarizeTraffic(
       maxTasksInFlight: Math.max(0, ...tallies.map((t) => t.maxTasksInFlight ?? 0)),
       ...(field.suiteWorkers === undefined ? {} : { suiteWorkers: field.suiteWorkers }),
     },
-    cut: cutsOf(tests),
+    cut: cutsOf(tests, more),
     properties: tests.flatMap((t) =>
       (t.traffic?.properties ?? []).map((p) => ({ requirementId: t.result?.requirementId ?? t.name, ...p })),
     ),
@@ -98,20 +107,26 @@ export function summarizeTraffic(
 const LISTED_IDS = 8;
 
 /** The checks' cuts, one line per kind: how many requirements, which (the first few), and the option. */
-function cutsOf(tests: readonly CollectedTest[]): RunTraffic['cut'] {
-  const byKind = new Map<string, { option: string; ids: Set<string> }>();
-  for (const t of tests) {
-    for (const cut of t.traffic?.cuts ?? []) {
-      const key = `${cut.what}\u0000${cut.option}`;
-      const entry = byKind.get(key) ?? { option: cut.option, ids: new Set<string>() };
-      entry.ids.add(t.result?.requirementId ?? t.name);
-      byKind.set(key, entry);
-    }
+function cutsOf(tests: readonly CollectedTest[], more: readonly RequirementCut[]): RunTraffic['cut'] {
+  const cuts: RequirementCut[] = [
+    ...tests.flatMap((t) =>
+      (t.traffic?.cuts ?? []).map((c) => ({ ...c, requirementId: t.result?.requirementId ?? t.name })),
+    ),
+    ...more,
+  ];
+  const byKind = new Map<string, { what: string; option: string; ids: Set<string> }>();
+  for (const cut of cuts) {
+    const key = `${cut.what}\u0000${cut.option}`;
+    const entry = byKind.get(key) ?? { what: cut.what, option: cut.option, ids: new Set<string>() };
+    entry.ids.add(cut.requirementId);
+    byKind.set(key, entry);
   }
-  return [...byKind.entries()].map(([key, { option, ids }]) => {
+  return [...byKind.values()].map(({ what, option, ids }) => {
     const list = [...ids];
-    const more = list.length > LISTED_IDS ? ` and ${list.length - LISTED_IDS} more` : '';
-    const what = `${key.split('\u0000')[0]}: ${list.length} requirement(s) (${list.slice(0, LISTED_IDS).join(', ')}${more})`;
-    return { what, option };
+    const rest = list.length > LISTED_IDS ? ` and ${list.length - LISTED_IDS} more` : '';
+    return {
+      what: `${what}: ${list.length} requirement(s) (${list.slice(0, LISTED_IDS).join(', ')}${rest})`,
+      option,
+    };
   });
 }

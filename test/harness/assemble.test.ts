@@ -98,15 +98,17 @@ describe('assembleRequirements', () => {
     expect(harnessErrors[0]!.message).toContain('not bound to a requirement');
   });
 
-  it('marks requirements without results as errors when the run was interrupted', () => {
+  it('marks requirements without results not-exercised when the run budget ended first', () => {
+    const budgetSpent =
+      'the run budget of 10000 ms was spent before every check ran; --budget-ms 100000 would fit it';
     const { requirements } = assembleRequirements({
       selected: reqs.slice(0, 1),
       card: null,
       reproduce,
       tests: [],
-      interrupted: 'budget spent',
+      budgetSpent,
     });
-    expect(requirements[0]).toMatchObject({ verdict: 'error', message: 'budget spent' });
+    expect(requirements[0]).toMatchObject({ verdict: 'not-exercised', message: budgetSpent });
   });
 });
 

@@ -65,13 +65,15 @@ describe('runCheck', () => {
     expect(all.result.status).toBe('pass');
     expect(all.result.notes.join('\n')).not.toMatch(/of 3 cases/);
     const budgetToFit = 900_000;
-    const coverage = await each({ ...FULL_SPEED, breadth: { phase: 'coverage', cases: {}, budgetToFit } });
+    const budget = { ms: 600_000, endsAt: Date.now() + 600_000, toFit: budgetToFit };
+    const coverage = await each({ ...FULL_SPEED, budget, breadth: { phase: 'coverage', cases: {} } });
     expect(coverage.seen).toEqual(['tasks/get']);
     expect(coverage.result.notes.join('\n')).toContain(`method: 1 of 3 cases`);
     expect(coverage.result.notes.join('\n')).toContain(`--budget-ms ${budgetToFit} runs them all`);
     const breadth = await each({
       ...FULL_SPEED,
-      breadth: { phase: 'breadth', cases: { '2.2/test-id each method': 2 }, budgetToFit },
+      budget,
+      breadth: { phase: 'breadth', cases: { '2.2/test-id each method': 2 } },
     });
     expect(breadth.seen).toEqual(methods.slice(0, 2));
   });
@@ -165,6 +167,89 @@ describe('runCheck', () => {
     expect(smoke.cuts).toEqual(['--budget-ms or --rate']);
     expect(smoke.result.message).not.toContain('--profile smoke');
     expect((await spent('standard')).cuts).toEqual(['--budget-ms, --rate or --profile smoke']);
+  });
+
+  describe("when the run's budget (--budget-ms) ends", () => {
+    const ending = (inMs: number): ProvidedRun['field'] => ({
+      ...FULL_SPEED,
+      budget: { ms: 1000, endsAt: Date.now() + inMs, toFit: 50_000 },
+    });
+
+    it('ends a check under way once the target answered what it sent: not-exercised, naming --budget-ms', async () => {
+      const tally = newTally();
+      const t0 = Date.now();
+      const result = await runCheck(
+        {
+          requirement,
+          title: 'waits after its answer',
+          fn: async (c) => {
+            const ex = await c.rpc('agent/authenticatedExtendedCard', undefined, { id: 'a' });
+            c.check('response id', (ex.response.json as { id: unknown }).id, 'a');
+            // A wait of its own, longer than the runner's grace after the budget.
+            await new Promise((r) => setTimeout(r, 10_000));
+          },
+        },
+        { ...run, field: ending(300) },
+        tally,
+      );
+      expect(Date.now() - t0).toBeLessThan(3_000);
+      expect(result.status).toBe('not-exercised');
+      expect(result.message).toBe(
+        'the run budget of 1000 ms was spent before this check finished; --budget-ms 50000 would fit it',
+      );
+      expect(tally.cuts).toEqual([
+        { what: "checks the run's budget ended before they finished", option: '--budget-ms 50000' },
+      ]);
+    });
+
+    it('keeps a failure the check recorded before it', async () => {
+      const result = await runCheck(
+        {
+          requirement,
+          title: 'fails, then waits',
+          fn: async (c) => {
+            c.check('a value', 1, 2);
+            await new Promise((r) => setTimeout(r, 10_000));
+          },
+        },
+        { ...run, field: ending(200) },
+      );
+      expect(result.status).toBe('fail');
+    });
+
+    it('leaves a check that waits on an answer the target has not given to its own budgets', async () => {
+      const result = await runCheck(
+        {
+          requirement,
+          title: 'waits on a hung request',
+          timeoutMs: 1_500,
+          fn: async (c) => void (await c.rpc('tasks/get', { taskId: 'x' })),
+        },
+        { ...run, field: ending(100) },
+      );
+      // Not cut at the run's budget: the runner ends such a run as one that could not be done.
+      expect(result.status).toBe('error');
+      expect(result.durationMs).toBeGreaterThanOrEqual(1_400);
+    });
+
+    it('ends a check that starts after it at once, sending nothing', async () => {
+      let called = false;
+      const result = await runCheck(
+        {
+          requirement,
+          title: 'too late',
+          fn: () => {
+            called = true;
+          },
+        },
+        { ...run, field: ending(-1) },
+      );
+      expect(called).toBe(false);
+      expect(result).toMatchObject({
+        status: 'not-exercised',
+        message: 'the run budget of 1000 ms was spent before this check ran; --budget-ms 50000 would fit it',
+      });
+    });
   });
 
   it("does not spend a check's budget on what the pace added to a scripted length", async () => {

@@ -1,7 +1,7 @@
 // The pace (pace.ts) under the run's governor: at most the cap in a sliding window, the run's budget,
 // requests that bypass it, and the cap on requests in flight (slots.ts).
 import { describe, expect, it } from 'vitest';
-import { Governor } from '../../../harness/io/governor.ts';
+import { Governor, RunBudgetError } from '../../../harness/io/governor.ts';
 import {
   describePace,
   PaceBudgetError,
@@ -90,6 +90,21 @@ describe('pace', () => {
     b();
     expect(third).toBe(true);
     expect(g.total.maxInFlight).toBe(2);
+  });
+});
+
+describe("the run's budget (--budget-ms)", () => {
+  it('admits no request after it ends, one that waited for a slot included', async () => {
+    const g = new Governor({ pace: null, concurrency: 1, endsAt: Date.now() + 150 });
+    const first = await g.admit({ turn: false });
+    const waiting = g.admit({ turn: false });
+    await new Promise((r) => setTimeout(r, 250));
+    first();
+    await expect(waiting).rejects.toBeInstanceOf(RunBudgetError);
+    await expect(g.admit({ turn: false, bypass: true })).rejects.toThrow(/run budget spent.*--budget-ms/);
+    expect(g.total.requests).toBe(1);
+    // The refused request gave its slot back.
+    expect(g.inFlightNow).toBe(0);
   });
 });
 

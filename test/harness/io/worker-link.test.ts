@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileLock, fileLockCalls } from '../../../harness/runner/file-lock.ts';
-import { Governor } from '../../../harness/io/governor.ts';
+import { Governor, RunBudgetError } from '../../../harness/io/governor.ts';
 import { PaceBudgetError } from '../../../harness/io/pace.ts';
 import { newTally } from '../../../harness/io/tallies.ts';
 import { listen, readBody, relay } from '../../../harness/io/loopback.ts';
@@ -35,6 +35,20 @@ describe('the link to the runner (suite files in several workers)', () => {
       await expect(b.admit({ turn: false })).rejects.toBeInstanceOf(PaceBudgetError);
       expect(tally).toMatchObject({ requests: 1, agentTurns: 1 });
       expect(g.total.requests).toBe(1);
+    } finally {
+      await link.close();
+    }
+  });
+
+  it("refuses every worker's request once the run's budget has ended", async () => {
+    const link = await serveWorkerLink(
+      new Governor({ pace: null, concurrency: 4, endsAt: Date.now() - 1 }),
+      fileLockCalls(new FileLock()),
+    );
+    try {
+      await expect(new RemoteGovernor(link.url).admit({ turn: false })).rejects.toBeInstanceOf(
+        RunBudgetError,
+      );
     } finally {
       await link.close();
     }
