@@ -12,7 +12,8 @@ export interface HostileCase {
   /**
    * The exit code of the short slice: 2 the run could not be done (or only errors), 1 a gating
    * requirement failed. On the whole ledger a run whose suites meet the hostility may also spend
-   * its --budget-ms first, which is exit 2 whatever it found: those cases allow 1 or 2 there.
+   * its --budget-ms first with a check still waiting on the target, which is exit 2 whatever it
+   * found: those cases allow 1 or 2 there.
    */
   exit: 1 | 2;
   /** --only scope of the short slice in `npm test`. */
