@@ -84,13 +84,14 @@ function settle(ctx: TestContext, result: CheckResult): void {
   throw error;
 }
 
+/** No file lock (one worker, or a check that starts after the run's budget). */
+const NO_HOLD: FileHold = { yield: async () => undefined, release: async () => undefined };
+
 /**
  * With suite files in several workers, a test holds the run's file lock: shared, or exclusive when it
  * needs the agent idle (it fills or overflows the agent's task slots, C-21, or its file declares
  * `agent: 'alone'`: it holds other per-agent limits). Its file's other checks run beside the rest.
  */
-const NO_HOLD: FileHold = { yield: async () => undefined, release: async () => undefined };
-
 async function fileLock(run: ProvidedRun, file: string, needsIdle: boolean): Promise<FileHold> {
   const link = remoteGovernor(run);
   if (link === undefined) return NO_HOLD;

@@ -276,8 +276,9 @@ async function settleExpectations(
 }
 
 /**
- * The budget spent is a harness error; the governor's "rate budget spent" leaves the check not
- * exercised and its "rate limited" is a harness error (never a fail) unless a failure was recorded.
+ * The budget spent is a harness error; the governor's "rate budget spent" and the run's budget ended
+ * (RunBudgetError) leave the check not exercised and its "rate limited" is a harness error (never a
+ * fail) unless a failure was recorded.
  */
 function outcomeOf(
   thrown: unknown,
