@@ -124,6 +124,11 @@ export class WaitClock {
   currentMs(): number {
     return this.waiters > 0 ? Date.now() - this.since : 0;
   }
+
+  /** The part of the wait in progress after `from` (epoch ms; 0 when none is). */
+  currentSinceMs(from: number): number {
+    return this.waiters > 0 ? Math.max(0, Date.now() - Math.max(this.since, from)) : 0;
+  }
 }
 
 const RECENT_TURNS = 50;

@@ -293,6 +293,8 @@ export class WorkerLinkClient {
   private readonly holds = new Agent({ keepAliveTimeout: 1_000 });
   /** The runner's figures at the last answer. */
   last: LinkState = { inFlight: 0, heldBackMs: 0, allowanceMs: 0, paceWaitMs: 0, tasks: 0 };
+  /** When (epoch ms) the last answer came: the runner's figures are as of then. */
+  lastAt = 0;
 
   constructor(readonly url: string) {}
 
@@ -353,6 +355,7 @@ export class WorkerLinkClient {
     if (status !== 200) refused(name, status, json);
     check({ ...(WORKER_CALLS[name] as CallSpec).answer, ...STATE }, json, `${name} answer`);
     const answered = json as Answered<K>;
+    this.lastAt = Date.now();
     this.last = {
       inFlight: answered.inFlight,
       heldBackMs: answered.heldBackMs,
@@ -408,6 +411,8 @@ export class RemoteGovernor implements TrafficGovernor {
   /** Run-wide names of this worker's slot owners (checks' tallies). */
   private readonly owners = new WeakMap<object, string>();
   private ownerSeq = 0;
+  /** The most heldBackMs() has said. */
+  private shownMs = 0;
 
   constructor(readonly url: string) {
     this.link = new WorkerLinkClient(url);
@@ -479,9 +484,16 @@ export class RemoteGovernor implements TrafficGovernor {
     return this.link.last.paceWaitMs;
   }
 
-  /** The runner's figure at the last answer, plus this worker's waits since (the budgets' clock). */
+  /**
+   * The budgets' clock: the runner's figure at the last answer (every wait in progress then counted
+   * up to then), plus what this worker's waits in progress have lasted since that answer. Never less
+   * than it said before: a worker's wait counts the whole call, the runner only its sleep, so the
+   * runner's next figure may fall short of this one by a round trip; a budget's clock never goes back.
+   */
   heldBackMs(): number {
-    return this.link.last.heldBackMs + this.clock.currentMs();
+    const now = this.link.last.heldBackMs + this.clock.currentSinceMs(this.link.lastAt);
+    this.shownMs = Math.max(this.shownMs, now);
+    return this.shownMs;
   }
 
   private async waitOn<T>(call: () => Promise<T>): Promise<T> {

@@ -2,9 +2,13 @@
 // secrets redacted, and the harness-failure family (budget spent, no answer) reported as `error`.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runGovernor } from '../../harness/check/context.ts';
 import { runCheck } from '../../harness/check/run-check.ts';
 import { closeSharedReceiver } from '../../harness/check/webhooks.ts';
+import { Governor } from '../../harness/io/governor.ts';
 import { PaceBudgetError } from '../../harness/io/pace.ts';
+import { serveWorkerLink } from '../../harness/io/worker-link.ts';
+import { FileLock, fileLockCalls } from '../../harness/runner/file-lock.ts';
 import { newTally } from '../../harness/io/tallies.ts';
 import { FULL_SPEED, type ProvidedRun } from '../../harness/provided.ts';
 import { testRequirement, testRun } from '../support/check-run.ts';
@@ -272,6 +276,41 @@ describe('runCheck', () => {
     const result = await runCheck(spec, { ...run, field });
     expect(scaled).toBeGreaterThan(1_000);
     expect(result.status).toBe('pass');
+  });
+
+  it("spends no budget on the pace in a worker linked to the runner, whatever the worker's earlier waits", async () => {
+    // One request per 300 ms window (and its 1 s slack), kept by the runner's governor.
+    const pace = { limit: 1, windowMs: 300, source: 'option' as const };
+    const deadlineAt = Date.now() + 60_000;
+    const link = await serveWorkerLink(
+      new Governor({ pace, concurrency: 4, deadlineAt }),
+      fileLockCalls(new FileLock()),
+    );
+    try {
+      const field = { ...FULL_SPEED, profile: 'standard' as const, pace, deadlineAt, governorUrl: link.url };
+      const linked = { ...run, field };
+      // Requests of this worker still waiting on the pace when the check starts (another check's): let
+      // out at about 0, 1.3, 2.6 and 3.9 s; the check starts after the third.
+      const worker = runGovernor(linked);
+      const earlier = [0, 1, 2, 3].map(() => worker.admit({ turn: false }).then((release) => release()));
+      await Promise.all(earlier.slice(0, 3));
+      const spec = {
+        requirement,
+        title: 'its own work, then a wait on the pace',
+        timeoutMs: 2_000,
+        fn: async (c: Parameters<Parameters<typeof runCheck>[0]['fn']>[0]) => {
+          await new Promise((resolve) => setTimeout(resolve, 1_400));
+          // Let out about 1.3 s after the last of the earlier ones.
+          await c.rpc('agent/authenticatedExtendedCard');
+          c.check('answered', true, true);
+        },
+      };
+      const result = await runCheck(spec, linked);
+      await Promise.all(earlier);
+      expect(result.status, result.message).toBe('pass');
+    } finally {
+      await link.close();
+    }
   });
 
   it('turns no answer from the target into error, never fail', async () => {

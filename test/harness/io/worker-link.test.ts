@@ -86,6 +86,40 @@ describe('a release that does not reach the runner', () => {
   });
 });
 
+describe("a worker's view of the time the agent's limits held the run back", () => {
+  it('never goes back, and counts a wait no more than once', async () => {
+    // One request per 300 ms window (and its 1 s slack): the second and third wait on the pace, at once.
+    const pace = { limit: 1, windowMs: 300, source: 'option' as const };
+    const g = new Governor({ pace, concurrency: 4, deadlineAt: Date.now() + 60_000 });
+    const link = await serveWorkerLink(g, fileLockCalls(new FileLock()));
+    try {
+      const worker = new RemoteGovernor(link.url);
+      (await worker.admit({ turn: false }))();
+      const seen: number[] = [];
+      const sampling = setInterval(() => seen.push(worker.heldBackMs()), 20);
+      try {
+        await Promise.all([worker.admit({ turn: false }), worker.admit({ turn: false })]).then((rs) =>
+          rs.forEach((release) => release()),
+        );
+      } finally {
+        clearInterval(sampling);
+      }
+      seen.push(worker.heldBackMs());
+      expect(seen.length).toBeGreaterThan(20);
+      const back = seen.findIndex((ms, i) => i > 0 && ms < seen[i - 1]!);
+      expect(
+        back,
+        `went back at sample ${back}: ${seen.slice(Math.max(0, back - 2), back + 2).join(', ')}`,
+      ).toBe(-1);
+      // The overlapping waits count once: no more than the runner's own figure (a link round trip aside).
+      expect(seen.at(-1)!).toBeLessThanOrEqual(g.heldBackMs() + 100);
+      expect(seen.at(-1)!).toBeGreaterThan(2_000);
+    } finally {
+      await link.close();
+    }
+  });
+});
+
 describe('the table of calls', () => {
   let link: WorkerLinkServer;
   beforeAll(async () => {
