@@ -14,7 +14,8 @@ import {
 } from '../../core/evidence.ts';
 import { RunBudgetError, type TrafficGovernor } from '../io/governor.ts';
 import { paceBudgetOptions, PaceBudgetError } from '../io/pace.ts';
-import { newTally, TurnBudgetError, type TrafficTally } from '../io/tallies.ts';
+import { newTally, TurnBudgetError, turnsInProgressMs, type TrafficTally } from '../io/tallies.ts';
+import { distinctDeliveries, summarizeDeliveries } from '../io/webhook-receiver.ts';
 import { authKindOf, budgetCut, secretsOf, type FieldSettings, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
 import type { CheckEvidence, CheckResult } from '../../core/types.ts';
@@ -56,7 +57,18 @@ export interface CheckSpec {
   betweenSteps?: () => Promise<void>;
 }
 
-class BudgetSpent extends Error {}
+/** What a check was waiting on when its budget ended: the agent's sender, the agent's limits, or nothing of the agent's. */
+type WaitingOn = 'deliveries' | 'limits' | undefined;
+
+class BudgetSpent extends Error {
+  constructor(
+    readonly budgetMs: number,
+    /** What the check was waiting on when its budget ended (undefined: its own code). */
+    readonly waitingOn: WaitingOn,
+  ) {
+    super(`the check exceeded its budget of ${budgetMs} ms`);
+  }
+}
 
 /**
  * Time a check's budget does not count beside the governor's: waits it planned (a system timeout),
@@ -99,6 +111,7 @@ function withBudget(
   ms: number,
   controller: AbortController,
   agentTime: () => number,
+  waitingOn: () => WaitingOn,
   runEnd?: RunEnd,
 ): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -112,8 +125,10 @@ function withBudget(
         timer = setTimeout(expire, Math.max(owed, 100));
         return;
       }
+      // Read before the abort ends the waits.
+      const spent = new BudgetSpent(ms, waitingOn());
       controller.abort();
-      reject(new BudgetSpent(`the check exceeded its budget of ${ms} ms`));
+      reject(spent);
     };
     timer = setTimeout(expire, ms);
   });
@@ -155,10 +170,23 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Time the agent took that the check's budget does not count (the pace, scripted lengths grown by
- * it, turns, planned waits).
+ * it, turns answered and in progress, planned waits). It never goes back: a figure that fell (a
+ * turn in progress counted to its headers, then to its first event once its stream ends) would
+ * take back time a budget or a wait's bound was already given.
  */
 function agentTimeOf(governor: TrafficGovernor, tally: TrafficTally, planned: Planned): () => number {
-  return () => governor.heldBackMs() + pacedLengthsMs() + tally.agentMs + planned.ms + planned.pausedMs();
+  let shown = 0;
+  return () => {
+    const now =
+      governor.heldBackMs() +
+      pacedLengthsMs() +
+      tally.agentMs +
+      turnsInProgressMs(tally) +
+      planned.ms +
+      planned.pausedMs();
+    shown = Math.max(shown, now);
+    return shown;
+  };
 }
 
 /**
@@ -211,11 +239,14 @@ export async function runCheck(
         betweenSteps,
         name: `${spec.requirement.id} ${spec.title}`,
       });
+      const waitingOn = (): WaitingOn =>
+        hooks.waitingOnDeliveries > 0 ? 'deliveries' : tally.waiting > 0 ? 'limits' : undefined;
       await withBudget(
         Promise.resolve().then(() => spec.fn(c)),
         budgetMs,
         controller,
         agentTime,
+        waitingOn,
         budget === undefined ? undefined : { endsAt: budget.endsAt, unanswered: () => pool.unanswered() },
       );
     } catch (e) {
@@ -227,7 +258,7 @@ export async function runCheck(
       settlement.expectations.push(...pending);
       settlement.lagsMs.push(...hooks.lagsMs);
     }
-    outcome = outcomeOf(thrown, recorder, tally, run.field);
+    outcome = outcomeOf(thrown, recorder, tally, run.field, hooks);
   }
   const received = hooks.deliveries();
   if (received.length > MAX_DELIVERY_EVIDENCE) {
@@ -276,8 +307,12 @@ async function settleExpectations(
 }
 
 /**
- * The budget spent is a harness error; the governor's "rate budget spent" and the run's budget ended
- * (RunBudgetError) leave the check not exercised and its "rate limited" is a harness error (never a
+ * The budget spent in the check's own code is a harness error (a hang); spent while the check waited
+ * on the agent (a delivery, its pace, Retry-After or a task slot) it leaves the check not exercised,
+ * saying what arrived, unless a failure was recorded: not seeing something within a window the
+ * harness chose is never a fail, and a slow agent is never a harness error. The governor's "rate
+ * budget spent" and the run's budget ended (RunBudgetError) leave the check not exercised and its
+ * "rate limited" is a harness error (never a
  * fail) unless a failure was recorded.
  */
 function outcomeOf(
@@ -285,8 +320,9 @@ function outcomeOf(
   recorder: CheckRecorder,
   tally: TrafficTally,
   field: FieldSettings,
+  hooks: WebhookScope,
 ): Outcome {
-  if (thrown instanceof BudgetSpent) return { status: 'error', message: thrown.message };
+  if (thrown instanceof BudgetSpent) return budgetSpentOutcome(thrown, recorder, hooks);
   const outcome = recorder.finish(thrown);
   if (outcome.status !== 'error' || !isGovernorStop(thrown)) return outcome;
   if (thrown instanceof RunBudgetError) return runBudgetOutcome(field, tally, 'finished');
@@ -301,6 +337,24 @@ function outcomeOf(
     return { status: 'error', message: thrown.message };
   }
   return { status: 'not-exercised', message: thrown.message };
+}
+
+function budgetSpentOutcome(spent: BudgetSpent, recorder: CheckRecorder, hooks: WebhookScope): Outcome {
+  if (spent.waitingOn === undefined) return { status: 'error', message: spent.message };
+  const failed = recorder.finish(spent);
+  if (failed.status === 'fail') return failed;
+  const why = `the check's budget of ${spent.budgetMs} ms (--check-timeout-ms) ended while it waited`;
+  if (spent.waitingOn === 'limits') {
+    return {
+      status: 'not-exercised',
+      message: `${why} on the agent's limits (its pace, a Retry-After or a task slot)`,
+    };
+  }
+  const seen = summarizeDeliveries(distinctDeliveries(hooks.deliveries()));
+  return {
+    status: 'not-exercised',
+    message: `${why} for a webhook delivery (the spec sets no delivery latency); received at the check's URLs: ${JSON.stringify(seen)}`,
+  };
 }
 
 /**

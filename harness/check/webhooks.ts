@@ -95,6 +95,8 @@ export class WebhookScope {
   private receiver: WebhookReceiver | undefined;
   readonly expectations: NothingMore[] = [];
   readonly lagsMs: number[] = [];
+  /** Waits for a delivery in progress (the check waits on the agent's sender meanwhile). */
+  waitingOnDeliveries = 0;
 
   constructor(
     private readonly run: ReceiverRun,
@@ -110,18 +112,39 @@ export class WebhookScope {
     const receiver = await sharedReceiver(this.run);
     this.receiver = receiver;
     return {
-      receiver,
+      receiver: this.counted(receiver),
       newUrl: (label = 'hook') => {
         const token = `${label.replace(/[^A-Za-z0-9_-]/g, '_')}-${randomUUID()}`;
         this.tokens.add(token);
         return { token, url: receiver.urlFor(token) };
       },
       deliveries: () => this.deliveries(),
-      awaitDeliveries: (match, opts) => this.awaitDeliveries(receiver, match, opts),
+      awaitDeliveries: (match, opts) => this.awaitDeliveries(this.counted(receiver), match, opts),
       expectNothingMore: (label, match, graded = [], per = 'delivery') => {
         const allowed = graded.map((d) => deliveryKey(d, per));
         this.expectations.push({ label, match, per, allowed, since: Date.now() });
       },
+    };
+  }
+
+  /** The receiver as the check sees it: its waits for a delivery counted in waitingOnDeliveries. */
+  private counted(receiver: WebhookReceiver): WebhookReceiver {
+    const waiting = <T>(wait: Promise<T>): Promise<T> => {
+      this.waitingOnDeliveries += 1;
+      return wait.finally(() => void (this.waitingOnDeliveries -= 1));
+    };
+    return {
+      get url() {
+        return receiver.url;
+      },
+      urlFor: (token) => receiver.urlFor(token),
+      deliveries: (filter) => receiver.deliveries(filter),
+      waitFor: (filter, opts) => waiting(receiver.waitFor(filter, opts)),
+      waitForResult: (filter, opts) => waiting(receiver.waitForResult(filter, opts)),
+      script: (token, responses) => receiver.script(token, responses),
+      dropped: () => receiver.dropped(),
+      clear: (token) => receiver.clear(token),
+      close: () => receiver.close(),
     };
   }
 

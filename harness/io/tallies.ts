@@ -43,6 +43,37 @@ export function newTally(): TrafficTally {
   };
 }
 
+// Turns of a check still waiting for their answer: the check's budget counts their time as the
+// agent's (agentMs) while they last, not only once answered. Beside the tally, never in it: the
+// tally is a record summed into the report.
+const turnsInProgress = new WeakMap<TrafficTally, { count: number; startsMs: number }>();
+
+/**
+ * A request to message/send or message/stream leaves for the agent: until the returned function is
+ * called (its answer counted in agentMs), its time so far is in turnsInProgressMs(tally).
+ */
+export function turnInProgress(tally: TrafficTally | undefined): () => void {
+  if (tally === undefined) return () => undefined;
+  const t0 = Date.now();
+  const open = turnsInProgress.get(tally) ?? { count: 0, startsMs: 0 };
+  open.count += 1;
+  open.startsMs += t0;
+  turnsInProgress.set(tally, open);
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    open.count -= 1;
+    open.startsMs -= t0;
+  };
+}
+
+/** What the turns of `tally` still waiting for their answer have lasted so far, summed. */
+export function turnsInProgressMs(tally: TrafficTally): number {
+  const open = turnsInProgress.get(tally);
+  return open === undefined || open.count === 0 ? 0 : open.count * Date.now() - open.startsMs;
+}
+
 /** The run's --max-turns is spent: what is left that needs a turn is not exercised. */
 export class TurnBudgetError extends Error {
   constructor(maxTurns: number) {

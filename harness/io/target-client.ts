@@ -23,7 +23,7 @@ import {
 import { resendWhileRateLimited } from './rate-limited.ts';
 import { fillFromTranscript, recordResponse } from './response-record.ts';
 import { openSseStream, SSE_DEFAULTS, type SseOptions, type SseStream } from './sse-reader.ts';
-import type { TrafficTally } from './tallies.ts';
+import { turnInProgress, type TrafficTally } from './tallies.ts';
 
 export type { HeaderOverrides } from './request-spec.ts';
 
@@ -216,6 +216,8 @@ class Client implements TargetClient {
     const release = await this.admit(turn);
     const ex = this.record(spec, 'stream');
     this.sentNotAnswered += 1;
+    // Until it answers; the time to its first event counts in agentMs when the stream ends.
+    const answered = turn ? turnInProgress(this.opts.tally) : () => undefined;
     let s: SseStream;
     try {
       s = await openSseStream(this.dispatcher, spec, ex.id, () => this.secretList, opts);
@@ -223,6 +225,8 @@ class Client implements TargetClient {
       this.sentNotAnswered -= 1;
       release();
       throw e;
+    } finally {
+      answered();
     }
     // A stream holds no request slot once it answered: checks keep streams open while they send more.
     release();
@@ -324,12 +328,14 @@ class Client implements TargetClient {
         this.opts,
         async () => {
           const release = await this.admit(turn);
+          const answered = turnMethod ? turnInProgress(this.opts.tally) : () => undefined;
           let ex: Exchange;
           this.sentNotAnswered += 1;
           try {
             ex = await send();
           } finally {
             this.sentNotAnswered -= 1;
+            answered();
             release();
           }
           if (turnMethod && this.opts.tally !== undefined) this.opts.tally.agentMs += ex.timings.totalMs;

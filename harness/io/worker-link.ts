@@ -420,7 +420,7 @@ export class RemoteGovernor implements TrafficGovernor {
 
   async admit(o: AdmitOptions): Promise<() => void> {
     const t0 = Date.now();
-    const { lease, inFlight } = await this.waitOn(() =>
+    const { lease, inFlight } = await this.waitOn(o.tally, () =>
       this.link.call('admit', { turn: o.turn, bypass: o.bypass === true }, o.signal),
     );
     if (o.tally !== undefined) {
@@ -446,7 +446,7 @@ export class RemoteGovernor implements TrafficGovernor {
     count.rateLimited(mine);
     const t0 = Date.now();
     const body = retryAfterMs === undefined ? { attempt } : { attempt, retryAfterMs };
-    await this.waitOn(() => this.link.call('rateLimited', body, o.signal));
+    await this.waitOn(o.tally, () => this.link.call('rateLimited', body, o.signal));
     count.waited(mine, Date.now() - t0);
   }
 
@@ -467,7 +467,7 @@ export class RemoteGovernor implements TrafficGovernor {
       key = this.owners.get(owner) ?? `${process.pid}-${(this.ownerSeq += 1)}`;
       this.owners.set(owner, key);
     }
-    const { answer, release } = await this.waitOn(() =>
+    const { answer, release } = await this.waitOn(o.tally, () =>
       this.link.hold('holdTask', key === undefined ? {} : { owner: key }, o.signal),
     );
     // The slots held once this one was granted.
@@ -496,11 +496,14 @@ export class RemoteGovernor implements TrafficGovernor {
     return this.shownMs;
   }
 
-  private async waitOn<T>(call: () => Promise<T>): Promise<T> {
+  /** A call that may wait on the runner's governor: counted on this worker's clock and as the tally's wait. */
+  private async waitOn<T>(tally: TrafficTally | undefined, call: () => Promise<T>): Promise<T> {
     const done = this.clock.start();
+    if (tally !== undefined) tally.waiting += 1;
     try {
       return await call();
     } finally {
+      if (tally !== undefined) tally.waiting -= 1;
       done();
     }
   }

@@ -313,6 +313,92 @@ describe('runCheck', () => {
     }
   });
 
+  it('spends no budget on a turn still waiting for its answer', async () => {
+    const slow = await startFixture({ delayMs: 700 });
+    try {
+      const result = await runCheck(
+        {
+          requirement,
+          title: 'a slow turn',
+          timeoutMs: 300,
+          fn: async (c) => {
+            const message = { role: 'user', parts: [{ kind: 'text', text: 'hi' }], messageId: 'm-1' };
+            await c.rpc('message/send', { message });
+            c.check('answered', true, true);
+          },
+        },
+        testRun(slow),
+      );
+      expect(result.status, result.message).toBe('pass');
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('leaves a check whose budget ends while it waits for a delivery not-exercised, with what arrived', async () => {
+    const result = await runCheck(
+      {
+        requirement,
+        title: 'waits for a second delivery',
+        timeoutMs: 300,
+        fn: async (c) => {
+          const hooks = await c.webhooks();
+          const mine = hooks.newUrl('mine');
+          await fetch(mine.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-webhook-delivery': 'd-1' },
+            body: '{"event":"task.completed","taskId":"t-1"}',
+          });
+          // A wait of its own, longer than the check's budget: the budget ends it.
+          await hooks.receiver.waitFor({ token: mine.token }, { timeoutMs: 5_000, count: 2 });
+          c.check('second delivery', true, true);
+        },
+      },
+      run,
+    );
+    expect(result.status).toBe('not-exercised');
+    expect(result.message).toContain('ended while it waited for a webhook delivery');
+    expect(result.message).toContain('"event":"task.completed","taskId":"t-1"');
+    await closeSharedReceiver();
+  });
+
+  it('keeps a failure recorded before the budget ended in a wait for a delivery', async () => {
+    const result = await runCheck(
+      {
+        requirement,
+        title: 'a failure, then a wait',
+        timeoutMs: 300,
+        fn: async (c) => {
+          c.check('first', 1, 2);
+          const hooks = await c.webhooks();
+          await hooks.receiver.waitFor({ token: hooks.newUrl().token }, { timeoutMs: 5_000 });
+        },
+      },
+      run,
+    );
+    expect(result).toMatchObject({ status: 'fail', expected: 2, actual: 1 });
+    expect(result.message).toContain('then stopped: the check exceeded its budget of 300 ms');
+    await closeSharedReceiver();
+  });
+
+  it("keeps a budget spent in the check's own code an error", async () => {
+    const result = await runCheck(
+      {
+        requirement,
+        title: 'hangs in its own code',
+        timeoutMs: 300,
+        fn: async (c) => {
+          await c.webhooks();
+          await new Promise((resolve) => setTimeout(resolve, 5_000));
+        },
+      },
+      run,
+    );
+    expect(result.status).toBe('error');
+    expect(result.message).toBe('the check exceeded its budget of 300 ms');
+    await closeSharedReceiver();
+  });
+
   it('turns no answer from the target into error, never fail', async () => {
     const port = await closedPort();
     const result = await runCheck(
