@@ -81,8 +81,21 @@ export function contentCodings(header: string | string[] | undefined): string[] 
     .filter((c) => c !== '' && c !== 'identity');
 }
 
-/** A content coding the harness cannot decode; reading the body fails with it. */
-export class ContentCodingError extends Error {}
+/**
+ * A body the harness cannot decode; reading it fails with this. `unsupported`: a coding the harness
+ * does not decode at all (else the bytes did not decode in the coding they named).
+ */
+export class ContentCodingError extends Error {
+  constructor(
+    message: string,
+    readonly unsupported = false,
+  ) {
+    super(message);
+  }
+}
+
+/** What a coded body is: an answer to the harness's request, or a webhook delivery it received. */
+export type CodedBody = 'answer' | 'delivery';
 
 /** `deflate` is the zlib format (RFC 9110 8.4.1.2), but servers also send raw deflate: the first two bytes tell. */
 function isZlibHeader(b: Buffer): boolean {
@@ -93,7 +106,7 @@ function isZlibHeader(b: Buffer): boolean {
  * A decoder for one coding. `Z_SYNC_FLUSH` on finish: a stream the client closes mid-way (an SSE
  * stream after its final event) yields what arrived instead of an "unexpected end of file".
  */
-function decoderFor(coding: string, head: Buffer, advertised: string | null): Transform {
+function decoderFor(coding: string, head: Buffer, advertised: string | null, about: CodedBody): Transform {
   const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
   if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip(flush);
   if (coding === 'br')
@@ -102,12 +115,16 @@ function decoderFor(coding: string, head: Buffer, advertised: string | null): Tr
     return isZlibHeader(head) ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
   // Said as it was: a raw request (a malformed-HTTP probe, a delivery to a receiver) advertises nothing,
   // and then any coding is the other side's right (RFC 9110 12.5.3), not its mistake.
+  // A delivery is a request: the receiver says what it accepts on its answers (C-58).
   const sent =
-    advertised === null
-      ? 'the request sent no Accept-Encoding, so any coding was allowed'
-      : `it sent Accept-Encoding: ${advertised}`;
+    about === 'delivery'
+      ? `its receiver says Accept-Encoding: ${ACCEPT_ENCODING} on every answer`
+      : advertised === null
+        ? 'the request sent no Accept-Encoding, so any coding was allowed'
+        : `it sent Accept-Encoding: ${advertised}`;
   throw new ContentCodingError(
-    `the answer has Content-Encoding ${coding}, which the harness does not decode (it decodes ${ACCEPT_ENCODING}; ${sent})`,
+    `the ${about} has Content-Encoding ${coding}, which the harness does not decode (it decodes ${ACCEPT_ENCODING}; ${sent})`,
+    true,
   );
 }
 
@@ -116,6 +133,7 @@ async function* decodeOne(
   coding: string,
   source: AsyncIterable<Uint8Array>,
   advertised: string | null,
+  about: CodedBody,
 ): AsyncGenerator<Buffer> {
   const it = source[Symbol.asyncIterator]();
   const held: Buffer[] = [];
@@ -131,7 +149,7 @@ async function* decodeOne(
   if (head.length === 0) return;
   let decoder: Transform;
   try {
-    decoder = decoderFor(coding, head, advertised);
+    decoder = decoderFor(coding, head, advertised, about);
   } catch (error) {
     await it.return?.();
     throw error;
@@ -157,7 +175,7 @@ async function* decodeOne(
       /^Z_|ERR_BROTLI|ERR__ERROR/.test(String((error as { code?: unknown }).code))
     )
       throw new ContentCodingError(
-        `the ${coding} content coding of the answer does not decode: ${error.message}`,
+        `the ${coding} content coding of the ${about} does not decode: ${error.message}`,
       );
     throw error;
   }
@@ -173,8 +191,66 @@ export function decodedBody(
   body: AsyncIterable<Uint8Array>,
   /** The request's Accept-Encoding (default: the harness's own, ACCEPT_ENCODING); null: none was sent. */
   advertised: string | null = ACCEPT_ENCODING,
+  about: CodedBody = 'answer',
 ): AsyncIterable<Uint8Array> {
   let out = body;
-  for (const coding of contentCodings(contentEncoding).reverse()) out = decodeOne(coding, out, advertised);
+  for (const coding of contentCodings(contentEncoding).reverse())
+    out = decodeOne(coding, out, advertised, about);
+  return out;
+}
+
+/** A body read whole, with its content codings removed (decodedWhole). */
+export interface DecodedWhole {
+  /** The decoded bytes, at most the cap. */
+  body: Buffer;
+  /** Decoded bytes seen: past the cap, the decoding stopped there (`truncated`). */
+  bytes: number;
+  truncated: boolean;
+  /** Why the bytes did not decode; `body` then holds what did. */
+  error?: ContentCodingError;
+}
+
+/**
+ * `bytes` (a body already read, e.g. a webhook delivery) with its content codings removed, keeping at
+ * most `maxBytes` decoded bytes: decoding stops there, so a small body that inflates without bound
+ * (a compression bomb) costs no more than the cap. Never throws for what the bytes are.
+ */
+export async function decodedWhole(
+  contentEncoding: string | string[] | undefined,
+  bytes: Buffer,
+  maxBytes: number,
+  about: CodedBody,
+): Promise<DecodedWhole> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let seen = 0;
+  let truncated = false;
+  let error: ContentCodingError | undefined;
+  const source = (async function* () {
+    yield bytes;
+  })();
+  try {
+    for await (const raw of decodedBody(contentEncoding, source, null, about)) {
+      const chunk = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+      seen += chunk.length;
+      const room = maxBytes - kept;
+      chunks.push(chunk.subarray(0, Math.max(0, room)));
+      kept += Math.min(Math.max(0, room), chunk.length);
+      if (chunk.length > room) {
+        truncated = true;
+        break;
+      }
+    }
+  } catch (e) {
+    // Whatever a decoder throws is about these bytes: said, never thrown (a receiver records it).
+    error =
+      e instanceof ContentCodingError
+        ? e
+        : new ContentCodingError(
+            `the ${about} does not decode: ${e instanceof Error ? e.message : String(e)}`,
+          );
+  }
+  const out: DecodedWhole = { body: Buffer.concat(chunks, kept), bytes: seen, truncated };
+  if (error !== undefined) out.error = error;
   return out;
 }

@@ -1,10 +1,11 @@
-// Capture receiver for webhook deliveries (spec 6.1-6.5, rulings C-17, C-20): records every request
-// with monotonic timestamps and its exact bytes (signatures cover the bytes sent), and answers as
-// each test scripts it (500s, hangs past 5 s, resets) so retries and backoff can be measured.
+// Capture receiver for webhook deliveries (spec 6.1-6.5, rulings C-17, C-20, C-58): records every
+// request with monotonic timestamps and its exact bytes (signatures cover the bytes sent; a delivery
+// in a content coding, gzip, deflate or br, is kept decoded: its payload text), and answers as each
+// test scripts it (500s, hangs past 5 s, resets) so retries and backoff can be measured.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { decodeUtf8, parseJson } from './body-reader.ts';
+import { ACCEPT_ENCODING, contentCodings, decodedWhole, decodeUtf8, parseJson } from './body-reader.ts';
 import { LoopLag } from './loop-lag.ts';
 import type { Delivery, DeliveryResponse } from '../../core/evidence.ts';
 
@@ -336,11 +337,23 @@ class Receiver implements WebhookReceiver {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const receivedAtMs = performance.now();
     const timestamp = new Date().toISOString();
-    const { body, bytes } = await this.readBody(req);
+    const wire = await this.readBody(req);
+    const coded = contentCodings(req.headers['content-encoding']).length > 0;
+    // C-58: a coded delivery is read as its decoded bytes (the payload text its signature covers),
+    // at most maxBodyBytes of them.
+    const decoded = coded
+      ? await decodedWhole(req.headers['content-encoding'], wire.body, this.maxBodyBytes, 'delivery')
+      : { body: wire.body, bytes: wire.bytes, truncated: wire.bytes > wire.body.length, error: undefined };
+    const body = decoded.body;
     const path = req.url ?? '/';
     const token = tokenOf(path);
     const { text, invalidUtf8 } = decodeUtf8(body);
-    const parsed = invalidUtf8 ? { parseError: 'body is not valid UTF-8' } : parseJson(text);
+    const parsed =
+      decoded.error !== undefined
+        ? { parseError: decoded.error.message }
+        : invalidUtf8
+          ? { parseError: 'body is not valid UTF-8' }
+          : parseJson(text);
     const response: DeliveryResponse = {};
     this.seq += 1;
     const d: Delivery = {
@@ -354,15 +367,21 @@ class Receiver implements WebhookReceiver {
       headers: { ...req.headers } as Record<string, string | string[]>,
       body,
       text,
-      bodyBytes: bytes,
-      bodyTruncated: bytes > body.length,
+      bodyBytes: decoded.bytes,
+      bodyTruncated: decoded.truncated || wire.bytes > wire.body.length,
       response,
     };
+    if (coded) {
+      d.contentEncoding = String(req.headers['content-encoding']);
+      d.codedBytes = wire.bytes;
+    }
     if (token !== undefined) d.token = token;
     if (parsed.json !== undefined) d.json = parsed.json;
     if (parsed.parseError !== undefined) d.parseError = parsed.parseError;
     if (req.socket.remoteAddress !== undefined) d.remoteAddress = req.socket.remoteAddress;
-    const plan = this.planFor(token, d);
+    // A coding it does not decode is refused with what it accepts (RFC 9110 15.5.16), spending no
+    // answer the check scripted: the sender is to send the next attempt without it (C-58).
+    const plan = decoded.error?.unsupported === true ? { status: 415 } : this.planFor(token, d);
     for (const key of ['status', 'delayMs', 'reset', 'hang'] as const) {
       if (plan[key] !== undefined) Object.assign(response, { [key]: plan[key] });
     }
@@ -414,7 +433,11 @@ class Receiver implements WebhookReceiver {
         // An RST rather than a FIN, so the sender sees ECONNRESET.
         req.socket.resetAndDestroy();
       } else if (plan.hang !== true) {
-        res.writeHead(plan.status ?? 200, { 'content-type': 'application/json' });
+        // C-58: the codings a sender may use in its next deliveries (RFC 9110 12.5.3).
+        res.writeHead(plan.status ?? 200, {
+          'content-type': 'application/json',
+          'accept-encoding': ACCEPT_ENCODING,
+        });
         res.end(plan.body ?? '{"received":true}');
       }
     };

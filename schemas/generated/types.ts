@@ -1674,6 +1674,14 @@ export interface ReportDelivery {
   text: string;
   bodyBytes: number;
   bodyTruncated: boolean;
+  /**
+   * The Content-Encoding the delivery came in (ruling C-58); text, bodyBytes and json are then of the decoded body.
+   */
+  contentEncoding?: string;
+  /**
+   * Bytes of the body as received, before its content coding was removed (with contentEncoding).
+   */
+  codedBytes?: number;
   json?: unknown;
   parseError?: string;
   remoteAddress?: string;

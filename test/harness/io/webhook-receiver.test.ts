@@ -1,5 +1,6 @@
 // The webhook capture receiver (spec 6.2-6.5, C-20): what it records, signature verification over
 // the exact bytes, scripted failures (500, hang, reset, delay), waitFor timeouts and memory caps.
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -209,5 +210,87 @@ describe('memory caps', () => {
     expect(d).toMatchObject({ bodyBytes: 100, bodyTruncated: true, text: 'a'.repeat(10) });
     expect(d!.body.length).toBe(10);
     expect(r.dropped().bodyBytes).toBe(90);
+  });
+});
+
+describe('content codings of deliveries (C-58)', () => {
+  const payload = JSON.stringify({ event: 'task.completed', taskId: 't-1', data: { text: 'é'.repeat(50) } });
+  const bytes = Buffer.from(payload);
+
+  async function answerOf(url: string, body: Buffer, coding: string) {
+    const res = await request(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'content-encoding': coding },
+    });
+    await res.body.text();
+    return { status: res.statusCode, acceptEncoding: res.headers['accept-encoding'] };
+  }
+
+  it('reads gzip, deflate (zlib and raw), br and stacked codings as their decoded payload, and says so', async () => {
+    const r = await setup();
+    const sent: Array<[string, Buffer]> = [
+      ['gzip', gzipSync(bytes)],
+      ['x-gzip', gzipSync(bytes)],
+      ['deflate', deflateSync(bytes)],
+      ['deflate', deflateRawSync(bytes)],
+      ['br', brotliCompressSync(bytes)],
+      ['gzip, br', brotliCompressSync(gzipSync(bytes))],
+      ['identity', bytes],
+    ];
+    for (const [coding, body] of sent) {
+      expect(await answerOf(r.urlFor('coded'), body, coding)).toEqual({
+        status: 200,
+        acceptEncoding: 'gzip, deflate, br',
+      });
+    }
+    const got = r.deliveries({ token: 'coded' });
+    expect(got).toHaveLength(sent.length);
+    for (const [i, d] of got.entries()) {
+      expect(d.json, sent[i]![0]).toEqual(JSON.parse(payload));
+      // The signature covers the payload text: the decoded bytes.
+      expect(d.body.equals(bytes), sent[i]![0]).toBe(true);
+      expect(d.bodyBytes).toBe(bytes.length);
+    }
+    expect(got[0]).toMatchObject({ contentEncoding: 'gzip', codedBytes: sent[0]![1].length });
+    expect(got.at(-1)?.contentEncoding).toBeUndefined();
+  });
+
+  it('records a body that does not decode as a delivery whose payload failed to parse, answered as scripted', async () => {
+    const r = await setup();
+    const broken = gzipSync(bytes);
+    broken.fill(0x41, 10, 40);
+    expect((await answerOf(r.urlFor('corrupt'), broken, 'gzip')).status).toBe(200);
+    expect((await answerOf(r.urlFor('corrupt'), Buffer.from('not brotli at all'), 'br')).status).toBe(200);
+    const [gz, br] = r.deliveries({ token: 'corrupt' });
+    expect(gz?.json).toBeUndefined();
+    expect(gz?.parseError).toMatch(/^the gzip content coding of the delivery does not decode/);
+    expect(br?.parseError).toMatch(/^the br content coding of the delivery does not decode/);
+  });
+
+  it('refuses a coding it does not decode with 415 and what it accepts, spending no scripted answer', async () => {
+    const r = await setup();
+    await r.script('zstd', [{ status: 500 }]);
+    expect(await answerOf(r.urlFor('zstd'), Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0]), 'zstd')).toEqual({
+      status: 415,
+      acceptEncoding: 'gzip, deflate, br',
+    });
+    const [d] = r.deliveries({ token: 'zstd' });
+    expect(d?.response.status).toBe(415);
+    expect(d?.parseError).toContain('Content-Encoding zstd, which the harness does not decode');
+    // The scripted 500 is still there for the next attempt.
+    expect((await answerOf(r.urlFor('zstd'), gzipSync(bytes), 'gzip')).status).toBe(500);
+  });
+
+  it('keeps at most maxBodyBytes of a decoded body: a small body that inflates without bound costs no more', async () => {
+    const r = await setup({ maxBodyBytes: 1024 });
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
+    expect(bomb.length).toBeLessThan(128 * 1024);
+    expect((await answerOf(r.urlFor('bomb'), bomb, 'gzip')).status).toBe(200);
+    const [d] = r.deliveries({ token: 'bomb' });
+    expect(d?.body.length).toBe(1024);
+    expect(d?.bodyTruncated).toBe(true);
+    expect(d?.codedBytes).toBe(bomb.length);
+    expect(d?.bodyBytes).toBeLessThan(2 * 1024 * 1024);
   });
 });
