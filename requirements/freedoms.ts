@@ -621,6 +621,26 @@ export const FREEDOMS: readonly Freedom[] = [
     ],
     touches: ['2.11', '3', '4.6', '6', '6.*'],
   },
+  {
+    id: 'webhook.content-coding',
+    group: 'webhook',
+    freedom:
+      'A delivery may come in a content coding its receiver accepts (gzip, deflate, br; an egress gateway or relay that compresses what it sends), signed over the payload text before the coding.',
+    accept:
+      'The capture receiver decodes gzip, deflate and br, alone or stacked, before anything is read, checks signatures over the decoded bytes, and says Accept-Encoding: gzip, deflate, br on every answer.',
+    sources: [
+      {
+        origin: 'RFC 9110, section 12.5.3',
+        quote:
+          'When sent by a server in a response, Accept-Encoding provides information about which content codings are preferred in the content of a subsequent request to the same resource.',
+      },
+      {
+        ruling: 'C-58',
+        quote: 'A delivery is sent without a content coding unless its receiver accepts that coding.',
+      },
+    ],
+    touches: ['2.11', '3', '4.6', '6', '6.*'],
+  },
 
   // ---- deployment ----
   {

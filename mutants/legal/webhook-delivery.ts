@@ -1,9 +1,11 @@
-// When and how often an agent delivers a webhook (spec 6.5: no delivery latency is set, "Duplicate
-// deliveries are possible"; C-20): an outbox that sends each event a few seconds after its transition,
-// one that sends every attempt twice under the same X-Webhook-Delivery, and one whose parallel workers
-// let a task's later events arrive before its first. They prove the freedoms
-// `webhook.delivery-latency`, `webhook.duplicate-delivery` and `webhook.delivery-order`.
+// When, how often and how an agent delivers a webhook (spec 6.5: no delivery latency is set, "Duplicate
+// deliveries are possible"; C-20, C-58): an outbox that sends each event a few seconds after its
+// transition, one that sends every attempt twice under the same X-Webhook-Delivery, one whose parallel
+// workers let a task's later events arrive before its first, and a relay that gzips every delivery.
+// They prove the freedoms `webhook.delivery-latency`, `webhook.duplicate-delivery`,
+// `webhook.delivery-order` and `webhook.content-coding`.
 import { request } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { legal } from '../legal-kit.ts';
 import type { LegalVariant } from '../types.ts';
 import { deliveryOf, isObject, resign, type RelayAttempt } from '../webhook-relay.ts';
@@ -160,6 +162,20 @@ const variants: LegalVariant[] = [
     relay: {
       after(a, _status, relay) {
         relay.resend(a, between(200, 600));
+      },
+    },
+  }),
+  legal({
+    name: 'webhook-delivery-gzip',
+    varies: ['webhook.content-coding'],
+    description:
+      'every delivery attempt is gzip-encoded on its way (Content-Encoding: gzip), its signature left as the agent made it, over the payload text (an egress relay that compresses what it sends; proves the freedom webhook.content-coding)',
+    allowedBy:
+      'C-58 (a coding the receiver accepts; the capture receiver documents gzip, deflate and br and says so in Accept-Encoding), spec 6.4 (the signature is over the payload text), RFC 9110 8.4, 12.5.3',
+    relay: {
+      rewrite(a) {
+        a.body = gzipSync(a.body);
+        a.headers['content-encoding'] = 'gzip';
       },
     },
   }),
