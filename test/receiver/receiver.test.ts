@@ -5,7 +5,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { createHmac } from 'node:crypto';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -231,6 +232,32 @@ describe('the example receiver (examples/receiver/receiver.mjs)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('decodes a delivery in gzip, deflate or br and checks its signature over the payload text; refuses another coding with 415 (C-58)', async () => {
+    const payload = Buffer.from(
+      JSON.stringify({ event: 'task.completed', taskId: 't-1', delivery: { attempt: 1, maxAttempts: 4 } }),
+    );
+    const signature = `sha256=${createHmac('sha256', SECRET).update(payload).digest('hex')}`;
+    const deliver = async (coding: string, body: Buffer, id: string) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-encoding': coding,
+          'x-webhook-signature': signature,
+          'x-webhook-delivery': id,
+        },
+        body,
+      });
+      await res.text();
+      return `${coding} ${res.status} ${res.headers.get('accept-encoding')}`;
+    };
+    expect(await deliver('gzip', gzipSync(payload), 'c-1')).toBe('gzip 200 gzip, deflate, br');
+    expect(await deliver('deflate', deflateSync(payload), 'c-2')).toBe('deflate 200 gzip, deflate, br');
+    expect(await deliver('br', brotliCompressSync(payload), 'c-3')).toBe('br 200 gzip, deflate, br');
+    expect(await deliver('zstd', payload, 'c-4')).toBe('zstd 415 gzip, deflate, br');
+    expect(await deliver('gzip', Buffer.from('not gzip'), 'c-5')).toBe('gzip 400 gzip, deflate, br');
   });
 
   it('refuses bad flags with exit 2', async () => {
