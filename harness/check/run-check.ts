@@ -339,6 +339,9 @@ function outcomeOf(
   return { status: 'not-exercised', message: thrown.message };
 }
 
+// Why a cap: the message is one line of the report; the evidence keeps the deliveries themselves.
+const MAX_DELIVERIES_SAID = 10;
+
 function budgetSpentOutcome(spent: BudgetSpent, recorder: CheckRecorder, hooks: WebhookScope): Outcome {
   if (spent.waitingOn === undefined) return { status: 'error', message: spent.message };
   const failed = recorder.finish(spent);
@@ -351,9 +354,10 @@ function budgetSpentOutcome(spent: BudgetSpent, recorder: CheckRecorder, hooks: 
     };
   }
   const seen = summarizeDeliveries(distinctDeliveries(hooks.deliveries()));
+  const more = seen.length > MAX_DELIVERIES_SAID ? ` and ${seen.length - MAX_DELIVERIES_SAID} more` : '';
   return {
     status: 'not-exercised',
-    message: `${why} for a webhook delivery (the spec sets no delivery latency); received at the check's URLs: ${JSON.stringify(seen)}`,
+    message: `${why} for a webhook delivery (the spec sets no delivery latency); received at the check's URLs: ${JSON.stringify(seen.slice(0, MAX_DELIVERIES_SAID))}${more}`,
   };
 }
 
