@@ -294,12 +294,17 @@ export function mergeBreadth(
  * checks still running, so not before), skipping what is left. At the end of the grace, vitest is
  * cancelled and closed in the background.
  */
-async function budgeted(
+export async function budgeted(
   run: Promise<unknown>,
   endsAt: number,
   graceMs: () => number,
-  collector: Collector,
+  collector: Pick<Collector, 'unfinished' | 'cancel' | 'abandon'>,
   onSpent: (graceMs: number) => void,
+  /**
+   * Requests to the target not yet answered, run-wide (the runner's governor), read at the end of
+   * the grace; undefined: the runner cannot tell (one worker keeps its own count).
+   */
+  unanswered: () => number | undefined = () => undefined,
 ): Promise<Array<{ name: string; file: string }>> {
   let budgetTimer: NodeJS.Timeout | undefined;
   let graceTimer: NodeJS.Timeout | undefined;
@@ -316,7 +321,11 @@ async function budgeted(
         settleTimer = setTimeout(settle, SETTLE_AFTER_MS);
         graceTimer = setTimeout(() => {
           clearTimeout(settleTimer);
-          const unfinished = collector.unfinished(endsAt);
+          // A check still running while no request of the run waits on the target is not waiting
+          // on the target (a sleep, a lock, a wait of its own that outlasted the grace): it is cut by
+          // the budget like one that never ran, and the run is no run that could not be done.
+          const waiting = unanswered() !== 0;
+          const unfinished = waiting ? collector.unfinished(endsAt) : [];
           collector.cancel();
           collector.abandon();
           resolve(unfinished);
@@ -413,13 +422,15 @@ export async function runSuites(
     });
     // A slow agent's answer to a request sent just before the budget still comes within the grace.
     const grace = (): number => GRACE_MS + (governor?.turnAllowanceMs() ?? 0);
-    stuck = await budgeted(run, provided.field.budget.endsAt, grace, collector, (ms) => {
+    const onSpent = (ms: number): void => {
       graceMs = ms;
       spent = `the run budget of ${budgetMs} ms was spent before every check ran`;
       log(
         `budget: ${spent} (${largerBudgetOption(provided.field)} would fit it); no request is sent after it, the checks under way get ${seconds(ms)} to end`,
       );
-    });
+    };
+    const unanswered = (): number | undefined => governor?.inFlightNow;
+    stuck = await budgeted(run, provided.field.budget.endsAt, grace, collector, onSpent, unanswered);
     if (spent !== undefined && stuck.length === 0) {
       log(
         `budget: the checks under way ended ${seconds(Date.now() - provided.field.budget.endsAt)} after it`,

@@ -3,6 +3,7 @@
 // those declared to run last alone after them. Renaming a file changes nothing but path tie-breaks.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listChecks, type Listing } from '../../harness/runner/list-checks.ts';
+import { budgeted } from '../../harness/runner/run-suites.ts';
 import {
   fileOrder,
   fileSchedules,
@@ -100,5 +101,38 @@ describe('the suites declare what the schedule reads', () => {
         Object.fromEntries(fileSchedules(checks).map((f) => [name(f.file), startRank(f)]));
       expect(ranks(moved, (f) => back.get(f)!)).toEqual(ranks(listing.checks, (f) => f));
     }
+  });
+});
+
+describe('the end of a run whose budget is spent (budgeted)', () => {
+  const check = { name: '8/rate-limit-enforced requests beyond the limit are refused', file: RATE };
+  const spentWith = async (unanswered: number | undefined) => {
+    const told: string[] = [];
+    const collector = {
+      unfinished: () => [check],
+      cancel: () => void told.push('cancel'),
+      abandon: () => void told.push('abandon'),
+    };
+    const never = new Promise<void>(() => undefined);
+    const stuck = await budgeted(
+      never,
+      Date.now(),
+      () => 50,
+      collector,
+      () => undefined,
+      () => unanswered,
+    );
+    return { stuck, told };
+  };
+
+  it('calls a check still running at the end of the grace stuck only while a request waits on the target', async () => {
+    // A request of the run still unanswered: the check waits on the target (exit 2 follows).
+    expect((await spentWith(1)).stuck).toEqual([check]);
+    // One worker: the runner cannot tell, and keeps the check as waiting on the target.
+    expect((await spentWith(undefined)).stuck).toEqual([check]);
+    // Nothing in flight: the check waits on something of its own (a sleep, a lock), cut by the budget.
+    const idle = await spentWith(0);
+    expect(idle.stuck).toEqual([]);
+    expect(idle.told).toEqual(['cancel', 'abandon']);
   });
 });
