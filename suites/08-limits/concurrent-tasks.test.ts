@@ -137,10 +137,23 @@ const queue = sharedSample(QUEUE, async (c): Promise<Queue> => {
     dequeueWindowMs: c.scaled(DEQUEUE_WAIT_MS),
     dequeuedEndedAt: 0,
   };
-  /** One tasks/get of every task the harness has not canceled, holders first; the most working kept. */
+  /**
+   * One tasks/get of every task the harness has not canceled: the queued tasks first, then the
+   * holders (each group's reads at once); the most working kept. In that order the read counts what
+   * was working at once: a holder (working since the slots were filled) read working after the queued
+   * tasks were read was working while they were, even when a paced agent spreads the reads over
+   * seconds and a holder meets its system timeout in between.
+   */
   const sample = async (): Promise<Map<string, unknown>> => {
-    const ids = [...holders, ...s.queued].filter((id) => !gone.has(id));
-    const states = await Promise.all(ids.map(async (id) => stateOf(await getTask(c, id))));
+    const read = new Map<string, unknown>();
+    for (const group of [s.queued, holders]) {
+      const live = group.filter((id) => !gone.has(id));
+      const got = await Promise.all(live.map(async (id) => stateOf(await getTask(c, id))));
+      live.forEach((id, i) => read.set(id, got[i]));
+    }
+    // Holders first in what the report shows.
+    const ids = [...holders, ...s.queued].filter((id) => read.has(id));
+    const states = ids.map((id) => read.get(id));
     const working = states.filter((x) => x === 'working').length;
     if (Date.now() < usableUntil) {
       s.samples += 1;
