@@ -130,7 +130,8 @@ describe.concurrent('a2a-conformance CLI', () => {
     );
     const legal = r.stdout.slice(r.stdout.indexOf('legal variants ('));
     expect(legal).toContain('\n  cancel-finished-task-answers-32000  (mutants/legal/ruled-choices.ts)');
-  });
+    // It loads every mutant and legal variant module: as long as the other explains on a loaded runner.
+  }, 90_000);
 
   it("refuses a bad serve --port with the reference server's own port rule", async () => {
     for (const port of ['abc', '70000', '']) {
