@@ -99,21 +99,22 @@ describe('runs that could not be done', () => {
 });
 
 describe('the whole-run budget', () => {
-  // A budget large enough for the first checks to start on a loaded machine (vitest loads first): a
-  // check that never started is not-exercised, whatever the target does.
+  // A budget large enough for the hung check to start on a loaded machine (vitest loads first, 10 s
+  // and more at a load average of 15-20): a check that never started is not-exercised, whatever the
+  // target does.
   it('ends a run whose target stops answering, with exit 2', async () => {
     const fx = await startFixture({ hangOn: 'tasks/conformanceProbeUnknownMethod' });
     try {
       const t0 = Date.now();
       const r = await runConformance({
         ...{ target: fx.baseUrl, agentId: fx.agentId, apiKey: fx.apiKey, only: SUITE_IDS, out: null },
-        ...{ timeoutMs: 60_000, checkTimeoutMs: 60_000, budgetMs: 10_000 },
+        ...{ timeoutMs: 120_000, checkTimeoutMs: 120_000, budgetMs: 25_000 },
       });
-      // The budget, then 5 s of grace for the checks under way: not the 60 s of the hung request.
-      expect(Date.now() - t0).toBeLessThan(30_000);
+      // The budget, then 5 s of grace for the checks under way: not the 120 s of the hung request.
+      expect(Date.now() - t0).toBeLessThan(60_000);
       expect(r.exitCode).toBe(2);
       expect(r.harnessErrors.map((e) => e.message).join()).toContain(
-        "run budget of 10000 ms was spent and 1 check(s) were still waiting on the target's answer",
+        "run budget of 25000 ms was spent and 1 check(s) were still waiting on the target's answer",
       );
       // The check that waits on the hung request is an error; what never ran is not-exercised.
       const hung = r.requirements.filter((q) => q.verdict === 'error');
@@ -123,19 +124,22 @@ describe('the whole-run budget', () => {
     } finally {
       await fx.close();
     }
-  });
+  }, 90_000);
 
   it('ends a run whose budget is too small for a target that answers, with exit 0 or 1 and an honest level', async () => {
     // Every answer 800 ms late: the suites need about 15 s, the budget holds 6 s.
     const fx = await startFixture({ delayMs: 800 });
     try {
-      const t0 = Date.now();
+      const lines: string[] = [];
       const r = await runConformance({
         ...{ target: fx.baseUrl, agentId: fx.agentId, apiKey: fx.apiKey, only: SUITE_IDS, out: null },
-        ...{ timeoutMs: 10_000, checkTimeoutMs: 30_000, budgetMs: 6_000 },
+        ...{ timeoutMs: 10_000, checkTimeoutMs: 30_000, budgetMs: 6_000, log: (l: string) => lines.push(l) },
       });
-      // The check under way gets its answer within the grace: no 5 s wait.
-      expect(Date.now() - t0).toBeLessThan(12_000);
+      // The check under way gets its answer (800 ms) within the grace: the runner does not wait it all
+      // out (5 s), whatever the machine's load did to the time before the budget.
+      const after = /budget: the checks under way ended ([\d.]+) s after it/.exec(lines.join('\n'));
+      expect(after, lines.join('\n')).not.toBeNull();
+      expect(Number(after![1])).toBeLessThan(5);
       expect([0, 1]).toContain(r.exitCode);
       expect(r.harnessErrors).toEqual([]);
       const notRun = r.requirements.filter((q) => q.verdict === 'not-exercised');
