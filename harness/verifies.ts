@@ -95,7 +95,16 @@ const NO_HOLD: FileHold = { yield: async () => undefined, release: async () => u
 async function fileLock(run: ProvidedRun, file: string, needsIdle: boolean): Promise<FileHold> {
   const link = remoteGovernor(run);
   if (link === undefined) return NO_HOLD;
-  return holdFileLock(link.link, needsIdle ? file.split('\\').join('/') : null);
+  // A check still waiting for the lock when the run's budget ends waits no more: it then ends at once
+  // not-exercised (runCheck), as one that starts after the budget does.
+  const endsAt = run.field.budget?.endsAt;
+  const signal = endsAt === undefined ? undefined : AbortSignal.timeout(Math.max(0, endsAt - Date.now()));
+  try {
+    return await holdFileLock(link.link, needsIdle ? file.split('\\').join('/') : null, signal);
+  } catch (e) {
+    if (signal?.aborted === true) return NO_HOLD;
+    throw e;
+  }
 }
 
 /** The file task vitest is collecting, when it is collecting one. */

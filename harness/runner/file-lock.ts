@@ -90,8 +90,13 @@ export function fileLockCalls(lock: FileLock): Pick<WorkerCallHandlers, 'lock' |
 }
 
 /** Holds the suite-file lock for one test, through the worker link: shared, or exclusive to its file. */
-export async function holdFileLock(link: WorkerLinkClient, exclusive: string | null): Promise<FileHold> {
-  await link.call('lock', { exclusive });
+export async function holdFileLock(
+  link: WorkerLinkClient,
+  exclusive: string | null,
+  /** Ends the wait for the lock (a grant that never reaches its worker is given back by the runner). */
+  signal?: AbortSignal,
+): Promise<FileHold> {
+  await link.call('lock', { exclusive }, signal);
   // Yields and the release run one after another: a release never overtakes a yield still waiting
   // to hold the lock again (it would release a hold not yet regained).
   let last: Promise<unknown> = Promise.resolve();

@@ -41,6 +41,23 @@ describe('the suite-file lock', () => {
     }
   });
 
+  it('a wait for the lock ends with its signal (the run budget), and leaves the lock as it was', async () => {
+    const link = await serve();
+    try {
+      const r = new WorkerLinkClient(link.url);
+      const shared = await holdFileLock(r, null);
+      // A file that runs alone waits for the shared hold; the budget ends its wait.
+      const waiting = holdFileLock(r, '/suites/08-limits/rate-limit.test.ts', AbortSignal.timeout(100));
+      await expect(waiting).rejects.toThrow();
+      await shared.release();
+      // Nothing was left held by the wait that ended: another file that runs alone gets the lock.
+      const next = await holdFileLock(r, '/suites/08-limits/other.test.ts', AbortSignal.timeout(5_000));
+      await next.release();
+    } finally {
+      await link.close();
+    }
+  });
+
   it('an exclusive file runs alone; its own tests share the lock', async () => {
     const link = await serve();
     try {
