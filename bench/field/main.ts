@@ -8,7 +8,7 @@
 // Servers and proxies run in this process on 127.0.0.1:0, each harness run in its own process.
 // Never part of `npm test`. Usage: npm run field [-- --only name,name] [-- --profile p] [-- --json file]
 // [-- --matrix] (every condition in smoke and standard, and full on the conditions that are not paced:
-// the release check, over an hour on 2 cores)
+// the release check: about two hours on 2 shared cores, BENCHMARKS.md "The matrix")
 // [-- --breakdown] (each run keeps every exchange, --evidence all, and prints its cost per suite file)
 // [-- --keep dir] (each run's reports stay in dir/<profile>/<condition>/, e.g. to read when each file ran)
 import { spawn } from 'node:child_process';
