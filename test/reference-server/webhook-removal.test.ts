@@ -84,7 +84,9 @@ describe('C-55 task-level configuration before the task', () => {
     const stream = await openStream(
       h,
       'message/stream',
-      sendParams('one task only', directive({ delayMs: 300 })),
+      // Long enough for the cancel and the set to reach the server before the task ends on a loaded
+      // runner (at 300 ms the set came after the end at a load average of 12: no delivery).
+      sendParams('one task only', directive({ delayMs: 2_000 })),
     );
     const first = (await stream.nextEvent()).result as { id: string; status: { state: string } };
     expect(first.status.state).toBe('submitted');
