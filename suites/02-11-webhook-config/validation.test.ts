@@ -6,11 +6,11 @@ import { isObject } from '../../schemas/json.ts';
 import {
   ERROR_CODES,
   is,
+  SIDE_BY_SIDE,
   suiteFile,
   verifies,
   type CheckContext,
   type Matcher,
-  SIDE_BY_SIDE,
 } from '../support/index.ts';
 import { refusal } from '../support/errors.ts';
 import { sendText } from '../support/messages.ts';

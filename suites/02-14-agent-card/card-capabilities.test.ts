@@ -6,10 +6,10 @@ import {
   ERROR_CODES,
   is,
   METHODS,
+  SIDE_BY_SIDE,
   suiteFile,
   verifies,
   type CheckContext,
-  SIDE_BY_SIDE,
 } from '../support/index.ts';
 import { answer, methodCalls } from '../support/calls.ts';
 import { fetchCard, listedMethods, pathValue } from '../support/card.ts';

@@ -6,10 +6,10 @@ import {
   ERROR_CODES,
   is,
   NoAnswerError,
+  SIDE_BY_SIDE,
   suiteFile,
   typeOf,
   verifies,
-  SIDE_BY_SIDE,
 } from '../support/index.ts';
 import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { errorData } from '../support/errors.ts';

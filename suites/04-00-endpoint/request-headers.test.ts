@@ -4,11 +4,11 @@
 import {
   ERROR_CODES,
   is,
+  SIDE_BY_SIDE,
   suiteFile,
   typeOf,
   verifies,
   type AnsweredExchange,
-  SIDE_BY_SIDE,
 } from '../support/index.ts';
 import { streamingClaimed } from '../support/card.ts';
 import { messageParams, sendText, textPart } from '../support/messages.ts';

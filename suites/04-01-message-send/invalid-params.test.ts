@@ -3,7 +3,7 @@
 // Base64 with a data: prefix), each answered with -32602 and data.field naming the refused field.
 // Checks are independent (one request each) and run concurrently.
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, is, suiteFile, verifies, type CheckContext, SIDE_BY_SIDE } from '../support/index.ts';
+import { ERROR_CODES, is, SIDE_BY_SIDE, suiteFile, verifies, type CheckContext } from '../support/index.ts';
 import { concreteType, fileUploadOf } from '../support/card.ts';
 import { errorData, namesField } from '../support/errors.ts';
 import { textPart } from '../support/messages.ts';

@@ -2,7 +2,7 @@
 // and a set on a scope that already has a configuration replaces it (a new configId; events of the
 // task then reach the new url only). Task-level scopes only, so no other check is affected.
 import { isObject } from '../../schemas/json.ts';
-import { is, suiteFile, verifies, type CheckContext, SIDE_BY_SIDE } from '../support/index.ts';
+import { is, SIDE_BY_SIDE, suiteFile, verifies, type CheckContext } from '../support/index.ts';
 import { awaitEvidence, deliveriesOf, summary } from '../support/deliveries.ts';
 import { refusal } from '../support/errors.ts';
 import { finishedTaskId, sharedSample } from '../support/samples.ts';

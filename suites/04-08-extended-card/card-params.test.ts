@@ -6,11 +6,11 @@ import { isObject } from '../../schemas/json.ts';
 import {
   ERROR_CODES,
   is,
+  SIDE_BY_SIDE,
   suiteFile,
   typeOf,
   verifies,
   type CheckContext,
-  SIDE_BY_SIDE,
 } from '../support/index.ts';
 import { fetchCard } from '../support/card.ts';
 import { CARD, errorOf } from '../support/rpc.ts';

@@ -4,11 +4,11 @@
 import {
   ERROR_CODES,
   is,
+  SIDE_BY_SIDE,
   suiteFile,
   typeOf,
   verifies,
   type CheckContext,
-  SIDE_BY_SIDE,
 } from '../support/index.ts';
 import { CARD, errorOf, responseOf } from '../support/rpc.ts';
 import { ERROR_CASES, eachError, errorMember } from './error-cases.ts';

@@ -1,7 +1,7 @@
 // Section 9 versioning: the service under /api/v1/, other version segments refused as unknown routes
 // (C-33, C-32: HTTP 404 with -32600), jsonrpc exactly "2.0" (C-02), and a stable agent.version.
 import { isObject } from '../../schemas/json.ts';
-import { ERROR_CODES, is, suiteFile, typeOf, verifies, SIDE_BY_SIDE } from '../support/index.ts';
+import { ERROR_CODES, is, SIDE_BY_SIDE, suiteFile, typeOf, verifies } from '../support/index.ts';
 import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { basePathOf, CARD, errorOf, responseOf, resultOf } from '../support/rpc.ts';
 import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
