@@ -141,7 +141,8 @@ export interface EachOptions {
    * are independent requests: over a slow link their round trips overlap instead of adding up. What
    * each case records is kept apart and appended in case order, so the report reads the same as in
    * one lane; the first case (in order) that stops the check stops it, the later cases of its round
-   * recording nothing. A check with steps that must not overlap (CheckSpec.betweenSteps) runs one lane.
+   * recording nothing. A check's betweenSteps (CheckSpec) is awaited between rounds, with no case of
+   * the round in flight.
    */
   lanes?: number;
 }
@@ -416,7 +417,8 @@ export function createCheckContext(
     each: async (label, cases, each, options = {}) => {
       const cap = planCases(run, name);
       const runs = Math.min(cases.length, cap ?? Infinity);
-      const lanes = betweenSteps === undefined ? Math.max(1, Math.floor(options.lanes ?? 1)) : 1;
+      const lanes = Math.max(1, Math.floor(options.lanes ?? 1));
+      // Steps that must not overlap (CheckSpec.betweenSteps) come between rounds: no case in flight.
       for (let i = 0; i < runs; i += lanes) {
         if (i > 0) await betweenSteps?.();
         if (lanes === 1) await each(cases[i]!, i);

@@ -86,11 +86,17 @@ describe('runCheck', () => {
     const cases = [40, 5, 30, 1, 20];
     let inFlight = 0;
     let most = 0;
+    // What each betweenSteps saw in flight: it comes between rounds, with no case running.
+    const between: number[] = [];
     const lanes = (stopAt?: number) =>
       runCheck(
         {
           requirement,
           title: 'lanes',
+          // A check run by verifies() always has steps (the file lock's yield): lanes still apply.
+          betweenSteps: async () => {
+            between.push(inFlight);
+          },
           fn: async (c) => {
             await c.each(
               'delay',
@@ -113,6 +119,7 @@ describe('runCheck', () => {
       );
     const all = await lanes();
     expect(most).toBe(2);
+    expect(between).toEqual([0, 0]);
     expect(all.status).toBe('pass');
     expect(all.assertions.map((a) => a.label)).toEqual(cases.map((_, i) => `case ${i}`));
     expect(all.notes.filter((n) => n.startsWith('case'))).toEqual(cases.map((_, i) => `case ${i}`));
