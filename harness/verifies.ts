@@ -40,7 +40,8 @@ export interface VerifiesOptions extends CheckDeclaration {
   timeoutMs?: number;
   /**
    * Run beside the other concurrent checks of the same file (vitest `test.concurrent`). For checks
-   * that mostly wait (retry schedules, timeouts, delays) and touch no per-agent limit.
+   * that mostly wait (retry schedules, timeouts, delays) and touch no per-agent limit. Default: the
+   * file's suiteFile({ concurrent }).
    */
   concurrent?: boolean;
   /**
@@ -131,6 +132,11 @@ export function suiteFile(declaration: SuiteFileDeclaration): void {
   file.meta.a2aFile = declaration;
 }
 
+/** Whether a check runs beside the file's other concurrent checks: its own say, else its file's. */
+export function runsConcurrently(file: SuiteFileDeclaration | undefined, options: VerifiesOptions): boolean {
+  return options.concurrent ?? file?.concurrent === true;
+}
+
 /** The check's declaration against its file's; throws when the file declares nothing. */
 function planOf(id: string, options: VerifiesOptions): CheckPlanMeta {
   const file = collectingFile();
@@ -149,7 +155,7 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
   const plan = planOf(id, options);
   const provided = providedRun();
   const budget = options.timeoutMs ?? provided?.checkTimeoutMs ?? FALLBACK_BUDGET_MS;
-  const register = options.concurrent === true ? test.concurrent : test;
+  const register = runsConcurrently(collectingFile()?.meta.a2aFile, options) ? test.concurrent : test;
   // Waits on the agent's pace extend a check's budget (run-check.ts), up to the run's own budget.
   // Paced, or waiting for the file lock of another worker's file: up to the run's own budget.
   const waits = provided?.field.pace != null || provided?.field.governorUrl !== undefined;

@@ -74,10 +74,18 @@ export interface SuiteFileDeclaration {
   /**
    * How the file's time is spent, for where it starts when files share workers: `request-chain`, one
    * long chain of requests with almost no agent turn that lets checks needing the agent idle in
-   * between its cases (starts first); `long`, many agent turns in a row or a spec-bound wait (starts
-   * right after the files that need the agent idle). Default: neither.
+   * between its cases (starts first); `long`, many agent turns in a row, a spec-bound wait or bodies
+   * of megabytes (starts right after the files that need the agent idle, so that it does not end the
+   * run's last files alone). Default: neither.
    */
   span?: 'request-chain' | 'long';
+  /**
+   * Every check of the file runs beside the others (as verifies(..., { concurrent: true })): each
+   * sends its own requests, makes its own tasks and reads only their answers and the file's shared
+   * samples, and none needs the agent idle. Behind a slow link the file's checks then overlap their
+   * round trips instead of adding them up. A check may still say `concurrent: false`.
+   */
+  concurrent?: boolean;
   /** The file's shared samples by name: made once per file by the first check that reads one. */
   samples?: Readonly<Record<string, CheckCost>>;
 }
@@ -123,6 +131,8 @@ export function validateFileDeclaration(decl: SuiteFileDeclaration): void {
     if (typeof decl.runs.why !== 'string' || decl.runs.why.trim() === '')
       throw new Error('suiteFile().runs says why the file must run then');
   }
+  if (decl.concurrent !== undefined && typeof decl.concurrent !== 'boolean')
+    throw new Error('suiteFile().concurrent is true or false');
   for (const [name, cost] of Object.entries(decl.samples ?? {}))
     checkCost(`suiteFile().samples['${name}']`, cost);
 }

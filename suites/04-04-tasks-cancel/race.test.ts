@@ -19,6 +19,10 @@ suiteFile({
   span: 'long',
 });
 
+// Races side by side: each is its own task, cancelled and read by its own requests, so two overlap
+// their round trips and scripted lengths (on a slow link or agent, twelve in a row are the file's time)
+// without holding more than two of the agent's task slots.
+const RACE_LANES = { lanes: 2 };
 // Twelve races, enough for both outcomes to occur on a target with jittered short tasks. The first is
 // the most telling: a plain task whose 15 ms of work ends about when the cancel arrives (on a paced or
 // distant agent it has ended, and the cancel must lose naming the final state it keeps).
@@ -127,14 +131,19 @@ verifies(
       directives ? { delayMs: JITTER_MS[i % JITTER_MS.length]!, finishOnCancel: i % 3 === 2 } : undefined;
     const outcomes: RaceOutcome[] = [];
     // One race per case: a cancel fired at a short task, the task read once it ended and read again.
-    await c.each('races of a cancel against a short task', RACE_ORDER, async (i) => {
-      const o = await race(c, i, directive(i));
-      // A late agent result applied after the race would show in this second read.
-      await sleep(c.scaled(50));
-      o.laterState = stateOf(await getTask(c, o.taskId));
-      outcomes.push(o);
-      grade(c, o);
-    });
+    await c.each(
+      'races of a cancel against a short task',
+      RACE_ORDER,
+      async (i) => {
+        const o = await race(c, i, directive(i));
+        // A late agent result applied after the race would show in this second read.
+        await sleep(c.scaled(50));
+        o.laterState = stateOf(await getTask(c, o.taskId));
+        outcomes.push(o);
+        grade(c, o);
+      },
+      RACE_LANES,
+    );
     const won = outcomes.filter((o) => o.cancel.kind === 'result').length;
     c.info(
       `cancels won ${won} of ${outcomes.length} races`,

@@ -2,7 +2,7 @@
 // Bearer token (C-01: no result and nothing performed MUST; HTTP 401, WWW-Authenticate and -32010
 // with data.reason SHOULD). What a refused call would have done is looked for afterwards.
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { ERROR_CODES, is, SIDE_BY_SIDE, suiteFile, verifies, type CheckContext } from '../support/index.ts';
 import { answer, header, methodCalls, type Answer } from '../support/calls.ts';
 import { listedMethods, pathValue } from '../support/card.ts';
 import { REFUSED_CASES, type RefusedCase } from '../support/credentials.ts';
@@ -73,9 +73,14 @@ async function eachRefusal(
   run: (r: Refusal) => void,
 ): Promise<void> {
   const cases = CASES.filter((k) => reasons.includes(k.rc.reason));
-  await c.each('each method with each refused credential', cases, async ({ method, rc }) => {
-    run(await refusal(c, method, rc));
-  });
+  await c.each(
+    'each method with each refused credential',
+    cases,
+    async ({ method, rc }) => {
+      run(await refusal(c, method, rc));
+    },
+    SIDE_BY_SIDE,
+  );
 }
 
 async function checkRefused(c: CheckContext, reason: RefusedCase['reason']): Promise<void> {
@@ -163,6 +168,7 @@ async function checkNoTaskCreated(c: CheckContext, cases: readonly RefusedCase[]
         ERROR_CODES.TASK_NOT_FOUND,
       );
     },
+    SIDE_BY_SIDE,
   );
 }
 

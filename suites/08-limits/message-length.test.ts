@@ -10,6 +10,9 @@ import { CARD, resultOf } from '../support/rpc.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 1 },
+  // Messages of up to a few MB, and a body over the reference bound: each upload takes a second over a
+  // slow link, so the file starts with the long ones rather than ending the run alone.
+  span: 'long',
 });
 
 // Longest message (in code points) the checks send: a few MB of JSON at most.

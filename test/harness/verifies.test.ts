@@ -2,7 +2,7 @@
 // before any test is registered, so a typo can never become a silently unchecked requirement.
 import { describe, expect, it } from 'vitest';
 import { resolveCheckPlan, type SuiteFileDeclaration } from '../../harness/check/cost.ts';
-import { suiteFile, verifies } from '../../harness/verifies.ts';
+import { runsConcurrently, suiteFile, verifies } from '../../harness/verifies.ts';
 
 describe('verifies', () => {
   it('throws on an id that is not in the ledger', () => {
@@ -39,6 +39,16 @@ describe('verifies', () => {
     expect(() => resolveCheckPlan(file, { samples: ['other'] }, false)).toThrow(/not one of its file's/);
     expect(resolveCheckPlan({ ...file, agent: 'alone' }, {}, false).needsIdleAgent).toBe(true);
     expect(resolveCheckPlan(file, {}, true).needsIdleAgent).toBe(true);
+  });
+
+  it('a check runs concurrently when it says so, else when its file does', () => {
+    const plain = { cost: { requests: 1, turns: 0 } };
+    const sideBySide = { ...plain, concurrent: true };
+    expect(runsConcurrently(plain, {})).toBe(false);
+    expect(runsConcurrently(plain, { concurrent: true })).toBe(true);
+    expect(runsConcurrently(sideBySide, {})).toBe(true);
+    expect(runsConcurrently(sideBySide, { concurrent: false })).toBe(false);
+    expect(runsConcurrently(undefined, {})).toBe(false);
   });
 
   it('throws on an empty title', () => {
