@@ -25,7 +25,10 @@ export interface CaseOptions {
 export async function runCase(c: HostileCase, o: CaseOptions): Promise<CaseOutcome> {
   const target = await startHostileTarget(c.target, c.probe);
   try {
-    const args = [...budgetArgs(o.budget), ...(o.extraArgs ?? [])];
+    const args = [
+      ...budgetArgs({ ...o.budget, timeoutMs: c.timeoutMs ?? o.budget.timeoutMs }),
+      ...(o.extraArgs ?? []),
+    ];
     if (o.scoped) for (const only of c.only) args.push('--only', only);
     // The kill deadline lies past the promised bound, so a broken bound is measured, not hidden.
     const killAfterMs = 2 * (o.budget.budgetMs + o.budget.marginMs);
