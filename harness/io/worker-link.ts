@@ -105,11 +105,12 @@ export const WORKER_CALLS = {
   notATurn: { request: NOTHING, answer: NOTHING },
   /** One of the agent's task slots, held while the answer stays open; `owner` names the check run-wide. */
   holdTask: { request: { owner: { optional: 'string' } }, answer: NOTHING, held: true },
-  /** The suite-file lock (runner/file-lock.ts): shared (`exclusive` null) or exclusive to a file. */
-  lock: { request: { exclusive: 'string or null' }, answer: NOTHING },
+  /** The suite-file lock (runner/file-lock.ts): shared (`exclusive` null) or exclusive to a file; `hold` names the grant. */
+  lock: { request: { exclusive: 'string or null' }, answer: { hold: 'count' } },
   /** A shared holder lets a waiting exclusive file run first, then holds the lock again. */
-  yield: { request: NOTHING, answer: NOTHING },
-  unlock: { request: { exclusive: 'string or null' }, answer: NOTHING },
+  yield: { request: { hold: 'count' }, answer: NOTHING },
+  /** Ends the hold; idempotent (a hold already ended is nothing), so a lost answer is sent again. */
+  unlock: { request: { hold: 'count' }, answer: NOTHING },
 } as const satisfies Record<string, CallSpec>;
 
 interface CallSpec {

@@ -71,19 +71,36 @@ export class FileLock {
   }
 }
 
-/** The lock's calls of the worker link: a hold granted to a worker that is gone is given back. */
+/**
+ * The lock's calls of the worker link. Each grant is a numbered hold that ends once: by its unlock,
+ * sent again until answered (a lost unlock would keep every file that runs alone waiting), or, when
+ * the worker is gone before a grant reaches it, given back by the runner.
+ */
 export function fileLockCalls(lock: FileLock): Pick<WorkerCallHandlers, 'lock' | 'yield' | 'unlock'> {
+  const holds = new Map<number, string | null>();
+  let last = 0;
+  const end = (hold: number): void => {
+    if (!holds.has(hold)) return;
+    const key = holds.get(hold)!;
+    holds.delete(hold);
+    lock.release(key);
+  };
   return {
     lock: async ({ exclusive }) => {
       await lock.acquire(exclusive);
-      return { answer: {}, giveBack: () => lock.release(exclusive) };
+      last += 1;
+      const hold = last;
+      holds.set(hold, exclusive);
+      return { answer: { hold }, giveBack: () => end(hold) };
     },
-    yield: async () => {
+    yield: async ({ hold }) => {
+      // Only a live shared hold yields; an ended or exclusive one has nothing to give up.
+      if (holds.get(hold) !== null) return { answer: {} };
       await lock.yieldShared();
-      return { answer: {}, giveBack: () => lock.release(null) };
+      return { answer: {}, giveBack: () => end(hold) };
     },
-    unlock: ({ exclusive }) => {
-      lock.release(exclusive);
+    unlock: ({ hold }) => {
+      end(hold);
       return { answer: {} };
     },
   };
@@ -96,7 +113,7 @@ export async function holdFileLock(
   /** Ends the wait for the lock (a grant that never reaches its worker is given back by the runner). */
   signal?: AbortSignal,
 ): Promise<FileHold> {
-  await link.call('lock', { exclusive }, signal);
+  const { hold } = await link.call('lock', { exclusive }, signal);
   // Yields and the release run one after another: a release never overtakes a yield still waiting
   // to hold the lock again (it would release a hold not yet regained).
   let last: Promise<unknown> = Promise.resolve();
@@ -110,10 +127,10 @@ export async function holdFileLock(
       if (exclusive !== null || Date.now() - yieldedAt < YIELD_EVERY_MS) return Promise.resolve();
       // A yield that could not be made leaves the hold as it was: the check goes on.
       return inTurn(async () => {
-        await link.call('yield', {}).catch(() => undefined);
+        await link.call('yield', { hold }).catch(() => undefined);
         yieldedAt = Date.now();
       });
     },
-    release: () => inTurn(() => link.call('unlock', { exclusive }).catch(() => undefined)),
+    release: () => inTurn(() => link.callUntilAnswered('unlock', { hold })),
   };
 }

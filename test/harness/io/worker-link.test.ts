@@ -200,7 +200,7 @@ describe('the table of calls', () => {
 
   it('a grant that never reaches its worker (it gave up waiting) is given back', async () => {
     const client = new WorkerLinkClient(link.url);
-    await client.call('lock', { exclusive: null });
+    const shared = await client.call('lock', { exclusive: null });
     const gone = new AbortController();
     const waiting = client
       .call('lock', { exclusive: '/suites/a.test.ts' }, gone.signal)
@@ -208,9 +208,28 @@ describe('the table of calls', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     gone.abort(new Error('check ended'));
     await waiting;
-    await client.call('unlock', { exclusive: null });
+    await client.call('unlock', { hold: shared.hold });
     // The lock granted to the worker that left is free again: another file gets it at once.
-    await client.call('lock', { exclusive: '/suites/b.test.ts' });
-    await client.call('unlock', { exclusive: '/suites/b.test.ts' });
+    const b = await client.call('lock', { exclusive: '/suites/b.test.ts' });
+    await client.call('unlock', { hold: b.hold });
+  });
+
+  it('an unlock sent twice ends its hold once (it is resent when its answer is lost)', async () => {
+    const client = new WorkerLinkClient(link.url);
+    const first = await client.call('lock', { exclusive: null });
+    const second = await client.call('lock', { exclusive: null });
+    await client.call('unlock', { hold: first.hold });
+    await client.call('unlock', { hold: first.hold });
+    // The second shared hold still stands: a file that runs alone waits for it, not for the repeat.
+    const alone = new AbortController();
+    const waiting = client.call('lock', { exclusive: '/suites/c.test.ts' }, alone.signal);
+    const early = await Promise.race([
+      waiting.then(() => 'granted'),
+      new Promise((resolve) => setTimeout(() => resolve('waiting'), 100)),
+    ]);
+    expect(early).toBe('waiting');
+    await client.call('unlock', { hold: second.hold });
+    const c = await waiting;
+    await client.call('unlock', { hold: c.hold });
   });
 });
