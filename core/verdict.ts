@@ -63,15 +63,23 @@ export function gatingLevels(selection: LevelSelection): ReadonlySet<Level> {
 
 export type ExitDecision = Pick<RunResult, 'exitCode' | 'exitReason'>;
 
+/** The first five ids, and how many more. */
+function listed(ids: readonly string[]): string {
+  return `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}`;
+}
+
 /**
  * 2 when the run could not be done (probe failed, suites failed to load, budget spent); 1 when a
  * gating requirement failed; 2 when a gating requirement ended in a harness error (not verified);
- * 0 otherwise.
+ * with failOnUnverified, 1 when a MUST requirement was not exercised; 0 otherwise.
  */
+
 export function decideExit(
   requirements: readonly Pick<RequirementResult, 'id' | 'level' | 'verdict'>[],
   selection: LevelSelection,
   couldNotRun: string | null,
+  /** --fail-on-unverified: a MUST requirement not exercised exits 1 instead of 0. */
+  { failOnUnverified = false }: { failOnUnverified?: boolean } = {},
 ): ExitDecision {
   if (couldNotRun !== null) return { exitCode: 2, exitReason: `run could not be done: ${couldNotRun}` };
   const gating = gatingLevels(selection);
@@ -79,9 +87,10 @@ export function decideExit(
     (r) => gating.has(r.level) && (r.verdict === 'fail' || r.verdict === 'warn'),
   );
   if (failed.length > 0) {
-    const ids = failed.slice(0, 5).map((r) => r.id);
-    const more = failed.length > 5 ? ` and ${failed.length - 5} more` : '';
-    return { exitCode: 1, exitReason: `${failed.length} requirement(s) failed: ${ids.join(', ')}${more}` };
+    return {
+      exitCode: 1,
+      exitReason: `${failed.length} requirement(s) failed: ${listed(failed.map((r) => r.id))}`,
+    };
   }
   const errored = requirements.filter((r) => gating.has(r.level) && r.verdict === 'error');
   if (errored.length > 0) {
@@ -91,6 +100,13 @@ export function decideExit(
         .slice(0, 5)
         .map((r) => r.id)
         .join(', ')}`,
+    };
+  }
+  const unexercised = requirements.filter((r) => r.level === 'MUST' && r.verdict === 'not-exercised');
+  if (failOnUnverified && unexercised.length > 0) {
+    return {
+      exitCode: 1,
+      exitReason: `${unexercised.length} MUST requirement(s) not exercised (--fail-on-unverified): ${listed(unexercised.map((r) => r.id))}`,
     };
   }
   return { exitCode: 0, exitReason: 'no gating requirement failed' };

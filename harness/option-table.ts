@@ -191,6 +191,18 @@ export const RUN_OPTIONS = [
     },
   },
   {
+    key: 'failOnUnverified',
+    env: 'A2A_FAIL_ON_UNVERIFIED',
+    help: "exit 1, not 0, when a MUST requirement was not exercised (the level unverified: a run cut by its budget, --max-turns or the agent's pace), so a CI job reading only the exit code does not pass a run that verified nothing; 1 or true in the variable",
+    schema: {
+      description: 'Exit 1 when a MUST requirement was not exercised (the level unverified).',
+      type: 'boolean',
+    },
+    action: {
+      description: "'true' fails the job when a MUST requirement was not exercised (--fail-on-unverified)",
+    },
+  },
+  {
     key: 'evidence',
     arg: '<mode>',
     env: 'A2A_EVIDENCE',

@@ -47,6 +47,8 @@ export interface ResolvedRunOptions {
   seed: number;
   runs: number;
   baseline?: string;
+  /** A MUST requirement not exercised exits 1 instead of 0 (--fail-on-unverified). */
+  failOnUnverified: boolean;
   /** Wire evidence kept: all, or only that of checks that did not pass, or none. */
   evidence: EvidenceMode;
   /** `--rate`: the pace instead of the card's; null: no pacing ('off'); undefined: the card's. */
@@ -178,6 +180,7 @@ export function resolveOptions(
     seed: int(raw.seed, 'seed', Math.floor(Math.random() * 2 ** 31), -(2 ** 31)),
     runs: int(raw.runs, 'runs', DEFAULTS.runs, 1),
     evidence: evidenceMode(raw.evidence, target),
+    failOnUnverified: bool(raw.failOnUnverified, 'failOnUnverified'),
     concurrency: int(raw.concurrency, 'concurrency', DEFAULTS.concurrency, 1),
     profile: profile(raw.profile, target === undefined ? 'full' : 'standard'),
     maxTurns: raw.maxTurns === undefined ? null : int(raw.maxTurns, 'maxTurns', 0, 1),

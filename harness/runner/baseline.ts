@@ -127,6 +127,7 @@ export function decideExitWithBaseline(
   selection: LevelSelection,
   couldNotRun: string | null,
   diff: BaselineDiff,
+  exitOptions: { failOnUnverified?: boolean } = {},
 ): ExitDecision {
   if (couldNotRun !== null) return decideExit(requirements, selection, couldNotRun);
   const excused = new Set(diff.stillFailing);
@@ -134,6 +135,7 @@ export function decideExitWithBaseline(
     requirements.filter((r) => !excused.has(r.id)),
     selection,
     null,
+    exitOptions,
   );
   const reasons: string[] = [];
   if (diff.newFailures.length > 0) {

@@ -351,6 +351,7 @@ function recordedOptions(opts: ResolvedRunOptions): RecordedOptions {
   const net = opts.network;
   if (net.caCert !== undefined) recorded.caCert = net.caCert;
   if (net.insecure === true) recorded.insecure = true;
+  if (opts.failOnUnverified) recorded.failOnUnverified = true;
   if (net.clientCert !== undefined) recorded.clientCert = net.clientCert;
   if (net.clientKey !== undefined) recorded.clientKey = net.clientKey;
   if (opts.proxyOption !== undefined) recorded.proxy = withoutCredentials(opts.proxyOption);
@@ -373,8 +374,8 @@ function finish(
   const diff = baseline === undefined ? undefined : diffBaseline(baseline, checked.requirements, opts.level);
   const exit =
     diff === undefined
-      ? decideExit(checked.requirements, opts.level, checked.couldNotRun)
-      : decideExitWithBaseline(checked.requirements, opts.level, checked.couldNotRun, diff);
+      ? decideExit(checked.requirements, opts.level, checked.couldNotRun, opts)
+      : decideExitWithBaseline(checked.requirements, opts.level, checked.couldNotRun, diff, opts);
   return {
     tool: { ...TOOL },
     role: 'service',

@@ -358,6 +358,10 @@ export interface FleetRunOptions {
    */
   baseline?: string;
   /**
+   * Exit 1 when a MUST requirement was not exercised (the level unverified).
+   */
+  failOnUnverified?: boolean;
+  /**
    * Wire evidence kept (default failing with a target, all for the bundled server).
    */
   evidence?: 'all' | 'failing' | 'none';
@@ -1205,6 +1209,10 @@ export interface ReportOptions {
    * --insecure: TLS certificates were not verified.
    */
   insecure?: boolean;
+  /**
+   * --fail-on-unverified: a MUST requirement not exercised exits 1.
+   */
+  failOnUnverified?: boolean;
   /**
    * --client-cert: the client certificate presented (mutual TLS).
    */

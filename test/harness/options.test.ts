@@ -30,6 +30,7 @@ describe('resolveOptions precedence', () => {
     expect(o.webhookListen).toEqual({ host: '127.0.0.1', port: 0 });
     expect(o.target).toBeUndefined();
     expect(Number.isInteger(o.seed)).toBe(true);
+    expect(o.failOnUnverified).toBe(false);
   });
 
   it('gives --profile smoke a five-minute budget unless --budget-ms says otherwise', () => {
@@ -64,6 +65,7 @@ describe('resolveOptions precedence', () => {
       A2A_WEBHOOK_PUBLIC_URL: 'https://hooks.example',
       A2A_RUNS: '5',
       A2A_BASELINE: 'old.json',
+      A2A_FAIL_ON_UNVERIFIED: 'true',
     });
     const o = resolveOptions({ flag: none, env, file: none });
     expect(o).toMatchObject({
@@ -76,7 +78,11 @@ describe('resolveOptions precedence', () => {
       webhookPublicUrl: 'https://hooks.example',
       runs: 5,
       baseline: 'old.json',
+      failOnUnverified: true,
     });
+    expect(resolveOptions({ flag: { failOnUnverified: true }, env: none, file: none }).failOnUnverified).toBe(
+      true,
+    );
   });
 
   it('lets a credential from a higher layer replace the other kind from a lower one', () => {

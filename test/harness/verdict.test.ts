@@ -98,6 +98,25 @@ describe('decideExit', () => {
     expect(decideExit([req('a', 'MUST', 'error')], 'all', null).exitCode).toBe(2);
     expect(decideExit([req('a', 'INFO', 'error')], 'all', null).exitCode).toBe(0);
   });
+  it('is 0 with a MUST not exercised, and 1 with --fail-on-unverified', () => {
+    const cut = [
+      req('a', 'MUST', 'pass'),
+      req('b', 'MUST', 'not-exercised'),
+      req('c', 'SHOULD', 'not-exercised'),
+    ];
+    expect(decideExit(cut, 'all', null).exitCode).toBe(0);
+    const strict = decideExit(cut, 'all', null, { failOnUnverified: true });
+    expect(strict).toMatchObject({ exitCode: 1 });
+    expect(strict.exitReason).toBe('1 MUST requirement(s) not exercised (--fail-on-unverified): b');
+    // A SHOULD not exercised leaves the level as it is: the flag reads MUST requirements only.
+    expect(
+      decideExit([req('c', 'SHOULD', 'not-exercised')], 'should', null, { failOnUnverified: true }).exitCode,
+    ).toBe(0);
+    // A failure or a harness error still says so first.
+    expect(
+      decideExit([...cut, req('d', 'MUST', 'error')], 'all', null, { failOnUnverified: true }).exitCode,
+    ).toBe(2);
+  });
   it('is 2 when the run could not be done, whatever the verdicts', () => {
     expect(decideExit([req('a', 'MUST', 'pass')], 'all', 'target unreachable')).toMatchObject({
       exitCode: 2,
