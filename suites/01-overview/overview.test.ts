@@ -16,6 +16,7 @@ suiteFile({
   samples: {
     'message/send of a plain text message': { requests: 0, turns: 0 },
   },
+  concurrent: true,
 });
 
 function contentType(ex: AnsweredExchange): string {

@@ -12,6 +12,7 @@ suiteFile({
     'an unknown method with a string id': { requests: 1, turns: 0 },
     'a request cut off mid-object': { requests: 1, turns: 0 },
   },
+  concurrent: true,
 });
 
 const SUCCESS = 'a card request with a string id';

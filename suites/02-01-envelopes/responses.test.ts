@@ -13,6 +13,7 @@ suiteFile({
     'card and message/send successes': { requests: 0, turns: 0 },
     'unknown method and unknown task failures': { requests: 0, turns: 0 },
   },
+  concurrent: true,
 });
 
 const EXACTLY_ONE = is.where('exactly one of result and error', (a) => Array.isArray(a) && a.length === 1);

@@ -14,6 +14,8 @@ suiteFile({
   samples: {
     'cancellation of a running task': { requests: 0, turns: 0 },
   },
+  // The checks read the one shared cancellation; the non-ASCII reason cancels a task of its own.
+  concurrent: true,
 });
 
 const cancellation = sharedSample('cancellation of a running task', async (c) =>

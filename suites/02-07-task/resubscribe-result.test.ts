@@ -18,6 +18,7 @@ suiteFile({
     'tasks/resubscribe of a completed task': { requests: 3, turns: 1 },
     'tasks/resubscribe of a running task': { requests: 3, turns: 1 },
   },
+  concurrent: true,
 });
 
 interface Resubscription {

@@ -19,6 +19,8 @@ suiteFile({
     'plain message/send result and message/stream events': { requests: 5, turns: 3 },
     'directive-driven failed, multi-step and cancelled tasks': { requests: 5, turns: 3 },
   },
+  // Every check reads the two shared samples (or cancels a task of its own): none reads another's.
+  concurrent: true,
 });
 
 type Seen = Array<[string, JsonObject]>;

@@ -9,6 +9,7 @@ import { CARD } from '../support/rpc.ts';
 
 suiteFile({
   cost: { requests: 2, turns: 1 },
+  concurrent: true,
 });
 
 const ALLOWED_ORIGIN = is.oneOf(['*', TEST_ORIGIN]);

@@ -9,6 +9,7 @@ import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 suiteFile({
   cost: { requests: 1, turns: 0 },
   samples: { 'the card under /api/v1/a2a/{agent_id}': { requests: 1, turns: 0 } },
+  concurrent: true,
 });
 
 const V1_CARD = 'the card under /api/v1/a2a/{agent_id}';
