@@ -54,10 +54,11 @@ interface Queue {
   maxWorking: number;
   maxSample: unknown[];
   samples: number;
-  /** The cancel of the first queued task, the holders read after it when it was refused, and a read of it once every slot freed. */
+  /** The cancel of the first queued task, the holders read after it, and a read of it once every slot freed. */
   cancelResult: JsonObject | undefined;
   cancelRefusedAs: unknown;
-  heldAfterRefusal?: unknown[];
+  /** The holders' states read right after the cancel: all working, no slot had freed before it. */
+  heldAfterCancel?: unknown[];
   canceledLater: JsonObject | undefined;
   canceledAt: number;
   /** The second queued task's state once the first slot freed (read until it left submitted). */
@@ -194,10 +195,11 @@ const queue = sharedSample(QUEUE, async (c): Promise<Queue> => {
     const canceled = await cancel(first, QUEUED_REASON);
     s.cancelResult = resultOf(canceled);
     s.cancelRefusedAs = errorData(canceled)?.currentState;
-    if (s.cancelResult?.canceled !== true && s.cancelRefusedAs !== 'submitted') {
-      const after = await sample();
-      s.heldAfterRefusal = holders.map((id) => after.get(id));
-    }
+    // Whether a slot freed before the cancel (a holder ended by itself, e.g. at a short system timeout
+    // on a loaded agent): then the task may have started first, and what it did says nothing of a
+    // queued task's cancel.
+    const after = await sample();
+    s.heldAfterCancel = holders.map((id) => after.get(id));
     // Slots freed one at a time (holders first, then the queued tasks that started), each watched
     // until a waiting task takes it: the order they start in, and the first one's state.
     const waiting = new Set(s.queued.slice(1));
@@ -307,24 +309,34 @@ verifies(
     c.require('state before the cancel', s.queuedStates[0], 'submitted');
     // Refused with a task no longer queued (dequeued and ended first: a slot freed, e.g. by the system
     // timeout, on a slow agent): the right answer then.
-    if (
-      s.cancelResult?.canceled !== true &&
-      s.cancelRefusedAs !== 'submitted' &&
-      s.heldAfterRefusal?.some((x) => x !== 'working') === true
-    ) {
+    if (s.cancelResult?.canceled !== true && s.cancelRefusedAs !== 'submitted' && slotFreed(s)) {
       c.notExercised(
-        `the cancel was refused after a slot freed (holders then ${JSON.stringify(s.heldAfterRefusal)}): the task may have been dequeued and ended first`,
+        `the cancel was refused after a slot freed (holders then ${JSON.stringify(s.heldAfterCancel)}): the task may have been dequeued and ended first`,
       );
     }
     c.check('cancel result.canceled', s.cancelResult?.canceled, true);
     c.check('cancel result.status.state', stateOf(s.cancelResult), 'canceled');
     c.check('tasks/get state after the slots freed', stateOf(s.canceledLater), 'canceled');
     c.check('tasks/get status.reason', statusOf(s.canceledLater)?.reason, QUEUED_REASON);
-    if (s.canceledStream !== undefined)
+    if (s.canceledStream !== undefined) {
+      if (slotFreed(s) && s.canceledStream.states.includes('working')) startedFirst(c, s);
       checkSeenStates(c, 'stream states', s.canceledStream, ['submitted', 'canceled']);
+    }
   },
   queueCheck,
 );
+
+/** A holder was no longer working right after the cancel of the first queued task: a slot had freed. */
+function slotFreed(s: Queue): boolean {
+  return s.heldAfterCancel?.some((x) => x !== 'working') === true;
+}
+
+/** The first queued task may have started before its cancel: a slot freed (slotFreed). */
+function startedFirst(c: CheckContext, s: Queue): never {
+  return c.notExercised(
+    `a slot freed around the cancel of the queued task (holders right after it: ${JSON.stringify(s.heldAfterCancel)}), so it may have started working first: what it did then says nothing of a queued task's cancel`,
+  );
+}
 
 /**
  * The url of one queued task's configuration, read through this check's own webhook view (what it
@@ -348,6 +360,7 @@ verifies(
     const at = await queueHook(c, s, 'canceled');
     const got = await captured(c, at, s.queued[0]!, 'task.canceled', s.canceledAt);
     checkEvent(c, got, 'task.canceled', { reason: QUEUED_REASON });
+    if (slotFreed(s)) startedFirst(c, s);
     const events = got.deliveries.map(eventOf);
     c.check('no task.working for a task canceled before it ran', events.includes('task.working'), false);
     const working = { token: at.token, taskId: s.queued[0]!, event: 'task.working' };
