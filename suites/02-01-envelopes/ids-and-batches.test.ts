@@ -9,6 +9,8 @@ import { CARD, errorOf, requestId, responseOf } from '../support/rpc.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
+  // Each check names its own fresh task id and reads only its own answers.
+  concurrent: true,
 });
 
 function sendEnvelope(taskId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {

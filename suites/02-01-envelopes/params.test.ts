@@ -12,6 +12,8 @@ import { GET } from '../support/webhooks.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
+  // No check sets configuration or reads a task it did not make (the agent-level get only reads its type).
+  concurrent: true,
 });
 
 /** Spec 2.1: every method of section 4 needs params but the two whose params are optional. */

@@ -14,6 +14,7 @@ suiteFile({
   samples: {
     'message/send result and message/stream events': { requests: 2, turns: 2 },
   },
+  concurrent: true,
 });
 
 function message(overrides: JsonObject, omit?: string): JsonObject {

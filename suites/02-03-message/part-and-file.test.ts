@@ -16,6 +16,7 @@ suiteFile({
   samples: {
     'message/send result and message/stream events': { requests: 5, turns: 4 },
   },
+  concurrent: true,
 });
 
 async function sendParts(c: CheckContext, parts: unknown[]) {

@@ -17,6 +17,8 @@ suiteFile({
   samples: {
     'message/send result, its tasks/get result and a message/stream': { requests: 7, turns: 3 },
   },
+  // The shared sample is made once; the updatedAt check holds and cancels a task of its own.
+  concurrent: true,
 });
 
 const samples = sharedSample('message/send result, its tasks/get result and a message/stream', async (c) => {

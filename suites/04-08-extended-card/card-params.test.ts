@@ -22,6 +22,8 @@ suiteFile({
     'the card asked without params': { requests: 1, turns: 0 },
     'the card asked with includeCapabilities false, includeMetrics true': { requests: 1, turns: 0 },
   },
+  // Each check reads the cards of the module's Map of promises (one fetch per params form) or sends its own.
+  concurrent: true,
 });
 
 const NO_PARAMS = 'the card asked without params';

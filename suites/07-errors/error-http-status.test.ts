@@ -15,6 +15,8 @@ suiteFile({
     'the answer to the first provoked JSON-RPC-level error': { requests: 1, turns: 0 },
     'the answer to the first provoked transport-level error': { requests: 1, turns: 0 },
   },
+  // The checks read the provoked answers (error-cases.ts, one promise per case) or send their own body.
+  concurrent: true,
 });
 
 const JSON_RPC_LEVEL = (e: ErrorCase) => !e.transport;

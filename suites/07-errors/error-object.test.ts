@@ -16,6 +16,8 @@ import { ERROR_CASES, eachError, errorMember } from './error-cases.ts';
 suiteFile({
   cost: { requests: 1, turns: 0 },
   samples: { 'the answer to the first provoked error': { requests: 1, turns: 0 } },
+  // The checks read the provoked answers (error-cases.ts, one promise per case) or send their own.
+  concurrent: true,
 });
 
 /** The checks that read the provoked errors: the first case's answer is shared, each further one may be. */
