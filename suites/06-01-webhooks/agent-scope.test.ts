@@ -24,6 +24,9 @@ import { registerRequestChecks } from './request-checks.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 1 },
+  // Some forty checks, many waiting on a task's deliveries: over a slow link the file takes seconds,
+  // so it starts with the long ones rather than ending the run alone.
+  span: 'long',
 });
 
 /** The file's agent-level configuration; the check ends if the target refused it. */
