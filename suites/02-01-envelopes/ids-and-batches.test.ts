@@ -2,7 +2,7 @@
 // the id cannot be read. "Nothing performed" is observed black-box: the refused request asked for a
 // task under a fresh client task id (2.6 `id`, C-16), and tasks/get must not find it afterwards.
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, is, suiteFile, typeOf, verifies } from '../support/index.ts';
+import { ERROR_CODES, is, SIDE_BY_SIDE, suiteFile, typeOf, verifies } from '../support/index.ts';
 import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import { CARD, errorOf, requestId, responseOf } from '../support/rpc.ts';
@@ -58,11 +58,16 @@ verifies(
   '2.1/id-types',
   'an integer id is echoed as the same JSON number',
   async (c) => {
-    await c.each('each integer id', INTEGER_IDS, async (id) => {
-      const ex = await c.rpc(CARD, undefined, { id });
-      c.check(`id echoed for request id ${id}`, responseOf(ex)?.id, id);
-      c.check(`result for request id ${id}`, typeOf(responseOf(ex)?.result), 'object');
-    });
+    await c.each(
+      'each integer id',
+      INTEGER_IDS,
+      async (id) => {
+        const ex = await c.rpc(CARD, undefined, { id });
+        c.check(`id echoed for request id ${id}`, responseOf(ex)?.id, id);
+        c.check(`result for request id ${id}`, typeOf(responseOf(ex)?.result), 'object');
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { property: { requests: 1, turns: 0, cases: INTEGER_IDS.length } },
 );
@@ -79,9 +84,14 @@ verifies(
   '2.1/id-types',
   'null, boolean, object, array and fractional ids get -32600 with id null',
   async (c) => {
-    await c.each('each id type JSON-RPC refuses', REFUSED_IDS, async ([label, id]) => {
-      expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { id }), `id ${label}`);
-    });
+    await c.each(
+      'each id type JSON-RPC refuses',
+      REFUSED_IDS,
+      async ([label, id]) => {
+        expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { id }), `id ${label}`);
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { property: { requests: 1, turns: 0, cases: REFUSED_IDS.length } },
 );
@@ -127,9 +137,14 @@ verifies(
         ]),
       ],
     ];
-    await c.each('each batch', batches, async ([label, body]) => {
-      expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { rawBody: body }), label);
-    });
+    await c.each(
+      'each batch',
+      batches,
+      async ([label, body]) => {
+        expectInvalidRequestNullId(c, await c.rpc(CARD, undefined, { rawBody: body }), label);
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { property: { requests: 1, turns: 0, cases: 2 } },
 );
@@ -142,12 +157,17 @@ verifies(
       ['an array id', () => c.rpc(CARD, undefined, { id: ['unreadable'] })],
       ['a body that is a JSON string', () => c.rpc(CARD, undefined, { rawBody: '"jsonrpc 2.0"' })],
     ];
-    await c.each('each request without a readable id', cases, async ([label, send]) => {
-      const ex = await send();
-      c.check(`${label}: type of the response body`, typeOf(ex.response.json), 'object');
-      c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-      c.check(`${label}: id`, responseOf(ex)?.id, null);
-    });
+    await c.each(
+      'each request without a readable id',
+      cases,
+      async ([label, send]) => {
+        const ex = await send();
+        c.check(`${label}: type of the response body`, typeOf(ex.response.json), 'object');
+        c.check(`${label}: error.code`, errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+        c.check(`${label}: id`, responseOf(ex)?.id, null);
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { property: { requests: 1, turns: 0, cases: 2 } },
 );

@@ -2,7 +2,7 @@
 // (C-02: an array gets -32602, a primitive -32600 or -32602), and unknown members ignored (C-36).
 // Methods the card does not list are skipped (C-41 answers them -32601).
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, is, METHODS, suiteFile, typeOf, verifies } from '../support/index.ts';
+import { ERROR_CODES, is, METHODS, SIDE_BY_SIDE, suiteFile, typeOf, verifies } from '../support/index.ts';
 import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { servedMethods } from '../support/card.ts';
 import { answerError, expectInvalidParams } from '../support/errors.ts';
@@ -33,12 +33,17 @@ verifies(
   'each method that requires params gets -32602 with details without them',
   async (c) => {
     // message/send first: the method every agent serves and the one a client calls most.
-    await c.each('each method that requires params', served(c, REQUIRES_PARAMS), async (method) => {
-      // rpc() asks for JSON; a streaming method may still answer with one SSE error event (C-26).
-      const ex = await c.rpc(method, undefined, { id: `no-params-${randomUUID()}` });
-      c.info(`${method}: -32602 expected`);
-      expectInvalidParams(c, ex, 'params', false);
-    });
+    await c.each(
+      'each method that requires params',
+      served(c, REQUIRES_PARAMS),
+      async (method) => {
+        // rpc() asks for JSON; a streaming method may still answer with one SSE error event (C-26).
+        const ex = await c.rpc(method, undefined, { id: `no-params-${randomUUID()}` });
+        c.info(`${method}: -32602 expected`);
+        expectInvalidParams(c, ex, 'params', false);
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { property: { requests: 1, turns: 0, cases: REQUIRES_PARAMS.length } },
 );
@@ -68,10 +73,15 @@ verifies(
   '2.1/params-object',
   'params given as an array get -32602 on every served method',
   async (c) => {
-    await c.each('each served method with params []', servedMethods(c), async (method) => {
-      const ex = await c.rpc(method, []);
-      c.check(`${method}: error.code`, answerError(ex)?.code, ERROR_CODES.INVALID_PARAMS);
-    });
+    await c.each(
+      'each served method with params []',
+      servedMethods(c),
+      async (method) => {
+        const ex = await c.rpc(method, []);
+        c.check(`${method}: error.code`, answerError(ex)?.code, ERROR_CODES.INVALID_PARAMS);
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { property: { requests: 1, turns: 0, cases: METHODS.length } },
 );
@@ -93,10 +103,15 @@ verifies(
   async (c) => {
     const methods = served(c, ['tasks/get', CARD]);
     const cases = methods.flatMap((method) => PRIMITIVES.map((params) => ({ method, params })));
-    await c.each('each primitive params on tasks/get and the card', cases, async ({ method, params }) => {
-      const ex = await c.rpc(method, undefined, { envelope: { params } });
-      expectPrimitiveRefused(c, `${method} with params ${JSON.stringify(params)}`, ex);
-    });
+    await c.each(
+      'each primitive params on tasks/get and the card',
+      cases,
+      async ({ method, params }) => {
+        const ex = await c.rpc(method, undefined, { envelope: { params } });
+        expectPrimitiveRefused(c, `${method} with params ${JSON.stringify(params)}`, ex);
+      },
+      SIDE_BY_SIDE,
+    );
   },
   { property: { requests: 1, turns: 0, cases: 8 } },
 );
