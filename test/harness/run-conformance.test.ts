@@ -127,13 +127,15 @@ describe('the whole-run budget', () => {
   }, 90_000);
 
   it('ends a run whose budget is too small for a target that answers, with exit 0 or 1 and an honest level', async () => {
-    // Every answer 800 ms late: the suites need about 15 s, the budget holds 6 s.
+    // Every answer 800 ms late, one request at a time (the suite's checks and cases run side by side
+    // otherwise): the suite needs about 25 s, the budget holds 6 s.
     const fx = await startFixture({ delayMs: 800 });
     try {
       const lines: string[] = [];
       const r = await runConformance({
         ...{ target: fx.baseUrl, agentId: fx.agentId, apiKey: fx.apiKey, only: SUITE_IDS, out: null },
-        ...{ timeoutMs: 10_000, checkTimeoutMs: 30_000, budgetMs: 6_000, log: (l: string) => lines.push(l) },
+        ...{ timeoutMs: 10_000, checkTimeoutMs: 30_000, budgetMs: 6_000, concurrency: 1 },
+        log: (l: string) => lines.push(l),
       });
       // The check under way gets its answer (800 ms) within the grace: the runner does not wait it all
       // out (5 s), whatever the machine's load did to the time before the budget.
