@@ -73,7 +73,6 @@ function listed(ids: readonly string[]): string {
  * gating requirement failed; 2 when a gating requirement ended in a harness error (not verified);
  * with failOnUnverified, 1 when a MUST requirement was not exercised; 0 otherwise.
  */
-
 export function decideExit(
   requirements: readonly Pick<RequirementResult, 'id' | 'level' | 'verdict'>[],
   selection: LevelSelection,

@@ -68,8 +68,10 @@ export interface CheckWebhooks {
   /**
    * Waits for `count` attempts (distinct deliveries) matching `match` (default 1), for as long as the check's budget
    * allows (the spec sets no delivery latency). `since` is when the check caused the event (epoch
-   * ms): each awaited delivery's lag from it is recorded, and the run's grace period derives from the
-   * slowest.
+   * ms): when the request that caused it left the harness (suites/support/rpc.ts sentAt of its
+   * exchange), never a time taken before it, which would count the harness's wait on the agent's pace
+   * as the agent's lag. Each awaited delivery's lag from it is recorded, and the run's grace period
+   * derives from the slowest.
    */
   awaitDeliveries(match: DeliveryMatch, opts: { since: number; count?: number }): Promise<WaitResult>;
   /**

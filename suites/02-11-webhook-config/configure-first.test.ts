@@ -7,6 +7,7 @@ import { suiteFile, verifies } from '../support/index.ts';
 import { awaitEvidence } from '../support/deliveries.ts';
 import { directivePart, requireDirectives } from '../support/directives.ts';
 import { messageParams, textPart } from '../support/messages.ts';
+import { sentAt } from '../support/rpc.ts';
 import { endedBySystemTimeout } from '../support/ended-first.ts';
 import { awaitState, getTask } from '../support/tasks.ts';
 import { requireSet, setConfig, UNTIL_FINISHED } from '../support/webhooks.ts';
@@ -34,8 +35,7 @@ verifies(
     if (held === undefined) c.notExercised(`no task answers to the client-chosen id ${taskId} (C-16)`);
     const own = hooks.newUrl('after-creation');
     await requireSet(c, { url: own.url }, taskId);
-    const since = Date.now();
-    await c.rpc('tasks/cancel', { taskId, reason: 'finish (finishOnCancel)' });
+    const since = sentAt(await c.rpc('tasks/cancel', { taskId, reason: 'finish (finishOnCancel)' }));
     // The cancel completes the held task (finishOnCancel), unless it had ended on its own first (its
     // system timeout, C-05, while the cancel waited on a paced or slow agent): then no task.completed
     // is coming, and nothing is wrong.

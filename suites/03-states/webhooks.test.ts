@@ -8,7 +8,7 @@ import { directivesHonoured, requireDirectives, type DirectiveFields } from '../
 import { endedBefore } from '../support/ended-first.ts';
 import { cancelTask } from '../support/live-tasks.ts';
 import { sendText } from '../support/messages.ts';
-import { resultOf } from '../support/rpc.ts';
+import { resultOf, sentAt } from '../support/rpc.ts';
 import { coveredInTime, requireSet, startRunningTask, taskLevelUrl } from '../support/webhooks.ts';
 
 suiteFile({
@@ -32,8 +32,7 @@ verifies(
   'completing a task delivers task.completed',
   async (c) => {
     const { task, ...at } = await runWithConfig(c, 'completed');
-    const since = Date.now();
-    await task.finish();
+    const since = await task.finish();
     checkEvent(c, await captured(c, at, task.taskId, 'task.completed', since), 'task.completed', {
       'status.state': 'completed',
     });
@@ -49,8 +48,7 @@ verifies(
     // finishOnCancel: the task fails the moment finish() cancels it, long before delayMs.
     const directive = { delayMs: c.scaled(1_500), fail: 'conformance failure', finishOnCancel: true };
     const { task, ...at } = await runWithConfig(c, 'failed', directive);
-    const since = Date.now();
-    await task.finish();
+    const since = await task.finish();
     checkEvent(c, await captured(c, at, task.taskId, 'task.failed', since), 'task.failed', {
       'status.state': 'failed',
       'status.error.message': 'conformance failure',
@@ -67,8 +65,8 @@ verifies(
   async (c) => {
     const { task, ...at } = await runWithConfig(c, 'canceled', { runUntilCanceled: true });
     const reason = 'conformance: cancel while working';
-    const since = Date.now();
     const ex = await cancelTask(c, task.taskId, reason);
+    const since = sentAt(ex);
     const ended = resultOf(ex) === undefined ? endedBefore(c, task, ex) : undefined;
     if (ended !== undefined) c.notExercised(ended);
     if (resultOf(ex) === undefined && !(await directivesHonoured(c))) {
@@ -94,8 +92,8 @@ verifies(
     const hooks = await c.webhooks();
     const { token, url } = hooks.newUrl('agent-level submitted');
     await requireSet(c, { url, events: ['task.submitted'] });
-    const since = Date.now();
     const ex = await sendText(c, 'announce me');
+    const since = sentAt(ex);
     const taskId = resultOf(ex)?.id;
     c.require('message/send result.id', taskId, is.nonEmptyString());
     checkEvent(

@@ -114,8 +114,7 @@ verifies(
     await requireSet(c, { url: old.url, events: ['task.completed'] }, task.taskId);
     await requireSet(c, { url: fresh.url, events: ['task.completed'] }, task.taskId);
     await coveredInTime(c, task);
-    const since = Date.now();
-    await task.finish();
+    const since = await task.finish();
     const match = { token: fresh.token, taskId: task.taskId, event: 'task.completed' };
     await awaitEvidence(c, hooks, match, { since, what: 'task.completed at the replacing url' });
     const got = deliveriesOf(hooks, fresh.token, task.taskId);

@@ -10,7 +10,7 @@ import { directivePart, directivesHonoured } from '../support/directives.ts';
 import { endedBefore } from '../support/ended-first.ts';
 import { refusal } from '../support/errors.ts';
 import { messageParams, sendText, textPart } from '../support/messages.ts';
-import { errorOf, resultOf } from '../support/rpc.ts';
+import { errorOf, resultOf, sentAt } from '../support/rpc.ts';
 import { sharedSample } from '../support/samples.ts';
 import { setConfig, startRunningTask } from '../support/webhooks.ts';
 
@@ -115,8 +115,8 @@ export const agentSample = sharedSample(
       deliveries: [],
     };
     if (at.problem !== undefined) return { ...sample, problem: at.problem };
-    const since = Date.now();
     const ex = await sendText(c, 'webhook sample');
+    const since = sentAt(ex);
     const task = resultOf(ex);
     if (typeof task?.id !== 'string') return { ...sample, problem: 'message/send answered no task id' };
     const state = isObject(task.status) ? task.status.state : undefined;
@@ -161,8 +161,8 @@ async function failedTask(
   token: string,
 ): Promise<OutcomeSample['failed']> {
   const message = 'conformance failure';
-  const since = Date.now();
   const ex = await c.rpc('message/send', messageParams([textPart('fail'), directivePart({ fail: message })]));
+  const since = sentAt(ex);
   const id = resultOf(ex)?.id;
   if (typeof id !== 'string') return { message, deliveries: [], problem: 'message/send answered no task id' };
   return { taskId: id, message, ...(await captureTask(hooks, token, id, 'task.failed', since)) };
@@ -176,8 +176,8 @@ async function canceledTask(
 ): Promise<OutcomeSample['canceled']> {
   const reason = 'conformance cancel';
   const task = await startRunningTask(c, { runUntilCanceled: true });
-  const since = Date.now();
   const ex = await c.rpc('tasks/cancel', { taskId: task.taskId, reason });
+  const since = sentAt(ex);
   const base = { taskId: task.taskId, reason, raced: !task.scripted };
   if (resultOf(ex) === undefined) {
     const problem = `tasks/cancel did not cancel the task: ${JSON.stringify(errorOf(ex) ?? ex.response.body)}`;

@@ -7,6 +7,7 @@ import { isObject } from '../../schemas/json.ts';
 import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
 import { awaitEvidence, deliveriesOf, eventOf } from '../support/deliveries.ts';
 import { sendTask, textPart } from '../support/messages.ts';
+import { sentAt } from '../support/rpc.ts';
 import { finishedTaskId } from '../support/samples.ts';
 import { awaitState, isFinalState, stateOf } from '../support/tasks.ts';
 import { isoTimestamp } from '../support/timestamps.ts';
@@ -44,8 +45,7 @@ verifies(
     const task = await startRunningTask(c);
     const at = await requireAgentConfig(c);
     await coveredInTime(c, task, true);
-    const since = Date.now();
-    await task.finish();
+    const since = await task.finish();
     const ended = stateOf(await awaitState(c, task.taskId, isFinalState, 5_000));
     if (ended !== 'completed') c.notExercised(`the running task ended ${String(ended)}, not completed`);
     const got = await awaitEvidence(
@@ -110,8 +110,8 @@ verifies(
     const at = await requireAgentConfig(c);
     // Not a wait for something to arrive: the time lastUsed must then have moved past createdAt.
     await sleep(LAST_USED_PAUSE_MS);
-    const since = Date.now();
-    const { task } = await sendTask(c, [textPart('lastUsed')]);
+    const { ex, task } = await sendTask(c, [textPart('lastUsed')]);
+    const since = sentAt(ex);
     await awaitEvidence(
       c,
       await c.webhooks(),
@@ -171,8 +171,7 @@ verifies(
     const own = hooks.newUrl('task-scope');
     await requireSet(c, { url: own.url }, task.taskId);
     await coveredInTime(c, task);
-    const since = Date.now();
-    await task.finish();
+    const since = await task.finish();
     const completed = { taskId: task.taskId, event: 'task.completed' };
     await awaitEvidence(
       c,
@@ -205,8 +204,8 @@ async function filtered(
 ) {
   const at = await agentLevelUrl(c, 'filter', { events, ...extra });
   c.require('agent-level set succeeded', at.problem, undefined);
-  const since = Date.now();
-  const { task } = await sendTask(c, [textPart('events filter')]);
+  const { ex, task } = await sendTask(c, [textPart('events filter')]);
+  const since = sentAt(ex);
   const end = `task.${String(stateOf(task))}`;
   if (last !== 'task.submitted' && end !== last)
     c.notExercised(`the plain task ended with ${end}, not ${last}`);

@@ -308,8 +308,7 @@ verifies(
     const other = await startRunningTask(c);
     await requireSet(c, { url }, task.taskId);
     await coveredInTime(c, task);
-    const since = Date.now();
-    await Promise.all([task.finish(), other.finish()]);
+    const [since] = await Promise.all([task.finish(), other.finish()]);
     const match = { token, taskId: task.taskId, event: 'task.completed' };
     await awaitEvidence(c, hooks, match, { since, what: 'task.completed of the configured task' });
     await other.ended;

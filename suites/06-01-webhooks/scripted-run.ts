@@ -47,8 +47,7 @@ export async function scriptedRun(
   const config = { url, events: COMPLETED, ...(opts.secret === undefined ? {} : { secret: opts.secret }) };
   const { policy } = await setWithPolicy(c, task.taskId, config, opts.policy);
   await coveredInTime(c, task);
-  const since = Date.now();
-  await task.finish();
+  const since = await task.finish();
   const failedAfterMs = opts.script[0]?.delayMs ?? 0;
   const roundTripMs = fastestRoundTripMs(c.exchanges().slice(sent));
   const deliveries = await awaitAttempts(c, hooks, token, policy, opts.count, {

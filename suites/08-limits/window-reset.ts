@@ -2,8 +2,9 @@
 // again, measured from the first refusal by probing at its Retry-After (then every second or at each
 // new Retry-After). Observed and reported only (C-04 leaves the reset to a sliding window); the wait
 // stays within what the run allows (--max-wait, 10 s by default), and a longer one is said, not done.
-import { DEFAULT_MAX_WAIT_MS, type Exchange, retryAfterMs } from '../../harness/check/index.ts';
+import { DEFAULT_MAX_WAIT_MS, retryAfterMs } from '../../harness/check/index.ts';
 import type { AnsweredExchange, CheckContext } from '../support/index.ts';
+import { answeredAt, sentAt } from '../support/rpc.ts';
 import { sleep } from '../support/timing.ts';
 
 export interface WindowReset {
@@ -22,10 +23,6 @@ export interface WindowReset {
 }
 
 const MIN_PROBE_GAP_MS = 1_000;
-
-function answeredAt(ex: Exchange): number {
-  return Date.parse(ex.timings.startedAt) + ex.timings.totalMs;
-}
 
 /** Probes with `probe` (a client that bypasses pacing) until a request is served or the wait allowed ends. */
 export async function measureReset(
@@ -60,7 +57,7 @@ export async function measureReset(
       r.note = `the window let a request in again ${(r.afterMs / 1000).toFixed(1)} s after the first refusal (${said}; ${r.probes} probe(s))`;
       return r;
     }
-    if (Date.parse(ex.timings.startedAt) >= promisedAt) r.refusedAfterRetryAfter += 1;
+    if (sentAt(ex) >= promisedAt) r.refusedAfterRetryAfter += 1;
     const again = retryAfterMs(ex.response.headers, ex.response.json);
     next = Date.now() + Math.max(MIN_PROBE_GAP_MS, again ?? 0);
     if (again !== undefined) promisedAt = Math.min(promisedAt, next);

@@ -10,6 +10,7 @@ import {
   type SseStream,
 } from '../../harness/check/index.ts';
 import { isObject, type JsonObject } from '../../schemas/json.ts';
+import { answeredAt, sentAt } from './rpc.ts';
 import { isFinalState, stateOf, statusOf } from './tasks.ts';
 
 /** One thing the harness heard of the task: its state, and when (epoch ms) the news arrived. */
@@ -55,7 +56,7 @@ function fromEvents(events: readonly SseEvent[], startedAt: number, taskId: stri
 function heard(c: CheckContext, taskId: string, streams: readonly SseStream[]): Heard[] {
   const live = new Map(streams.map((s) => [s.transcript.exchangeId, s.transcript]));
   return c.client.exchanges().flatMap((ex) => {
-    const startedAt = Date.parse(ex.timings.startedAt);
+    const startedAt = sentAt(ex);
     const method = methodOf(ex);
     const transcript = live.get(ex.id) ?? ex.transcript;
     if (ex.kind === 'stream' && transcript !== undefined) {
@@ -86,19 +87,19 @@ function answerSummary(ex: Exchange): string {
  * would otherwise be a finding (a refused cancel), never to skip a passing check.
  */
 export function endedBefore(c: CheckContext, task: WatchedTask, request: Exchange): string | undefined {
-  const sentAt = Date.parse(request.timings.startedAt);
-  const answeredAt = sentAt + request.timings.totalMs;
+  const left = sentAt(request);
+  const answered = answeredAt(request);
   const streams = task.stream === undefined ? [] : [task.stream];
   const ended = heard(c, task.taskId, streams)
     .filter((h) => isFinalState(h.state))
     .sort((a, b) => a.at - b.at)[0];
   if (ended === undefined) return undefined;
-  const first = ended.at <= sentAt;
-  if (!first && !(ended.reason === SYSTEM_TIMEOUT && ended.at <= answeredAt)) return undefined;
+  const first = ended.at <= left;
+  if (!first && !(ended.reason === SYSTEM_TIMEOUT && ended.at <= answered)) return undefined;
   const reason = typeof ended.reason === 'string' ? ` (reason ${JSON.stringify(ended.reason)})` : '';
   const when = first
-    ? `${sentAt - ended.at} ms before the ${methodOf(request)} left the harness`
-    : `while the ${methodOf(request)} was on its way (${answeredAt - ended.at} ms before its answer)`;
+    ? `${left - ended.at} ms before the ${methodOf(request)} left the harness`
+    : `while the ${methodOf(request)} was on its way (${answered - ended.at} ms before its answer)`;
   return (
     `the task was already ${String(ended.state)}${reason}, heard from ${ended.via} ${when}; ` +
     `the ${methodOf(request)} (answered ${answerSummary(request)}) found no running task (a slow or rate-limited agent)`

@@ -3,7 +3,7 @@
 // record the actual value even when the target sent something malformed. An answer may come as plain
 // JSON or as the first event of an SSE stream (C-26), and each SSE event carries one response (4.2).
 import { randomUUID } from 'node:crypto';
-import type { AnsweredExchange, CheckContext, SseEvent } from '../../harness/check/index.ts';
+import type { AnsweredExchange, CheckContext, Exchange, SseEvent } from '../../harness/check/index.ts';
 import { isObject, type JsonObject } from '../../schemas/json.ts';
 import { requireObject } from './schemas.ts';
 
@@ -74,4 +74,17 @@ export function answerOf(ex: AnsweredExchange): RpcResponse | undefined {
 export function resultOfEvent(ev: SseEvent | undefined): JsonObject | undefined {
   const json = ev?.json;
   return isObject(json) && isObject(json.result) ? json.result : undefined;
+}
+
+/**
+ * When the request left the harness (epoch ms): after any wait on the agent's pace, a Retry-After or
+ * a task slot, so a time measured from it (a delivery's lag) is the agent's, never the harness's.
+ */
+export function sentAt(ex: Pick<Exchange, 'timings'>): number {
+  return Date.parse(ex.timings.startedAt);
+}
+
+/** When the answer was in (a stream's: when it ended), epoch ms. */
+export function answeredAt(ex: Pick<Exchange, 'timings'>): number {
+  return sentAt(ex) + ex.timings.totalMs;
 }

@@ -11,7 +11,7 @@ import { DEFAULT_POLICY, type RetryPolicy } from './deliveries.ts';
 import { directivePart, directivesHonoured, type DirectiveFields } from './directives.ts';
 import { refusal } from './errors.ts';
 import { messageParams, textPart } from './messages.ts';
-import { responseOf, resultOf, resultOfEvent, type JsonObject } from './rpc.ts';
+import { responseOf, resultOf, resultOfEvent, sentAt, type JsonObject } from './rpc.ts';
 import { awaitState, getTask, isFinalState, stateOf } from './tasks.ts';
 
 export const SET = 'tasks/pushNotificationConfig/set';
@@ -80,8 +80,13 @@ export interface RunningTask {
   held: boolean;
   /** Resolves when the stream (or the message/send call) carrying the task has ended. */
   ended: Promise<unknown>;
-  /** Lets a scripted task reach its outcome now; an unscripted one finishes on its own. */
-  finish(): Promise<void>;
+  /**
+   * Lets a scripted task reach its outcome now; an unscripted one finishes on its own. Returns when the
+   * check caused the outcome (the `since` of a delivery's lag): when the cancel that ends the task left
+   * the harness, after any wait on the agent's pace (sentAt); for an unscripted task, when finish() was
+   * called.
+   */
+  finish(): Promise<number>;
 }
 
 /**
@@ -103,11 +108,11 @@ export async function startRunningTask(
   const scripted = await directivesHonoured(c);
   const parts = [textPart('webhook conformance'), ...(scripted ? [directivePart(directive)] : [])];
   const started = streamingClaimed(c) ? await streamTask(c, parts) : await sendWithTaskId(c, parts);
-  const finish = async (): Promise<void> => {
-    if (!scripted) return;
+  const finish = async (): Promise<number> => {
+    if (!scripted) return Date.now();
     // A task still queued would be canceled rather than finished: wait until it runs (C-21).
     await awaitState(c, started.taskId, (state) => state !== 'submitted', 5_000);
-    await c.rpc('tasks/cancel', { taskId: started.taskId, reason: 'finish (finishOnCancel)' });
+    const cancel = await c.rpc('tasks/cancel', { taskId: started.taskId, reason: 'finish (finishOnCancel)' });
     // The agent's system timeout (or a queue the harness could not wait out) may have ended the task
     // first: then no task.completed is owed, and the check cannot show what it was for.
     const owed =
@@ -120,6 +125,7 @@ export async function startRunningTask(
           'once the harness finished it: the agent ended it first (e.g. its system timeout)',
       );
     }
+    return sentAt(cancel);
   };
   return { ...started, scripted, held: scripted && directive.runUntilCanceled === true, finish };
 }
