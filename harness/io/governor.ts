@@ -43,6 +43,10 @@ export interface AdmitOptions {
   signal?: AbortSignal | undefined;
   /** Sent at once whatever the pace (the rate-limit checks, C-04); still counted in the window. */
   bypass?: boolean | undefined;
+  /** Let out once the pace's window also has room for this many follow-ups, counted now (PaceRoom). */
+  keep?: number | undefined;
+  /** A follow-up whose place an earlier request kept: let out at once, not counted again (PaceRoom). */
+  prepaid?: boolean | undefined;
 }
 
 export interface TaskSlotOptions extends Pick<AdmitOptions, 'tally' | 'signal'> {
@@ -134,7 +138,8 @@ export class Governor implements TrafficGovernor {
     checkRunBudget(this.settings.endsAt);
     if (o.turn) checkTurnBudget(this.total.agentTurns, this.settings.maxTurns);
     if (o.bypass === true) this.window.sentNow();
-    else await this.window.next((ms) => this.waitFor(ms, o));
+    else if (o.prepaid === true) await this.window.prepaid((ms) => this.waitFor(ms, o));
+    else await this.window.next((ms) => this.waitFor(ms, o), o.keep ?? 0);
     const release = await this.requests.take(o.signal, () => this.hold(o.tally));
     try {
       checkRunBudget(this.settings.endsAt);

@@ -90,11 +90,14 @@ export class PaceWindow {
   /**
    * Waits for this request's turn in the window, then counts it as sent. Requests queue in the order
    * they ask. `wait` sleeps (and accounts the wait); a wait past the deadline throws PaceBudgetError.
+   * `keep`: the request waits until the window also has room for that many more, and counts them now
+   * too: the follow-ups that must reach the agent while what this request starts still runs, sent as
+   * prepaid() (at most the window's cap in all).
    */
-  next(wait: (ms: number) => Promise<void>): Promise<void> {
+  next(wait: (ms: number) => Promise<void>, keep = 0): Promise<void> {
     // A sleep in progress when it asks holds it too.
     this.asking.push({ at: Date.now(), sleeps: this.sleeping ? this.sleeps - 1 : this.sleeps });
-    const turn = this.queue.then(() => this.awaitRoom(wait));
+    const turn = this.queue.then(() => this.awaitRoom(wait, keep));
     // The next request queues behind this one whatever becomes of it; requests leave the queue in
     // the order they asked, so the one leaving is the first of `asking`.
     this.queue = turn.then(
@@ -137,17 +140,32 @@ export class PaceWindow {
     this.sentAt.push(Date.now());
   }
 
+  /**
+   * A request whose place in the window an earlier request kept (next's `keep`): it queues behind no
+   * one and is not counted again; only a Retry-After pause holds it.
+   */
+  async prepaid(wait: (ms: number) => Promise<void>): Promise<void> {
+    const waitMs = this.pausedUntil - Date.now();
+    if (waitMs <= 0) return;
+    const deadline = this.settings.deadlineAt;
+    if (deadline !== undefined && Date.now() + waitMs > deadline)
+      throw new PaceBudgetError(waitMs, this.settings.pace, this.settings.profile);
+    await wait(waitMs);
+  }
+
   /** Holds every request until `until` (an answer's Retry-After); returns the ms left of the pause. */
   pauseUntil(until: number): number {
     this.pausedUntil = Math.max(this.pausedUntil, until);
     return Math.max(0, this.pausedUntil - Date.now());
   }
 
-  private async awaitRoom(wait: (ms: number) => Promise<void>): Promise<void> {
+  private async awaitRoom(wait: (ms: number) => Promise<void>, keep: number): Promise<void> {
     for (;;) {
       const now = Date.now();
       let waitMs = this.pausedUntil - now;
       const pace = this.settings.pace;
+      // This request and the ones it keeps room for.
+      const room = pace === null ? 1 : Math.min(1 + Math.max(0, Math.floor(keep)), paceCap(pace));
       if (waitMs <= 0 && pace !== null) {
         const windowMs = pace.windowMs + WINDOW_SLACK_MS;
         while (this.head < this.sentAt.length && this.sentAt[this.head]! <= now - windowMs) this.head += 1;
@@ -156,11 +174,13 @@ export class PaceWindow {
           this.head = 0;
         }
         const counted = this.sentAt.length - this.head;
-        waitMs = counted < paceCap(pace) ? 0 : this.sentAt[this.head]! + windowMs - now + 1;
+        // Room for `room` once the oldest `counted + room - cap` sends have left the window.
+        const over = counted + room - paceCap(pace);
+        waitMs = over <= 0 ? 0 : this.sentAt[this.head + over - 1]! + windowMs - now + 1;
       }
       if (waitMs <= 0) {
         // Counted when admitted, before the next queued request looks at the window.
-        this.sentAt.push(now);
+        for (let i = 0; i < room; i += 1) this.sentAt.push(now);
         return;
       }
       const deadline = this.settings.deadlineAt;

@@ -73,9 +73,20 @@ export interface RequestOverrides {
   timeoutMs?: number;
 }
 
+/**
+ * Room in the agent's pace for requests that must follow this one closely: a resubscribe that must
+ * find the task it starts still running, on an agent whose window may be full by then (a paced run
+ * lets the next request out up to a window later). `{ keep: n }`: this request leaves only once the
+ * window has room for it and n more, counted now; `{ prepaid: true }`: a follow-up whose place was
+ * kept, let out at once (a Retry-After pause still holds it). Nothing on an unpaced run.
+ */
+export type PaceRoom = { keep: number } | { prepaid: true };
+
 export interface RpcOptions extends RequestOverrides, EnvelopeOptions {
   /** Sent verbatim instead of the JSON envelope. */
   rawBody?: string | Buffer;
+  /** Its place in the agent's pace, kept for or by a follow-up (PaceRoom). */
+  pace?: PaceRoom;
 }
 
 export interface StreamOptions extends RpcOptions, SseOptions {}
@@ -166,7 +177,8 @@ class Client implements TargetClient {
       spec = undefined;
       return s;
     };
-    const once = (): Promise<Exchange> => this.governed(turn, () => this.send(next(), timeoutMs), turnMethod);
+    const once = (): Promise<Exchange> =>
+      this.governed(turn, () => this.send(next(), timeoutMs), turnMethod, opts.pace);
     return settled(READS.has(method) ? resendReadIfClosed(once) : once());
   }
 
@@ -213,7 +225,7 @@ class Client implements TargetClient {
     opts: StreamOptions,
     turn: boolean,
   ): Promise<{ s: SseStream; ex: Exchange }> {
-    const release = await this.admit(turn);
+    const release = await this.admit(turn, opts.pace);
     const ex = this.record(spec, 'stream');
     this.sentNotAnswered += 1;
     // Until it answers; the time to its first event counts in agentMs when the stream ends.
@@ -302,7 +314,7 @@ class Client implements TargetClient {
     return this.opts.bypassPacing === true ? undefined : this.opts.governor;
   }
 
-  private admit(turn: boolean): Promise<() => void> {
+  private admit(turn: boolean, pace?: PaceRoom): Promise<() => void> {
     const g = this.opts.governor;
     if (g === undefined) return Promise.resolve(() => undefined);
     return g.admit({
@@ -310,6 +322,8 @@ class Client implements TargetClient {
       tally: this.opts.tally,
       signal: this.opts.signal,
       bypass: this.opts.bypassPacing,
+      keep: pace !== undefined && 'keep' in pace ? pace.keep : 0,
+      prepaid: pace !== undefined && 'prepaid' in pace,
     });
   }
 
@@ -318,7 +332,12 @@ class Client implements TargetClient {
    * (HTTP 429 or -32012) is resent after Retry-After instead of reaching the check; the refused
    * attempt leaves no exchange (RunResult.traffic counts it).
    */
-  private async governed(turn: boolean, send: () => Promise<Exchange>, turnMethod = turn): Promise<Exchange> {
+  private async governed(
+    turn: boolean,
+    send: () => Promise<Exchange>,
+    turnMethod = turn,
+    pace?: PaceRoom,
+  ): Promise<Exchange> {
     // A send holds its task slot until it is answered: the call blocks until the task is final (spec
     // 4.1). A target that answers `working` early (C-25) frees the slot with its answer.
     const releaseTask = await this.holdTask(turn);
@@ -327,7 +346,7 @@ class Client implements TargetClient {
         this.resender(),
         this.opts,
         async () => {
-          const release = await this.admit(turn);
+          const release = await this.admit(turn, pace);
           const answered = turnMethod ? turnInProgress(this.opts.tally) : () => undefined;
           let ex: Exchange;
           this.sentNotAnswered += 1;

@@ -97,7 +97,15 @@ const STATE = {
  */
 export const WORKER_CALLS = {
   /** Waits for the pace and a request slot (TrafficGovernor.admit); the slot is `lease` until `release`. */
-  admit: { request: { turn: 'boolean', bypass: 'boolean' }, answer: { lease: 'count' } },
+  admit: {
+    request: {
+      turn: 'boolean',
+      bypass: 'boolean',
+      keep: { optional: 'count' },
+      prepaid: { optional: 'boolean' },
+    },
+    answer: { lease: 'count' },
+  },
   release: { request: { lease: 'count' }, answer: NOTHING },
   /** A rate-limited answer: waits out Retry-After (or the backoff of `attempt`) run-wide. */
   rateLimited: { request: { attempt: 'count', retryAfterMs: { optional: 'ms' } }, answer: NOTHING },
@@ -189,8 +197,8 @@ function governorCalls(governor: Governor): Omit<WorkerCallHandlers, FileLockCal
   let next = 0;
   const nothing = { answer: {} };
   return {
-    admit: async ({ turn, bypass }, signal) => {
-      const release = await governor.admit({ turn, bypass, signal });
+    admit: async ({ turn, bypass, keep, prepaid }, signal) => {
+      const release = await governor.admit({ turn, bypass, keep, prepaid, signal });
       const lease = (next += 1);
       leases.set(lease, release);
       const giveBack = (): void => {
@@ -422,7 +430,16 @@ export class RemoteGovernor implements TrafficGovernor {
   async admit(o: AdmitOptions): Promise<() => void> {
     const t0 = Date.now();
     const { lease, inFlight } = await this.waitOn(o.tally, () =>
-      this.link.call('admit', { turn: o.turn, bypass: o.bypass === true }, o.signal),
+      this.link.call(
+        'admit',
+        {
+          turn: o.turn,
+          bypass: o.bypass === true,
+          ...(o.keep === undefined || o.keep === 0 ? {} : { keep: o.keep }),
+          ...(o.prepaid === true ? { prepaid: true } : {}),
+        },
+        o.signal,
+      ),
     );
     if (o.tally !== undefined) {
       count.request([o.tally], o.turn, inFlight);

@@ -22,7 +22,12 @@ let liveResubscribe: Promise<StreamRun> | undefined;
 function resubscribeStream(c: CheckContext): Promise<StreamRun> {
   liveResubscribe ??= (async () => {
     const live = await startLiveTask(c);
-    const run = await runStream(c, 'tasks/resubscribe', { taskId: live.taskId }, { client: c.newClient() });
+    const run = await runStream(
+      c,
+      'tasks/resubscribe',
+      { taskId: live.taskId },
+      { client: c.newClient(), pace: { prepaid: true } },
+    );
     await live.stream.done;
     endedBeforeResubscribe(c, run, live);
     return run;

@@ -351,12 +351,16 @@ export async function liveParts(c: CheckContext, extra: DirectiveFields = {}): P
 /**
  * Starts a message/stream task and returns once it reported `state` (default: any first event).
  * Black-box: without the directive contract the task is a plain one, which a slow agent keeps live.
+ * `followUps`: the requests that must reach the agent while the task runs (its resubscribes); on a
+ * paced agent the stream leaves only once the window also has room for them, kept for them: send
+ * each with `{ pace: { prepaid: true } }` (harness PaceRoom), and it goes at once.
  */
-export async function startLiveTask(c: CheckContext, state?: string): Promise<StreamedTask> {
+export async function startLiveTask(c: CheckContext, state?: string, followUps = 1): Promise<StreamedTask> {
   const scripted = await directivesHonoured(c);
   const stream = await c.stream('message/stream', messageParams(await liveParts(c)), {
     id: requestId(),
     ...streamBudgets(c),
+    pace: { keep: followUps },
   });
   for await (const ev of stream.events()) {
     const taskId = resultOfEvent(ev)?.id;

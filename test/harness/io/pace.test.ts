@@ -7,6 +7,7 @@ import {
   PaceBudgetError,
   paceBudgetOptions,
   paceCap,
+  PaceWindow,
   requestsPerMinute,
 } from '../../../harness/io/pace.ts';
 
@@ -72,6 +73,45 @@ describe('pace', () => {
     (await g.admit({ turn: false, bypass: true }))();
     (await g.admit({ turn: false, bypass: true }))();
     await expect(g.admit({ turn: false })).rejects.toBeInstanceOf(PaceBudgetError);
+  });
+
+  it('keeps room for follow-ups: the request waits for it, counts it, and the prepaid ones go at once', async () => {
+    // 4 a minute: the cap is 3. A wait would end after the deadline, so it is refused at once.
+    const paced = (): Governor =>
+      new Governor({
+        pace: { limit: 4, windowMs: 60_000, source: 'card' },
+        concurrency: 8,
+        deadlineAt: Date.now() + 1000,
+      });
+    const full = paced();
+    (await full.admit({ turn: false }))();
+    // One sent: no room for this one and two more.
+    await expect(full.admit({ turn: true, keep: 2 })).rejects.toBeInstanceOf(PaceBudgetError);
+    const g = paced();
+    (await g.admit({ turn: true, keep: 2 }))();
+    // The two kept places count in the window: a plain request finds it full...
+    await expect(g.admit({ turn: false })).rejects.toBeInstanceOf(PaceBudgetError);
+    // ...while the follow-ups they were kept for go at once, queued behind no one.
+    (await g.admit({ turn: false, prepaid: true }))();
+    (await g.admit({ turn: false, prepaid: true }))();
+    expect(g.total.requests).toBe(3);
+    // More than the cap is never asked: the room is the cap at most.
+    (await paced().admit({ turn: false, keep: 10 }))();
+  });
+
+  it('holds a prepaid request for a Retry-After pause, refused when it would end after the deadline', async () => {
+    const pace = { limit: 4, windowMs: 60_000, source: 'card' as const };
+    const window = new PaceWindow({ pace, deadlineAt: Date.now() + 1000 });
+    const waits: number[] = [];
+    const wait = async (ms: number): Promise<void> => void waits.push(ms);
+    await window.prepaid(wait);
+    expect(waits).toEqual([]);
+    window.pauseUntil(Date.now() + 500);
+    await window.prepaid(wait);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]!).toBeGreaterThan(0);
+    window.pauseUntil(Date.now() + 5_000);
+    await expect(window.prepaid(wait)).rejects.toBeInstanceOf(PaceBudgetError);
   });
 
   it('caps requests in flight', async () => {

@@ -35,6 +35,9 @@ describe('the link to the runner (suite files in several workers)', () => {
       await expect(b.admit({ turn: false })).rejects.toBeInstanceOf(PaceBudgetError);
       expect(tally).toMatchObject({ requests: 1, agentTurns: 1 });
       expect(g.total.requests).toBe(1);
+      // A follow-up whose place was kept crosses the link as such: let out into the full window.
+      (await b.admit({ turn: false, prepaid: true }))();
+      expect(g.total.requests).toBe(2);
     } finally {
       await link.close();
     }
