@@ -40,7 +40,8 @@ export interface OptionSpec {
 const positive: ValueSchema = { type: 'integer', minimum: 1 };
 const text: ValueSchema = { type: 'string', minLength: 1 };
 const LEVELS = ['must', 'should', 'all'] as const;
-const PROFILES = ['smoke', 'standard', 'full'] as const;
+/** The run profiles (--profile), lightest first. */
+export const PROFILES = ['smoke', 'standard', 'full'] as const;
 const EVIDENCE = ['all', 'failing', 'none'] as const;
 
 export const RUN_OPTIONS = [

@@ -11,7 +11,7 @@ import {
   resolveProxy,
   type NetworkSettings,
 } from './io/network.ts';
-import { flagOf, OPTIONS, RUN_OPTIONS, type OptionKey } from './option-table.ts';
+import { flagOf, OPTIONS, PROFILES, RUN_OPTIONS, type OptionKey } from './option-table.ts';
 import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection, type Profile } from '../core/types.ts';
 
 export { ConfigError };
@@ -355,8 +355,6 @@ function hostPort(value: unknown): { host: string; port: number } {
     throw new ConfigError(`webhookListen must be host:port, got ${JSON.stringify(value)}`);
   return { host: m[1]!.replace(/^\[(.*)\]$/, '$1'), port };
 }
-
-const PROFILES: readonly Profile[] = ['smoke', 'standard', 'full'];
 
 function profile(value: unknown, fallback: Profile): Profile {
   if (value === undefined) return fallback;

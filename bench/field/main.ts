@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { generateApiKey, startReferenceServer } from '../../reference-server/index.ts';
 import { loadLegalVariants } from '../../mutants/legal-run.ts';
 import { listOf, scriptCommand } from '../../scripts/args.ts';
+import { PROFILES } from '../../harness/option-table.ts';
 import { breakdownTable, type BreakdownReport } from './breakdown.ts';
 import { CONDITIONS, type Condition } from './conditions.ts';
 import { startDelayProxy } from './delay-proxy.ts';
@@ -229,7 +230,11 @@ const values = scriptCommand('npm run field --', 'Certify the reference server u
     'conditions to run, comma-separated (the run without any always runs)',
     listOf(CONDITIONS.map((c) => c.name)),
   )
-  .option('--profile <profile>', 'the --profile of every harness run')
+  .option(
+    '--profile <profiles>',
+    'the --profile of every harness run; several, comma-separated, run the conditions in each',
+    listOf(PROFILES),
+  )
   .option('--matrix', 'every condition in smoke and standard, and full on the conditions that are not paced')
   .option('--json <file>', 'also write the rows as JSON')
   .option('--breakdown', "keep every exchange (--evidence all) and print each run's cost per suite file")
@@ -237,7 +242,7 @@ const values = scriptCommand('npm run field --', 'Certify the reference server u
   .parse()
   .opts<{
     only?: string[];
-    profile?: string;
+    profile?: string[];
     matrix?: boolean;
     json?: string;
     breakdown?: boolean;
@@ -256,7 +261,7 @@ const plan: Array<[string | undefined, Condition[]]> =
         ['standard', chosen],
         ['full', chosen.filter((c) => c.paced !== true)],
       ]
-    : [[values.profile, chosen]];
+    : (values.profile ?? [undefined]).map((p): [string | undefined, Condition[]] => [p, chosen]);
 const rows: Row[] = [];
 for (const [profile, conditions] of plan) {
   for (const c of conditions) rows.push(await certify(c, profile, extra, log, values.keep));
