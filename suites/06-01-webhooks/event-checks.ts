@@ -4,12 +4,13 @@
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
 import { is, verifies, type CheckContext, type Delivery } from '../support/index.ts';
-import { dataOf, eventOf, payloadOf, summary } from '../support/deliveries.ts';
+import { checkEvent, dataOf, eventOf, payloadOf, summary } from '../support/deliveries.ts';
 import { requireDirectives } from '../support/directives.ts';
 import { isoTimestamp } from '../support/timestamps.ts';
 import { nonNegativeNumber } from '../support/webhooks.ts';
 import type { VerifiesOptions } from '../../harness/check/index.ts';
 import {
+  agentConfig,
   agentSample,
   outcomeSample,
   requireCanceled,
@@ -249,6 +250,46 @@ export function registerEventChecks(opts: VerifiesOptions = {}): void {
       c.check('task.failed delivered', failed.deliveries.map(eventOf).includes('task.failed'), true);
       const canceled = requireCanceled(c, s);
       c.check('task.canceled delivered', canceled.deliveries.map(eventOf).includes('task.canceled'), true);
+    },
+    opts,
+  );
+
+  // Spec 3's webhook column read on the same samples (03-states/webhooks.test.ts shows each under a
+  // task-level configuration, with a task of its own): an agent-level configuration of every event
+  // gets the plain task's task.submitted and task.completed and the failing task's task.failed, once
+  // each. What follows the first delivery is this check's to expect (its own webhook scope).
+  verifies(
+    '3/task-submitted-announced',
+    'the plain task is announced with task.submitted to the agent-level configuration',
+    async (c) => {
+      const s = requireSample(c, await agentSample(c), 'agent-level sample');
+      checkEvent(c, { ...s, hooks: await c.webhooks() }, 'task.submitted');
+    },
+    opts,
+  );
+
+  verifies(
+    '3/completed-webhook',
+    'the plain task completing delivers task.completed to the agent-level configuration',
+    async (c) => {
+      const s = requireSample(c, await agentSample(c), 'agent-level sample');
+      requireCompletedSample(c, s);
+      checkEvent(c, { ...s, hooks: await c.webhooks() }, 'task.completed', { 'status.state': 'completed' });
+    },
+    opts,
+  );
+
+  verifies(
+    '3/failed-webhook',
+    'the failing task delivers task.failed to the agent-level configuration',
+    async (c) => {
+      await requireDirectives(c, 'a task that fails');
+      const failed = requireFailed(c, await outcomeSample(c));
+      const { token } = await agentConfig(c);
+      checkEvent(c, { ...failed, token, hooks: await c.webhooks() }, 'task.failed', {
+        'status.state': 'failed',
+        'status.error.message': failed.message,
+      });
     },
     opts,
   );
