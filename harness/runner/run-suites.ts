@@ -68,6 +68,21 @@ export function testNamePattern(ids: readonly string[]): string {
 const GRACE_MS = 5_000;
 // What a paced run keeps of its budget for the rate-limit checks, which wait for a window to reset.
 const RESERVE_MS = 75_000;
+// What a paced run without them keeps: the checks under way end, late deliveries settle, the reports
+// are written. At 60 requests/min the last 15 s of a 5-minute budget still let out the requests of
+// the window before whose sends leave it then.
+const REPORTS_RESERVE_MS = 15_000;
+
+/**
+ * No paced wait may end after this: the run ends by itself within its budget, leaving the rate-limit
+ * checks (they run last, unpaced) and the reports their share.
+ */
+export function pacedDeadline(startedAt: number, budgetMs: number, rateLimitChecks: boolean): number {
+  const reserve = rateLimitChecks
+    ? Math.min(RESERVE_MS, budgetMs / 10)
+    : Math.min(REPORTS_RESERVE_MS, budgetMs / 20);
+  return startedAt + budgetMs - reserve;
+}
 
 // Workers the suite files share against a --target: an agent's seconds per turn and its network
 // delay are waits, so files overlap them. Four keep the agent's task slots busy on a slow agent (1.5 s
@@ -186,10 +201,10 @@ async function runPhases(run: PhaseRun): Promise<void> {
     const plan = run.planner(selected, workers);
     run.onPlan(plan, selected);
     // A check the budget cuts names the --budget-ms the plan says would fit (largerBudgetOption).
-    if (plan !== undefined && provided.field.budget !== undefined) {
+    if (plan !== undefined && provided.field.budget !== undefined)
       provided.field.budget.toFit = plan.budgetToFit;
-      vitest.provide('a2aRun', provided);
-    }
+    // The paced deadline, now that the selection says whether rate-limit checks run (onPlan).
+    vitest.provide('a2aRun', provided);
     const schedules = fileSchedules(selected);
     const order = plan?.fileOrder;
     vitest.provide('a2aSchedule', providedSchedule(schedules, workers, order));
@@ -376,9 +391,8 @@ export async function runSuites(
 ): Promise<SuitesOutcome> {
   const startedAt = Date.now();
   const collector = new Collector(PROJECT_ROOT, log, progress);
-  // No paced wait may end after this: the run ends by itself within its budget, leaving the
-  // rate-limit checks (last, unpaced) and the reports their share.
-  provided.field.deadlineAt = Date.now() + budgetMs - Math.min(RESERVE_MS, budgetMs / 10);
+  // Until the selection is known, as if the rate-limit checks ran (onPlan settles it).
+  provided.field.deadlineAt = pacedDeadline(startedAt, budgetMs, true);
   // No request is admitted after this, and a check still running ends once the target answered it.
   provided.field.budget = { ms: budgetMs, endsAt: startedAt + budgetMs, toFit: null };
   let spent: string | undefined;
@@ -415,6 +429,9 @@ export async function runSuites(
       onPlan: (p, checks) => {
         plan = p;
         selected = checks;
+        const rateLimitChecks = checks.some((c) => c.plan?.file.runs?.when === 'last');
+        provided.field.deadlineAt = pacedDeadline(startedAt, budgetMs, rateLimitChecks);
+        if (governor !== undefined) governor.settings.deadlineAt = provided.field.deadlineAt;
       },
       onBreadth: () => {
         breadthFrom = collector.tests.length;

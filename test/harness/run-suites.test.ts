@@ -3,7 +3,7 @@
 // those declared to run last alone after them. Renaming a file changes nothing but path tie-breaks.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listChecks, type Listing } from '../../harness/runner/list-checks.ts';
-import { budgeted } from '../../harness/runner/run-suites.ts';
+import { budgeted, pacedDeadline } from '../../harness/runner/run-suites.ts';
 import {
   fileOrder,
   fileSchedules,
@@ -134,5 +134,17 @@ describe('the end of a run whose budget is spent (budgeted)', () => {
     const idle = await spentWith(0);
     expect(idle.stuck).toEqual([]);
     expect(idle.told).toEqual(['cancel', 'abandon']);
+  });
+});
+
+describe("a paced run's deadline (no paced wait ends after it)", () => {
+  it('keeps the rate-limit checks their window only when they run, else only what the reports need', () => {
+    // 5 minutes: 30 s with the rate-limit checks (a tenth), 15 s without.
+    expect(pacedDeadline(1_000, 300_000, true)).toBe(1_000 + 270_000);
+    expect(pacedDeadline(1_000, 300_000, false)).toBe(1_000 + 285_000);
+    // 10 minutes: 60 s and 15 s; a short budget keeps a twentieth without them.
+    expect(pacedDeadline(0, 600_000, true)).toBe(540_000);
+    expect(pacedDeadline(0, 600_000, false)).toBe(585_000);
+    expect(pacedDeadline(0, 60_000, false)).toBe(57_000);
   });
 });
