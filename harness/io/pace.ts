@@ -145,12 +145,18 @@ export class PaceWindow {
    * one and is not counted again; only a Retry-After pause holds it.
    */
   async prepaid(wait: (ms: number) => Promise<void>): Promise<void> {
-    const waitMs = this.pausedUntil - Date.now();
+    const now = Date.now();
+    const waitMs = this.pausedUntil - now;
     if (waitMs <= 0) return;
-    const deadline = this.settings.deadlineAt;
-    if (deadline !== undefined && Date.now() + waitMs > deadline)
-      throw new PaceBudgetError(waitMs, this.settings.pace, this.settings.profile);
+    this.refuseBeyondDeadline(now, waitMs);
     await wait(waitMs);
+  }
+
+  /** A wait that would end after the run's deadline is refused: what is left is not exercised. */
+  private refuseBeyondDeadline(now: number, waitMs: number): void {
+    const deadline = this.settings.deadlineAt;
+    if (deadline !== undefined && now + waitMs > deadline)
+      throw new PaceBudgetError(waitMs, this.settings.pace, this.settings.profile);
   }
 
   /** Holds every request until `until` (an answer's Retry-After); returns the ms left of the pause. */
@@ -183,9 +189,7 @@ export class PaceWindow {
         for (let i = 0; i < room; i += 1) this.sentAt.push(now);
         return;
       }
-      const deadline = this.settings.deadlineAt;
-      if (deadline !== undefined && now + waitMs > deadline)
-        throw new PaceBudgetError(waitMs, pace, this.settings.profile);
+      this.refuseBeyondDeadline(now, waitMs);
       this.sleeps += 1;
       this.sleeping = true;
       try {
