@@ -1,15 +1,17 @@
 // Spec 3 (the webhook column of the transition table and rule 3) with rulings C-17, C-20: each
 // transition delivers its task.* event. Task-level configurations (C-17: they replace the agent-level
-// one for their task) wherever the task exists first; task.submitted needs an agent-level one. The
-// events of a queued task (C-21) are read in the queue scenario, suites/08-limits/concurrent-tasks.test.ts.
+// one for their task) wherever the task exists first. task.submitted needs an agent-level one: its
+// checks are in suites/06-01-webhooks/agent-scope.test.ts, the one file that sets the agent's
+// agent-level configuration (another file setting it would replace that file's while its checks read
+// it). The events of a queued task (C-21) are read in the queue scenario,
+// suites/08-limits/concurrent-tasks.test.ts.
 import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
 import { captured, checkEvent } from '../support/deliveries.ts';
 import { directivesHonoured, requireDirectives, type DirectiveFields } from '../support/directives.ts';
 import { endedBefore } from '../support/ended-first.ts';
 import { cancelTask } from '../support/live-tasks.ts';
-import { sendText } from '../support/messages.ts';
 import { resultOf, sentAt } from '../support/rpc.ts';
-import { coveredInTime, requireSet, startRunningTask, taskLevelUrl } from '../support/webhooks.ts';
+import { coveredInTime, startRunningTask, taskLevelUrl } from '../support/webhooks.ts';
 
 suiteFile({
   cost: { requests: 5, turns: 1 },
@@ -82,26 +84,4 @@ verifies(
   },
   // message/stream of a held task, the set, tasks/cancel.
   { ...together, cost: { requests: 3, turns: 1 } },
-);
-
-// Replaces the agent-level configuration an earlier file left (C-17) with one as narrow: task.submitted.
-verifies(
-  '3/task-submitted-announced',
-  'a new task is announced with task.submitted',
-  async (c) => {
-    const hooks = await c.webhooks();
-    const { token, url } = hooks.newUrl('agent-level submitted');
-    await requireSet(c, { url, events: ['task.submitted'] });
-    const ex = await sendText(c, 'announce me');
-    const since = sentAt(ex);
-    const taskId = resultOf(ex)?.id;
-    c.require('message/send result.id', taskId, is.nonEmptyString());
-    checkEvent(
-      c,
-      await captured(c, { hooks, token }, taskId as string, 'task.submitted', since),
-      'task.submitted',
-    );
-  },
-  // The agent-level set, message/send.
-  { ...together, cost: { requests: 2, turns: 1 } },
 );

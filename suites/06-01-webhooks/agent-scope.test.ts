@@ -5,9 +5,9 @@
 // (6/no-delivery-without-config, which needs no agent-level configuration, is in 02-11-webhook-config/.)
 import { isObject } from '../../schemas/json.ts';
 import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
-import { awaitEvidence, deliveriesOf, eventOf } from '../support/deliveries.ts';
-import { sendTask, textPart } from '../support/messages.ts';
-import { sentAt } from '../support/rpc.ts';
+import { awaitEvidence, captured, checkEvent, deliveriesOf, eventOf } from '../support/deliveries.ts';
+import { sendTask, sendText, textPart } from '../support/messages.ts';
+import { resultOf, sentAt } from '../support/rpc.ts';
 import { finishedTaskId } from '../support/samples.ts';
 import { awaitState, isFinalState, stateOf } from '../support/tasks.ts';
 import { isoTimestamp } from '../support/timestamps.ts';
@@ -219,6 +219,27 @@ async function filtered(
 }
 
 // Sequential again: each sets its own agent-level configuration, replacing the file's.
+verifies(
+  '3/task-submitted-announced',
+  'a new task is announced with task.submitted to a configuration of task.submitted only',
+  async (c) => {
+    const hooks = await c.webhooks();
+    const { token, url } = hooks.newUrl('agent-level submitted');
+    await requireSet(c, { url, events: ['task.submitted'] });
+    const ex = await sendText(c, 'announce me');
+    const since = sentAt(ex);
+    const taskId = resultOf(ex)?.id;
+    c.require('message/send result.id', taskId, is.nonEmptyString());
+    checkEvent(
+      c,
+      await captured(c, { hooks, token }, taskId as string, 'task.submitted', since),
+      'task.submitted',
+    );
+  },
+  // The agent-level set, message/send.
+  { cost: { requests: 2, turns: 1 } },
+);
+
 verifies('6.1/events-filter', 'a configuration of task.submitted gets no other event', async (c) => {
   c.check('events delivered', await filtered(c, ['task.submitted'], 'task.submitted'), ['task.submitted']);
 });
