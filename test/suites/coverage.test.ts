@@ -79,6 +79,10 @@ const CROSS_SECTION: Readonly<Record<string, string>> = {
   '06-01-webhooks 2.13/get-config-last-used': 'set by a delivery',
   '06-01-webhooks 4.7/get-agent-scope': 'shares the agent-level configuration of the delivery checks',
   '06-01-webhooks 4.7/get-returns-scope': 'shares the agent-level configuration of the delivery checks',
+  '06-01-webhooks 3/task-submitted-announced':
+    'read on the agent-level delivery samples (no requests of their own); the one file that sets the agent-level configuration',
+  '06-01-webhooks 3/completed-webhook': 'read on the agent-level delivery samples: no requests of their own',
+  '06-01-webhooks 3/failed-webhook': 'read on the agent-level delivery samples: no requests of their own',
   '08-limits 3/new-task-submitted': QUEUE,
   '08-limits 3/submitted-to-working-on-dequeue': QUEUE,
   '08-limits 3/cancel-from-submitted': QUEUE,
