@@ -132,7 +132,7 @@ verifies(
     await requireDirectives(c, 'a task that stays working for a while');
     const workMs = c.scaled(250);
     const task = await openTask(c, scriptParts('cut short', { delayMs: workMs, progressSteps: 2 }));
-    await requireWorking(c, task.taskId, workMs);
+    await requireWorking(c, task, workMs);
     const cancel = await cancelTask(c, task.taskId);
     if (resultOf(cancel) === undefined) c.notExercised('the task ended before the cancel reached it');
     // Past the end of the script: an agent result applied late would show up now.

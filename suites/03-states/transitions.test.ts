@@ -10,6 +10,7 @@ import { errorOf, resultOf, type JsonObject } from '../support/rpc.ts';
 import { checkSeenStates, checkStreamStates, streamSeen, type StreamSeen } from '../support/streams.ts';
 import {
   awaitState,
+  awaitStateOf,
   illegalStep,
   isFinalState,
   LEGAL_PATHS,
@@ -87,11 +88,11 @@ verifies(
 verifies('3/cancel-from-working', 'cancel of a working task succeeds and leaves it canceled', async (c) => {
   await requireDirectives(c, 'a task that runs until canceled');
   const task = await openTask(c, scriptParts('cancel me', { runUntilCanceled: true }));
-  const before = await awaitState(c, task.taskId, (s) => s !== 'submitted', STATE_WINDOW_MS);
-  if (stateOf(before) === 'submitted') notSeenIn(c, 'working', 'submitted', c.scaled(STATE_WINDOW_MS));
-  const gone = stateOf(before) === 'working' ? undefined : readTooLate(c, task);
+  const before = await awaitStateOf(c, task, (s) => s !== 'submitted', STATE_WINDOW_MS);
+  if (before === 'submitted') notSeenIn(c, 'working', 'submitted', c.scaled(STATE_WINDOW_MS));
+  const gone = before === 'working' ? undefined : readTooLate(c, task);
   if (gone !== undefined) c.notExercised(`${gone}: nothing was left to cancel`);
-  c.require('state before the cancel', stateOf(before), 'working');
+  c.require('state before the cancel', before, 'working');
   const ex = await cancelTask(c, task.taskId, 'conformance: cancel while working');
   const result = resultOf(ex);
   // A runUntilCanceled task ends only by a cancel or the system timeout (C-05): one that met its
@@ -115,7 +116,7 @@ verifies('3/cancel-from-working', 'cancel of a task working through a delay succ
     c,
     scriptParts('cancel during the delay', { delayMs: workMs, progressSteps: 2 }),
   );
-  await requireWorking(c, task.taskId, workMs);
+  await requireWorking(c, task, workMs);
   const ex = await cancelTask(c, task.taskId);
   const ended = resultOf(ex)?.canceled === true ? undefined : endedBefore(c, task, ex);
   if (ended !== undefined) c.notExercised(ended);
@@ -222,12 +223,8 @@ verifies(
  * nothing wrong; the stream, when there is one, still shows whether it worked, and without one the
  * check is not-exercised.
  */
-async function seenWorking(
-  c: CheckContext,
-  task: { taskId: string; stream?: unknown },
-  label: string,
-): Promise<void> {
-  if (task.stream === undefined) return requireWorking(c, task.taskId, c.scaled(250), label);
+async function seenWorking(c: CheckContext, task: LiveTask, label: string): Promise<void> {
+  if (task.stream === undefined) return requireWorking(c, task, c.scaled(250), label);
   const seen = stateOf(await awaitState(c, task.taskId, (s) => s !== 'submitted', STATE_WINDOW_MS));
   if (isFinalState(seen))
     c.info(`${label}: tasks/get first showed ${String(seen)} (the work ended before the poll)`);

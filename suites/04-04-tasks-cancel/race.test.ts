@@ -167,7 +167,7 @@ async function deterministicLoss(
   const script =
     directive.delayMs === undefined ? directive : { ...directive, delayMs: c.scaled(directive.delayMs) };
   const task = await openTask(c, scriptParts('lose the race', script));
-  await requireWorking(c, task.taskId, script.delayMs ?? 0);
+  await requireWorking(c, task, script.delayMs ?? 0);
   const ex = await cancelTask(c, task.taskId);
   const code = errorOf(ex)?.code;
   if (code !== ERROR_CODES.CANCELLATION_FAILED && code !== ERROR_CODES.TASK_ALREADY_COMPLETED) {

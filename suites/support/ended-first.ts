@@ -110,6 +110,8 @@ export function endedBefore(c: CheckContext, task: WatchedTask, request: Exchang
  * The check's last tasks/get of the task read a final state while the check needed it running: what
  * shows the task had ended on its own first (endedBefore of that read), or undefined. A read that
  * waited on a slow or rate-limited agent may arrive after the task met its system timeout (C-05).
+ * Without such a read (the check watched the task's stream, awaitStateOf), a final event on the
+ * stream before the check acted shows the same.
  */
 export function readTooLate(c: CheckContext, task: WatchedTask): string | undefined {
   const reads = c.client
@@ -117,6 +119,11 @@ export function readTooLate(c: CheckContext, task: WatchedTask): string | undefi
     .filter((ex) => methodOf(ex) === 'tasks/get' && taskOf(ex.response?.json, task.taskId) !== undefined);
   const last = reads.at(-1);
   const read = last === undefined ? undefined : taskOf(last.response?.json, task.taskId);
-  if (last === undefined || !isFinalState(stateOf(read))) return undefined;
-  return endedBefore(c, task, last);
+  if (last !== undefined) return isFinalState(stateOf(read)) ? endedBefore(c, task, last) : undefined;
+  const t = task.stream?.transcript;
+  if (t === undefined) return undefined;
+  const ended = fromEvents(t.events, 0, task.taskId, 'its stream').find((h) => isFinalState(h.state));
+  if (ended === undefined) return undefined;
+  const reason = typeof ended.reason === 'string' ? ` (reason ${JSON.stringify(ended.reason)})` : '';
+  return `the task was already ${String(ended.state)}${reason} on its stream before the check could act on it (a slow or rate-limited agent)`;
 }

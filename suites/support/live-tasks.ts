@@ -10,7 +10,7 @@ import { directivesHonoured, scriptParts, type DirectiveFields } from './directi
 import { endedBefore, endedBySystemTimeout } from './ended-first.ts';
 import { messageParams, textPart } from './messages.ts';
 import { errorOf, resultOfEvent, type JsonObject } from './rpc.ts';
-import { awaitState, getTask, isFinalState, notSeenIn, STATE_WINDOW_MS, stateOf } from './tasks.ts';
+import { awaitStateOf, getTask, isFinalState, notSeenIn, STATE_WINDOW_MS, stateOf } from './tasks.ts';
 import { sleep } from './timing.ts';
 
 /** A task that runs on the target while the check goes on; `stream` is absent without streaming. */
@@ -83,7 +83,7 @@ export async function startWorkingTask(
     );
   }
   c.require('message/stream: task id of the first event', typeof taskId, 'string');
-  await awaitState(c, taskId as string, (st) => st === 'working', 2_000);
+  await awaitStateOf(c, { taskId: taskId as string, stream: s }, (st) => st === 'working', 2_000);
   return { taskId: taskId as string, stream: s, close: () => s.close() };
 }
 
@@ -103,18 +103,19 @@ export function requireOwnEnd(c: CheckContext, task: JsonObject | undefined, win
 }
 
 /**
- * Waits until the task leaves `submitted` and requires `working`. A task already final by then ran
+ * Waits until the task leaves `submitted` (on its stream when it has one: awaitStateOf) and requires
+ * `working`. A task already final by then ran
  * its work before the harness could act on it (a loaded or remote agent, a slow network), and one
  * still submitted when the window ended has not started: either way the check cannot show its
  * precondition and ends not-exercised, saying what it saw. Another state fails.
  */
 export async function requireWorking(
   c: CheckContext,
-  taskId: string,
+  task: LiveTask,
   workMs: number,
   label = 'state before the cancel',
 ): Promise<void> {
-  const state = stateOf(await awaitState(c, taskId, (s) => s !== 'submitted', STATE_WINDOW_MS));
+  const state = await awaitStateOf(c, task, (s) => s !== 'submitted', STATE_WINDOW_MS);
   if (state === 'submitted') notSeenIn(c, 'working', state, c.scaled(STATE_WINDOW_MS));
   if (isFinalState(state)) {
     c.notExercised(
@@ -176,9 +177,7 @@ export async function fillSlots(c: CheckContext): Promise<SlotFill> {
     for (const o of opened) if (o.status === 'fulfilled') holders.push(o.value);
     const refused = opened.find((o) => o.status === 'rejected');
     if (refused !== undefined) throw refused.reason;
-    const states = await Promise.all(
-      holders.map(async (h) => stateOf(await awaitState(c, h.taskId, (s) => s !== 'submitted', 2_000))),
-    );
+    const states = await Promise.all(holders.map((h) => awaitStateOf(c, h, (s) => s !== 'submitted', 2_000)));
     if (states.some((s) => s !== 'working')) {
       await release();
       return c.notExercised(
@@ -207,7 +206,7 @@ export async function fillSlots(c: CheckContext): Promise<SlotFill> {
 export async function cancellableTask(c: CheckContext, text: string): Promise<LiveTask> {
   if (await directivesHonoured(c)) {
     const task = await openTask(c, scriptParts(text, { runUntilCanceled: true }));
-    await awaitState(c, task.taskId, (s) => s !== 'submitted');
+    await awaitStateOf(c, task, (s) => s !== 'submitted');
     return task;
   }
   if (!streamingClaimed(c)) {

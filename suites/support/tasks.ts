@@ -2,7 +2,7 @@
 // final states and the order of the section 3 table, tasks/get, and the wait for a state. Every window
 // a check waits in is the harness's choice, grown by the agent's turn latency (c.scaled): the spec
 // bounds no transition's time, so a state not seen in it is no finding (notSeenIn).
-import type { CheckContext, SseEvent } from '../../harness/check/index.ts';
+import type { CheckContext, SseEvent, SseStream } from '../../harness/check/index.ts';
 import { FINAL_STATES, isFinalState } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
 import { resultOf, resultOfEvent, type JsonObject } from './rpc.ts';
@@ -78,19 +78,82 @@ export const STATE_WINDOW_MS = 3_000;
  * see notSeenIn(). Polls every 20 ms (directive timelines of a few hundred ms), and a long window (a
  * system timeout of minutes, a paced agent's) less often: about 200 reads whatever its length.
  */
-export async function awaitState(
+export function awaitState(
   c: CheckContext,
   taskId: string,
   accept: (state: unknown) => boolean,
   timeoutMs = STATE_WINDOW_MS,
 ): Promise<JsonObject | undefined> {
   const windowMs = c.scaled(timeoutMs);
-  const deadline = Date.now() + windowMs;
-  const every = Math.max(20, Math.floor(windowMs / 200));
+  return pollState(c, taskId, accept, Date.now() + windowMs, Math.max(20, Math.floor(windowMs / 200)));
+}
+
+async function pollState(
+  c: CheckContext,
+  taskId: string,
+  accept: (state: unknown) => boolean,
+  deadline: number,
+  every: number,
+): Promise<JsonObject | undefined> {
   for (;;) {
     const task = await getTask(c, taskId);
     if (accept(stateOf(task)) || Date.now() >= deadline || c.signal.aborted) return task;
     await sleep(every);
+  }
+}
+
+/**
+ * A precondition's wait for a task's state (it is working, so a cancel can reach it), read first on
+ * the task's own stream when the caller holds one: the agent's events say so at no request's cost,
+ * where every tasks/get is a second of the run at 60 requests a minute. The stream's state is its
+ * newest event's, not the first one accepted. A stream that ends, or shows no accepted state within
+ * the window (`timeoutMs`, scaled as awaitState()'s), leaves the answer to tasks/get, read at least
+ * once. Returns the state seen. A check that grades what tasks/get says reads it with awaitState().
+ */
+export async function awaitStateOf(
+  c: CheckContext,
+  task: { taskId: string; stream?: SseStream },
+  accept: (state: unknown) => boolean,
+  timeoutMs = STATE_WINDOW_MS,
+): Promise<unknown> {
+  const windowMs = c.scaled(timeoutMs);
+  const deadline = Date.now() + windowMs;
+  if (task.stream !== undefined) {
+    const seen = await streamedState(task.stream, accept, deadline, c.signal);
+    if (seen.accepted) return seen.state;
+  }
+  const every = Math.max(20, Math.floor(windowMs / 200));
+  return stateOf(await pollState(c, task.taskId, accept, deadline, every));
+}
+
+/** The newest state a stream shows once `accept` takes it, or `accepted: false` at its end or the deadline. */
+async function streamedState(
+  stream: SseStream,
+  accept: (state: unknown) => boolean,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<{ accepted: boolean; state?: unknown }> {
+  const events = stream.events();
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<'time'>((resolve) => {
+    timer = setTimeout(() => resolve('time'), Math.max(0, deadline - Date.now()));
+  });
+  let read = 0;
+  let state: unknown;
+  try {
+    while (!signal.aborted) {
+      const next = await Promise.race([events.next(), timeUp]);
+      if (next === 'time' || next.done === true) break;
+      read += 1;
+      state = eventState(next.value) ?? state;
+      // Events already received after this one: the newest of them says the state now.
+      if (read < stream.transcript.events.length) continue;
+      if (state !== undefined && accept(state)) return { accepted: true, state };
+    }
+    return { accepted: false };
+  } finally {
+    clearTimeout(timer);
+    void events.return?.(undefined);
   }
 }
 

@@ -3,7 +3,7 @@
 // (directive-driven, or a black-box race on agents without the contract), and a small retry policy
 // stored for a task. Reading what the agent delivered is deliveries.ts.
 import { randomUUID } from 'node:crypto';
-import { is, type AnsweredExchange, type CheckContext } from '../../harness/check/index.ts';
+import { is, type AnsweredExchange, type CheckContext, type SseStream } from '../../harness/check/index.ts';
 import { ERROR_CODES } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
 import { streamingClaimed } from './card.ts';
@@ -12,7 +12,7 @@ import { directivePart, directivesHonoured, type DirectiveFields } from './direc
 import { refusal } from './errors.ts';
 import { messageParams, textPart } from './messages.ts';
 import { responseOf, resultOf, resultOfEvent, sentAt, type JsonObject } from './rpc.ts';
-import { awaitState, getTask, isFinalState, stateOf } from './tasks.ts';
+import { awaitState, awaitStateOf, getTask, isFinalState, stateOf } from './tasks.ts';
 
 export const SET = 'tasks/pushNotificationConfig/set';
 export const GET = 'tasks/pushNotificationConfig/get';
@@ -111,7 +111,7 @@ export async function startRunningTask(
   const finish = async (): Promise<number> => {
     if (!scripted) return Date.now();
     // A task still queued would be canceled rather than finished: wait until it runs (C-21).
-    await awaitState(c, started.taskId, (state) => state !== 'submitted', 5_000);
+    await awaitStateOf(c, started, (state) => state !== 'submitted', 5_000);
     const cancel = await c.rpc('tasks/cancel', { taskId: started.taskId, reason: 'finish (finishOnCancel)' });
     // The agent's system timeout (or a queue the harness could not wait out) may have ended the task
     // first: then no task.completed is owed, and the check cannot show what it was for.
@@ -133,12 +133,12 @@ export async function startRunningTask(
 async function streamTask(
   c: CheckContext,
   parts: readonly JsonObject[],
-): Promise<{ taskId: string; ended: Promise<unknown> }> {
+): Promise<{ taskId: string; ended: Promise<unknown>; stream?: SseStream }> {
   const stream = await c.stream('message/stream', messageParams(parts), { closeOnFinal: true });
   for await (const ev of stream.events()) {
     const result = resultOfEvent(ev);
     c.require('first message/stream event result.id', result?.id, is.nonEmptyString());
-    return { taskId: result!.id as string, ended: stream.done };
+    return { taskId: result!.id as string, ended: stream.done, stream };
   }
   return c.fail('message/stream ended without an event naming the task', {
     expected: 'an SSE event whose result is the task',

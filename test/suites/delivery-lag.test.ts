@@ -33,9 +33,9 @@ afterAll(async () => {
 
 describe('the since of a delivery lag', () => {
   it("finish() returns when its cancel left the harness, after the pace's wait", async () => {
-    // Two requests per 1.5 s window (3 per 500 ms, less the governor's margin): the cancel of finish()
-    // is the fifth request of the check, so it waits for the window that the set shared.
-    const pace = { limit: 3, windowMs: 500, source: 'option' as const };
+    // One request per 1.5 s window (1 per 500 ms, and the governor's margin): the cancel of finish()
+    // waits for the window of the set before it.
+    const pace = { limit: 1, windowMs: 500, source: 'option' as const };
     const run = testRun(
       { baseUrl: server.baseUrl, agentId: 'reference-agent', apiKey: key },
       { checkTimeoutMs: 30_000, field: { ...FULL_SPEED, pace, deadlineAt: Date.now() + 60_000 } },

@@ -1,7 +1,8 @@
 // endedBefore(): a refused cancel proves nothing when the harness had already heard the task end
 // on its own (its stream's final event, a message/send answer) before the cancel left, or heard the
 // system timeout (C-05) end it while the cancel was on its way; otherwise the refusal stays a finding.
-// readTooLate(): the same for a tasks/get that read a final state where the check needed a running task.
+// readTooLate(): the same for a tasks/get that read a final state where the check needed a running task,
+// or, without a read, the task's stream that showed it ended.
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../core/evidence.ts';
 import type { CheckContext } from '../../suites/support/index.ts';
@@ -125,5 +126,16 @@ describe('readTooLate', () => {
       readTooLate(context([stream(timedOut()), read(500, 'working')]), { taskId: 't1' }),
     ).toBeUndefined();
     expect(readTooLate(context([read(500, 'completed')]), { taskId: 't1' })).toBeUndefined();
+  });
+
+  it('without a read, a final event on the stream the check watched (awaitStateOf)', () => {
+    const watched = (events: ReturnType<typeof event>[]) =>
+      ({ taskId: 't1', stream: { transcript: { exchangeId: 'ex-1', events } } }) as never;
+    expect(readTooLate(context([]), watched(timedOut()))).toMatch(
+      /^the task was already canceled \(reason "system timeout"\) on its stream/,
+    );
+    expect(readTooLate(context([]), watched(timedOut().slice(0, 2)))).toBeUndefined();
+    // A read there was decides, as above: the stream does not override it.
+    expect(readTooLate(context([read(500, 'submitted')]), watched(timedOut()))).toBeUndefined();
   });
 });

@@ -22,7 +22,7 @@ import {
   streamSeen,
   type StreamSeen,
 } from '../../suites/support/streams.ts';
-import { awaitState, notSeenIn } from '../../suites/support/tasks.ts';
+import { awaitState, awaitStateOf, notSeenIn } from '../../suites/support/tasks.ts';
 import { startFixture, type Fixture } from '../harness/fixtures/jsonrpc-fixture.ts';
 
 const EXPECTED = ['submitted', 'working', 'canceled'];
@@ -143,7 +143,7 @@ describe('windows the harness chose are no evidence of absence', () => {
     const c = context(r, 0, ['submitted']);
     const scaled: number[] = [];
     (c as { scaled: (ms: number) => number }).scaled = (ms) => (scaled.push(ms), 0);
-    const o = await outcome(() => requireWorking(c, 't1', 300), c);
+    const o = await outcome(() => requireWorking(c, { taskId: 't1' }, 300), c);
     expect(o.status).toBe('not-exercised');
     // The window was grown by the agent's turn latency (c.scaled) before it was used.
     expect(scaled).toContain(3_000);
@@ -151,7 +151,10 @@ describe('windows the harness chose are no evidence of absence', () => {
 
   it('requireWorking: another state than working after submitted still fails', async () => {
     const r = new CheckRecorder();
-    const o = await outcome(() => requireWorking(context(r, 0, ['bogus']), 't1', 300), context(r));
+    const o = await outcome(
+      () => requireWorking(context(r, 0, ['bogus']), { taskId: 't1' }, 300),
+      context(r),
+    );
     expect(o.status).toBe('fail');
   });
 
@@ -162,6 +165,62 @@ describe('windows the harness chose are no evidence of absence', () => {
     (c as { scaled: (ms: number) => number }).scaled = (ms) => (asked.push(ms), 0);
     await awaitState(c, 't1', (s) => s === 'completed', 2_000);
     expect(asked).toEqual([2_000]);
+  });
+});
+
+/** A stream of these states that stays open (`open`) or has ended, read as a live task's stream. */
+function liveStream(states: string[], open: boolean): SseStream {
+  const t = stream(states, open ? {} : ENDED).transcript;
+  return {
+    transcript: t,
+    done: new Promise(() => {}),
+    async *events() {
+      yield* t.events;
+      if (open) await new Promise(() => {});
+    },
+  } as unknown as SseStream;
+}
+
+/** context() that counts its tasks/get reads. */
+function counted(states: string[]): { c: CheckContext; reads: () => number } {
+  const c = context(new CheckRecorder(), 0, states);
+  let reads = 0;
+  const rpc = c.rpc.bind(c);
+  Object.assign(c, {
+    signal: new AbortController().signal,
+    rpc: (...args: Parameters<CheckContext['rpc']>) => ((reads += 1), rpc(...args)),
+  });
+  return { c, reads: () => reads };
+}
+
+describe("a precondition's wait reads the task's own stream first (awaitStateOf)", () => {
+  const started = (s: unknown): boolean => s !== 'submitted';
+
+  it('a stream showing working answers without a request', async () => {
+    const { c, reads } = counted(['submitted']);
+    const task = { taskId: 't1', stream: liveStream(['submitted', 'working'], true) };
+    expect(await awaitStateOf(c, task, started, 50)).toBe('working');
+    expect(reads()).toBe(0);
+  });
+
+  it("the stream's newest state counts, not the first one accepted", async () => {
+    const { c, reads } = counted([]);
+    const task = { taskId: 't1', stream: liveStream(['submitted', 'working', 'completed'], false) };
+    expect(await awaitStateOf(c, task, started, 50)).toBe('completed');
+    expect(reads()).toBe(0);
+  });
+
+  it('a stream silent past the window leaves the answer to tasks/get', async () => {
+    const { c, reads } = counted(['working']);
+    const task = { taskId: 't1', stream: liveStream(['submitted'], true) };
+    expect(await awaitStateOf(c, task, started, 30)).toBe('working');
+    expect(reads()).toBe(1);
+  });
+
+  it('without a stream it polls tasks/get as awaitState does', async () => {
+    const { c, reads } = counted(['submitted', 'submitted', 'working']);
+    expect(await awaitStateOf(c, { taskId: 't1' }, started, 2_000)).toBe('working');
+    expect(reads()).toBe(3);
   });
 });
 
