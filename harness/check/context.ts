@@ -3,7 +3,7 @@
 import type { Requirement } from '../../requirements/types.ts';
 import type { Exchange, RecordedResponse } from '../../core/evidence.ts';
 import { RunBudgetError, sharedGovernor, type TrafficGovernor } from '../io/governor.ts';
-import { PaceBudgetError } from '../io/pace.ts';
+import { PaceBudgetError, paceIntervalMs } from '../io/pace.ts';
 import { RateLimitedError } from '../io/rate-limited.ts';
 import { TaskSlotError } from '../io/slots.ts';
 import { TurnBudgetError, WaitClock, type TrafficTally } from '../io/tallies.ts';
@@ -106,6 +106,13 @@ export interface CheckContext {
    * it runs (pacedLengthsMs).
    */
   scaled(ms: number): number;
+  /**
+   * The shortest interval between one check's repeated reads of the same thing (a poll for a state)
+   * that keeps the check to its share of the agent's pace: the pace's interval between requests times
+   * the suite files that run at once; 0 without a pace. A faster poll only queues on the pace and
+   * takes the requests the other files' checks need (at 60 requests/min, about 4 s with 4 files).
+   */
+  pollIntervalMs(): number;
   info(message: string, data?: unknown): void;
   /**
    * A property over generated inputs (fast-check, seed and runs from the run). A counterexample is a
@@ -375,6 +382,10 @@ export function createCheckContext(
       const scaled = scaledToAgent(ms, { ...unpaced, paceWaitMs: governor.paceWaitMs(), untilDeadlineMs });
       holdForPace(scaled - scaledToAgent(ms, unpaced));
       return scaled;
+    },
+    pollIntervalMs: () => {
+      const pace = run.field.pace;
+      return pace === null ? 0 : Math.ceil(paceIntervalMs(pace) * (run.field.suiteWorkers ?? 1));
     },
     requirement,
     target: { baseUrl: run.baseUrl, agentId: run.agentId, authKind: authKindOf(run.auth) },

@@ -60,6 +60,11 @@ export function paceCap(p: Pace): number {
   return Math.max(1, Math.floor(p.limit * PACE_SHARE));
 }
 
+/** The mean interval between the requests the run lets out under this pace (its window over its cap). */
+export function paceIntervalMs(p: Pace): number {
+  return (p.windowMs + WINDOW_SLACK_MS) / paceCap(p);
+}
+
 // How long the waits of the past count without a pace (a Retry-After pause): about a window of the
 // paces cards announce (per minute).
 const RECENT_WAITS_MS = 60_000;

@@ -211,7 +211,7 @@ const queue = sharedSample(QUEUE, async (c): Promise<Queue> => {
       const deadline = Date.now() + s.dequeueWindowMs;
       let now = await sample();
       while (![...waiting].some((id) => now.get(id) === 'working') && Date.now() < deadline) {
-        await sleep(20);
+        await sleep(Math.max(20, c.pollIntervalMs()));
         now = await sample();
       }
       if (s.started.length === 0) s.dequeuedState = now.get(second);

@@ -42,7 +42,7 @@ export async function openTask(c: CheckContext, parts: readonly JsonObject[]): P
   const deadline = Date.now() + c.scaled(1_000);
   while (Date.now() < deadline) {
     if ((await getTask(c, taskId)) !== undefined) return { taskId };
-    await sleep(20);
+    await sleep(Math.max(20, c.pollIntervalMs()));
   }
   return c.notExercised('no streaming, and the client task id of message/send (C-16) was not honoured');
 }

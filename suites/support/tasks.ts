@@ -75,8 +75,9 @@ export const STATE_WINDOW_MS = 3_000;
  * Polls tasks/get until `accept` takes the state, for `timeoutMs` grown by the agent's turn latency
  * and pace (c.scaled), or until the check is aborted; returns the last task seen. The window is the
  * harness's choice: a state not reached in it is no finding (the spec bounds no transition's time),
- * see notSeenIn(). Polls every 20 ms (directive timelines of a few hundred ms), and a long window (a
- * system timeout of minutes, a paced agent's) less often: about 200 reads whatever its length.
+ * see notSeenIn(). Polls every 20 ms (directive timelines of a few hundred ms), a long window (a
+ * system timeout of minutes, a paced agent's) less often: about 200 reads whatever its length, and a
+ * paced agent no faster than the check's share of its pace (c.pollIntervalMs).
  */
 export function awaitState(
   c: CheckContext,
@@ -85,7 +86,12 @@ export function awaitState(
   timeoutMs = STATE_WINDOW_MS,
 ): Promise<JsonObject | undefined> {
   const windowMs = c.scaled(timeoutMs);
-  return pollState(c, taskId, accept, Date.now() + windowMs, Math.max(20, Math.floor(windowMs / 200)));
+  return pollState(c, taskId, accept, Date.now() + windowMs, pollEvery(c, windowMs));
+}
+
+/** Every 20 ms, about 200 reads in a long window, and never faster than the check's share of the pace. */
+function pollEvery(c: CheckContext, windowMs: number): number {
+  return Math.max(20, Math.floor(windowMs / 200), c.pollIntervalMs());
 }
 
 async function pollState(
@@ -122,8 +128,7 @@ export async function awaitStateOf(
     const seen = await streamedState(task.stream, accept, deadline, c.signal);
     if (seen.accepted) return seen.state;
   }
-  const every = Math.max(20, Math.floor(windowMs / 200));
-  return stateOf(await pollState(c, task.taskId, accept, deadline, every));
+  return stateOf(await pollState(c, task.taskId, accept, deadline, pollEvery(c, windowMs)));
 }
 
 /** The newest state a stream shows once `accept` takes it, or `accepted: false` at its end or the deadline. */

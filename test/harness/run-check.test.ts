@@ -285,6 +285,24 @@ describe('runCheck', () => {
     expect(result.status).toBe('pass');
   });
 
+  it("gives a poll the check's share of the agent's pace, and no interval without a pace", async () => {
+    const seen: number[] = [];
+    const spec = (label: string) => ({
+      requirement,
+      title: label,
+      fn: async (c: Parameters<Parameters<typeof runCheck>[0]['fn']>[0]) => {
+        seen.push(c.pollIntervalMs());
+        c.check('read', true, true);
+      },
+    });
+    // 60 requests/min: 57 let out per 61 s window, one each 1.07 s; 4 suite files share it.
+    const pace = { limit: 60, windowMs: 60_000, source: 'card' as const };
+    const paced = { ...FULL_SPEED, profile: 'standard' as const, pace, suiteWorkers: 4 };
+    await runCheck(spec('paced'), { ...run, field: paced });
+    await runCheck(spec('unpaced'), { ...run, field: { ...paced, pace: null } });
+    expect(seen).toEqual([Math.ceil((61_000 / 57) * 4), 0]);
+  });
+
   it("spends no budget on the pace in a worker linked to the runner, whatever the worker's earlier waits", async () => {
     // One request per 300 ms window (and its 1 s slack), kept by the runner's governor.
     const pace = { limit: 1, windowMs: 300, source: 'option' as const };

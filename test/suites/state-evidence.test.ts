@@ -60,6 +60,7 @@ function context(recorder: CheckRecorder, turnMs = 0, states: string[] = []): Ch
     info: (message: string, data?: unknown) => recorder.info(message, data),
     notExercised: (reason: string) => recorder.notExercised(reason),
     turnLatencyMs: () => turnMs,
+    pollIntervalMs: () => 0,
     scaled: (ms: number) => scaledToAgent(ms, { turnLatencyMs: turnMs }),
     rpc: async () => {
       const state = states[Math.min(read, states.length - 1)];

@@ -50,6 +50,7 @@ describe('awaitState', () => {
     let reads = 0;
     const c = {
       scaled: (ms: number) => ms,
+      pollIntervalMs: () => 0,
       signal: controller.signal,
       rpc: async () => {
         reads += 1;
@@ -69,6 +70,7 @@ describe('awaitState', () => {
     let reads = 0;
     const c = {
       scaled: (ms: number) => ms,
+      pollIntervalMs: () => 0,
       signal: new AbortController().signal,
       rpc: async () => {
         const state = states[Math.min(reads, states.length - 1)];
@@ -79,6 +81,23 @@ describe('awaitState', () => {
     const task = await awaitState(c, 't1', (s) => s === 'working', 5_000);
     expect(task?.status).toEqual({ state: 'working' });
     expect(reads).toBe(2);
+  });
+
+  it("polls no faster than the check's share of the agent's pace", async () => {
+    const at: number[] = [];
+    const c = {
+      scaled: (ms: number) => ms,
+      pollIntervalMs: () => 150,
+      signal: new AbortController().signal,
+      rpc: async () => {
+        at.push(Date.now());
+        return exchange('', { jsonrpc: '2.0', id: 1, result: { id: 't1', status: { state: 'working' } } });
+      },
+    } as unknown as CheckContext;
+    await awaitState(c, 't1', (s) => s === 'completed', 400);
+    // 20 ms apart without the pace (20 reads in 400 ms); 150 ms apart with it.
+    expect(at.length).toBeLessThanOrEqual(4);
+    for (let i = 1; i < at.length; i += 1) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(145);
   });
 });
 
