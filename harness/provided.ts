@@ -31,6 +31,12 @@ export interface FieldSettings {
   /** Suite files run at once (vitest workers), set by the runner. */
   suiteWorkers?: number;
   /**
+   * The answer time of the probe's task-creating request (harness/runner/probe.ts): the turn
+   * allowance until the suites' own turns are counted, so the first checks' windows already grow
+   * by what this agent takes per turn.
+   */
+  probedTurnMs?: number;
+  /**
    * Set by the runner's plan when the budget cannot hold every generated case the profile asks for
    * (harness/runner/plan.ts): `coverage`, each property runs one case (phase 1); `breadth`, each runs
    * the cases the plan gave it (phase 2, keyed by test name `<id> <title>`); `budget.toFit` is the

@@ -186,6 +186,7 @@ export function runGovernor(run: ProvidedRun): TrafficGovernor {
     endsAt: f.budget?.endsAt,
     maxTurns: f.maxTurns,
     taskCap: f.taskCap,
+    probedTurnMs: f.probedTurnMs,
   };
   return sharedGovernor(
     `${run.baseUrl} ${run.agentId} ${f.deadlineAt ?? ''} ${f.budget?.endsAt ?? ''}`,

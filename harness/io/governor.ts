@@ -22,6 +22,8 @@ export interface GovernorSettings extends PaceSettings, TaskSlotSettings {
   maxTurns?: number | null;
   /** Epoch ms when the run's budget ends (FieldSettings.budget): no request is admitted after it. */
   endsAt?: number | undefined;
+  /** FieldSettings.probedTurnMs: the turn allowance before the run's first turn. */
+  probedTurnMs?: number | undefined;
 }
 
 /** The run's budget ended: no request is sent after it, and what is left is not exercised. */
@@ -183,7 +185,7 @@ export class Governor implements TrafficGovernor {
   }
 
   turnAllowanceMs(): number {
-    return turnAllowanceMs(this.total.turnLatencyMs);
+    return turnAllowanceMs(this.total.turnLatencyMs, this.settings.probedTurnMs);
   }
 
   paceWaitMs(): number {

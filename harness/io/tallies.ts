@@ -165,12 +165,12 @@ export class WaitClock {
 const RECENT_TURNS = 50;
 
 /**
- * What a slow agent adds to a turn: the 95th percentile of the last turns' answer times (0 before
- * the first). Deadlines and first-event budgets of task-creating requests grow by it, so an LLM
- * agent's seconds per turn never turn into a harness error.
+ * What a slow agent adds to a turn: the 95th percentile of the last turns' answer times (`before`,
+ * the probe's turn, until the first; else 0). Deadlines and first-event budgets of task-creating
+ * requests grow by it, so an LLM agent's seconds per turn never turn into a harness error.
  */
-export function turnAllowanceMs(turnLatencyMs: readonly number[]): number {
+export function turnAllowanceMs(turnLatencyMs: readonly number[], before = 0): number {
   const recent = turnLatencyMs.slice(-RECENT_TURNS).sort((a, b) => a - b);
-  if (recent.length === 0) return 0;
+  if (recent.length === 0) return Math.round(before);
   return Math.round(recent[Math.min(recent.length - 1, Math.floor(recent.length * 0.95))]!);
 }

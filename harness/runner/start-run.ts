@@ -37,6 +37,7 @@ export async function startRun(
     provided.card = probe.card;
     f.pace = paceFor(opts, probe.card);
     f.taskCap = taskCapFor(probe.card);
+    if (probe.turnLatencyMs !== undefined) f.probedTurnMs = probe.turnLatencyMs;
     return { provided, probe, probeTally: probeTraffic.tally, close };
   } catch (e) {
     await close();

@@ -51,6 +51,14 @@ describe("the governor's pace wait", () => {
     vi.useRealTimers();
   });
 
+  it("grows by the probe's turn until the run's first turn is answered, then by the run's own", () => {
+    const g = new Governor({ pace: null, concurrency: 8, probedTurnMs: 1_500 });
+    expect(g.turnAllowanceMs()).toBe(1_500);
+    g.total.turnLatencyMs.push(40);
+    expect(g.turnAllowanceMs()).toBe(40);
+    expect(new Governor({ pace: null, concurrency: 8 }).turnAllowanceMs()).toBe(0);
+  });
+
   it('is 0 on an unpaced agent, however many requests went out', async () => {
     const g = new Governor({ pace: null, concurrency: 8 });
     for (let i = 0; i < 100; i += 1) (await g.admit({ turn: false }))();
