@@ -14,7 +14,8 @@ import { errorOf, resultOf, sentAt } from '../support/rpc.ts';
 import { sharedSample } from '../support/samples.ts';
 import { setConfig, startRunningTask } from '../support/webhooks.ts';
 
-export interface Captured {
+/** What a sample captured of its task at its url: the deliveries, or why they are incomplete or late. */
+export interface SampleDeliveries {
   taskId?: string;
   /** The deliveries (first copies of each attempt) of this task to the sample's url, in arrival order. */
   deliveries: Delivery[];
@@ -24,7 +25,7 @@ export interface Captured {
   late?: string;
 }
 
-export interface AgentSample extends Captured {
+export interface AgentSample extends SampleDeliveries {
   /**
    * The event that ends the sample task: `task.completed`, or the event of the final state message/send
    * answered when the agent ended the plain task otherwise (it may fail one: spec 3, C-51).
@@ -137,7 +138,7 @@ export function requireCompletedSample(c: CheckContext, s: AgentSample): void {
 }
 
 /** The sample, or the check ends: failed when the target broke it, with the reason. */
-export function requireSample<T extends Captured>(
+export function requireSample<T extends SampleDeliveries>(
   c: CheckContext,
   s: T,
   what: string,
@@ -151,8 +152,8 @@ export function requireSample<T extends Captured>(
 export interface OutcomeSample {
   scripted: boolean;
   problem?: string;
-  failed?: Captured & { message: string };
-  canceled?: Captured & { reason: string; raced: boolean; endedFirst?: string };
+  failed?: SampleDeliveries & { message: string };
+  canceled?: SampleDeliveries & { reason: string; raced: boolean; endedFirst?: string };
 }
 
 async function failedTask(
@@ -209,7 +210,7 @@ export const outcomeSample = sharedSample(
 export function requireCanceled(
   c: CheckContext,
   s: OutcomeSample,
-): Captured & { taskId: string; reason: string } {
+): SampleDeliveries & { taskId: string; reason: string } {
   c.require('outcome sample complete', s.problem, is.absent());
   const canceled = s.canceled!;
   // The task met its system timeout while the cancel waited on a slow or rate-limited agent.
@@ -226,7 +227,7 @@ export function requireCanceled(
 export function requireFailed(
   c: CheckContext,
   s: OutcomeSample,
-): Captured & { taskId: string; message: string } {
+): SampleDeliveries & { taskId: string; message: string } {
   c.require('outcome sample complete', s.problem, is.absent());
   if (!s.scripted) {
     c.notExercised(
