@@ -35,10 +35,23 @@ function addRunCommand(program: Command, io: CliIo, setCode: SetCode): void {
     .action(async (flags: Record<string, unknown>) => setCode(await runCommand(flags, io)));
 }
 
+const VERSION_LABEL = `${TOOL.version}, ${formatLedgerVersion(TOOL.ledger)}`;
+
+/** `<command> --version` prints the version too: the program's own options stop at the command. */
+function versionEverywhere(command: Command): void {
+  for (const sub of command.commands) {
+    sub.version(VERSION_LABEL, '-V, --version');
+    versionEverywhere(sub);
+  }
+}
+
 export function buildProgram(io: CliIo, setCode: SetCode): Command {
   const program = new Command('a2a-conformance')
     .description('Conformance harness and reference server for the Agent-to-Agent JSON-RPC service')
-    .version(`${TOOL.version}, ${formatLedgerVersion(TOOL.ledger)}`, '-V, --version')
+    .version(VERSION_LABEL, '-V, --version')
+    // The program's own options (--version, --help) only before the command: after it, every word
+    // belongs to the command, so a value such as an API key that begins with `-V` stays a value.
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError('(run with --help for usage)');
@@ -74,6 +87,7 @@ export function buildProgram(io: CliIo, setCode: SetCode): Command {
     .argument('<requirement-id>', 'e.g. 2.2/response-id-equals-request-id')
     .action(async (id: string) => setCode(await explainCommand(id, io)));
   addFleetCommand(program, io, setCode);
+  versionEverywhere(program);
   return program;
 }
 

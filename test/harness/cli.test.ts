@@ -76,6 +76,30 @@ describe.concurrent('a2a-conformance CLI', () => {
     expect(r.stdout.trim()).toBe(`${VERSION}, ${formatLedgerVersion(LEDGER_VERSION)}`);
   });
 
+  it('prints the version after a command too', async () => {
+    for (const args of [
+      ['run', '--version'],
+      ['fleet', 'run', '-V'],
+    ]) {
+      const r = await inProcess(args);
+      expect(`${args.join(' ')}: ${r.code} ${r.stdout.trim()}`).toBe(
+        `${args.join(' ')}: 0 ${VERSION}, ${formatLedgerVersion(LEDGER_VERSION)}`,
+      );
+    }
+  });
+
+  // An API key is random base64url: one in 4,096 begins with `-V`. Read as the program's --version,
+  // the run printed the version and exited 0 with no report: a green CI job that certified nothing.
+  it.each([['-V'], ['-Vq3x'], ['-h'], ['--version']])(
+    'takes %j after a value option as its value, not as the program option',
+    async (key) => {
+      const r = await inProcess(['run', '--api-key', key, '--only', 'no-such-section/*']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/no requirement matches/);
+      expect(r.stdout).not.toContain(VERSION);
+    },
+  );
+
   it('exits 2 on an unknown flag, as a process', async () => {
     const r = await cli(['run', '--bogus']);
     expect(r.code).toBe(2);
