@@ -449,8 +449,13 @@ export function planLines(plan: RunPlan, agent: AgentPace): string[] {
   } else {
     const few = plan.unreached.slice(0, 8).join(', ');
     const more = plan.unreached.length > 8 ? ` and ${plan.unreached.length - 8} more` : '';
+    // Every requirement reached, some of phase 1's checks not: the first pass fits, the rest in part.
+    const reach =
+      plan.unreached.length === 0
+        ? 'every requirement should still be reached, not every check of it'
+        : `about ${plan.unreached.length} requirement(s) may not be reached (${few}${more})`;
     lines.push(
-      `  phase 1 does NOT fit ${budget}: about ${plan.unreached.length} requirement(s) may not be reached${plan.unreached.length > 0 ? ` (${few}${more})` : ''}; --budget-ms ${plan.budgetToFit} would fit it. ${plan.coveragePasses !== undefined && plan.coveragePasses.length > 1 ? 'One check of each MUST requirement runs first (the cheapest set), then every other check; in each pass, the' : 'The'} files that cover the most requirements per second run first; what is not reached ends not-exercised.`,
+      `  phase 1 does NOT fit ${budget}: ${reach}; --budget-ms ${plan.budgetToFit} would fit it. ${plan.coveragePasses !== undefined && plan.coveragePasses.length > 1 ? 'One check of each MUST requirement runs first (the cheapest set), then every other check; in each pass, the' : 'The'} files that cover the most requirements per second run first; what is not reached ends not-exercised.`,
     );
   }
   return lines;

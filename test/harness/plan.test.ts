@@ -120,6 +120,24 @@ describe('the run plan', () => {
     expect(lines).toContain(`--budget-ms ${plan.budgetToFit}`);
   });
 
+  it('a budget that holds the first pass but not phase 1 says every requirement should still be reached', () => {
+    // Ten MUST requirements, each with a one-request check in one file and a 100-request check in a
+    // file of its own: the cheap pass takes about 10 s at 60 a minute, phase 1 about 17 minutes.
+    const cheap = Array.from({ length: 10 }, (_, i) => check(`4/r${i}`, 'cheap', { requests: 1, turns: 0 }));
+    const costly = cheap.map((c, i) => ({
+      ...check(c.requirementId, `costly${i}`, { requests: 100, turns: 0 }),
+      title: `costly ${c.requirementId}`,
+    }));
+    const must = new Set(cheap.map((c) => c.requirementId));
+    const plan = makePlan(input([...cheap, ...costly], { must, budgetMs: 120_000 }));
+    expect(plan.fits).toBe('part');
+    expect(plan.unreached).toEqual([]);
+    const lines = planLines(plan, AGENT).join('\n');
+    expect(lines).toContain('phase 1 does NOT fit');
+    expect(lines).toContain('every requirement should still be reached, not every check of it');
+    expect(lines).not.toMatch(/about 0 requirement/);
+  });
+
   it("a budget that cannot hold phase 1 runs the MUST requirements' checks first, in a pass of their own", () => {
     // 30 files: the even ones' requirements are MUST, the costliest files among them.
     const checks = Array.from({ length: 30 }, (_, i) =>
