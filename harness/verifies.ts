@@ -2,7 +2,7 @@
 // titled `<id> <title>`. The CheckResult travels to the runner in `task.meta.a2a` (see runner/collector.ts).
 // suiteFile({...}) at the top of a suite file declares what its checks cost and need (check/cost.ts);
 // each test carries its resolved declaration in `task.meta.a2aPlan` from collection on.
-import { inject, test, TestRunner, type TestContext } from 'vitest';
+import { inject, recordArtifact, test, TestRunner, type TestArtifactBase, type TestContext } from 'vitest';
 
 import { getRequirement } from '../requirements/index.ts';
 import type { Requirement } from '../requirements/types.ts';
@@ -149,6 +149,27 @@ function planOf(id: string, options: VerifiesOptions): CheckPlanMeta {
   return resolveCheckPlan(declared, options, options.overflowsTasks === true);
 }
 
+declare module 'vitest' {
+  interface TestArtifactRegistry {
+    'a2a:waiting-on-target': TestArtifactBase & { type: 'a2a:waiting-on-target' };
+  }
+}
+
+/**
+ * Makes sure the runner has heard that this check is running. vitest sends a worker's test events in
+ * batches at most every 100 ms, and a batch whose timer fires a little early is kept until the next
+ * event: a check that hangs on the target makes none, so the runner never heard it start, could not
+ * name it, and ended a run whose target stopped answering as one that did (exit 0, not 2). Recording
+ * an artifact sends every batch held first; the runner ignores the artifact itself.
+ */
+async function tellRunning(ctx: TestContext): Promise<void> {
+  try {
+    await recordArtifact(ctx.task, { type: 'a2a:waiting-on-target' });
+  } catch {
+    // A worker that cannot tell any more is ending: the runner's grace decides then.
+  }
+}
+
 export function verifies(id: string, title: string, fn: CheckFn, options: VerifiesOptions = {}): void {
   const requirement = lookup(id);
   if (title.trim() === '') throw new Error(`verifies(): check of '${id}' needs a title`);
@@ -185,6 +206,7 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
       timeoutMs: budget,
       overflowsTasks,
       betweenSteps: () => hold.yield(),
+      outlivesRun: () => void tellRunning(ctx),
     };
     const tally = newTally();
     const webhooks: WebhookSettlement = { expectations: [], lagsMs: [] };

@@ -55,6 +55,12 @@ export interface CheckSpec {
    * The time it waits does not spend the check's budget.
    */
   betweenSteps?: () => Promise<void>;
+  /**
+   * Called while the check, after the run's budget ended, still waits on an answer of the target (at
+   * the budget's end, then at most once a second): the runner must learn that the check is running,
+   * to name it if the target never answers (exit 2), whatever the test runner has not yet told it.
+   */
+  outlivesRun?: () => void;
 }
 
 /** What a check was waiting on when its budget ended: the agent's sender, the agent's limits, or nothing of the agent's. */
@@ -132,11 +138,17 @@ function withBudget(
     };
     timer = setTimeout(expire, ms);
   });
+  let toldAt = -Infinity;
   const ended = new Promise<never>((_, reject) => {
     if (runEnd === undefined) return;
     const look = (): void => {
-      const left = runEnd.endsAt - Date.now();
+      const now = Date.now();
+      const left = runEnd.endsAt - now;
       if (left > 0 || runEnd.unanswered() > 0) {
+        if (left <= 0 && runEnd.outlived !== undefined && now - toldAt >= OUTLIVED_EVERY_MS) {
+          toldAt = now;
+          runEnd.outlived();
+        }
         endTimer = setTimeout(look, Math.min(Math.max(left, RUN_END_POLL_MS), MAX_TIMER_MS));
         return;
       }
@@ -158,6 +170,8 @@ interface RunEnd {
   endsAt: number;
   /** Requests the check sent that the target has not answered (ClientPool.unanswered). */
   unanswered: () => number;
+  /** CheckSpec.outlivesRun. */
+  outlived?: (() => void) | undefined;
 }
 
 // How often a check still running after the run's budget ended looks whether the target has answered
@@ -165,6 +179,8 @@ interface RunEnd {
 // runner's grace). A check that waits on an answer is left to the answer; one the target never gives
 // outlasts the grace, and the runner ends the run as one that could not be done.
 const RUN_END_POLL_MS = 50;
+// How often a check still waiting on the target after the run's budget tells so (CheckSpec.outlivesRun).
+const OUTLIVED_EVERY_MS = 1_000;
 // setTimeout's longest delay; a later end is looked at again when it fires.
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -247,7 +263,9 @@ export async function runCheck(
         controller,
         agentTime,
         waitingOn,
-        budget === undefined ? undefined : { endsAt: budget.endsAt, unanswered: () => pool.unanswered() },
+        budget === undefined
+          ? undefined
+          : { endsAt: budget.endsAt, unanswered: () => pool.unanswered(), outlived: spec.outlivesRun },
       );
     } catch (e) {
       thrown = e;

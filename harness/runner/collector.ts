@@ -77,7 +77,10 @@ export class Collector implements Reporter {
   }
 
   onTestCaseReady(testCase: TestCase): void {
-    const test = { name: testCase.name, file: this.rel(testCase.module.moduleId), since: Date.now() };
+    // When the test started in its worker: the news may come later (a check that outlived the budget
+    // tells it then), and a check that started before the budget is one the budget cut while running.
+    const since = testCase.diagnostic()?.startTime ?? Date.now();
+    const test = { name: testCase.name, file: this.rel(testCase.module.moduleId), since };
     this.running.set(testCase.id, test);
   }
 

@@ -228,19 +228,41 @@ describe('runCheck', () => {
       expect(result.status).toBe('fail');
     });
 
-    it('leaves a check that waits on an answer the target has not given to its own budgets', async () => {
+    it('leaves a check that waits on an answer the target has not given to its own budgets, and says it is running', async () => {
+      let told = 0;
       const result = await runCheck(
         {
           requirement,
           title: 'waits on a hung request',
           timeoutMs: 1_500,
           fn: async (c) => void (await c.rpc('tasks/get', { taskId: 'x' })),
+          outlivesRun: () => void (told += 1),
         },
         { ...run, field: ending(100) },
       );
-      // Not cut at the run's budget: the runner ends such a run as one that could not be done.
+      // Not cut at the run's budget: the runner ends such a run as one that could not be done, and
+      // must have heard the check run to name it.
       expect(result.status).toBe('error');
       expect(result.durationMs).toBeGreaterThanOrEqual(1_400);
+      expect(told).toBeGreaterThanOrEqual(1);
+    });
+
+    it('does not say it is running when it waits on nothing of the target', async () => {
+      let told = 0;
+      const result = await runCheck(
+        {
+          requirement,
+          title: 'answered, then sleeps',
+          fn: async (c) => {
+            await c.rpc('agent/authenticatedExtendedCard', undefined);
+            await new Promise((r) => setTimeout(r, 10_000));
+          },
+          outlivesRun: () => void (told += 1),
+        },
+        { ...run, field: ending(200) },
+      );
+      expect(result.status).toBe('not-exercised');
+      expect(told).toBe(0);
     });
 
     it('ends a check that starts after it at once, sending nothing', async () => {
