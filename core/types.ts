@@ -18,6 +18,7 @@ import type {
   ReportSummary,
   ReportTraffic,
   ReportVerdict,
+  ReportWindowFill,
 } from '../schemas/generated/types.ts';
 
 /** The outcome of one check (one `verifies()` call). `error` is the harness's own failure. */
@@ -94,3 +95,6 @@ export type Profile = ReportTraffic['profile'];
  * version always records the cases per property (report.json of older versions may lack them).
  */
 export type RunTraffic = ReportTraffic & Required<Pick<ReportTraffic, 'properties'>>;
+
+/** The rate window filled ahead of the rate-limit burst (harness/runner/window-fill.ts). */
+export type WindowFillReport = ReportWindowFill;

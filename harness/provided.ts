@@ -37,6 +37,12 @@ export interface FieldSettings {
    */
   probedTurnMs?: number;
   /**
+   * Set by the runner before the files that run last: the requests it sent ahead of the rate-limit
+   * burst to fill the agent's window (harness/runner/window-fill.ts), those answered with a card, and
+   * when it stopped (epoch ms). Absent: none was sent.
+   */
+  windowFill?: { requests: number; served: number; endedAt: number };
+  /**
    * Set by the runner's plan when the budget cannot hold every generated case the profile asks for
    * (harness/runner/plan.ts): `coverage`, each property runs one case (phase 1); `breadth`, each runs
    * the cases the plan gave it (phase 2, keyed by test name `<id> <title>`); `budget.toFit` is the

@@ -118,6 +118,19 @@ export class Governor implements TrafficGovernor {
     return this.requests.now;
   }
 
+  /**
+   * Request slots free now that no one waits for: what a request sent only while the run leaves
+   * slots idle (harness/runner/window-fill.ts) may take without delaying a check's.
+   */
+  get idleSlots(): number {
+    return this.requests.waiting > 0 ? 0 : Math.max(0, this.settings.concurrency - this.requests.now);
+  }
+
+  /** Requests let out within the pace's window now (a minute's without a pace), bursts included. */
+  inPaceWindow(): number {
+    return this.window.counted();
+  }
+
   /** Task slots held now. */
   get tasksNow(): number {
     return this.tasks.now;

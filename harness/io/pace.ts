@@ -140,6 +140,24 @@ export class PaceWindow {
     this.longest.push([now, waited]);
   }
 
+  /**
+   * Requests let out within the pace's window (and its slack) until `now`; without a pace, within
+   * the last minute.
+   */
+  counted(now = Date.now()): number {
+    const pace = this.settings.pace;
+    return this.countedAt(now, pace === null ? RECENT_WAITS_MS : pace.windowMs + WINDOW_SLACK_MS);
+  }
+
+  private countedAt(now: number, windowMs: number): number {
+    while (this.head < this.sentAt.length && this.sentAt[this.head]! <= now - windowMs) this.head += 1;
+    if (this.head > 1024) {
+      this.sentAt = this.sentAt.slice(this.head);
+      this.head = 0;
+    }
+    return this.sentAt.length - this.head;
+  }
+
   /** A request sent at once whatever the pace (the rate-limit checks, C-04): still counted in the window. */
   sentNow(): void {
     this.sentAt.push(Date.now());
@@ -179,14 +197,8 @@ export class PaceWindow {
       const room = pace === null ? 1 : Math.min(1 + Math.max(0, Math.floor(keep)), paceCap(pace));
       if (waitMs <= 0 && pace !== null) {
         const windowMs = pace.windowMs + WINDOW_SLACK_MS;
-        while (this.head < this.sentAt.length && this.sentAt[this.head]! <= now - windowMs) this.head += 1;
-        if (this.head > 1024) {
-          this.sentAt = this.sentAt.slice(this.head);
-          this.head = 0;
-        }
-        const counted = this.sentAt.length - this.head;
         // Room for `room` once the oldest `counted + room - cap` sends have left the window.
-        const over = counted + room - paceCap(pace);
+        const over = this.countedAt(now, windowMs) + room - paceCap(pace);
         waitMs = over <= 0 ? 0 : this.sentAt[this.head + over - 1]! + windowMs - now + 1;
       }
       if (waitMs <= 0) {

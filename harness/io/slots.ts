@@ -36,6 +36,11 @@ export class RequestSlots {
     return this.inFlight;
   }
 
+  /** Takers waiting for a slot. */
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
   /**
    * Takes a slot (waiting while all are taken; `wait` accounts each wait and returns its end), and
    * returns its release.

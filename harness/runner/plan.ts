@@ -83,6 +83,12 @@ export interface RunPlan {
   checks: number;
   /** Phase 1: every selected check once, one case per property. */
   coverage: Spend;
+  /**
+   * What runs before the files that run last (the rate-limit burst, C-04): phase 1's work of the
+   * other files and the breadth phase 2 gives. The runner fills the rate window ahead of the burst
+   * with what this leaves of the pace (harness/runner/window-fill.ts).
+   */
+  ahead: Spend;
   /** Phase 2: the breadth the profile wants, and what of it fits. */
   breadth: Spend & { wanted: Spend; properties: PlannedBreadth[] };
   budgetMs: number;
@@ -260,6 +266,7 @@ export function makePlan(input: PlanInput): RunPlan {
     requirements: new Set(planned.map((c) => c.requirementId)).size,
     checks: planned.length,
     coverage,
+    ahead: spend(add(before, given)),
     breadth: { ...spend(given), wanted: wantedSpend, properties: breadth },
     budgetMs: input.budgetMs,
     fits,

@@ -115,9 +115,10 @@ export async function runResolved(
     result.traffic = summarizeTraffic(
       provided.field,
       [...checked.tests, ...checked.superseded],
-      run.probeTally,
+      [run.probeTally, checked.windowFill?.tally],
       checked.notRun,
     );
+    if (checked.windowFill !== undefined) result.traffic.windowFill = checked.windowFill.report;
     if (checked.plan !== undefined) result.traffic.plan = checked.plan;
     if (checked.webhooks !== undefined) result.traffic.webhooks = checked.webhooks;
   } finally {
@@ -142,6 +143,8 @@ interface Checked {
   plan?: RunTraffic['plan'];
   /** The run's webhook receiver (traffic.webhooks). */
   webhooks?: SuitesOutcome['webhooks'];
+  /** The rate window filled ahead of the burst (traffic.windowFill). */
+  windowFill?: SuitesOutcome['windowFill'];
   /** Requirements with a check the run's budget ended before it started (traffic.cut). */
   notRun?: RequirementCut[];
 }
@@ -311,6 +314,7 @@ async function runChecks(
   }
   if (suites.plan !== undefined) checked.plan = recordedPlan(suites.plan, agent, suites);
   if (suites.webhooks !== undefined) checked.webhooks = suites.webhooks;
+  if (suites.windowFill !== undefined) checked.windowFill = suites.windowFill;
   return checked;
 }
 

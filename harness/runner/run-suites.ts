@@ -1,8 +1,10 @@
 // Runs the conformance suites (suites/**) through vitest's programmatic API with the target injected
 // by `provide`, a test-name filter built from the selected requirement ids, and a whole-run budget.
 import { fileURLToPath } from 'node:url';
-import type { ProvidedRun } from '../provided.ts';
-import type { HarnessError } from '../../core/types.ts';
+import type { FieldSettings, ProvidedRun } from '../provided.ts';
+import type { HarnessError, WindowFillReport } from '../../core/types.ts';
+import type { TrafficTally } from '../io/tallies.ts';
+import { startWindowFill, windowFillGoal, type FillOptions, type WindowFill } from './window-fill.ts';
 import { Collector, type CollectedTest } from './collector.ts';
 import type { ProgressListener } from '../../core/progress.ts';
 import { declarationsKey, readDeclarations, writeDeclarations } from './declaration-cache.ts';
@@ -46,6 +48,8 @@ export interface SuitesOutcome {
   interrupted?: string;
   /** The run's webhook receiver and the expectations settled at the end (report traffic.webhooks). */
   webhooks?: Settled;
+  /** The rate window filled ahead of the burst (window-fill.ts): what it sent, and its requests' tally. */
+  windowFill?: { report: WindowFillReport; tally: TrafficTally };
 }
 
 function escapeRegExp(text: string): string {
@@ -142,6 +146,8 @@ interface PhaseRun {
   /** Told the selected checks and the plan, and when the run makes a breadth pass, where its results start in the collector. */
   onPlan: (plan: RunPlan | undefined, selected: Listing['checks']) => void;
   onBreadth: () => void;
+  /** Called before the files that run last start (once); what it returns is provided to them. */
+  beforeLast: () => Promise<FieldSettings['windowFill']>;
 }
 
 /** The phases with the files declared to run last split off, so that the breadth pass runs before them. */
@@ -216,7 +222,17 @@ async function runPhases(run: PhaseRun): Promise<void> {
       vitest.provide('a2aRun', provided);
     }
     let started = false;
+    const lastFiles = new Set(schedules.filter((f) => f.runs === 'last').map((f) => f.file));
+    let lastAhead = true;
     const runFiles = async (files: string[]): Promise<void> => {
+      if (lastAhead && files.some((f) => lastFiles.has(f))) {
+        lastAhead = false;
+        const filled = await run.beforeLast();
+        if (filled !== undefined) {
+          provided.field.windowFill = filled;
+          vitest.provide('a2aRun', provided);
+        }
+      }
       if (!started) await vitest.start(files);
       else await vitest.runTestFiles(files);
       started = true;
@@ -411,6 +427,14 @@ export async function runSuites(
   provided.field.suiteWorkers = workers;
   let link: WorkerLinkServer | undefined;
   let governor: Governor | undefined;
+  let fill: WindowFill | undefined;
+  let filled: SuitesOutcome['windowFill'];
+  const endFill = async (): Promise<void> => {
+    if (fill === undefined) return;
+    const ending = fill;
+    fill = undefined;
+    filled = { report: await ending.stop(), tally: ending.tally };
+  };
   try {
     if (workers > 1) {
       governor = new Governor({ ...provided.field, endsAt: provided.field.budget.endsAt });
@@ -432,9 +456,23 @@ export async function runSuites(
         const rateLimitChecks = checks.some((c) => c.plan?.file.runs?.when === 'last');
         provided.field.deadlineAt = pacedDeadline(startedAt, budgetMs, rateLimitChecks);
         if (governor !== undefined) governor.settings.deadlineAt = provided.field.deadlineAt;
+        const goal = windowFillGoal({
+          pace: provided.field.pace,
+          plan: p,
+          burst: checks.some((c) => c.plan?.file.runs?.when === 'last' && burstIn(c.plan.file)),
+          inWindow: governor?.inPaceWindow() ?? 0,
+        });
+        if (governor !== undefined && goal.requests > 0)
+          fill = startWindowFill({ goal, governor, target: fillTarget(provided) });
       },
       onBreadth: () => {
         breadthFrom = collector.tests.length;
+      },
+      beforeLast: async () => {
+        await endFill();
+        return filled === undefined
+          ? undefined
+          : { requests: filled.report.requests, served: filled.report.served, endedAt: Date.now() };
       },
     });
     // A slow agent's answer to a request sent just before the budget still comes within the grace.
@@ -461,6 +499,7 @@ export async function runSuites(
   } finally {
     // startVitest sets process.exitCode on test failures; the runner decides the exit code itself.
     process.exitCode = exitCode;
+    await endFill();
     await link?.close();
   }
   let webhooks: Settled | undefined;
@@ -499,5 +538,22 @@ export async function runSuites(
   }
   outcome.ms = Date.now() - suitesStarted;
   if (webhooks !== undefined) outcome.webhooks = webhooks;
+  if (filled !== undefined) outcome.windowFill = filled;
   return outcome;
+}
+
+/** A file whose declaration has a burst sample (the rate-limit checks, C-04). */
+function burstIn(file: { samples?: Record<string, { burst?: boolean }> }): boolean {
+  return Object.values(file.samples ?? {}).some((sample) => sample.burst === true);
+}
+
+/** The target as the window fill's client sends to it: the run's, with the checks' request budget. */
+function fillTarget(provided: ProvidedRun): FillOptions['target'] {
+  return {
+    baseUrl: provided.baseUrl,
+    agentId: provided.agentId,
+    auth: provided.auth,
+    timeoutMs: provided.timeoutMs,
+    ...(provided.network === undefined ? {} : { network: provided.network }),
+  };
 }

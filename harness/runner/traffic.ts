@@ -63,13 +63,14 @@ export interface RequirementCut {
 export function summarizeTraffic(
   field: FieldSettings,
   tests: readonly CollectedTest[],
-  probe: TrafficTally | undefined,
+  /** The runner's own requests: the probe's, the window fill's (window-fill.ts). */
+  runner: ReadonlyArray<TrafficTally | undefined>,
   /** Cuts of checks that left no tally (the run's budget ended before they started). */
   more: readonly RequirementCut[] = [],
 ): RunTraffic {
   const tallies = [
     ...tests.flatMap((t) => (t.traffic === undefined ? [] : [t.traffic])),
-    ...(probe ? [probe] : []),
+    ...runner.filter((t): t is TrafficTally => t !== undefined),
   ];
   const sum = (f: (t: TrafficTally) => number): number => tallies.reduce((n, t) => n + f(t), 0);
   const latencies = tallies.flatMap((t) => t.turnLatencyMs).sort((a, b) => a - b);

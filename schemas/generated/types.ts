@@ -1886,6 +1886,7 @@ export interface ReportTraffic {
     what: string;
     option: string;
   }[];
+  windowFill?: ReportWindowFill;
   /**
    * The run's webhook capture receiver (docs/field-conditions.md): what it received, the slowest delivery lag the agent showed, the grace period that derives from it, and the expectations of what must not arrive settled at the end of the run. Absent when no suite ran, and from reports of older versions.
    */
@@ -2013,6 +2014,31 @@ export interface ReportTraffic {
       ms: number;
     };
   };
+}
+/**
+ * Requests of the rate-limit burst's kind (a card request) that the runner sent ahead of the burst while the other files left request slots idle, to fill the agent's 60 s window (C-04; harness/runner/window-fill.ts): the burst then reaches the limit with fewer of its own. Counted in requests. Absent when the run sent none (docs/field-conditions.md says when).
+ */
+export interface ReportWindowFill {
+  /**
+   * Requests the fill sent.
+   */
+  requests: number;
+  /**
+   * Of them, answered with a card.
+   */
+  served: number;
+  /**
+   * The most it would send: the pace less what the plan expected the checks to send before the burst and a tenth of the pace.
+   */
+  goal: number;
+  /**
+   * From its start to its end.
+   */
+  ms: number;
+  /**
+   * Why it ended: goal (sent it, or the checks needed the rest of the pace), burst (the burst was next), refused (a rate-limited answer), not-served (another answer or none), budget (the run's budget ended).
+   */
+  ended: 'goal' | 'burst' | 'refused' | 'not-served' | 'budget';
 }
 /**
  * The official A2A dialect the target speaks instead of this spec's JSON-RPC, named from the dialect probe and the differences the run saw.

@@ -3,6 +3,7 @@
 // then say how long the window took to let a request in again (window-reset.ts). Last suite of the
 // run (suites/vitest.config.ts): the agent stays blocked for up to 60 s afterwards.
 import { inject } from 'vitest';
+import { sendBurstRequest } from '../../harness/check/index.ts';
 import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
 import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { requireCardLimit } from '../support/card.ts';
@@ -62,7 +63,7 @@ async function send(c: CheckContext, limit: number): Promise<Omit<Burst, 'ms'>> 
   const worker = async (): Promise<void> => {
     while (seen.refused === undefined && seen.sent < limit + BEYOND_LIMIT && !c.signal.aborted) {
       seen.sent += 1;
-      const ex = await client.rpc('agent/authenticatedExtendedCard', { includeCapabilities: false });
+      const ex = await sendBurstRequest(client);
       if (ex.response === undefined) seen.other.push(ex.error?.message);
       else if (isRefusal(ex as AnsweredExchange)) seen.refused ??= ex as AnsweredExchange;
       else if (responseOf(ex as AnsweredExchange)?.result !== undefined) seen.served += 1;
@@ -89,9 +90,22 @@ const burst = sharedSample('burst', async (c): Promise<Burst> => {
 function probeWith(c: CheckContext): () => Promise<AnsweredExchange | undefined> {
   const client = c.newClient({ maxExchanges: 20, recordBodyChars: 4096, bypassPacing: true });
   return async () => {
-    const ex = await client.rpc('agent/authenticatedExtendedCard', { includeCapabilities: false });
+    const ex = await sendBurstRequest(client);
     return ex.response === undefined ? undefined : (ex as AnsweredExchange);
   };
+}
+
+/**
+ * The requests the runner sent ahead of the burst to fill the window (harness/runner/window-fill.ts):
+ * the burst reached the limit with fewer of its own. Its served count and its verdict are its own.
+ */
+function tellWindowFill(c: CheckContext, b: Burst): void {
+  const fill = c.config.field.windowFill;
+  if (fill === undefined) return;
+  const before = Math.max(0, Math.round((Date.now() - b.ms - fill.endedAt) / 100) / 10);
+  c.info(
+    `the run sent ${fill.requests} requests of the same kind ahead of the burst to fill the window (${fill.served} served), the last ${before} s before it`,
+  );
 }
 
 /** The window's reset, as an observation of the check (report.json notes). */
@@ -114,6 +128,7 @@ verifies(
   async (c) => {
     const b = await burst(c);
     c.info(`${b.sent} requests in ${b.ms} ms: ${b.served} served, ${b.other.length} other answers`, b.other);
+    tellWindowFill(c, b);
     reportReset(c, b);
     // A burst slower than the window (a loaded machine, a slow network) may never put more than the
     // limit into any 60 s: then no refusal is owed.

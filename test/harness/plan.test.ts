@@ -223,6 +223,13 @@ describe('the run plan', () => {
     const plan = makePlan(input([burst, check('1/a', 'a', { requests: 1, turns: 0 })]));
     expect(plan.coverage.requests).toBe(1 + 20 + 60 + 20);
     expect(plan.coverage.ms).toBeGreaterThanOrEqual(60_000);
+    // What runs before them: the other files' requests and time, the burst and its window apart.
+    expect(plan.ahead).toEqual({ requests: 1, turns: 0, ms: 1_000 });
+    // The generated cases phase 2 gives run before them too.
+    const property = check('1/p', 'p', { requests: 1, turns: 0 }, { property: { requests: 1, turns: 0 } });
+    const withBreadth = makePlan(input([burst, property], { runs: 5 }));
+    expect(withBreadth.fits).toBe('everything');
+    expect(withBreadth.ahead.requests).toBe(1 + 4);
   });
 
   it('planned waits derive from the agent: its turns, its system timeout within --max-wait, the spec', () => {
