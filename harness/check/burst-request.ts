@@ -5,6 +5,9 @@
 import type { Exchange } from '../../core/evidence.ts';
 import type { TargetClient } from '../io/target-client.ts';
 
+/** C-04's request budget for the burst: a larger limit cannot be reached in a run's time (not-exercised). */
+export const BURST_MAX_LIMIT = 6_000;
+
 export function sendBurstRequest(client: TargetClient): Promise<Exchange> {
   return client.rpc('agent/authenticatedExtendedCard', { includeCapabilities: false });
 }

@@ -24,7 +24,7 @@ export { cardClaims } from '../capabilities.ts';
 export { methodOf } from '../analysis/findings.ts';
 export type { Delivery, Exchange, SseEvent, StreamTranscript } from '../../core/evidence.ts';
 export { retryAfterMs } from '../io/rate-limited.ts';
-export { sendBurstRequest } from './burst-request.ts';
+export { BURST_MAX_LIMIT, sendBurstRequest } from './burst-request.ts';
 export type { SseStream } from '../io/sse-reader.ts';
 export type { RpcOptions, StreamOptions, TargetClient } from '../io/target-client.ts';
 export type { ScriptedResponse } from '../io/webhook-receiver.ts';

@@ -8,16 +8,17 @@
 //   half the slots at most;
 // - it leaves the pace room for what the plan says the checks have still to send (the plan's estimate
 //   runs high), and a tenth of the pace besides, so no check waits on the pace for it;
-// - it runs only when the pace is the card's own (under --rate the run keeps a pace below the agent's,
-//   and a burst of its own would crowd it) and the plan expects the run before the burst to end well
-//   inside one window (else the filled requests leave the window before the burst);
+// - it runs only when the burst will be sent (a card of at most BURST_MAX_LIMIT a minute), the pace
+//   is the card's own (under --rate the run keeps a pace below the agent's, and a burst of its own
+//   would crowd it) and the plan expects the run before the burst to end well inside one window (else
+//   the filled requests leave the window before the burst);
 // - it stops at the first answer that is not a card (a refusal included: the agent's window is not the
 //   card's, and the checks must not pay for it), when the run's budget ends, and before the burst.
 // It changes no verdict: the burst still sends up to limit + 20 requests of its own before it says the
 // limit was not enforced; it only reaches the refusal sooner.
-import { sendBurstRequest } from '../check/burst-request.ts';
+import { BURST_MAX_LIMIT, sendBurstRequest } from '../check/burst-request.ts';
 import { RunBudgetError, type Governor } from '../io/governor.ts';
-import { paceCap, sleep, type Pace } from '../io/pace.ts';
+import { paceCap, requestsPerMinute, sleep, type Pace } from '../io/pace.ts';
 import { newTally, type TrafficTally } from '../io/tallies.ts';
 import { createTargetClient, type TargetClientOptions } from '../io/target-client.ts';
 import type { WindowFillReport } from '../../core/types.ts';
@@ -55,6 +56,8 @@ export function windowFillGoal(i: FillPlanInput): FillGoal {
   const none = { requests: 0, ahead: 0, margin: 0, cap: 0 };
   const { pace, plan } = i;
   if (!i.burst || pace === null || pace.source !== 'card' || plan === undefined) return none;
+  // Above it the burst is not sent (not-exercised): nothing to fill for.
+  if ((requestsPerMinute(pace) ?? Infinity) > BURST_MAX_LIMIT) return none;
   if (plan.fits !== 'everything' || plan.ahead.ms > FILL_HORIZON_MS) return none;
   const cap = paceCap(pace);
   const margin = Math.ceil(cap / 10);

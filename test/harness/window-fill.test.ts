@@ -49,6 +49,11 @@ describe('how many requests the fill may send', () => {
     expect(windowFillGoal({ ...goalInput, plan: planOf(2_000, FILL_HORIZON_MS + 1) }).requests).toBe(0);
   });
 
+  it('none above the limit the burst exercises (it is not sent)', () => {
+    expect(windowFillGoal({ ...goalInput, pace: { ...CARD, limit: 6_001 } }).requests).toBe(0);
+    expect(windowFillGoal({ ...goalInput, pace: { ...CARD, limit: 100_000 } }).requests).toBe(0);
+  });
+
   it('none when the checks leave the pace too little room (a 600 a minute card)', () => {
     expect(windowFillGoal({ ...goalInput, pace: { ...CARD, limit: 600 } }).requests).toBe(0);
     expect(windowFillGoal({ ...goalInput, plan: planOf(5_100, 20_000) }).requests).toBe(0);
