@@ -87,6 +87,12 @@ export interface RpcOptions extends RequestOverrides, EnvelopeOptions {
   rawBody?: string | Buffer;
   /** Its place in the agent's pace, kept for or by a follow-up (PaceRoom). */
   pace?: PaceRoom;
+  /**
+   * Called when the request leaves for the agent, after any wait on the pace, a Retry-After or a
+   * task slot (again for each resend): a check that watches for what the request makes starts its
+   * window then, not when it asked.
+   */
+  onSent?: () => void;
 }
 
 export interface StreamOptions extends RpcOptions, SseOptions {}
@@ -177,8 +183,11 @@ class Client implements TargetClient {
       spec = undefined;
       return s;
     };
-    const once = (): Promise<Exchange> =>
-      this.governed(turn, () => this.send(next(), timeoutMs), turnMethod, opts.pace);
+    const sendNext = (): Promise<Exchange> => {
+      opts.onSent?.();
+      return this.send(next(), timeoutMs);
+    };
+    const once = (): Promise<Exchange> => this.governed(turn, sendNext, turnMethod, opts.pace);
     return settled(READS.has(method) ? resendReadIfClosed(once) : once());
   }
 

@@ -29,6 +29,7 @@ import {
 import type { StreamRun } from '../support/streams.ts';
 import { awaitState, FINAL_STATES, getTask, isFinalState, stateOf, statusOf } from '../support/tasks.ts';
 import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
+import { sendUnawaited } from '../support/live-tasks.ts';
 
 suiteFile({
   // The error checks: one tasks/resubscribe each.
@@ -244,11 +245,13 @@ verifies(
     // send blocks until the task ends (spec 4.1): a held task ends only when the check cancels it, so
     // its answer is read after the cancel, and no answer to it is no finding (c.client, not c.rpc).
     const taskId = randomUUID();
-    const sending = c.client.rpc('message/send', messageParams(parts, { id: taskId }));
+    const { answer: sending, left } = sendUnawaited(c, parts, taskId);
     const cancel = async (): Promise<void> => {
       if (held) await c.client.rpc('tasks/cancel', { taskId, reason: 'conformance: resubscribe checked' });
     };
-    // The task appears once the agent took the message: a slow or paced agent's turn later (awaitState scales).
+    // The task appears once the agent took the message: a slow or paced agent's turn after it left
+    // (awaitState scales), which may be after other checks' turns freed a task slot.
+    await left;
     const running = await awaitState(c, taskId, (s) => s !== undefined, 1_000);
     if (stateOf(running) === undefined || isFinalState(stateOf(running))) {
       await cancel();

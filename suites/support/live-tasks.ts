@@ -4,7 +4,13 @@
 // that ended on its own before the check could act on it (a slow or rate-limited agent, the system
 // timeout of C-05) leaves the check not-exercised, never failed (ended-first.ts).
 import { randomUUID } from 'node:crypto';
-import { is, type AnsweredExchange, type CheckContext, type SseStream } from '../../harness/check/index.ts';
+import {
+  is,
+  type AnsweredExchange,
+  type CheckContext,
+  type Exchange,
+  type SseStream,
+} from '../../harness/check/index.ts';
 import { cardLimit, streamingClaimed } from './card.ts';
 import { directivesHonoured, scriptParts, type DirectiveFields } from './directives.ts';
 import { endedBefore, endedBySystemTimeout } from './ended-first.ts';
@@ -17,6 +23,30 @@ import { sleep } from './timing.ts';
 export interface LiveTask {
   taskId: string;
   stream?: SseStream;
+}
+
+/**
+ * message/send with a client task id (C-16), not awaited: it blocks until its task ends (spec 4.1).
+ * `left` settles once the request left for the agent (after any wait on the pace or a task slot) or
+ * ended without leaving: a window that watches for the task starts when the agent has the message,
+ * not while the send still waits behind other checks' turns. `answer` needs no answer (c.client).
+ */
+export function sendUnawaited(
+  c: CheckContext,
+  parts: readonly JsonObject[],
+  taskId: string,
+  opts: { timeoutMs?: number } = {},
+): { answer: Promise<Exchange>; left: Promise<void> } {
+  let leave!: () => void;
+  const left = new Promise<void>((resolve) => {
+    leave = resolve;
+  });
+  const answer = c.client.rpc('message/send', messageParams(parts, { id: taskId }), {
+    ...opts,
+    onSent: leave,
+  });
+  void answer.then(leave, leave);
+  return { answer, left };
 }
 
 /**
@@ -38,7 +68,7 @@ export async function openTask(c: CheckContext, parts: readonly JsonObject[]): P
     c.require('message/stream sends a first event', stream.transcript.events.length, is.atLeast(1));
   }
   const taskId = randomUUID();
-  void c.client.rpc('message/send', messageParams(parts, { id: taskId }), { timeoutMs: 30_000 });
+  await sendUnawaited(c, parts, taskId, { timeoutMs: 30_000 }).left;
   const deadline = Date.now() + c.scaled(1_000);
   while (Date.now() < deadline) {
     if ((await getTask(c, taskId)) !== undefined) return { taskId };

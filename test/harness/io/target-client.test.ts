@@ -1,6 +1,9 @@
 // The target client's request building (spec 2.1 envelope, spec 4 path, spec 5 credentials) and its
-// recording of well-formed and odd responses (HTML, invalid UTF-8, wrong Content-Type, redirects).
+// recording of well-formed and odd responses (HTML, invalid UTF-8, wrong Content-Type, redirects),
+// and when a request is told it left.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { Governor } from '../../../harness/io/governor.ts';
 import { basePathOf } from '../../../harness/io/request-spec.ts';
 import { fixtureClients } from '../../support/fixture-client.ts';
 import { startFixture, type Handler } from './fixture-server.ts';
@@ -215,5 +218,40 @@ describe('redaction of secrets in evidence', () => {
     // Made up by the harness, so no secret: readable evidence (a signature can be checked by hand).
     expect(evidence).toContain('conformance');
     expect(evidence).toContain('whsec-made-up-1');
+  });
+});
+
+describe('onSent', () => {
+  it('is told when the request leaves, after its wait for a task slot, not when it was asked', async () => {
+    const governor = new Governor({ pace: null, concurrency: 8, taskCap: 1 });
+    const c = await setup(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"jsonrpc":"2.0","id":"x","result":{"id":"t","status":{"state":"completed"}}}');
+      },
+      { governor },
+    );
+    // Another check holds the agent's one task slot.
+    const release = await governor.holdTask({ owner: {} });
+    let sentAt: number | undefined;
+    const asked = Date.now();
+    const message = { role: 'user', messageId: randomUUID(), parts: [{ type: 'text', text: 'hi' }] };
+    const answer = c.rpc(
+      'message/send',
+      { message },
+      {
+        onSent: () => {
+          sentAt = Date.now();
+        },
+      },
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sentAt).toBeUndefined();
+    expect(io.fixture().seen).toHaveLength(0);
+    release();
+    const ex = await answer;
+    expect(ex.response?.status).toBe(200);
+    expect(sentAt! - asked).toBeGreaterThanOrEqual(190);
+    expect(sentAt!).toBeLessThanOrEqual(Date.parse(ex.timings.startedAt) + 5);
   });
 });
