@@ -113,6 +113,31 @@ export function secretsOf(run: Pick<ProvidedRun, 'auth' | 'alternateAuth' | 'net
 }
 
 /**
+ * Where a client of the run sends and how: the target, its credentials (redacted from the evidence),
+ * the request budget and the network settings. The checks' clients and the runner's own (the window
+ * fill) start from it.
+ */
+export function targetOptions(
+  run: Pick<ProvidedRun, 'baseUrl' | 'agentId' | 'auth' | 'alternateAuth' | 'timeoutMs' | 'network'>,
+): {
+  baseUrl: string;
+  agentId: string;
+  auth: ProvidedRun['auth'];
+  timeoutMs: number;
+  network?: NetworkSettings;
+  secrets: string[];
+} {
+  return {
+    baseUrl: run.baseUrl,
+    agentId: run.agentId,
+    auth: run.auth,
+    timeoutMs: run.timeoutMs,
+    ...(run.network === undefined ? {} : { network: run.network }),
+    secrets: secretsOf(run),
+  };
+}
+
+/**
  * The option that gives a run the room its budget lacked: `--budget-ms N` with the figure the run's
  * plan says would fit (the plan line prints the same), or a larger budget when the plan had none.
  */

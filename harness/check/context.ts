@@ -17,7 +17,7 @@ import {
   type TargetClient,
   type TargetClientOptions,
 } from '../io/target-client.ts';
-import { authKindOf, largerBudgetOption, secretsOf, type ProvidedRun } from '../provided.ts';
+import { authKindOf, largerBudgetOption, secretsOf, targetOptions, type ProvidedRun } from '../provided.ts';
 import type { AuthKind } from '../../core/types.ts';
 import type fc from 'fast-check';
 import { propertyLimits } from './profile.ts';
@@ -297,11 +297,7 @@ export class ClientPool {
 
   create(overrides: Partial<TargetClientOptions> = {}): TargetClient {
     const client = createTargetClient({
-      baseUrl: this.run.baseUrl,
-      agentId: this.run.agentId,
-      auth: this.run.auth,
-      timeoutMs: this.run.timeoutMs,
-      ...(this.run.network === undefined ? {} : { network: this.run.network }),
+      ...targetOptions(this.run),
       governor: runGovernor(this.run),
       ...(this.tally === undefined ? {} : { tally: this.tally }),
       ...(this.signal === undefined ? {} : { signal: this.signal }),

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FieldSettings, ProvidedRun } from '../provided.ts';
 import type { HarnessError, WindowFillReport } from '../../core/types.ts';
 import type { TrafficTally } from '../io/tallies.ts';
-import { startWindowFill, windowFillGoal, type FillOptions, type WindowFill } from './window-fill.ts';
+import { startWindowFill, windowFillGoal, type WindowFill } from './window-fill.ts';
 import { Collector, type CollectedTest } from './collector.ts';
 import type { ProgressListener } from '../../core/progress.ts';
 import { declarationsKey, readDeclarations, writeDeclarations } from './declaration-cache.ts';
@@ -16,7 +16,7 @@ import { Governor } from '../io/governor.ts';
 import { FileLock, fileLockCalls } from './file-lock.ts';
 import { serveWorkerLink, type WorkerLinkServer } from '../io/worker-link.ts';
 import { serveWebhookLink, type WebhookLink } from '../io/webhook-link.ts';
-import { largerBudgetOption, secretsOf } from '../provided.ts';
+import { largerBudgetOption, secretsOf, targetOptions } from '../provided.ts';
 import { settleWebhookExpectations, type Settled } from './settle-webhooks.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -463,7 +463,7 @@ export async function runSuites(
           inWindow: governor?.inPaceWindow() ?? 0,
         });
         if (governor !== undefined && goal.requests > 0)
-          fill = startWindowFill({ goal, governor, target: fillTarget(provided) });
+          fill = startWindowFill({ goal, governor, target: targetOptions(provided) });
       },
       onBreadth: () => {
         breadthFrom = collector.tests.length;
@@ -545,15 +545,4 @@ export async function runSuites(
 /** A file whose declaration has a burst sample (the rate-limit checks, C-04). */
 function burstIn(file: { samples?: Record<string, { burst?: boolean }> }): boolean {
   return Object.values(file.samples ?? {}).some((sample) => sample.burst === true);
-}
-
-/** The target as the window fill's client sends to it: the run's, with the checks' request budget. */
-function fillTarget(provided: ProvidedRun): FillOptions['target'] {
-  return {
-    baseUrl: provided.baseUrl,
-    agentId: provided.agentId,
-    auth: provided.auth,
-    timeoutMs: provided.timeoutMs,
-    ...(provided.network === undefined ? {} : { network: provided.network }),
-  };
 }

@@ -20,10 +20,10 @@ import { BURST_MAX_LIMIT, sendBurstRequest } from '../check/burst-request.ts';
 import { RunBudgetError, type Governor } from '../io/governor.ts';
 import { paceCap, requestsPerMinute, sleep, type Pace } from '../io/pace.ts';
 import { newTally, type TrafficTally } from '../io/tallies.ts';
+import { isRateLimitedAnswer } from '../io/rate-limited.ts';
 import { createTargetClient, type TargetClientOptions } from '../io/target-client.ts';
 import type { WindowFillReport } from '../../core/types.ts';
 import type { RunPlan } from './plan.ts';
-import { ERROR_CODES } from '../../schemas/error-codes.ts';
 
 /** The run before the burst, as the plan estimates it, must end within this: the fill is still in the window. */
 export const FILL_HORIZON_MS = 50_000;
@@ -77,7 +77,7 @@ export interface WindowFill {
 export interface FillOptions {
   goal: FillGoal;
   governor: Governor;
-  /** The target, its credentials and network settings, as the probe's client has them. */
+  /** The target, its credentials and network settings, as the checks' clients have them (targetOptions). */
   target: Omit<TargetClientOptions, 'governor' | 'bypassPacing' | 'tally' | 'maxExchanges'>;
 }
 
@@ -99,6 +99,7 @@ export function startWindowFill(o: FillOptions): WindowFill {
   const end = (why: WindowFillReport['ended']): void => {
     if (ended !== undefined) return;
     ended = why;
+    report.ended = why;
     report.ms = Date.now() - t0;
   };
   const concurrency = governor.settings.concurrency;
@@ -123,9 +124,8 @@ export function startWindowFill(o: FillOptions): WindowFill {
       } catch (e) {
         return end(e instanceof RunBudgetError ? 'budget' : 'not-served');
       }
-      const json = ex.response?.json as { result?: unknown; error?: { code?: unknown } } | undefined;
-      if (ex.response?.status === 429 || json?.error?.code === ERROR_CODES.RATE_LIMITED)
-        return end('refused');
+      if (isRateLimitedAnswer(ex.response?.status, ex.response?.json)) return end('refused');
+      const json = ex.response?.json as { result?: unknown } | undefined;
       // After stop(), an aborted request ends nothing more: the fill has ended already.
       if (ex.response?.status !== 200 || json?.result === undefined) return end('not-served');
       report.served += 1;
@@ -139,7 +139,6 @@ export function startWindowFill(o: FillOptions): WindowFill {
       end('burst');
       await client.close();
       await lanes;
-      report.ended = ended ?? 'goal';
       return report;
     },
   };
