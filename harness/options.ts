@@ -3,14 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { resolve as absolute } from 'node:path';
 import { ConfigError } from '../schemas/config-error.ts';
-import type { Pace } from './io/pace.ts';
+import type { Pace } from './io/traffic/pace.ts';
 import {
   checkProxyUrl,
   checkTlsFiles,
   parseHeaders,
   resolveProxy,
   type NetworkSettings,
-} from './io/network.ts';
+} from './io/target/network.ts';
 import { flagOf, OPTIONS, PROFILES, RUN_OPTIONS, type OptionKey } from './option-table.ts';
 import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection, type Profile } from '../core/types.ts';
 
@@ -61,7 +61,7 @@ export interface ResolvedRunOptions {
   maxTurns: number | null;
   /** Longest wait a check may plan (e.g. a system timeout); null: the check's budget. */
   maxWaitMs: number | null;
-  /** TLS, proxy and extra headers of every request to the target (harness/io/network.ts). */
+  /** TLS, proxy and extra headers of every request to the target (harness/io/target/network.ts). */
   network: NetworkSettings;
   /** --proxy as given (the environment's proxy is in network.proxy). */
   proxyOption?: string;

@@ -1,10 +1,10 @@
 // What the runner hands to the suites' workers through vitest's provide/inject: the target, its
 // credentials, the extended card the probe fetched and the run's budgets and property settings.
-import type { Pace } from './io/pace.ts';
-import { networkSecrets, type NetworkSettings } from './io/network.ts';
+import type { Pace } from './io/traffic/pace.ts';
+import { networkSecrets, type NetworkSettings } from './io/target/network.ts';
 import type { AuthKind, Profile } from '../core/types.ts';
 
-/** How the run treats the agent's traffic (harness/io/governor.ts) and what the profile spends. */
+/** How the run treats the agent's traffic (harness/io/traffic/governor.ts) and what the profile spends. */
 export interface FieldSettings {
   profile: Profile;
   /** The pace every request keeps; null: none (rate-limited answers are still waited out). */
@@ -26,7 +26,7 @@ export interface FieldSettings {
    * selected (null: no plan, or the budget fits).
    */
   budget?: { ms: number; endsAt: number; toFit: number | null };
-  /** Suite files run in several workers: the runner's governor and file lock (harness/io/worker-link.ts). */
+  /** Suite files run in several workers: the runner's governor and file lock (harness/io/links/worker-link.ts). */
   governorUrl?: string;
   /** Suite files run at once (vitest workers), set by the runner. */
   suiteWorkers?: number;
@@ -72,7 +72,7 @@ export interface ProvidedRun {
   webhookListen: { host: string; port: number };
   webhookPublicUrl?: string;
   /**
-   * The runner's webhook link (harness/io/webhook-link.ts): the run's one receiver, listening for the
+   * The runner's webhook link (harness/io/links/webhook-link.ts): the run's one receiver, listening for the
    * whole run; absent when the suites run without the runner (each worker then has its own).
    */
   webhookLink?: string;

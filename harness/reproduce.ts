@@ -3,8 +3,8 @@
 import type { Exchange } from '../core/evidence.ts';
 import { isSecretHeaderName } from '../core/redaction.ts';
 import type { AuthKind } from '../core/types.ts';
-import { withoutCredentials, type NetworkSettings } from './io/network.ts';
-import type { Pace } from './io/pace.ts';
+import { withoutCredentials, type NetworkSettings } from './io/target/network.ts';
+import type { Pace } from './io/traffic/pace.ts';
 import { defaultCheckTimeoutMs, DEFAULTS } from './options.ts';
 import type { FieldSettings } from './provided.ts';
 

@@ -3,7 +3,7 @@
 // SSE frames and headers. SSE responses are streamed frame by frame, never buffered whole.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
-import { listen, readBody, sendJson as answerWith } from '../harness/io/loopback.ts';
+import { listen, readBody, sendJson as answerWith } from '../harness/kit/loopback.ts';
 import {
   httpServerOptions,
   HTTP_LIMITS,

@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expectedVerdict, idSlug } from './define.ts';
-import { readBody } from '../harness/io/loopback.ts';
+import { readBody } from '../harness/kit/loopback.ts';
 import { startMutant, type MutantOptions, type ProxyHooks } from './proxy.ts';
 import type { MutantTarget, Variant } from './types.ts';
 

@@ -1,7 +1,7 @@
 // Where a field run's agent turns and time go, per suite file, read from a report.json written with
 // `--evidence all` (every check keeps its exchanges): `npm run field -- --breakdown` prints it per
 // condition, so a profile's or a suite file's cost on a slow agent can be measured, not guessed.
-import { isAgentTurnRequest } from '../../harness/io/agent-turn.ts';
+import { isAgentTurnRequest } from '../../harness/io/target/agent-turn.ts';
 
 interface Exchange {
   id?: string;

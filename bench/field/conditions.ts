@@ -3,7 +3,7 @@
 // every request). A condition that proves a freedom of the ledger (requirements/freedoms.ts) names it
 // in `freedoms`; test/requirements/freedoms.test.ts checks every name.
 import type { IncomingHttpHeaders } from 'node:http';
-import { isAgentTurnRequest } from '../../harness/io/agent-turn.ts';
+import { isAgentTurnRequest } from '../../harness/io/target/agent-turn.ts';
 import { defaultAgent } from '../../reference-server/index.ts';
 
 /** The agent of `npm run certify` (harness/runner/bundled-target.ts), certified here through --target. */

@@ -3,7 +3,7 @@
 // `npm run field`; it can also refuse requests as a rate-limited agent does (C-04). Bodies and SSE
 // streams are relayed as they come; nothing else is changed.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import { jsonOf, listen, readBody, relay, sendJson, pause } from '../../harness/io/loopback.ts';
+import { jsonOf, listen, readBody, relay, sendJson, pause } from '../../harness/kit/loopback.ts';
 
 export interface DelayProxy {
   baseUrl: string;

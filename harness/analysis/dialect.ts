@@ -2,7 +2,7 @@
 // spec's? Two probe requests (sent only when the spec's card method gave no card) ask for the card
 // under each dialect's method name; the run's exchanges show the other differences (dialect-rules.ts).
 import type { Exchange } from '../../core/evidence.ts';
-import type { TargetClient } from '../io/target-client.ts';
+import type { TargetClient } from '../io/target/target-client.ts';
 import type { RequirementResult } from '../../core/types.ts';
 import { DIALECT_RULES, type DialectRule, type RunView } from './dialect-rules.ts';
 import { decidingChecks, failureText, isFinding, resultsOf, rpcErrorOf } from './findings.ts';

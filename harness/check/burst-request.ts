@@ -3,7 +3,7 @@
 // them while the run's other files leave request slots idle (harness/runner/window-fill.ts): a card
 // request, which every agent answers alike, creates no task and costs no agent turn.
 import type { Exchange } from '../../core/evidence.ts';
-import type { TargetClient } from '../io/target-client.ts';
+import type { TargetClient } from '../io/target/target-client.ts';
 
 /** C-04's request budget for the burst: a larger limit cannot be reached in a run's time (not-exercised). */
 export const BURST_MAX_LIMIT = 6_000;

@@ -2,13 +2,13 @@
 // the agent card, the run's settings, and the recorder's expected-vs-actual helpers.
 import type { Requirement } from '../../requirements/types.ts';
 import type { Exchange, RecordedResponse } from '../../core/evidence.ts';
-import { RunBudgetError, sharedGovernor, type TrafficGovernor } from '../io/governor.ts';
-import { PaceBudgetError, paceIntervalMs } from '../io/pace.ts';
-import { RateLimitedError } from '../io/rate-limited.ts';
-import { TaskSlotError } from '../io/slots.ts';
-import { TurnBudgetError, WaitClock, type TrafficTally } from '../io/tallies.ts';
-import { RemoteGovernor } from '../io/worker-link.ts';
-import type { SseStream } from '../io/sse-reader.ts';
+import { RunBudgetError, sharedGovernor, type TrafficGovernor } from '../io/traffic/governor.ts';
+import { PaceBudgetError, paceIntervalMs } from '../io/traffic/pace.ts';
+import { RateLimitedError } from '../io/traffic/rate-limited.ts';
+import { TaskSlotError } from '../io/traffic/slots.ts';
+import { TurnBudgetError, WaitClock, type TrafficTally } from '../io/traffic/tallies.ts';
+import { RemoteGovernor } from '../io/links/worker-link.ts';
+import type { SseStream } from '../io/target/sse-reader.ts';
 import {
   createTargetClient,
   settled,
@@ -16,7 +16,7 @@ import {
   type StreamOptions,
   type TargetClient,
   type TargetClientOptions,
-} from '../io/target-client.ts';
+} from '../io/target/target-client.ts';
 import { authKindOf, largerBudgetOption, secretsOf, targetOptions, type ProvidedRun } from '../provided.ts';
 import type { AuthKind } from '../../core/types.ts';
 import type fc from 'fast-check';
@@ -95,7 +95,7 @@ export interface CheckContext {
   planWait(ms: number, what: string): void;
   /**
    * What this agent takes per turn: the 95th percentile of its recent task-creating requests' answer
-   * times, run-wide (harness/io/governor.ts); 0 before the first.
+   * times, run-wide (harness/io/traffic/governor.ts); 0 before the first.
    */
   turnLatencyMs(): number;
   /**

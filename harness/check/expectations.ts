@@ -2,7 +2,7 @@
 // possible). A check states what must not arrive ("nothing more of this task at this URL than the
 // deliveries I graded"); the verdict is settled when the evidence is in: at once when a violating
 // delivery has already arrived, otherwise at the end of the run (the run's receiver listens until
-// then, harness/io/webhook-link.ts), and never before a grace period derived from the slowest delivery
+// then, harness/io/links/webhook-link.ts), and never before a grace period derived from the slowest delivery
 // lag the agent has shown. Deliveries are told apart by X-Webhook-Delivery and attempt
 // (deliveryKey), never counted by POSTs.
 import type { Assertion, CheckResult } from '../../core/types.ts';
@@ -14,7 +14,7 @@ import {
   distinctDeliveries,
   summarizeDeliveries,
   type DeliveryUnit,
-} from '../io/webhook-receiver.ts';
+} from '../io/webhooks/webhook-receiver.ts';
 import { describeValue } from '../../core/describe.ts';
 
 /** Which deliveries an expectation is about; every field given must match. */

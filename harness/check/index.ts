@@ -2,7 +2,7 @@
 // only module of the harness a suite imports (eslint.config.js enforces it). verifies() registers a
 // check; the context, the matchers and the recorder's stop are what a check works with; the wire
 // types and readers are those of the evidence it records (harness/README.md, Writing a check).
-export { suiteFile, verifies, type VerifiesOptions } from '../verifies.ts';
+export { suiteFile, verifies, type VerifiesOptions } from './verifies.ts';
 export type { CheckCost, CheckDeclaration, PlannedWait, PropertyCost, SuiteFileDeclaration } from './cost.ts';
 export {
   completeAnswer,
@@ -18,15 +18,15 @@ export { isNotExercisedStop } from './recorder.ts';
 export type { CheckFn } from './run-check.ts';
 export { closeSharedReceiver, type CheckWebhooks } from './webhooks.ts';
 export { LATE_TOLERANCE_MS, type DeliveryMatch } from './expectations.ts';
-export { distinctDeliveries, summarizeDeliveries } from '../io/webhook-receiver.ts';
+export { distinctDeliveries, summarizeDeliveries } from '../io/webhooks/webhook-receiver.ts';
 export type { ProvidedRun } from '../provided.ts';
 export { cardClaims } from '../capabilities.ts';
 export { methodOf } from '../analysis/findings.ts';
 export type { Delivery, Exchange, SseEvent, StreamTranscript } from '../../core/evidence.ts';
-export { retryAfterMs } from '../io/rate-limited.ts';
+export { retryAfterMs } from '../io/traffic/rate-limited.ts';
 export { BURST_MAX_LIMIT, sendBurstRequest } from './burst-request.ts';
-export type { SseStream } from '../io/sse-reader.ts';
-export type { RpcOptions, StreamOptions, TargetClient } from '../io/target-client.ts';
-export type { ScriptedResponse } from '../io/webhook-receiver.ts';
-export { verifySignature } from '../io/webhook-signature.ts';
-export { basePathOf } from '../io/request-spec.ts';
+export type { SseStream } from '../io/target/sse-reader.ts';
+export type { RpcOptions, StreamOptions, TargetClient } from '../io/target/target-client.ts';
+export type { ScriptedResponse } from '../io/webhooks/webhook-receiver.ts';
+export { verifySignature } from '../io/webhooks/webhook-signature.ts';
+export { basePathOf } from '../io/target/request-spec.ts';

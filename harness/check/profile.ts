@@ -1,7 +1,7 @@
 // What each --profile may spend on the agent (docs/field-conditions.md): `full` runs every generated
 // case; `standard` and `smoke` cut the properties that cost agent turns (each an LLM call on a real
 // agent) hard, and those over malformed input (refused before any LLM call) only to the pace.
-import { requestsPerMinute } from '../io/pace.ts';
+import { requestsPerMinute } from '../io/traffic/pace.ts';
 import type { FieldSettings } from '../provided.ts';
 import type { PropertyAllowance } from './property.ts';
 

@@ -12,10 +12,10 @@ import {
   type RecordedResponse,
   type StreamTranscript,
 } from '../../core/evidence.ts';
-import { RunBudgetError, type TrafficGovernor } from '../io/governor.ts';
-import { paceBudgetOptions, PaceBudgetError } from '../io/pace.ts';
-import { newTally, TurnBudgetError, turnsInProgressMs, type TrafficTally } from '../io/tallies.ts';
-import { distinctDeliveries, summarizeDeliveries } from '../io/webhook-receiver.ts';
+import { RunBudgetError, type TrafficGovernor } from '../io/traffic/governor.ts';
+import { paceBudgetOptions, PaceBudgetError } from '../io/traffic/pace.ts';
+import { newTally, TurnBudgetError, turnsInProgressMs, type TrafficTally } from '../io/traffic/tallies.ts';
+import { distinctDeliveries, summarizeDeliveries } from '../io/webhooks/webhook-receiver.ts';
 import { authKindOf, budgetCut, secretsOf, type FieldSettings, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
 import type { CheckEvidence, CheckResult } from '../../core/types.ts';

@@ -1,18 +1,18 @@
 // The webhook capture receiver as a check sees it (spec 6, C-17, C-20): the run's receiver (served by
-// the runner for the whole run, harness/io/webhook-link.ts) or, when the suites run without the
+// the runner for the whole run, harness/io/links/webhook-link.ts) or, when the suites run without the
 // runner, one receiver per worker started lazily on --webhook-listen; per-check URLs whose deliveries
 // become the check's evidence; waits for a delivery bounded by the check's budget; and expectations of
 // what must not arrive, settled when the evidence is in (harness/check/expectations.ts).
 import { randomUUID } from 'node:crypto';
 import type { Delivery } from '../../core/evidence.ts';
-import { connectWebhookLink } from '../io/webhook-link.ts';
+import { connectWebhookLink } from '../io/links/webhook-link.ts';
 import {
   deliveryKey,
   startWebhookReceiver,
   type DeliveryUnit,
   type WaitResult,
   type WebhookReceiver,
-} from '../io/webhook-receiver.ts';
+} from '../io/webhooks/webhook-receiver.ts';
 import type { ProvidedRun } from '../provided.ts';
 import { graceMs, matchesDelivery, type DeliveryMatch, type NothingMore } from './expectations.ts';
 

@@ -1,7 +1,7 @@
 // `a2a-conformance receiver --url <receiver-url> [--secret s] [--header name:value]…`: certifies a
 // webhook receiver (spec 6.4, 6.5) by posting deliveries to it; same reports and exit codes as `run`.
 import type { Command } from 'commander';
-import { parseHeaders } from '../io/network.ts';
+import { parseHeaders } from '../io/target/network.ts';
 import { ConfigError } from '../options.ts';
 import { runReceiver } from '../runs.ts';
 import { addGradingOptions, collect, consoleFor, gradingFlags, positiveInt } from './shared.ts';

@@ -1,7 +1,7 @@
 // `a2a-conformance run`: merges flags, A2A_* variables and the --config file (in that precedence),
 // runs the conformance suites with the console reporter (live progress, then the summary; --quiet,
 // --verbose) and writes the report files into --out.
-import { networkSecrets } from '../io/network.ts';
+import { networkSecrets } from '../io/target/network.ts';
 import { RUN_OPTIONS } from '../option-table.ts';
 import { readConfigFile, readEnv, resolveOptions, type RawOptions } from '../options.ts';
 import { runAndReport } from '../runs.ts';

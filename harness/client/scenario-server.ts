@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { request } from 'undici';
-import { headersOf, jsonOf, listen, readBody, sendJson as writeJson, pause } from '../io/loopback.ts';
+import { headersOf, jsonOf, listen, readBody, sendJson as writeJson, pause } from '../kit/loopback.ts';
 import type { Scenario } from './scenarios.ts';
 import type { Upstream } from './upstream.ts';
 

@@ -2,7 +2,7 @@
 // task event (6.1, 6.3), its exact bytes in several legal JSON forms (C-20, C-73), the headers of
 // 6.2 and the signature of 6.4, plus the forgeries of C-70 derived from a correct signature.
 import { randomUUID } from 'node:crypto';
-import { signatureFor } from '../io/webhook-signature.ts';
+import { signatureFor } from '../io/webhooks/webhook-signature.ts';
 import { TOOL } from '../runner/run-conformance.ts';
 
 export const TASK_EVENTS = [

@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Requirement } from '../../requirements/types.ts';
 import { is } from '../check/matchers.ts';
-import { createTargetClient } from '../io/target-client.ts';
+import { createTargetClient } from '../io/target/target-client.ts';
 import type { Exchange } from '../../core/evidence.ts';
 import { shellQuote } from '../reproduce.ts';
 import { runRoleCheck } from '../roles/role-check.ts';

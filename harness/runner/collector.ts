@@ -3,7 +3,7 @@
 import { relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { WebhookSettlement } from '../check/expectations.ts';
-import type { TrafficTally } from '../io/tallies.ts';
+import type { TrafficTally } from '../io/traffic/tallies.ts';
 import type { ProgressListener } from '../../core/progress.ts';
 import type { CheckResult, HarnessError } from '../../core/types.ts';
 

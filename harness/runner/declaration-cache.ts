@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Listing } from './list-checks.ts';
 
-const RESOLVERS = ['harness/check/cost.ts', 'harness/verifies.ts'];
+const RESOLVERS = ['harness/check/cost.ts', 'harness/check/verifies.ts'];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,8 +1,8 @@
 // The suite-file lock, when suite files run in several workers: files that fill the agent's task
 // slots or trip its rate limit (per-agent limits, C-04, C-21) run alone, every other test shares the
-// lock. The runner holds it (FileLock) and serves it over the worker link (harness/io/worker-link.ts); a test
+// lock. The runner holds it (FileLock) and serves it over the worker link (harness/io/links/worker-link.ts); a test
 // holds it through holdFileLock().
-import type { WorkerCallHandlers, WorkerLinkClient } from '../io/worker-link.ts';
+import type { WorkerCallHandlers, WorkerLinkClient } from '../io/links/worker-link.ts';
 
 /** A test's hold on the suite-file lock (holdFileLock). */
 export interface FileHold {

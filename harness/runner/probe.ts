@@ -6,10 +6,15 @@ import { randomUUID } from 'node:crypto';
 import { ERROR_CODES } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
 import type { Exchange } from '../../core/evidence.ts';
-import type { Governor } from '../io/governor.ts';
-import type { TrafficTally } from '../io/tallies.ts';
-import { observeConnection, tlsHint, type ConnectionSeen, type NetworkSettings } from '../io/network.ts';
-import { createTargetClient } from '../io/target-client.ts';
+import type { Governor } from '../io/traffic/governor.ts';
+import type { TrafficTally } from '../io/traffic/tallies.ts';
+import {
+  observeConnection,
+  tlsHint,
+  type ConnectionSeen,
+  type NetworkSettings,
+} from '../io/target/network.ts';
+import { createTargetClient } from '../io/target/target-client.ts';
 import type { Reachability } from '../../core/types.ts';
 import { probeDialect } from '../analysis/dialect.ts';
 import type { DialectProbeAnswer } from '../../core/analysis.ts';

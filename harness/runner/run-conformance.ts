@@ -3,7 +3,7 @@
 // exits 2, never passes. The report files are written above this layer (harness/runs.ts).
 import { readFileSync } from 'node:fs';
 import { headerLine, redactResult } from '../../core/redaction.ts';
-import { withoutCredentials } from '../io/network.ts';
+import { withoutCredentials } from '../io/target/network.ts';
 import { toolLabel } from '../../core/tool-label.ts';
 import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
 import type { Requirement, Role } from '../../requirements/types.ts';
@@ -29,7 +29,7 @@ import { runSuites, type Planner, type SuitesOutcome } from './run-suites.ts';
 import { makePlan, planLines, type AgentPace, type RunPlan } from './plan.ts';
 import type { PlannedCheck } from './schedule.ts';
 import { propertyLimits } from '../check/profile.ts';
-import { requestsPerMinute } from '../io/pace.ts';
+import { requestsPerMinute } from '../io/traffic/pace.ts';
 import { startRun } from './start-run.ts';
 import { summarizeTraffic, type RequirementCut } from './traffic.ts';
 import { trimEvidence } from './trim-evidence.ts';

@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import type { FieldSettings, ProvidedRun } from '../provided.ts';
 import type { HarnessError, WindowFillReport } from '../../core/types.ts';
-import type { TrafficTally } from '../io/tallies.ts';
+import type { TrafficTally } from '../io/traffic/tallies.ts';
 import { startWindowFill, windowFillGoal, type WindowFill } from './window-fill.ts';
 import { Collector, type CollectedTest } from './collector.ts';
 import type { ProgressListener } from '../../core/progress.ts';
@@ -12,10 +12,10 @@ import { listingOf, type Listing } from './list-checks.ts';
 import type { RunPlan } from './plan.ts';
 import { fileSchedules, providedSchedule, suitePhases, type FileSchedule } from './schedule.ts';
 import { suiteFilesFor } from './suite-files.ts';
-import { Governor } from '../io/governor.ts';
+import { Governor } from '../io/traffic/governor.ts';
 import { FileLock, fileLockCalls } from './file-lock.ts';
-import { serveWorkerLink, type WorkerLinkServer } from '../io/worker-link.ts';
-import { serveWebhookLink, type WebhookLink } from '../io/webhook-link.ts';
+import { serveWorkerLink, type WorkerLinkServer } from '../io/links/worker-link.ts';
+import { serveWebhookLink, type WebhookLink } from '../io/links/webhook-link.ts';
 import { largerBudgetOption, secretsOf, targetOptions } from '../provided.ts';
 import { settleWebhookExpectations, type Settled } from './settle-webhooks.ts';
 

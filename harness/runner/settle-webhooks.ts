@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { graceMs, GRACE_RULE, settleAt, settleResult } from '../check/expectations.ts';
 import { deliveryEvidence } from '../../core/evidence.ts';
-import type { WebhookReceiver } from '../io/webhook-receiver.ts';
+import type { WebhookReceiver } from '../io/webhooks/webhook-receiver.ts';
 import type { RunTraffic } from '../../core/types.ts';
 import type { CollectedTest } from './collector.ts';
 

@@ -1,8 +1,8 @@
 // The one way a run starts: the bundled reference server when no target is given, the run the
 // suites' workers are handed (ProvidedRun), the probe, and the pace and task cap the card sets.
 // runResolved() starts here, and so does the suites' own global setup (vitest run directly).
-import { Governor } from '../io/governor.ts';
-import { newTally, type TrafficTally } from '../io/tallies.ts';
+import { Governor } from '../io/traffic/governor.ts';
+import { newTally, type TrafficTally } from '../io/traffic/tallies.ts';
 import type { ResolvedRunOptions } from '../options.ts';
 import type { ProvidedRun } from '../provided.ts';
 import { startBundledTarget, type BundledTarget } from './bundled-target.ts';

@@ -1,7 +1,7 @@
 // The run's traffic settings (pace, concurrency, profile) and its traffic summary (RunResult.traffic):
 // the checks' tallies, counted in the suites' worker, summed with the probe's in the runner.
-import { requestsPerMinute, type Pace } from '../io/pace.ts';
-import type { TrafficTally } from '../io/tallies.ts';
+import { requestsPerMinute, type Pace } from '../io/traffic/pace.ts';
+import type { TrafficTally } from '../io/traffic/tallies.ts';
 import type { ResolvedRunOptions } from '../options.ts';
 import type { FieldSettings } from '../provided.ts';
 import type { RunTraffic } from '../../core/types.ts';

@@ -17,11 +17,11 @@
 // It changes no verdict: the burst still sends up to limit + 20 requests of its own before it says the
 // limit was not enforced; it only reaches the refusal sooner.
 import { BURST_MAX_LIMIT, sendBurstRequest } from '../check/burst-request.ts';
-import { RunBudgetError, type Governor } from '../io/governor.ts';
-import { paceCap, requestsPerMinute, sleep, type Pace } from '../io/pace.ts';
-import { newTally, type TrafficTally } from '../io/tallies.ts';
-import { isRateLimitedAnswer } from '../io/rate-limited.ts';
-import { createTargetClient, type TargetClientOptions } from '../io/target-client.ts';
+import { RunBudgetError, type Governor } from '../io/traffic/governor.ts';
+import { paceCap, requestsPerMinute, sleep, type Pace } from '../io/traffic/pace.ts';
+import { newTally, type TrafficTally } from '../io/traffic/tallies.ts';
+import { isRateLimitedAnswer } from '../io/traffic/rate-limited.ts';
+import { createTargetClient, type TargetClientOptions } from '../io/target/target-client.ts';
 import type { WindowFillReport } from '../../core/types.ts';
 import type { RunPlan } from './plan.ts';
 

@@ -1,7 +1,7 @@
 // The wrong-Content-Type target: the reference server behind a proxy that relabels every answer
 // `text/plain` (JSON-RPC answers and SSE streams alike, spec 4 and 4.2). The bodies stay right, so
 // only the checks that read the Content-Type should find fault.
-import { relay } from '../../harness/io/loopback.ts';
+import { relay } from '../../harness/kit/loopback.ts';
 import { startReferenceServer } from '../../reference-server/index.ts';
 import { AGENT_ID, API_KEY, startFixture, type HostileTarget } from './fixture-kit.ts';
 

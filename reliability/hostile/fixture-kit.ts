@@ -2,7 +2,7 @@
 // (capped: a hostile target must not itself be the thing that runs out of memory), recognises the
 // run's probe (agent/authenticatedExtendedCard, spec 4.8) and answers it honestly when asked to.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { listen } from '../../harness/io/loopback.ts';
+import { listen } from '../../harness/kit/loopback.ts';
 import { AGENT_DEFAULTS } from '../../reference-server/index.ts';
 import { METHODS } from '../../schemas/error-codes.ts';
 

@@ -1660,7 +1660,7 @@ export interface ReportDelivery {
    */
   receivedAtMs: number;
   /**
-   * How much later than the arrival receivedAtMs may have been stamped: the receiver's event-loop hold-up measured just before it (harness/io/loop-lag.ts). Timing checks add it to their tolerance.
+   * How much later than the arrival receivedAtMs may have been stamped: the receiver's event-loop hold-up measured just before it (harness/io/traffic/loop-lag.ts). Timing checks add it to their tolerance.
    */
   stampLagMs?: number;
   /**
@@ -1821,7 +1821,7 @@ export interface ReportBaseline {
   };
 }
 /**
- * How the run went on the wire (harness/io/governor.ts): requests, agent turns, turn latency, the pace kept, concurrency, what the profile or budget cut. Absent from reports of older versions.
+ * How the run went on the wire (harness/io/traffic/governor.ts): requests, agent turns, turn latency, the pace kept, concurrency, what the profile or budget cut. Absent from reports of older versions.
  */
 export interface ReportTraffic {
   /**

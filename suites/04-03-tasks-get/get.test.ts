@@ -95,7 +95,7 @@ function schemaErrors(name: Parameters<typeof validate>[0], value: unknown): unk
   return v.valid ? [] : v.errors;
 }
 
-// First in the file: it needs the agent idle, so against a --target it runs alone (harness/verifies.ts),
+// First in the file: it needs the agent idle, so against a --target it runs alone (harness/check/verifies.ts),
 // best before other workers start long checks it would wait for.
 
 /**

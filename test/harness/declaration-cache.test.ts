@@ -21,7 +21,7 @@ function tree(): void {
     'suiteFile({ cost: { requests: 1, turns: 0 } });\n',
   );
   writeFileSync(join(root, 'harness', 'check', 'cost.ts'), '// cost\n');
-  writeFileSync(join(root, 'harness', 'verifies.ts'), '// verifies\n');
+  writeFileSync(join(root, 'harness', 'check', 'verifies.ts'), '// verifies\n');
 }
 
 describe('the declaration cache', () => {
@@ -39,7 +39,7 @@ describe('the declaration cache', () => {
     expect(edited).not.toBe(key);
     renameSync(join(root, 'suites', 'a', 'one.test.ts'), join(root, 'suites', 'a', 'two.test.ts'));
     expect(declarationsKey(root, undefined)).not.toBe(edited);
-    writeFileSync(join(root, 'harness', 'verifies.ts'), '// changed\n');
+    writeFileSync(join(root, 'harness', 'check', 'verifies.ts'), '// changed\n');
     expect(declarationsKey(root, undefined)).not.toBe(edited);
     expect(declarationsKey(join(root, 'missing'), undefined)).toBeUndefined();
   });

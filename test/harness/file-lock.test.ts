@@ -2,8 +2,8 @@
 // its own tests share it, and a long shared check yields to a waiting exclusive file between steps.
 import { describe, expect, it } from 'vitest';
 import { FileLock, fileLockCalls, holdFileLock } from '../../harness/runner/file-lock.ts';
-import { Governor } from '../../harness/io/governor.ts';
-import { serveWorkerLink, WorkerLinkClient } from '../../harness/io/worker-link.ts';
+import { Governor } from '../../harness/io/traffic/governor.ts';
+import { serveWorkerLink, WorkerLinkClient } from '../../harness/io/links/worker-link.ts';
 
 const serve = () =>
   serveWorkerLink(new Governor({ pace: null, concurrency: 4 }), fileLockCalls(new FileLock()));

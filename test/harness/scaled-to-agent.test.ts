@@ -3,9 +3,9 @@
 // wait the governor measures (PaceWindow.recentWaitMs) and hands to the suites' workers.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scaledToAgent } from '../../harness/check/context.ts';
-import { Governor } from '../../harness/io/governor.ts';
+import { Governor } from '../../harness/io/traffic/governor.ts';
 import { FileLock, fileLockCalls } from '../../harness/runner/file-lock.ts';
-import { RemoteGovernor, serveWorkerLink } from '../../harness/io/worker-link.ts';
+import { RemoteGovernor, serveWorkerLink } from '../../harness/io/links/worker-link.ts';
 
 describe('scaledToAgent', () => {
   it('leaves a length alone on a fast agent the run never waited for', () => {

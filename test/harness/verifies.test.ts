@@ -2,7 +2,7 @@
 // before any test is registered, so a typo can never become a silently unchecked requirement.
 import { describe, expect, it } from 'vitest';
 import { resolveCheckPlan, type SuiteFileDeclaration } from '../../harness/check/cost.ts';
-import { runsConcurrently, suiteFile, verifies } from '../../harness/verifies.ts';
+import { runsConcurrently, suiteFile, verifies } from '../../harness/check/verifies.ts';
 
 describe('verifies', () => {
   it('throws on an id that is not in the ledger', () => {

@@ -1,18 +1,22 @@
 // The settling rule of webhook verdicts (harness/check/expectations.ts, harness/runner/settle-webhooks.ts,
-// harness/io/webhook-link.ts): a late delivery passes, a late violation still fails, copies of one
+// harness/io/links/webhook-link.ts): a late delivery passes, a late violation still fails, copies of one
 // attempt count once, and the grace period derives from the slowest delivery lag the agent showed.
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { graceMs, LATE_TOLERANCE_MS, type PendingExpectation } from '../../harness/check/expectations.ts';
 import { runCheck } from '../../harness/check/run-check.ts';
 import { closeSharedReceiver, WebhookScope } from '../../harness/check/webhooks.ts';
-import { connectWebhookLink, serveWebhookLink, type WebhookLink } from '../../harness/io/webhook-link.ts';
+import {
+  connectWebhookLink,
+  serveWebhookLink,
+  type WebhookLink,
+} from '../../harness/io/links/webhook-link.ts';
 import {
   deliveryKey,
   distinctDeliveries,
   startWebhookReceiver,
   type WebhookReceiver,
-} from '../../harness/io/webhook-receiver.ts';
+} from '../../harness/io/webhooks/webhook-receiver.ts';
 import { testRequirement, testRun } from '../support/check-run.ts';
 import type { CollectedTest } from '../../harness/runner/collector.ts';
 import { settleWebhookExpectations } from '../../harness/runner/settle-webhooks.ts';

@@ -2,8 +2,8 @@
 // pace is the card's and the run before the burst fits in a window, never more than the pace leaves
 // beside what the checks have still to send, only in idle request slots, and it stops at a refusal.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Governor } from '../../harness/io/governor.ts';
-import type { Pace } from '../../harness/io/pace.ts';
+import { Governor } from '../../harness/io/traffic/governor.ts';
+import type { Pace } from '../../harness/io/traffic/pace.ts';
 import type { RunPlan } from '../../harness/runner/plan.ts';
 import {
   FILL_HORIZON_MS,

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { heavyEscape, stringifyWith } from '../../mutants/legal-kit.ts';
 import { loadLegalVariants } from '../../mutants/legal-run.ts';
 import type { MutantTarget } from '../../mutants/types.ts';
-import { createTargetClient } from '../../harness/io/target-client.ts';
+import { createTargetClient } from '../../harness/io/target/target-client.ts';
 
 let target: MutantTarget | undefined;
 afterEach(async () => {

@@ -3,7 +3,7 @@
 // attempt is acknowledged without reaching it, and set/get results get the client's URL back.
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startWebhookReceiver, type WebhookReceiver } from '../../harness/io/webhook-receiver.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../harness/io/webhooks/webhook-receiver.ts';
 import {
   relaySetParams,
   restoreResultUrl,

@@ -4,8 +4,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTargetClient } from '../../harness/io/target-client.ts';
-import { startWebhookReceiver } from '../../harness/io/webhook-receiver.ts';
+import { createTargetClient } from '../../harness/io/target/target-client.ts';
+import { startWebhookReceiver } from '../../harness/io/webhooks/webhook-receiver.ts';
 import type { HostileTarget } from '../../reliability/hostile/fixture-kit.ts';
 import { startHostileTarget } from '../../reliability/hostile/hostile-targets.ts';
 

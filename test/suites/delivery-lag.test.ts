@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../harness/check/run-check.ts';
 import { closeSharedReceiver } from '../../harness/check/webhooks.ts';
-import { newTally } from '../../harness/io/tallies.ts';
+import { newTally } from '../../harness/io/traffic/tallies.ts';
 import { FULL_SPEED } from '../../harness/provided.ts';
 import { defaultAgent, generateApiKey, startReferenceServer } from '../../reference-server/index.ts';
 import type { ReferenceServer } from '../../reference-server/types.ts';

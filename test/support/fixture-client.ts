@@ -5,7 +5,7 @@ import {
   createTargetClient,
   type TargetClient,
   type TargetClientOptions,
-} from '../../harness/io/target-client.ts';
+} from '../../harness/io/target/target-client.ts';
 import { startFixture, type Fixture, type Handler } from '../harness/io/fixture-server.ts';
 
 export interface FixtureClients {

@@ -6,7 +6,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ACCEPT_ENCODING, contentCodings, decodedBody } from '../../../harness/io/body-reader.ts';
+import { ACCEPT_ENCODING, contentCodings, decodedBody } from '../../../harness/io/target/body-reader.ts';
 import { fixtureClients } from '../../support/fixture-client.ts';
 
 const io = fixtureClients((url) => ({ baseUrl: url, agentId: 'a', auth: { apiKey: 'coding-key-1' } }));

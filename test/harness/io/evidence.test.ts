@@ -9,7 +9,7 @@ import {
   truncateText,
   type Delivery,
 } from '../../../core/evidence.ts';
-import { recordRequest, REQUEST_JSON_STRING_CHARS } from '../../../harness/io/request-spec.ts';
+import { recordRequest, REQUEST_JSON_STRING_CHARS } from '../../../harness/io/target/request-spec.ts';
 
 describe('redact', () => {
   it('replaces secrets in nested strings and keys, leaving the input untouched', () => {

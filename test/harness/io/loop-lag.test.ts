@@ -1,7 +1,7 @@
-// The event-loop lag sampler (harness/io/loop-lag.ts): a stamp taken right after the loop was held up
+// The event-loop lag sampler (harness/io/traffic/loop-lag.ts): a stamp taken right after the loop was held up
 // is known to be late by about the hold-up; before the sampler runs, or after it stops, it says 0.
 import { afterEach, describe, expect, it } from 'vitest';
-import { LoopLag } from '../../../harness/io/loop-lag.ts';
+import { LoopLag } from '../../../harness/io/traffic/loop-lag.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

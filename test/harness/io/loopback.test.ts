@@ -10,7 +10,7 @@ import {
   relay,
   sendJson,
   type Listening,
-} from '../../../harness/io/loopback.ts';
+} from '../../../harness/kit/loopback.ts';
 import { percentile } from '../../../harness/percentile.ts';
 import { request as undiciRequest } from 'undici';
 

@@ -1,4 +1,4 @@
-// The network options (harness/io/network.ts, harness/options.ts): --header and --secret-header in
+// The network options (harness/io/target/network.ts, harness/options.ts): --header and --secret-header in
 // every form (flag, A2A_HEADERS lines, config list or object), the headers the harness sets refused,
 // secret values by name or mark, the proxy chosen from --proxy or the environment (NO_PROXY, loopback
 // never), unusable PEM files refused before the run, and the TLS hints of a failed connection.
@@ -12,7 +12,7 @@ import {
   proxyFor,
   resolveProxy,
   tlsHint,
-} from '../../../harness/io/network.ts';
+} from '../../../harness/io/target/network.ts';
 import { headerLine, isSecretHeaderName } from '../../../core/redaction.ts';
 import { ConfigError, readEnv, resolveOptions, type RawOptions } from '../../../harness/options.ts';
 import { makePki } from '../../support/network-parts.ts';

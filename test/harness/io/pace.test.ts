@@ -1,7 +1,7 @@
 // The pace (pace.ts) under the run's governor: at most the cap in a sliding window, the run's budget,
 // requests that bypass it, and the cap on requests in flight (slots.ts).
 import { describe, expect, it } from 'vitest';
-import { Governor, RunBudgetError } from '../../../harness/io/governor.ts';
+import { Governor, RunBudgetError } from '../../../harness/io/traffic/governor.ts';
 import {
   describePace,
   PaceBudgetError,
@@ -9,7 +9,7 @@ import {
   paceCap,
   PaceWindow,
   requestsPerMinute,
-} from '../../../harness/io/pace.ts';
+} from '../../../harness/io/traffic/pace.ts';
 
 describe('pace', () => {
   it('keeps at most the cap in a window and waits for the oldest to leave it', async () => {

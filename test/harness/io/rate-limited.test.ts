@@ -5,16 +5,16 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Governor } from '../../../harness/io/governor.ts';
+import { Governor } from '../../../harness/io/traffic/governor.ts';
 import {
   isRateLimitedAnswer,
   RateLimitedError,
   resendWhileRateLimited,
   retryAfterMs,
   type AnswerHead,
-} from '../../../harness/io/rate-limited.ts';
-import { newTally } from '../../../harness/io/tallies.ts';
-import { createTargetClient } from '../../../harness/io/target-client.ts';
+} from '../../../harness/io/traffic/rate-limited.ts';
+import { newTally } from '../../../harness/io/traffic/tallies.ts';
+import { createTargetClient } from '../../../harness/io/target/target-client.ts';
 
 /**
  * A server that refuses the first `refuse` requests, then answers (an event stream when asked for

@@ -5,13 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isAgentTurnBody, isAgentTurnRequest } from '../../../harness/io/agent-turn.ts';
+import { isAgentTurnBody, isAgentTurnRequest } from '../../../harness/io/target/agent-turn.ts';
 import { FileLock, fileLockCalls } from '../../../harness/runner/file-lock.ts';
-import { Governor } from '../../../harness/io/governor.ts';
-import { TaskSlotError } from '../../../harness/io/slots.ts';
-import { newTally } from '../../../harness/io/tallies.ts';
-import { RemoteGovernor, serveWorkerLink } from '../../../harness/io/worker-link.ts';
-import { createTargetClient, type TargetClientOptions } from '../../../harness/io/target-client.ts';
+import { Governor } from '../../../harness/io/traffic/governor.ts';
+import { TaskSlotError } from '../../../harness/io/traffic/slots.ts';
+import { newTally } from '../../../harness/io/traffic/tallies.ts';
+import { RemoteGovernor, serveWorkerLink } from '../../../harness/io/links/worker-link.ts';
+import { createTargetClient, type TargetClientOptions } from '../../../harness/io/target/target-client.ts';
 import { startFixture, type Fixture } from './fixture-server.ts';
 
 /** What the fake agent does with a well-formed message: its text, e.g. `send 200` or `stream 100 hold 2000`. */

@@ -2,7 +2,7 @@
 // same lines and terminators as splitting the whole text at once.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fieldName, LineSplitter, type LineEnding } from '../../../harness/io/sse-lines.ts';
+import { fieldName, LineSplitter, type LineEnding } from '../../../harness/io/target/sse-lines.ts';
 
 function split(chunks: string[]): { lines: Array<[string, LineEnding]>; rest: string } {
   const lines: Array<[string, LineEnding]> = [];

@@ -3,8 +3,8 @@
 // and when a request is told it left.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Governor } from '../../../harness/io/governor.ts';
-import { basePathOf } from '../../../harness/io/request-spec.ts';
+import { Governor } from '../../../harness/io/traffic/governor.ts';
+import { basePathOf } from '../../../harness/io/target/request-spec.ts';
 import { fixtureClients } from '../../support/fixture-client.ts';
 import { startFixture, type Handler } from './fixture-server.ts';
 

@@ -9,7 +9,7 @@ import {
   verifySignature,
   type WebhookReceiver,
   type WebhookReceiverOptions,
-} from '../../../harness/io/webhook-receiver.ts';
+} from '../../../harness/io/webhooks/webhook-receiver.ts';
 
 let receiver: WebhookReceiver | undefined;
 

@@ -6,10 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileLock, fileLockCalls } from '../../../harness/runner/file-lock.ts';
-import { Governor, RunBudgetError } from '../../../harness/io/governor.ts';
-import { PaceBudgetError } from '../../../harness/io/pace.ts';
-import { newTally } from '../../../harness/io/tallies.ts';
-import { listen, readBody, relay } from '../../../harness/io/loopback.ts';
+import { Governor, RunBudgetError } from '../../../harness/io/traffic/governor.ts';
+import { PaceBudgetError } from '../../../harness/io/traffic/pace.ts';
+import { newTally } from '../../../harness/io/traffic/tallies.ts';
+import { listen, readBody, relay } from '../../../harness/kit/loopback.ts';
 import {
   RemoteGovernor,
   serveWorkerLink,
@@ -17,7 +17,7 @@ import {
   WorkerLinkClient,
   WorkerLinkError,
   type WorkerLinkServer,
-} from '../../../harness/io/worker-link.ts';
+} from '../../../harness/io/links/worker-link.ts';
 
 describe('the link to the runner (suite files in several workers)', () => {
   it('keeps one pace and one count for every worker, and rebuilds its refusals', async () => {

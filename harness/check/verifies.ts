@@ -4,22 +4,22 @@
 // each test carries its resolved declaration in `task.meta.a2aPlan` from collection on.
 import { inject, recordArtifact, test, TestRunner, type TestArtifactBase, type TestContext } from 'vitest';
 
-import { getRequirement } from '../requirements/index.ts';
-import type { Requirement } from '../requirements/types.ts';
-import { remoteGovernor } from './check/context.ts';
+import { getRequirement } from '../../requirements/index.ts';
+import type { Requirement } from '../../requirements/types.ts';
+import { remoteGovernor } from './context.ts';
 import {
   resolveCheckPlan,
   validateFileDeclaration,
   type CheckDeclaration,
   type CheckPlanMeta,
   type SuiteFileDeclaration,
-} from './check/cost.ts';
-import { runCheck, type CheckFn } from './check/run-check.ts';
-import type { WebhookSettlement } from './check/expectations.ts';
-import { holdFileLock, type FileHold } from './runner/file-lock.ts';
-import { newTally, type TrafficTally } from './io/tallies.ts';
-import type { ProvidedRun } from './provided.ts';
-import type { CheckResult } from '../core/types.ts';
+} from './cost.ts';
+import { runCheck, type CheckFn } from './run-check.ts';
+import type { WebhookSettlement } from './expectations.ts';
+import { holdFileLock, type FileHold } from '../runner/file-lock.ts';
+import { newTally, type TrafficTally } from '../io/traffic/tallies.ts';
+import type { ProvidedRun } from '../provided.ts';
+import type { CheckResult } from '../../core/types.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -47,7 +47,7 @@ export interface VerifiesOptions extends CheckDeclaration {
   /**
    * The check fills or overflows the agent's limits.concurrentTasks on purpose (C-21: queued tasks,
    * slot holders): its task-creating requests neither wait for one of the run's task slots nor hold
-   * one. Every other check's turns stay within the card's limit (harness/io/governor.ts).
+   * one. Every other check's turns stay within the card's limit (harness/io/traffic/governor.ts).
    */
   overflowsTasks?: boolean;
 }

@@ -5,8 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { request, type Dispatcher } from 'undici';
 import { answerMadeTask, eventEndsTask, isAgentTurnBody, isAgentTurnRequest } from './agent-turn.ts';
 import { ACCEPT_ENCODING, decodedBody, readCapped, type BodyAccumulator } from './body-reader.ts';
-import type { Exchange } from '../../core/evidence.ts';
-import type { TrafficGovernor } from './governor.ts';
+import type { Exchange } from '../../../core/evidence.ts';
+import type { TrafficGovernor } from '../traffic/governor.ts';
 import { classifyError } from './io-errors.ts';
 import { networkSecrets, targetDispatcher, type NetworkSettings } from './network.ts';
 import {
@@ -20,10 +20,10 @@ import {
   type HeaderOverrides,
   type RequestSpec,
 } from './request-spec.ts';
-import { resendWhileRateLimited } from './rate-limited.ts';
+import { resendWhileRateLimited } from '../traffic/rate-limited.ts';
 import { fillFromTranscript, recordResponse } from './response-record.ts';
 import { openSseStream, SSE_DEFAULTS, type SseOptions, type SseStream } from './sse-reader.ts';
-import { turnInProgress, type TrafficTally } from './tallies.ts';
+import { turnInProgress, type TrafficTally } from '../traffic/tallies.ts';
 
 export type { HeaderOverrides } from './request-spec.ts';
 

@@ -1,7 +1,7 @@
 // The agent's pace: at most so many requests in a sliding window, as its card announces
 // (limits.requestsPerMinute, spec 8, over C-04's window) or as --rate gives. The window counts every
 // request when it leaves; a rate-limited answer pauses the whole window until Retry-After.
-import type { Profile } from '../../core/types.ts';
+import type { Profile } from '../../../core/types.ts';
 
 /** A pace: at most `limit` requests in any `windowMs`. */
 export interface Pace {

@@ -1,9 +1,9 @@
 // What an agent turn is (spec 4.1, 4.2): a request that creates a task, a well-formed message/send or
 // message/stream an agent takes to its LLM. A malformed one is refused before any LLM call: no turn,
 // no task slot (spec 8 limits.concurrentTasks). One definition for the harness and the field bench.
-import { isFinalState } from '../../schemas/error-codes.ts';
-import { isObject } from '../../schemas/json.ts';
-import { conforms } from '../../schemas/registry.ts';
+import { isFinalState } from '../../../schemas/error-codes.ts';
+import { isObject } from '../../../schemas/json.ts';
+import { conforms } from '../../../schemas/registry.ts';
 
 /** The methods whose request creates a task (spec 4.1, 4.2). */
 export const TURN_METHODS: ReadonlySet<string> = new Set(['message/send', 'message/stream']);

@@ -16,12 +16,12 @@ import {
   type Governor,
   type TaskSlotOptions,
   type TrafficGovernor,
-} from './governor.ts';
-import { linkAgent, linkServer, listen, readBody, sendJson } from './loopback.ts';
-import { PaceBudgetError } from './pace.ts';
-import { RateLimitedError } from './rate-limited.ts';
-import { TaskSlotError } from './slots.ts';
-import { count, TurnBudgetError, WaitClock, type TrafficTally } from './tallies.ts';
+} from '../traffic/governor.ts';
+import { linkAgent, linkServer, listen, readBody, sendJson } from '../../kit/loopback.ts';
+import { PaceBudgetError } from '../traffic/pace.ts';
+import { RateLimitedError } from '../traffic/rate-limited.ts';
+import { TaskSlotError } from '../traffic/slots.ts';
+import { count, TurnBudgetError, WaitClock, type TrafficTally } from '../traffic/tallies.ts';
 
 /** What a field holds; `{ optional: kind }`: it may be left out. */
 type Kind = 'boolean' | 'count' | 'ms' | 'string' | 'string or null';

@@ -10,7 +10,7 @@ import {
   shortenLongStrings,
   truncateText,
   type RecordedRequest,
-} from '../../core/evidence.ts';
+} from '../../../core/evidence.ts';
 
 /** Header overrides: a string sets (replaces) a header, null removes it (e.g. to send no credential). */
 export type HeaderOverrides = Record<string, string | null>;

@@ -1,7 +1,7 @@
 // Answers that say "rate limited" (HTTP 429, or C-04's -32012 whatever the status): how long they
 // ask the run to wait (Retry-After), the backoff when they do not say, and the one loop that waits
 // them out and resends the request, so a check sees only the agent's real answer.
-import { ERROR_CODES } from '../../schemas/error-codes.ts';
+import { ERROR_CODES } from '../../../schemas/error-codes.ts';
 import type { TrafficGovernor } from './governor.ts';
 import type { TrafficTally } from './tallies.ts';
 

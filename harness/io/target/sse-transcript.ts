@@ -2,9 +2,9 @@
 // line-level tracker records the framing the parser hides (which fields an event block used, how
 // many data: lines, line endings, bytes after the final event). Serves spec 4.2/4.5 and C-26/C-31.
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
-import { isObject } from '../../schemas/json.ts';
+import { isObject } from '../../../schemas/json.ts';
 import { parseJson } from './body-reader.ts';
-import { redact, type SseEvent, type StreamTranscript } from '../../core/evidence.ts';
+import { redact, type SseEvent, type StreamTranscript } from '../../../core/evidence.ts';
 import { fieldName, LineSplitter, type LineEnding } from './sse-lines.ts';
 
 // Why caps: a hostile or broken stream must not grow evidence without bound.

@@ -5,9 +5,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { ACCEPT_ENCODING, contentCodings, decodedWhole, decodeUtf8, parseJson } from './body-reader.ts';
-import { LoopLag } from './loop-lag.ts';
-import type { Delivery, DeliveryResponse } from '../../core/evidence.ts';
+import {
+  ACCEPT_ENCODING,
+  contentCodings,
+  decodedWhole,
+  decodeUtf8,
+  parseJson,
+} from '../target/body-reader.ts';
+import { LoopLag } from '../traffic/loop-lag.ts';
+import type { Delivery, DeliveryResponse } from '../../../core/evidence.ts';
 
 export { signatureFor, verifySignature, type SignatureCheck } from './webhook-signature.ts';
 

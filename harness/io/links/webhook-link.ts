@@ -7,8 +7,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { linkAgent, linkServer } from './loopback.ts';
-import type { Delivery } from '../../core/evidence.ts';
+import { linkAgent, linkServer } from '../../kit/loopback.ts';
+import type { Delivery } from '../../../core/evidence.ts';
 import {
   DeliveryStore,
   startWebhookReceiver,
@@ -19,7 +19,7 @@ import {
   type WaitResult,
   type WebhookReceiver,
   type WebhookReceiverOptions,
-} from './webhook-receiver.ts';
+} from '../webhooks/webhook-receiver.ts';
 
 export interface WebhookLink {
   /** The link's URL (127.0.0.1) the workers connect to. */

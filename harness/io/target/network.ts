@@ -7,10 +7,10 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates, type TLSSocket } from 'node:tls';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
-import { ConfigError } from '../../schemas/config-error.ts';
-import type { ReportConnection } from '../../schemas/generated/types.ts';
-import type { IoError } from '../../core/evidence.ts';
-import { isSecretHeaderName } from '../../core/redaction.ts';
+import { ConfigError } from '../../../schemas/config-error.ts';
+import type { ReportConnection } from '../../../schemas/generated/types.ts';
+import type { IoError } from '../../../core/evidence.ts';
+import { isSecretHeaderName } from '../../../core/redaction.ts';
 
 /** A forward proxy for the target's requests, as resolved in the main process. */
 export interface ProxySettings {

@@ -10,7 +10,7 @@ import {
   type HeaderMap,
   type RecordedResponse,
   type StreamTranscript,
-} from '../../core/evidence.ts';
+} from '../../../core/evidence.ts';
 
 function definedHeaders(h: Record<string, string | string[] | undefined>): HeaderMap {
   const out: HeaderMap = {};

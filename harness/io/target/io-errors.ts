@@ -1,7 +1,7 @@
 // Maps low-level network failures (undici and Node socket errors) onto the evidence error kinds,
 // so that a check can tell a target that is unreachable (a harness failure) from one that answered
 // badly (a finding). Serves every spec section that the harness exercises over HTTP.
-import type { IoError, IoErrorKind } from '../../core/evidence.ts';
+import type { IoError, IoErrorKind } from '../../../core/evidence.ts';
 
 const CONNECT_CODES = new Set([
   'ECONNREFUSED',

@@ -11,7 +11,7 @@ import {
   type SseEvent,
   type StreamBudget,
   type StreamTranscript,
-} from '../../core/evidence.ts';
+} from '../../../core/evidence.ts';
 import { classifyError } from './io-errors.ts';
 import { TranscriptBuilder } from './sse-transcript.ts';
 
