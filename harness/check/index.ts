@@ -4,15 +4,9 @@
 // types and readers are those of the evidence it records (harness/README.md, Writing a check).
 export { suiteFile, verifies, type VerifiesOptions } from './verifies.ts';
 export type { CheckCost, CheckDeclaration, PlannedWait, PropertyCost, SuiteFileDeclaration } from './cost.ts';
-export {
-  completeAnswer,
-  DEFAULT_MAX_WAIT_MS,
-  NoAnswerError,
-  SIDE_BY_SIDE,
-  type AnsweredExchange,
-  type CheckContext,
-  type EachOptions,
-} from './context.ts';
+export { completeAnswer, NoAnswerError, type AnsweredExchange, type CheckContext } from './context.ts';
+export { DEFAULT_MAX_WAIT_MS } from './agent-time.ts';
+export { SIDE_BY_SIDE, type EachOptions } from './cases.ts';
 export { is, typeOf, type Matcher } from './matchers.ts';
 export { isNotExercisedStop } from './recorder.ts';
 export type { CheckFn } from './run-check.ts';

@@ -19,14 +19,11 @@ import { distinctDeliveries, summarizeDeliveries } from '../io/webhooks/webhook-
 import { authKindOf, budgetCut, secretsOf, type FieldSettings, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
 import type { CheckEvidence, CheckResult } from '../../core/types.ts';
-import {
-  ClientPool,
-  createCheckContext,
-  isGovernorStop,
-  pacedLengthsMs,
-  runGovernor,
-  type CheckContext,
-} from './context.ts';
+import { isGovernorStop } from '../io/traffic/governor-stop.ts';
+import { pacedLengthsMs } from './agent-time.ts';
+import { ClientPool } from './client-pool.ts';
+import { createCheckContext, type CheckContext } from './context.ts';
+import { runGovernor } from './run-governor.ts';
 import { CheckRecorder, type Outcome } from './recorder.ts';
 import {
   expectationAssertion,

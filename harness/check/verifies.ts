@@ -6,7 +6,7 @@ import { inject, recordArtifact, test, TestRunner, type TestArtifactBase, type T
 
 import { getRequirement } from '../../requirements/index.ts';
 import type { Requirement } from '../../requirements/types.ts';
-import { remoteGovernor } from './context.ts';
+import { remoteGovernor } from './run-governor.ts';
 import {
   resolveCheckPlan,
   validateFileDeclaration,
@@ -16,7 +16,7 @@ import {
 } from './cost.ts';
 import { runCheck, type CheckFn } from './run-check.ts';
 import type { WebhookSettlement } from './expectations.ts';
-import { holdFileLock, type FileHold } from '../runner/file-lock.ts';
+import { holdFileLock, type FileHold } from '../io/links/file-hold.ts';
 import { newTally, type TrafficTally } from '../io/traffic/tallies.ts';
 import type { ProvidedRun } from '../provided.ts';
 import type { CheckResult } from '../../core/types.ts';

@@ -1,23 +1,8 @@
 // The suite-file lock, when suite files run in several workers: files that fill the agent's task
 // slots or trip its rate limit (per-agent limits, C-04, C-21) run alone, every other test shares the
 // lock. The runner holds it (FileLock) and serves it over the worker link (harness/io/links/worker-link.ts); a test
-// holds it through holdFileLock().
-import type { WorkerCallHandlers, WorkerLinkClient } from '../io/links/worker-link.ts';
-
-/** A test's hold on the suite-file lock (holdFileLock). */
-export interface FileHold {
-  /**
-   * Between the independent steps of a long check (a property's generated cases): when a file that
-   * runs alone waits for the lock, lets it run first, then holds the lock again. A shared hold asks at
-   * most every YIELD_EVERY_MS; an exclusive one has nothing to yield to.
-   */
-  yield(): Promise<void>;
-  release(): Promise<void>;
-}
-
-// How often a shared hold asks whether an exclusive file waits: rarely enough to cost nothing beside
-// a property's cases, often enough that a slot-filling check never waits for a whole property.
-const YIELD_EVERY_MS = 200;
+// holds it through holdFileLock() (harness/io/links/file-hold.ts).
+import type { WorkerCallHandlers } from '../io/links/worker-link.ts';
 
 /** Test holders: any number of shared ones, or the tests of one exclusive file. */
 export class FileLock {
@@ -103,34 +88,5 @@ export function fileLockCalls(lock: FileLock): Pick<WorkerCallHandlers, 'lock' |
       end(hold);
       return { answer: {} };
     },
-  };
-}
-
-/** Holds the suite-file lock for one test, through the worker link: shared, or exclusive to its file. */
-export async function holdFileLock(
-  link: WorkerLinkClient,
-  exclusive: string | null,
-  /** Ends the wait for the lock (a grant that never reaches its worker is given back by the runner). */
-  signal?: AbortSignal,
-): Promise<FileHold> {
-  const { hold } = await link.call('lock', { exclusive }, signal);
-  // Yields and the release run one after another: a release never overtakes a yield still waiting
-  // to hold the lock again (it would release a hold not yet regained).
-  let last: Promise<unknown> = Promise.resolve();
-  const inTurn = (op: () => Promise<unknown>): Promise<void> => {
-    last = last.then(op, op);
-    return last.then(() => undefined);
-  };
-  let yieldedAt = Date.now();
-  return {
-    yield: () => {
-      if (exclusive !== null || Date.now() - yieldedAt < YIELD_EVERY_MS) return Promise.resolve();
-      // A yield that could not be made leaves the hold as it was: the check goes on.
-      return inTurn(async () => {
-        await link.call('yield', { hold }).catch(() => undefined);
-        yieldedAt = Date.now();
-      });
-    },
-    release: () => inTurn(() => link.callUntilAnswered('unlock', { hold })),
   };
 }

@@ -1,7 +1,8 @@
 // The suite-file lock (harness/runner/file-lock.ts), held through the worker link: an exclusive file runs alone,
 // its own tests share it, and a long shared check yields to a waiting exclusive file between steps.
 import { describe, expect, it } from 'vitest';
-import { FileLock, fileLockCalls, holdFileLock } from '../../harness/runner/file-lock.ts';
+import { FileLock, fileLockCalls } from '../../harness/runner/file-lock.ts';
+import { holdFileLock } from '../../harness/io/links/file-hold.ts';
 import { Governor } from '../../harness/io/traffic/governor.ts';
 import { serveWorkerLink, WorkerLinkClient } from '../../harness/io/links/worker-link.ts';
 

@@ -2,7 +2,7 @@
 // secrets redacted, and the harness-failure family (budget spent, no answer) reported as `error`.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGovernor } from '../../harness/check/context.ts';
+import { runGovernor } from '../../harness/check/run-governor.ts';
 import { runCheck } from '../../harness/check/run-check.ts';
 import { closeSharedReceiver } from '../../harness/check/webhooks.ts';
 import { Governor } from '../../harness/io/traffic/governor.ts';

@@ -2,7 +2,7 @@
 // what a request lately waited on its pace, capped by half its system timeout (C-05); and the pace
 // wait the governor measures (PaceWindow.recentWaitMs) and hands to the suites' workers.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { scaledToAgent } from '../../harness/check/context.ts';
+import { scaledToAgent } from '../../harness/check/agent-time.ts';
 import { Governor } from '../../harness/io/traffic/governor.ts';
 import { FileLock, fileLockCalls } from '../../harness/runner/file-lock.ts';
 import { RemoteGovernor, serveWorkerLink } from '../../harness/io/links/worker-link.ts';

@@ -4,9 +4,9 @@
 // scripted length grows with the agent's measured turn latency (c.scaled, harness/check/context.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../harness/check/run-check.ts';
-import { scaledToAgent } from '../../harness/check/context.ts';
+import { scaledToAgent } from '../../harness/check/agent-time.ts';
 import { CheckRecorder } from '../../harness/check/recorder.ts';
-import { runGovernor } from '../../harness/check/context.ts';
+import { runGovernor } from '../../harness/check/run-governor.ts';
 import { emptyTranscript } from '../../harness/io/target/sse-transcript.ts';
 import type { SseEvent, StreamTranscript } from '../../core/evidence.ts';
 import type { SseStream } from '../../harness/io/target/sse-reader.ts';

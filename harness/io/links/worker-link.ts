@@ -11,17 +11,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, request } from 'undici';
 import {
-  RunBudgetError,
+  GOVERNOR_STOPS,
   type AdmitOptions,
   type Governor,
   type TaskSlotOptions,
   type TrafficGovernor,
 } from '../traffic/governor.ts';
 import { linkAgent, linkServer, listen, readBody, sendJson } from '../../kit/loopback.ts';
-import { PaceBudgetError } from '../traffic/pace.ts';
-import { RateLimitedError } from '../traffic/rate-limited.ts';
-import { TaskSlotError } from '../traffic/slots.ts';
-import { count, TurnBudgetError, WaitClock, type TrafficTally } from '../traffic/tallies.ts';
+import { count, WaitClock, type TrafficTally } from '../traffic/tallies.ts';
 
 /** What a field holds; `{ optional: kind }`: it may be left out. */
 type Kind = 'boolean' | 'count' | 'ms' | 'string' | 'string or null';
@@ -166,18 +163,18 @@ function isRefusal(json: unknown): json is { error: { name: string; message: str
   return shapeProblems(REFUSAL.error, error).length === 0;
 }
 
-// The refusals a handler may throw, rebuilt in the worker with their own class (checks tell them apart).
-const REFUSALS: Record<string, () => Error> = {
-  PaceBudgetError: () => new PaceBudgetError(0, null),
-  TurnBudgetError: () => new TurnBudgetError(0),
-  RunBudgetError: () => new RunBudgetError(),
-  RateLimitedError: () => new RateLimitedError(0, ''),
-  TaskSlotError: () => new TaskSlotError(0, 0),
-  WorkerLinkError: () => new WorkerLinkError(''),
-};
+// The refusals a handler may throw, rebuilt in the worker with their own class (checks tell them
+// apart): the governor's stops (GOVERNOR_STOPS) and the link's own error.
+const REFUSALS = new Map<string, { prototype: Error }>(
+  [...GOVERNOR_STOPS, WorkerLinkError].map((c) => [c.name, c]),
+);
 
 function rebuild(error: { name: string; message: string }): Error {
-  const e = REFUSALS[error.name]?.() ?? new Error();
+  const refusal = REFUSALS.get(error.name);
+  if (refusal === undefined) return new Error(error.message);
+  const e = Object.create(refusal.prototype) as Error;
+  Error.captureStackTrace(e, rebuild);
+  e.name = error.name;
   e.message = error.message;
   return e;
 }

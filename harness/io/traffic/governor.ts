@@ -3,14 +3,16 @@
 // rate-limited answer until Retry-After (rate-limited.ts), caps requests in flight (--concurrency)
 // and agent turns in flight (the card's limits.concurrentTasks, C-21; slots.ts), and counts
 // (tallies.ts). Suite files in several workers reach the runner's governor over worker-link.ts.
-import { PaceWindow, sleep, type PaceSettings } from './pace.ts';
-import { rateLimitedWaitMs } from './rate-limited.ts';
-import { RequestSlots, TaskSlots, type TaskSlotSettings } from './slots.ts';
+import { GovernorStop } from './governor-stop.ts';
+import { PaceBudgetError, PaceWindow, sleep, type PaceSettings } from './pace.ts';
+import { RateLimitedError, rateLimitedWaitMs } from './rate-limited.ts';
+import { RequestSlots, TaskSlotError, TaskSlots, type TaskSlotSettings } from './slots.ts';
 import {
   checkTurnBudget,
   count,
   newTally,
   turnAllowanceMs,
+  TurnBudgetError,
   WaitClock,
   type TrafficTally,
 } from './tallies.ts';
@@ -27,12 +29,25 @@ export interface GovernorSettings extends PaceSettings, TaskSlotSettings {
 }
 
 /** The run's budget ended: no request is sent after it, and what is left is not exercised. */
-export class RunBudgetError extends Error {
+export class RunBudgetError extends GovernorStop {
   constructor() {
     super("run budget spent: no request is sent after the run's budget (--budget-ms) ends");
     this.name = 'RunBudgetError';
   }
 }
+
+/**
+ * Every refusal of the governor, by class: the one list of them. The worker link rebuilds a refusal
+ * of the runner's governor in the worker with its own class from it, so a check tells them apart
+ * there as in one process. A new stop extends GovernorStop and joins this list.
+ */
+export const GOVERNOR_STOPS: ReadonlyArray<abstract new (...args: never[]) => GovernorStop> = [
+  PaceBudgetError,
+  TurnBudgetError,
+  RunBudgetError,
+  RateLimitedError,
+  TaskSlotError,
+];
 
 /** Throws RunBudgetError once the run's budget has ended (undefined: no budget). */
 export function checkRunBudget(endsAt: number | undefined, now = Date.now()): void {

@@ -1,6 +1,7 @@
 // The agent's pace: at most so many requests in a sliding window, as its card announces
 // (limits.requestsPerMinute, spec 8, over C-04's window) or as --rate gives. The window counts every
 // request when it leaves; a rate-limited answer pauses the whole window until Retry-After.
+import { GovernorStop } from './governor-stop.ts';
 import type { Profile } from '../../../core/types.ts';
 
 /** A pace: at most `limit` requests in any `windowMs`. */
@@ -29,7 +30,7 @@ export function paceBudgetOptions(profile?: Profile): string {
 }
 
 /** The run's budget does not leave room for a wait on the pace: what is left is not exercised. */
-export class PaceBudgetError extends Error {
+export class PaceBudgetError extends GovernorStop {
   constructor(waitMs: number, pace: Pace | null, profile?: Profile) {
     const at = pace === null ? 'the rate limit' : describePace(pace);
     const smoke = profile === 'smoke' ? '' : ', --profile smoke';

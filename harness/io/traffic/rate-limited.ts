@@ -1,12 +1,12 @@
 // Answers that say "rate limited" (HTTP 429, or C-04's -32012 whatever the status): how long they
 // ask the run to wait (Retry-After), the backoff when they do not say, and the one loop that waits
 // them out and resends the request, so a check sees only the agent's real answer.
+import { GovernorStop } from './governor-stop.ts';
 import { ERROR_CODES } from '../../../schemas/error-codes.ts';
-import type { TrafficGovernor } from './governor.ts';
 import type { TrafficTally } from './tallies.ts';
 
 /** The agent kept answering "rate limited" after every wait it asked for: the check is an error. */
-export class RateLimitedError extends Error {
+export class RateLimitedError extends GovernorStop {
   constructor(attempts: number, detail: string) {
     super(`rate limited: ${attempts} rate-limited answers in a row (${detail})`);
     this.name = 'RateLimitedError';
@@ -87,6 +87,15 @@ export interface Attempt<T> {
   answer: AnswerHead | undefined;
 }
 
+/** The governor's part that waits a rate-limited answer out (TrafficGovernor.onRateLimited). */
+export interface RateLimitWaiter {
+  onRateLimited(
+    retryAfterMs: number | undefined,
+    attempt: number,
+    o: { tally?: TrafficTally | undefined; signal?: AbortSignal | undefined },
+  ): Promise<void>;
+}
+
 /**
  * Sends with `attempt` until the answer is not "rate limited", waiting each one out on the run's
  * governor first (every request of the run waits with it); `refused` is told of each refused
@@ -95,7 +104,7 @@ export interface Attempt<T> {
  * answers to its check, C-04). The governor throws RateLimitedError when the agent asks too much.
  */
 export async function resendWhileRateLimited<T>(
-  governor: Pick<TrafficGovernor, 'onRateLimited'> | undefined,
+  governor: RateLimitWaiter | undefined,
   o: { tally?: TrafficTally | undefined; signal?: AbortSignal | undefined },
   attempt: () => Promise<Attempt<T>>,
   refused: (result: T) => void = () => undefined,

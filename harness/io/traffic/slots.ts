@@ -2,13 +2,14 @@
 // turns in flight at once: the card's limits.concurrentTasks, spec 8, C-21). Past the agent's cap it
 // would queue the task and a check timing a running task would see it `submitted`; only the checks
 // that overflow the agent's slots on purpose go past it.
+import { GovernorStop } from './governor-stop.ts';
 
 /**
  * No task slot freed in time: the run's other requests held every one of the agent's
  * limits.concurrentTasks slots for longer than any turn should take (a check that holds more tasks
  * than that on purpose must say so: verifies(..., { overflowsTasks: true })). The check is an error.
  */
-export class TaskSlotError extends Error {
+export class TaskSlotError extends GovernorStop {
   constructor(cap: number, waitedMs: number) {
     super(
       `task slots held: waited ${Math.round(waitedMs / 1000)} s for one of the agent's ${cap} task slots (limits.concurrentTasks), all held by other requests of the run`,

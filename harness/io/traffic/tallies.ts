@@ -1,6 +1,7 @@
 // What the run's traffic counts: one tally for the run and one for each check (summed into
 // RunResult.traffic, report.json's traffic.*), the turn budget (--max-turns), the clock of the time
 // the agent's limits held the run back, and the turn latency that grows a slow agent's deadlines.
+import { GovernorStop } from './governor-stop.ts';
 
 /** Counts of one check's requests (or of the probe's); summed into RunResult.traffic by the runner. */
 export interface TrafficTally {
@@ -75,7 +76,7 @@ export function turnsInProgressMs(tally: TrafficTally): number {
 }
 
 /** The run's --max-turns is spent: what is left that needs a turn is not exercised. */
-export class TurnBudgetError extends Error {
+export class TurnBudgetError extends GovernorStop {
   constructor(maxTurns: number) {
     super(
       `turn budget spent: the run's ${maxTurns} agent turns (--max-turns) were spent before this check's`,
