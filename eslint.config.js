@@ -1,6 +1,7 @@
 // One linter for the whole tree: typescript-eslint's recommended rules on top of ESLint's.
 import js from '@eslint/js';
 import globals from 'globals';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -16,6 +17,17 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
+  },
+  // No import circle, type imports included: a module's imports point away from it, never back
+  // through another (harness/README.md, Layers).
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver()],
+      'import-x/extensions': ['.ts', '.mts', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.mts'] },
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   // The import direction of the layers (harness/README.md, Layers): core/ at the bottom; the engine
   // (harness/) and reporters/ on it, neither importing the other; on top the public API

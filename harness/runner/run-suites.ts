@@ -1,6 +1,5 @@
 // Runs the conformance suites (suites/**) through vitest's programmatic API with the target injected
 // by `provide`, a test-name filter built from the selected requirement ids, and a whole-run budget.
-import { fileURLToPath } from 'node:url';
 import type { FieldSettings, ProvidedRun } from '../provided.ts';
 import type { HarnessError, WindowFillReport } from '../../core/types.ts';
 import type { TrafficTally } from '../io/traffic/tallies.ts';
@@ -18,10 +17,7 @@ import { serveWorkerLink, type WorkerLinkServer } from '../io/links/worker-link.
 import { serveWebhookLink, type WebhookLink } from '../io/links/webhook-link.ts';
 import { largerBudgetOption, secretsOf, targetOptions } from '../provided.ts';
 import { settleWebhookExpectations, type Settled } from './settle-webhooks.ts';
-
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const SUITES_CONFIG = fileURLToPath(new URL('../../suites/vitest.config.ts', import.meta.url));
-const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
+import { PROJECT_ROOT, SUITES_CONFIG, SUITES_DIR } from './paths.ts';
 
 export interface SuitesOutcome {
   /** One result per check: a property's breadth-pass result replaces its coverage-pass one. */

@@ -13,7 +13,7 @@ import {
 } from '../root-causes.ts';
 import { trafficFacts } from '../traffic.ts';
 import type { Palette } from './ansi.ts';
-import type { ConsoleMode } from './console-summary.ts';
+import type { ConsoleMode } from './console-mode.ts';
 
 export function trafficLines(result: RunResult): string[] {
   const facts = trafficFacts(result);

@@ -5,7 +5,8 @@ import type { ProgressEvent } from '../../core/progress.ts';
 import type { CheckResult, CheckStatus, RunResult } from '../../core/types.ts';
 import { redactLine } from '../../core/redaction.ts';
 import { palette, type Palette } from './ansi.ts';
-import { formatRunSummary, type ConsoleMode } from './console-summary.ts';
+import type { ConsoleMode } from './console-mode.ts';
+import { formatRunSummary } from './console-summary.ts';
 
 export interface ConsoleOptions {
   write: (text: string) => void;

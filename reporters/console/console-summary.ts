@@ -9,9 +9,8 @@ import { decidingChecks, findingOf, firstFinding, groupBySection, roleTarget } f
 import { causeIndex } from '../root-causes.ts';
 import { palette, type Palette } from './ansi.ts';
 import { leadLines } from './console-lead.ts';
+import type { ConsoleMode } from './console-mode.ts';
 import { connectionLines } from '../connection.ts';
-
-export type ConsoleMode = 'quiet' | 'normal' | 'verbose';
 
 const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY', 'INFO'];
 /** Verdicts in at most six characters, for table columns. */
