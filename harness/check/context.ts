@@ -4,8 +4,9 @@
 // own module: the client pool (client-pool.ts), agent time (agent-time.ts), cases and lanes
 // (cases.ts), the run's governor (run-governor.ts).
 import type { Requirement } from '../../requirements/types.ts';
-import type { Exchange, RecordedResponse } from '../../core/evidence.ts';
+import type { Exchange } from '../../core/evidence.ts';
 import type { AuthKind } from '../../core/types.ts';
+import { completeAnswer, type AnsweredExchange } from '../io/target/faults.ts';
 import { isGovernorStop } from '../io/traffic/governor-stop.ts';
 import type { SseStream } from '../io/target/sse-reader.ts';
 import {
@@ -25,9 +26,6 @@ import type { CheckRecorder } from './recorder.ts';
 import { runGovernor } from './run-governor.ts';
 import type { CheckWebhooks, WebhookScope } from './webhooks.ts';
 
-/** An exchange that got an HTTP answer. */
-export type AnsweredExchange = Exchange & { response: RecordedResponse };
-
 /** The target gave no HTTP answer where the check needed one: a harness-side `error`, not a finding. */
 export class NoAnswerError extends Error {
   constructor(readonly exchange: Exchange) {
@@ -36,15 +34,6 @@ export class NoAnswerError extends Error {
     );
     this.name = 'NoAnswerError';
   }
-}
-
-/**
- * An HTTP answer the target finished: headers followed by a deadline, a reset or a dropped
- * connection are no answer (the harness could not conclude). A body over the cap is an answer, and
- * its size the finding.
- */
-export function completeAnswer(ex: Exchange): ex is AnsweredExchange {
-  return ex.response !== undefined && (ex.error === undefined || ex.error.kind === 'body-too-large');
 }
 
 export interface CheckContext {

@@ -4,7 +4,8 @@
 // types and readers are those of the evidence it records (harness/README.md, Writing a check).
 export { suiteFile, verifies, type VerifiesOptions } from './verifies.ts';
 export type { CheckCost, CheckDeclaration, PlannedWait, PropertyCost, SuiteFileDeclaration } from './cost.ts';
-export { completeAnswer, NoAnswerError, type AnsweredExchange, type CheckContext } from './context.ts';
+export { NoAnswerError, type CheckContext } from './context.ts';
+export { completeAnswer, type AnsweredExchange } from '../io/target/faults.ts';
 export { DEFAULT_MAX_WAIT_MS } from './agent-time.ts';
 export { SIDE_BY_SIDE, type EachOptions } from './cases.ts';
 export { is, typeOf, type Matcher } from './matchers.ts';

@@ -12,7 +12,7 @@ import {
   type StreamBudget,
   type StreamTranscript,
 } from '../../../core/evidence.ts';
-import { classifyError } from './io-errors.ts';
+import { classifyError } from './faults.ts';
 import { TranscriptBuilder } from './sse-transcript.ts';
 
 export interface SseBudgets {

@@ -7,7 +7,7 @@ import { answerMadeTask, eventEndsTask, isAgentTurnBody, isAgentTurnRequest } fr
 import { ACCEPT_ENCODING, decodedBody, readCapped, type BodyAccumulator } from './body-reader.ts';
 import type { Exchange } from '../../../core/evidence.ts';
 import type { TrafficGovernor } from '../traffic/governor.ts';
-import { classifyError } from './io-errors.ts';
+import { classifyError, sendResendingReads } from './faults.ts';
 import { networkSecrets, targetDispatcher, type NetworkSettings } from './network.ts';
 import {
   agentPath,
@@ -188,7 +188,7 @@ class Client implements TargetClient {
       return this.send(next(), timeoutMs);
     };
     const once = (): Promise<Exchange> => this.governed(turn, sendNext, turnMethod, opts.pace);
-    return settled(READS.has(method) ? resendReadIfClosed(once) : once());
+    return settled(sendResendingReads(method, once));
   }
 
   stream(method: string, params?: unknown, given: StreamOptions = {}): Promise<SseStream> {
@@ -501,24 +501,6 @@ class Client implements TargetClient {
     }
     return res;
   }
-}
-
-/** The spec's methods that only read (tasks, a webhook configuration, the extended card). */
-const READS = new Set(['tasks/get', 'tasks/pushNotificationConfig/get', 'agent/authenticatedExtendedCard']);
-
-/**
- * A read the agent's side closed before any byte of an answer (a kept-alive connection it had just
- * closed as idle, a gateway recycling its sockets) is sent once more, on another connection and with
- * its own id: a read changes nothing, so a second one is safe (RFC 9110 9.2.2 lets a client retry an
- * idempotent request). Both exchanges stay in the evidence, the first saying it was sent again. A
- * call that may change something (message/send, tasks/cancel, a set) is never resent: the agent may
- * have acted on it before the connection closed (RFC 9112 9.3.1).
- */
-async function resendReadIfClosed(send: () => Promise<Exchange>): Promise<Exchange> {
-  const first = await send();
-  if (first.response !== undefined || first.error?.kind !== 'reset') return first;
-  first.error.message += ' (the connection closed before any answer: a read, sent once more)';
-  return send();
 }
 
 /**
