@@ -8,12 +8,8 @@ import { isObject } from '../../schemas/json.ts';
 import type { Exchange } from '../../core/evidence.ts';
 import type { Governor } from '../io/traffic/governor.ts';
 import type { TrafficTally } from '../io/traffic/tallies.ts';
-import {
-  observeConnection,
-  tlsHint,
-  type ConnectionSeen,
-  type NetworkSettings,
-} from '../io/target/network.ts';
+import { observeConnection, tlsHint, type ConnectionSeen } from '../io/target/connection-seen.ts';
+import type { NetworkSettings } from '../io/target/network.ts';
 import { createTargetClient } from '../io/target/target-client.ts';
 import type { Reachability } from '../../core/types.ts';
 import { probeDialect } from '../analysis/dialect.ts';

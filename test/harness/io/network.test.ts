@@ -6,13 +6,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  headerSecrets,
-  networkSecrets,
-  proxyFor,
-  resolveProxy,
-  tlsHint,
-} from '../../../harness/io/target/network.ts';
+import { headerSecrets, networkSecrets, proxyFor, resolveProxy } from '../../../harness/io/target/network.ts';
+import { tlsHint } from '../../../harness/io/target/connection-seen.ts';
 import { headerLine, isSecretHeaderName } from '../../../core/redaction.ts';
 import { ConfigError, readEnv, resolveOptions, type RawOptions } from '../../../harness/options.ts';
 import { makePki } from '../../support/network-parts.ts';
