@@ -4,21 +4,13 @@ import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Requirement } from '../../requirements/types.ts';
 import { absentCapabilities } from '../capabilities.ts';
-import {
-  deliveryEvidence,
-  redact,
-  truncateText,
-  type Exchange,
-  type RecordedResponse,
-  type StreamTranscript,
-} from '../../core/evidence.ts';
+import { deliveryEvidence } from '../../core/evidence.ts';
 import { RunBudgetError, type TrafficGovernor } from '../io/traffic/governor.ts';
 import { paceBudgetOptions, PaceBudgetError } from '../io/traffic/pace.ts';
 import { newTally, TurnBudgetError, turnsInProgressMs, type TrafficTally } from '../io/traffic/tallies.ts';
 import { distinctDeliveries, summarizeDeliveries } from '../io/webhooks/webhook-receiver.ts';
-import { authKindOf, budgetCut, secretsOf, type FieldSettings, type ProvidedRun } from '../provided.ts';
-import { curlFor, reproduceCommand } from '../reproduce.ts';
-import type { CheckEvidence, CheckResult } from '../../core/types.ts';
+import { budgetCut, type FieldSettings, type ProvidedRun } from '../provided.ts';
+import type { CheckResult } from '../../core/types.ts';
 import { isGovernorStop } from '../io/traffic/governor-stop.ts';
 import { pacedLengthsMs } from './agent-time.ts';
 import { ClientPool } from './client-pool.ts';
@@ -34,6 +26,7 @@ import {
   type WebhookSettlement,
 } from './expectations.ts';
 import { WebhookScope } from './webhooks.ts';
+import { buildResult, collectEvidence, runSecrets } from './check-result.ts';
 
 export type CheckFn = (c: CheckContext) => void | Promise<void>;
 
@@ -388,75 +381,4 @@ function runBudgetOutcome(field: FieldSettings, tally: TrafficTally, before: 'ra
     status: 'not-exercised',
     message: `${budget} was spent before this check ${before}; ${cut.option} would fit it`,
   };
-}
-
-/**
- * The user's secrets (the run's credentials). A webhook secret or header value a suite configures is
- * made up by the harness and is no secret: it stays readable, so a signature can be checked by hand.
- */
-function runSecrets(run: ProvidedRun): string[] {
-  return secretsOf(run);
-}
-
-// Why: a body that is not JSON (HTML, invalid UTF-8, cut short) shows what came in a few KiB; the
-// 256 KiB record of each such answer would grow a run against a garbage target by that much per request.
-const NOT_JSON_REPORT_CHARS = 8 * 1024;
-
-/**
- * The report's copy of an answer: a body that did not parse is cut to NOT_JSON_REPORT_CHARS, and a
- * body too large to record whole keeps its text prefix but not its parsed copy (the check had it).
- */
-function reportResponse(ex: Exchange): Exchange {
-  const res = ex.response;
-  if (res === undefined) return ex;
-  let response: RecordedResponse = res;
-  if (res.parseError !== undefined && res.body.length > NOT_JSON_REPORT_CHARS) {
-    response = { ...response, body: truncateText(res.body, NOT_JSON_REPORT_CHARS).text, truncated: true };
-  }
-  if (response.truncated && response.json !== undefined) {
-    const { json: _json, ...rest } = response;
-    response = rest;
-  }
-  return response === res ? ex : { ...ex, response };
-}
-
-/** Stream transcripts move out of their exchanges so the report holds each once. */
-function collectEvidence(all: Exchange[], deliveries: CheckEvidence['deliveries']): CheckEvidence {
-  const streams: StreamTranscript[] = [];
-  const exchanges = all.map((ex) => {
-    if (ex.transcript === undefined) return reportResponse(ex);
-    streams.push(ex.transcript);
-    const { transcript: _t, ...rest } = ex;
-    return reportResponse(rest);
-  });
-  return { exchanges, streams, deliveries };
-}
-
-function buildResult(
-  spec: CheckSpec,
-  run: ProvidedRun,
-  outcome: Outcome,
-  recorder: CheckRecorder,
-  evidence: CheckEvidence,
-  durationMs: number,
-): CheckResult {
-  const base = { ...run, authKind: authKindOf(run.auth) };
-  const result: CheckResult = {
-    requirementId: spec.requirement.id,
-    title: spec.title,
-    status: outcome.status,
-    message: outcome.message,
-    assertions: recorder.assertions,
-    notes: recorder.notes,
-    evidence,
-    durationMs: Math.round(durationMs),
-    reproduce: { command: reproduceCommand(base, spec.requirement.id) },
-  };
-  if ('expected' in outcome) result.expected = outcome.expected;
-  if ('actual' in outcome) result.actual = outcome.actual;
-  const curl = curlFor(evidence.exchanges[0]);
-  if (curl !== undefined) result.reproduce.curl = curl;
-  if (spec.file !== undefined) result.file = spec.file;
-  // The io layer redacts what it records; this pass also covers values a check copied into notes.
-  return redact(result, runSecrets(run));
 }
