@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { freedomsOf, selectRequirements, type Requirement } from '../../requirements/index.ts';
-import { PROJECT_ROOT } from '../runner/run-suites.ts';
+import { PROJECT_ROOT } from '../runner/paths.ts';
 
 const MAP_MODULE = '../../reference-server/requirements-map.ts';
 export const MUTANTS_DIR = 'mutants/variants';

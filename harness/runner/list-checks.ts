@@ -5,7 +5,7 @@ import type { Vitest } from 'vitest/node';
 import { FULL_SPEED, type ProvidedRun } from '../provided.ts';
 import type { HarnessError } from '../../core/types.ts';
 import { splitTestName } from './assemble.ts';
-import { PROJECT_ROOT, SUITES_CONFIG } from './run-suites.ts';
+import { PROJECT_ROOT, SUITES_CONFIG } from './paths.ts';
 import type { PlannedCheck } from './schedule.ts';
 
 /** A registered check, with what it declares it costs and needs (absent only on a file that failed to load). */

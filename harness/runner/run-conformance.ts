@@ -17,7 +17,8 @@ import type {
   RunResult,
   RunTraffic,
 } from '../../core/types.ts';
-import { decideExit, summarize } from '../../core/verdict.ts';
+import { decideExit, summarize, type ExitDecision } from '../../core/verdict.ts';
+import { interruptedBy, interruptionOf, type Interruption } from '../../core/interrupt.ts';
 import { assembleRequirements, ledgerFields } from './assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline, type Baseline } from './baseline.ts';
 import type { CollectedTest } from './collector.ts';
@@ -25,9 +26,11 @@ import type { ProgressListener } from '../../core/progress.ts';
 import { analyseRun } from '../analysis/root-causes.ts';
 import { dialectProbeLines } from '../analysis/dialect.ts';
 import type { ProbeOutcome } from './probe.ts';
-import { runSuites, type Planner, type SuitesOutcome } from './run-suites.ts';
+import { etaListener } from './eta.ts';
+import type { Planner } from './run-phases.ts';
+import type { RunState } from './run-state.ts';
+import { runSuites, type SuitesOutcome } from './run-suites.ts';
 import { makePlan, planLines, type AgentPace, type RunPlan } from './plan.ts';
-import type { PlannedCheck } from './schedule.ts';
 import { propertyLimits } from '../check/profile.ts';
 import { requestsPerMinute } from '../io/pace.ts';
 import { startRun } from './start-run.ts';
@@ -94,6 +97,8 @@ export async function runResolved(
   reporters: RunReporter[],
   log: (line: string) => void,
   progress?: ProgressListener,
+  /** Aborted by SIGINT or SIGTERM (core/interrupt.ts): the run ends early and keeps what it decided. */
+  interrupt?: AbortSignal,
 ): Promise<RunResult> {
   const started = new Date();
   const selected = selectForRun(opts);
@@ -103,17 +108,29 @@ export async function runResolved(
       `${toolLabel(TOOL)}: ${provided.baseUrl} agent ${provided.agentId}, ${selected.length} requirement(s)`,
     ),
   );
-  const { provided, probe } = run;
+  const { state, probe } = run;
+  const provided = state.run;
   let result: RunResult;
   try {
     for (const line of dialectProbeLines(probe.dialectProbe)) log(line);
+    const before = interruptionOf(interrupt);
     const checked =
-      probe.couldNotRun === null
-        ? await runChecks(provided, selected, opts, log, progress, agentPace(provided, probe, opts))
-        : notRun(selected, probe);
-    result = finish(opts, provided, started, probe, checked, baseline);
+      probe.couldNotRun !== null
+        ? notRun(selected, probe)
+        : before !== undefined
+          ? interruptedBeforeChecks(selected, before)
+          : await runChecks(
+              state,
+              selected,
+              opts,
+              log,
+              progress,
+              agentPace(provided, probe, opts),
+              interrupt,
+            );
+    result = finish(opts, state.run, started, probe, checked, baseline);
     result.traffic = summarizeTraffic(
-      provided.field,
+      state.run.field,
       [...checked.tests, ...checked.superseded],
       [run.probeTally, checked.windowFill?.tally],
       checked.notRun,
@@ -147,6 +164,8 @@ interface Checked {
   windowFill?: SuitesOutcome['windowFill'];
   /** Requirements with a check the run's budget ended before it started (traffic.cut). */
   notRun?: RequirementCut[];
+  /** A signal ended the run early (core/interrupt.ts): its exit code replaces the verdict's. */
+  signalled?: Interruption;
 }
 
 /** What the plan reads of the agent: the probe's measures, the card's limits, the run's options. */
@@ -197,73 +216,16 @@ function recordedPlan(
   };
 }
 
-// An ETA line at most this often while the suites run.
-const ETA_EVERY_MS = 30_000;
-
-/**
- * Prints an ETA as the run goes: the share of the planned work the finished checks stand for (each
- * weighted by what it declared it costs), extrapolated from the time it took.
- */
-function etaListener(
-  log: (line: string) => void,
-  progress: ProgressListener | undefined,
-): {
-  listener: ProgressListener;
-  weigh: (checks: readonly PlannedCheck[], agent: AgentPace, plan: RunPlan) => void;
-} {
-  const weights = new Map<string, number>();
-  let total = 0;
-  let done = 0;
-  let finished = 0;
-  let start = Date.now();
-  let lastLine = Date.now();
-  return {
-    weigh: (checks, agent, plan) => {
-      const turnMs = agent.turnLatencyMs ?? agent.roundTripMs;
-      const paceMs = agent.requestsPerMinute === null ? 0 : 60_000 / agent.requestsPerMinute;
-      const ms = (requests: number, turns: number): number =>
-        requests * (agent.roundTripMs + paceMs) + turns * turnMs;
-      const cases = new Map(plan.breadth.properties.map((p) => [p.check, p]));
-      for (const c of checks) {
-        const name = `${c.requirementId} ${c.title}`;
-        const cost = c.plan?.cost ?? { requests: 0, turns: 0 };
-        const breadth = cases.get(name);
-        const more =
-          breadth === undefined
-            ? 0
-            : (breadth.cases - 1) * ms(breadth.perCase.requests, breadth.perCase.turns);
-        const w = 1 + ms(cost.requests, cost.turns) + more;
-        weights.set(name, w);
-        total += w;
-      }
-      start = Date.now();
-      lastLine = start;
-    },
-    listener: (event) => {
-      progress?.(event);
-      if (event.kind !== 'check' || total === 0) return;
-      finished += 1;
-      done += weights.get(`${event.check.requirementId} ${event.check.title}`) ?? 0;
-      const now = Date.now();
-      if (now - lastLine < ETA_EVERY_MS || done <= 0) return;
-      lastLine = now;
-      const share = Math.min(1, done / total);
-      const left = Math.round(((now - start) / share - (now - start)) / 1000);
-      log(
-        `eta: ${finished} of ${weights.size} checks, ${Math.round(share * 100)}% of the planned work; about ${left} s left`,
-      );
-    },
-  };
-}
-
 async function runChecks(
-  provided: ProvidedRun,
+  state: RunState,
   selected: Requirement[],
   opts: ResolvedRunOptions,
   log: (line: string) => void,
   progress: ProgressListener | undefined,
   agent: AgentPace,
+  interrupt: AbortSignal | undefined,
 ): Promise<Checked> {
+  const provided = state.run;
   const eta = etaListener(log, progress);
   const planner: Planner = (checks, workers) => {
     const plan = makePlan({
@@ -280,14 +242,15 @@ async function runChecks(
     return plan;
   };
   const suites = await runSuites(
-    provided,
+    state,
     selected.map((r) => r.id),
     opts.budgetMs,
     log,
     eta.listener,
     planner,
+    interrupt,
   );
-  const reproduce = { ...provided, authKind: authKindOf(provided.auth) };
+  const reproduce = { ...state.run, authKind: authKindOf(provided.auth) };
   const input = { selected, tests: suites.tests, card: provided.card, reproduce };
   // A budget spent before every check ran is no harness error: what ran is graded, what did not is
   // not-exercised naming the --budget-ms that would fit it. Checks still waiting on the target at the
@@ -308,14 +271,27 @@ async function runChecks(
     tests: suites.tests,
     superseded: suites.superseded ?? [],
   };
+  if (suites.signalled !== undefined) checked.signalled = suites.signalled;
   if (suites.notRun !== undefined) {
-    const cut = budgetCut(provided.field, 'ran');
+    const cut =
+      suites.signalled === undefined ? budgetCut(state.run.field, 'ran') : interruptCut(suites.signalled);
     checked.notRun = suites.notRun.map((requirementId) => ({ requirementId, ...cut }));
   }
   if (suites.plan !== undefined) checked.plan = recordedPlan(suites.plan, agent, suites);
   if (suites.webhooks !== undefined) checked.webhooks = suites.webhooks;
   if (suites.windowFill !== undefined) checked.windowFill = suites.windowFill;
   return checked;
+}
+
+/** Interrupted before the first check: every selected requirement is not-exercised. */
+function interruptedBeforeChecks(selected: Requirement[], i: Interruption): Checked {
+  const requirements = selected.map<RequirementResult>((r) => ({
+    ...ledgerFields(r),
+    verdict: 'not-exercised',
+    message: `not exercised: the run was ${interruptedBy(i)} before its checks started`,
+    checks: [],
+  }));
+  return { requirements, harnessErrors: [], couldNotRun: null, tests: [], superseded: [], signalled: i };
 }
 
 /** The probe failed: every selected requirement is unverified (error), none is a pass. */
@@ -400,9 +376,26 @@ function finish(
     summary: summarize(checked.requirements),
     harnessErrors: checked.harnessErrors,
     ...(diff === undefined ? {} : { baseline: diff }),
-    ...exit,
+    ...(checked.signalled === undefined ? exit : interruptedExit(checked.signalled, checked.requirements)),
     // Before --evidence trims the passing checks: their exchanges show a dialect too.
     ...analyseRun(checked.requirements, probe.dialectProbe),
+  };
+}
+
+/** The exit of a run a signal ended: 130 or 143, saying what was decided and what was not. */
+function interruptedExit(i: Interruption, requirements: readonly RequirementResult[]): ExitDecision {
+  const open = requirements.filter((r) => r.verdict === 'not-exercised').length;
+  return {
+    exitCode: i.exitCode,
+    exitReason: `${interruptedBy(i)}: ${requirements.length - open} requirement(s) decided, ${open} not exercised`,
+  };
+}
+
+/** How traffic.cut lists the checks an interrupt ended before they ran. */
+function interruptCut(i: Interruption): { what: string; option: string } {
+  return {
+    what: `checks the run's interrupt (${i.signal}) ended before they ran`,
+    option: 'a run that is not interrupted',
   };
 }
 

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { legalNames, referenceFilesOf, traceRequirement } from '../../harness/cli/requirement-trace.ts';
-import { PROJECT_ROOT } from '../../harness/runner/run-suites.ts';
+import { PROJECT_ROOT } from '../../harness/runner/paths.ts';
 import { REQUIREMENTS_MAP } from '../../reference-server/requirements-map.ts';
 import {
   getRequirement,

@@ -3,7 +3,7 @@
 // those declared to run last alone after them. Renaming a file changes nothing but path tie-breaks.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listChecks, type Listing } from '../../harness/runner/list-checks.ts';
-import { budgeted, pacedDeadline } from '../../harness/runner/run-suites.ts';
+import { budgeted, pacedDeadline } from '../../harness/runner/run-end.ts';
 import {
   fileOrder,
   fileSchedules,
