@@ -17,8 +17,8 @@ import type {
   RunResult,
   RunTraffic,
 } from '../../core/types.ts';
-import { decideExit, summarize, type ExitDecision } from '../../core/verdict.ts';
-import { interruptedBy, interruptionOf, type Interruption } from '../../core/interrupt.ts';
+import { decideExit, summarize } from '../../core/verdict.ts';
+import { interruptedBy, interruptedExit, interruptionOf, type Interruption } from '../../core/interrupt.ts';
 import { assembleRequirements, ledgerFields } from './assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline, type Baseline } from './baseline.ts';
 import type { CollectedTest } from './collector.ts';
@@ -59,6 +59,11 @@ export interface RunOptions extends FleetRunOptions {
   log?: (line: string) => void;
   /** Structured progress (each check, each suite file); replaces the per-file log lines. */
   progress?: ProgressListener;
+  /**
+   * Ends the run early when aborted: no new request, the checks under way get a few seconds, the
+   * rest are not-exercised, and the result's exitCode is 130 (143 when the reason is `{ signal: 'SIGTERM' }`).
+   */
+  signal?: AbortSignal;
 }
 
 export const TOOL = Object.freeze({
@@ -103,10 +108,13 @@ export async function runResolved(
   const started = new Date();
   const selected = selectForRun(opts);
   const baseline = opts.baseline === undefined ? undefined : loadBaseline(opts.baseline);
-  const run = await startRun(opts, (provided) =>
-    log(
-      `${toolLabel(TOOL)}: ${provided.baseUrl} agent ${provided.agentId}, ${selected.length} requirement(s)`,
-    ),
+  const run = await startRun(
+    opts,
+    (provided) =>
+      log(
+        `${toolLabel(TOOL)}: ${provided.baseUrl} agent ${provided.agentId}, ${selected.length} requirement(s)`,
+      ),
+    interrupt,
   );
   const { state, probe } = run;
   const provided = state.run;
@@ -115,10 +123,10 @@ export async function runResolved(
     for (const line of dialectProbeLines(probe.dialectProbe)) log(line);
     const before = interruptionOf(interrupt);
     const checked =
-      probe.couldNotRun !== null
-        ? notRun(selected, probe)
-        : before !== undefined
-          ? interruptedBeforeChecks(selected, before)
+      before !== undefined
+        ? interruptedBeforeChecks(selected, before)
+        : probe.couldNotRun !== null
+          ? notRun(selected, probe)
           : await runChecks(
               state,
               selected,
@@ -379,15 +387,6 @@ function finish(
     ...(checked.signalled === undefined ? exit : interruptedExit(checked.signalled, checked.requirements)),
     // Before --evidence trims the passing checks: their exchanges show a dialect too.
     ...analyseRun(checked.requirements, probe.dialectProbe),
-  };
-}
-
-/** The exit of a run a signal ended: 130 or 143, saying what was decided and what was not. */
-function interruptedExit(i: Interruption, requirements: readonly RequirementResult[]): ExitDecision {
-  const open = requirements.filter((r) => r.verdict === 'not-exercised').length;
-  return {
-    exitCode: i.exitCode,
-    exitReason: `${interruptedBy(i)}: ${requirements.length - open} requirement(s) decided, ${open} not exercised`,
   };
 }
 

@@ -2,7 +2,12 @@
 // outcome: the passes (run-phases.ts) under the run's budget and interrupt (run-end.ts), the window
 // fill before the rate-limit burst, the webhook expectations settled at the end, the cut checks.
 import type { HarnessError, WindowFillReport } from '../../core/types.ts';
-import { interruptedBy, interruptionOf, type Interruption } from '../../core/interrupt.ts';
+import {
+  interruptedBy,
+  interruptedMessage,
+  interruptionOf,
+  type Interruption,
+} from '../../core/interrupt.ts';
 import type { ProgressListener } from '../../core/progress.ts';
 import { Governor } from '../io/governor.ts';
 import type { TrafficTally } from '../io/tallies.ts';
@@ -230,7 +235,7 @@ export async function runSuites(
     outcome.budgetSpent =
       ended?.by === 'budget'
         ? `${why(ended)}; ${largerBudgetOption(state.run.field)} would fit it`
-        : `not exercised: the run was ${interruptedBy(signalled!)} before this requirement's checks ended`;
+        : interruptedMessage(signalled!);
     const ran = new Set(
       tests.filter((t) => t.result !== undefined || t.state === 'failed').map((t) => t.name),
     );

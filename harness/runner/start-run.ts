@@ -1,6 +1,7 @@
 // The one way a run starts: the bundled reference server when no target is given, the run's frozen
 // settings (run-settings.ts) and its state (run-state.ts), the probe, and the pace and task cap the
 // card sets. runResolved() starts here, and so does the suites' own global setup (vitest run directly).
+import { interruptedBy, interruptionOf } from '../../core/interrupt.ts';
 import { Governor } from '../io/governor.ts';
 import { newTally, type TrafficTally } from '../io/tallies.ts';
 import type { ResolvedRunOptions } from '../options.ts';
@@ -25,6 +26,8 @@ export interface StartedRun {
 export async function startRun(
   opts: ResolvedRunOptions,
   onTarget: (run: ProvidedRun) => void = () => undefined,
+  /** An interrupt of the run (core/interrupt.ts): the probe ends with it. */
+  interrupt?: AbortSignal,
 ): Promise<StartedRun> {
   const bundled = opts.target === undefined ? await startBundledTarget(opts.agentId) : undefined;
   const state = new RunState(runSettings(opts, bundled), { card: null, field: { pace: opts.rate ?? null } });
@@ -34,7 +37,10 @@ export async function startRun(
   try {
     onTarget(state.run);
     const probeTraffic = { governor: new Governor(state.run.field), tally: newTally() };
-    const probe = await probeTarget(state.run, probeTraffic, { measureTurn: true });
+    const probe = await untilInterrupted(
+      probeTarget(state.run, probeTraffic, { measureTurn: true }),
+      interrupt,
+    );
     state.decide({
       card: probe.card,
       field: {
@@ -47,5 +53,35 @@ export async function startRun(
   } catch (e) {
     await close();
     throw e;
+  }
+}
+
+/**
+ * The probe, or, when the run is interrupted first, an outcome that says so at once (its requests
+ * are left to their own deadline: the run ends without them).
+ */
+async function untilInterrupted(
+  probe: Promise<ProbeOutcome>,
+  interrupt: AbortSignal | undefined,
+): Promise<ProbeOutcome> {
+  if (interrupt === undefined) return probe;
+  const started = Date.now();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<ProbeOutcome>((resolve) => {
+    onAbort = () => {
+      const message = `${interruptedBy(interruptionOf(interrupt)!)} before the probe ended`;
+      resolve({
+        reachability: { reachable: false, authenticated: false, message, durationMs: Date.now() - started },
+        card: null,
+        couldNotRun: message,
+      });
+    };
+    if (interrupt.aborted) onAbort();
+    else interrupt.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([probe, aborted]);
+  } finally {
+    interrupt.removeEventListener('abort', onAbort!);
   }
 }
