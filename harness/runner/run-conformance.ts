@@ -1,22 +1,16 @@
 // runResolved(): probe the target, run the selected suites, fold verdicts per requirement, apply
 // the baseline and hand the RunResult to the caller's reporter hooks. A run that cannot be done
-// exits 2, never passes. The report files are written above this layer (harness/runs.ts).
+// exits 2, never passes; an interrupted one keeps what it decided and exits 130 or 143. The report
+// files are written above this layer (harness/runs.ts).
 import { readFileSync } from 'node:fs';
-import { headerLine, redactResult } from '../../core/redaction.ts';
-import { withoutCredentials } from '../io/network.ts';
+import { redactResult } from '../../core/redaction.ts';
 import { toolLabel } from '../../core/tool-label.ts';
 import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
 import type { Requirement, Role } from '../../requirements/types.ts';
 import { ConfigError, type ResolvedRunOptions } from '../options.ts';
 import type { FleetRunOptions } from '../../schemas/generated/types.ts';
 import { authKindOf, budgetCut, secretsOf, type ProvidedRun } from '../provided.ts';
-import type {
-  HarnessError,
-  RecordedOptions,
-  RequirementResult,
-  RunResult,
-  RunTraffic,
-} from '../../core/types.ts';
+import type { HarnessError, RequirementResult, RunResult, RunTraffic } from '../../core/types.ts';
 import { decideExit, summarize } from '../../core/verdict.ts';
 import { interruptedBy, interruptedExit, interruptionOf, type Interruption } from '../../core/interrupt.ts';
 import { assembleRequirements, ledgerFields } from './assemble.ts';
@@ -35,6 +29,7 @@ import { propertyLimits } from '../check/profile.ts';
 import { requestsPerMinute } from '../io/pace.ts';
 import { startRun } from './start-run.ts';
 import { summarizeTraffic, type RequirementCut } from './traffic.ts';
+import { recordedOptions } from './recorded-options.ts';
 import { trimEvidence } from './trim-evidence.ts';
 
 export type RunReporter = (result: RunResult) => void | Promise<void>;
@@ -317,37 +312,6 @@ function notRun(selected: Requirement[], probe: ProbeOutcome): Checked {
     tests: [],
     superseded: [],
   };
-}
-
-function recordedOptions(opts: ResolvedRunOptions): RecordedOptions {
-  const recorded: RecordedOptions = {
-    level: opts.level,
-    only: opts.only,
-    timeoutMs: opts.timeoutMs,
-    checkTimeoutMs: opts.checkTimeoutMs,
-    budgetMs: opts.budgetMs,
-    seed: opts.seed,
-    runs: opts.runs,
-    out: opts.out,
-    webhookListen: `${opts.webhookListen.host}:${opts.webhookListen.port}`,
-    webhookPublicUrl: opts.webhookPublicUrl ?? null,
-    baseline: opts.baseline ?? null,
-    evidence: opts.evidence,
-  };
-  if (opts.apiKey !== undefined) recorded.apiKey = '[redacted]';
-  if (opts.bearer !== undefined) recorded.bearer = '[redacted]';
-  const net = opts.network;
-  if (net.caCert !== undefined) recorded.caCert = net.caCert;
-  if (net.insecure === true) recorded.insecure = true;
-  if (opts.failOnUnverified) recorded.failOnUnverified = true;
-  if (net.clientCert !== undefined) recorded.clientCert = net.clientCert;
-  if (net.clientKey !== undefined) recorded.clientKey = net.clientKey;
-  if (opts.proxyOption !== undefined) recorded.proxy = withoutCredentials(opts.proxyOption);
-  if (net.headers !== undefined) {
-    const secret = new Set(net.secretHeaders ?? []);
-    recorded.headers = Object.entries(net.headers).map(([n, v]) => headerLine(n, v, secret.has(n)));
-  }
-  return recorded;
 }
 
 function finish(

@@ -1,6 +1,7 @@
-// A fleet run that is stopped (Ctrl-C, a CI cancel: SIGTERM or SIGINT) stops the runs it started,
-// which are detached process groups the signal does not reach, exits 2, and leaves a shard.json that
-// lists the agent it did not finish as not run, so the shard still merges.
+// A fleet run that is stopped (Ctrl-C, a CI cancel: SIGTERM or SIGINT) passes the signal on to the runs
+// it started, which are detached process groups the signal does not reach: each keeps what it decided
+// and writes its reports. The fleet exits 143 (130 for SIGINT) and leaves a shard.json that lists the
+// agent it did not finish as not run, so the shard still merges.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +41,7 @@ describe('fleet run stopped by a signal', () => {
     for (const close of closers) await close();
   });
 
-  it('kills its runs, exits 2 and lists the unfinished agent as not run in shard.json', async () => {
+  it('stops its runs, exits 143 and lists the unfinished agent as not run in shard.json', async () => {
     const silent = await rawServer('hang');
     closers.push(silent.close);
     const dir = mkdtempSync(join(tmpdir(), 'a2a-fleet-stop-'));
@@ -60,11 +61,14 @@ describe('fleet run stopped by a signal', () => {
     const agentDir = join(out, 'silent');
     await until(() => existsSync(join(agentDir, 'run.log')) && processesWith(agentDir).length > 0, 30_000);
     child.kill('SIGTERM');
-    expect(await exited).toBe(2);
+    expect(await exited).toBe(143);
     await until(() => processesWith(agentDir).length === 0, 5_000);
     const shard = JSON.parse(readFileSync(join(out, 'shard.json'), 'utf8')) as FleetShard;
-    expect(shard.agents[0]).toMatchObject({ name: 'silent', exitCode: 2, status: 'not-run' });
-    expect(shard.agents[0]!.exitReason).toMatch(/the shard stopped before this agent was certified/);
-    expect(shard.exitCode).toBe(2);
+    // The agent's run heard the signal during its probe: its reports say so, nothing was decided.
+    expect(shard.agents[0]).toMatchObject({ name: 'silent', exitCode: 143, status: 'not-run' });
+    expect(shard.agents[0]!.exitReason).toMatch(/interrupted \(SIGTERM\)/);
+    expect(existsSync(join(agentDir, 'report.json'))).toBe(true);
+    expect(shard.exitCode).toBe(143);
+    expect(shard.exitReason).toMatch(/^interrupted \(SIGTERM\): 0 of 1 agent\(s\) certified/);
   }, 60_000);
 });
