@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rawServer } from '../../bench/fleet-targets.ts';
+import { createServer, type Socket } from 'node:net';
 import type { FleetShard } from '../../schemas/generated/types.ts';
 
 const CLI = fileURLToPath(new URL('../../bin/a2a-conformance.js', import.meta.url));
@@ -27,6 +27,29 @@ function processesWith(text: string): number[] {
     .map(Number);
 }
 
+/** A target that never answers, counting the connections made to it. */
+async function silentServer(): Promise<{ url: string; connections: () => number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections += 1;
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 async function until(test: () => boolean, ms: number): Promise<void> {
   const end = Date.now() + ms;
   while (!test()) {
@@ -42,7 +65,7 @@ describe('fleet run stopped by a signal', () => {
   });
 
   it('stops its runs, exits 143 and lists the unfinished agent as not run in shard.json', async () => {
-    const silent = await rawServer('hang');
+    const silent = await silentServer();
     closers.push(silent.close);
     const dir = mkdtempSync(join(tmpdir(), 'a2a-fleet-stop-'));
     closers.push(async () => rmSync(dir, { recursive: true, force: true }));
@@ -59,7 +82,8 @@ describe('fleet run stopped by a signal', () => {
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const agentDir = join(out, 'silent');
-    await until(() => existsSync(join(agentDir, 'run.log')) && processesWith(agentDir).length > 0, 30_000);
+    // The agent's run is probing the target: it has started, and hears signals.
+    await until(() => silent.connections() > 0 && processesWith(agentDir).length > 0, 60_000);
     child.kill('SIGTERM');
     expect(await exited).toBe(143);
     await until(() => processesWith(agentDir).length === 0, 5_000);
