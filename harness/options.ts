@@ -17,6 +17,7 @@ import {
   OPTIONS,
   PROFILES,
   RUN_OPTIONS,
+  type FieldValues,
   type OptionKey,
   type TableValues,
 } from './option-table.ts';
@@ -103,6 +104,15 @@ export function tableValues(raw: RawOptions): TableValues {
     values[nameOf(row)] = given === undefined ? (row.default ?? null) : row.value.parse(given, row.key);
   }
   return values as TableValues;
+}
+
+/** Of the options the table resolves, those handed to every check (`field: true`), by resolved name. */
+export function fieldValues(values: TableValues): FieldValues {
+  const field: Record<string, unknown> = {};
+  for (const row of OPTIONS) {
+    if (row.field === true) field[nameOf(row)] = (values as unknown as Record<string, unknown>)[nameOf(row)];
+  }
+  return field as FieldValues;
 }
 
 /** A check's budget without --check-timeout-ms: several requests plus a webhook retry schedule (C-20: 1 + 2 + 4 s). */

@@ -5,6 +5,7 @@ import type { Pace } from './io/pace.ts';
 import { networkSecrets, type NetworkSettings } from './io/network.ts';
 import type { AuthKind, Profile } from '../core/types.ts';
 import type { FieldValues } from './option-table.ts';
+import { fieldValues, tableValues } from './options.ts';
 
 /**
  * What the user asked of the run's traffic, frozen once the options are resolved: the option table's
@@ -109,9 +110,8 @@ export type RunSettings = Readonly<
 export const FULL_SPEED: FieldSettings = Object.freeze({
   profile: 'full',
   pace: null,
-  concurrency: 32,
-  maxTurns: null,
-  maxWaitMs: null,
+  // The option table's defaults: no cap on turns or waits.
+  ...fieldValues(tableValues({})),
 });
 
 declare module 'vitest' {

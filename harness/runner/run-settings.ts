@@ -2,8 +2,7 @@
 // its credentials, the budgets of a request and a check, the property settings, the webhook receiver's
 // address, the network, and the option table's `field` rows. What the runner decides as the run goes
 // lives apart from it (run-state.ts).
-import { nameOf, OPTIONS } from '../option-table.ts';
-import type { ResolvedRunOptions } from '../options.ts';
+import { fieldValues, type ResolvedRunOptions } from '../options.ts';
 import type { AskedField, ProvidedRun, RunSettings } from '../provided.ts';
 import type { BundledTarget } from './bundled-target.ts';
 
@@ -32,11 +31,7 @@ export function runSettings(opts: ResolvedRunOptions, bundled: BundledTarget | u
 
 /** The profile and the option table's `field` rows, by their resolved names. */
 export function askedField(opts: ResolvedRunOptions): AskedField {
-  const field: Record<string, unknown> = { profile: opts.profile };
-  for (const row of OPTIONS) {
-    if (row.field === true) field[nameOf(row)] = (opts as unknown as Record<string, unknown>)[nameOf(row)];
-  }
-  return field as AskedField;
+  return { profile: opts.profile, ...fieldValues(opts) };
 }
 
 /** Given both --api-key and --bearer, the key is the run's credential and the token the alternate. */
