@@ -24,6 +24,8 @@ const E2E = [
   'test/reporters/dialect-e2e.test.ts',
   'test/fleet/fleet-e2e.test.ts',
   'test/fleet/fleet-stop.test.ts',
+  // `run` stopped by SIGINT or SIGTERM (a child process), its reports read after.
+  'test/harness/interrupt-e2e.test.ts',
   'test/reliability/hostile.test.ts',
   // Whole runs of the receiver and client roles, each against its broken receivers or clients.
   'test/receiver/receiver.test.ts',

@@ -1,9 +1,11 @@
 // The options of `a2a-conformance run`, once. Everything else about them is made from this table: the
 // commander options and their help (harness/cli/program.ts), the A2A_* environment variables and the
 // config-file keys (harness/options.ts), the fleet file's run options (schemas/fleet-file.schema.json),
-// the option reference (docs/options.md) and the GitHub Action's inputs (action.yml). To add an
-// option: add a row, read it in harness/options.ts resolveOptions(), then `npm run gen:options`
-// (`npm run gen:options:check`, in CI, fails when a generated place has drifted).
+// the option reference (docs/options.md), the GitHub Action's inputs (action.yml) and, for a row with
+// a `value`, its parsing, its place in the run's settings and its flag in the reproduce lines. To add
+// an option: add a row with a `value` (and `field`, `reproduce` as it needs), read it where it is used,
+// then `npm run gen:options` (`npm run gen:options:check`, in CI, fails when a generated place drifted).
+import { VALUE, type OptionValue } from './option-values.ts';
 
 /** A JSON Schema fragment for the option's value in a config or fleet file. */
 export type ValueSchema = Record<string, unknown>;
@@ -35,6 +37,17 @@ export interface OptionSpec {
   action?: { description: string; default?: string };
   /** More for the option reference (docs/options.md) than --help says. */
   more?: string;
+  /**
+   * How the value is read and written back (harness/option-values.ts): a row with one is resolved by
+   * the table alone (harness/options.ts tableValues()), to its `default` or, without one, null.
+   */
+  value?: OptionValue<unknown>;
+  /** The resolved option's name when it is not the key (`maxWait` resolves to `maxWaitMs`). */
+  as?: string;
+  /** Handed to every check as the run's `field` settings (harness/provided.ts, FieldSettings). */
+  field?: true;
+  /** Changes what a check does: a reproduce line repeats it when it is not the default (harness/reproduce.ts). */
+  reproduce?: true;
 }
 
 const positive: ValueSchema = { type: 'integer', minimum: 1 };
@@ -240,6 +253,8 @@ export const RUN_OPTIONS = [
     // bundled run keeps its speed.
     default: 32,
     schema: positive,
+    value: VALUE.positive,
+    field: true,
   },
   {
     key: 'profile',
@@ -257,6 +272,9 @@ export const RUN_OPTIONS = [
     env: 'A2A_MAX_TURNS',
     help: 'cap on agent turns (requests that create a task); checks past it are not-exercised',
     schema: positive,
+    value: VALUE.positive,
+    field: true,
+    reproduce: true,
   },
   {
     key: 'maxWait',
@@ -269,6 +287,10 @@ export const RUN_OPTIONS = [
       type: 'string',
       pattern: '^[0-9]+(ms|s|m|h)$',
     },
+    value: VALUE.duration,
+    as: 'maxWaitMs',
+    field: true,
+    reproduce: true,
   },
   {
     key: 'caCert',
@@ -370,6 +392,22 @@ export const RUN_OPTIONS = [
 ] as const satisfies readonly OptionSpec[];
 
 export type OptionKey = (typeof RUN_OPTIONS)[number]['key'];
+
+type Row = (typeof RUN_OPTIONS)[number];
+type ValueRow = Extract<Row, { value: unknown }>;
+type NameOf<R> = R extends { as: infer N extends string } ? N : R extends { key: infer K } ? K : never;
+type ParsedOf<R> = R extends { value: OptionValue<infer T> } ? T : never;
+type ValueOf<R> = R extends { default: unknown } ? ParsedOf<R> : ParsedOf<R> | null;
+
+/** The options the table resolves alone (rows with a `value`), by their resolved names. */
+export type TableValues = { [R in ValueRow as NameOf<R>]: ValueOf<R> };
+/** Those handed to every check (`field: true`). */
+export type FieldValues = { [R in Extract<ValueRow, { field: true }> as NameOf<R>]: ValueOf<R> };
+
+/** The resolved name of a row: `as`, else its key. */
+export function nameOf(row: OptionSpec): string {
+  return row.as ?? row.key;
+}
 
 /** `timeoutMs` -> `--timeout-ms`. */
 export function flagOf(key: string): string {

@@ -11,7 +11,17 @@ import {
   resolveProxy,
   type NetworkSettings,
 } from './io/target/network.ts';
-import { flagOf, OPTIONS, PROFILES, RUN_OPTIONS, type OptionKey } from './option-table.ts';
+import {
+  flagOf,
+  nameOf,
+  OPTIONS,
+  PROFILES,
+  RUN_OPTIONS,
+  type FieldValues,
+  type OptionKey,
+  type TableValues,
+} from './option-table.ts';
+import { integer, UNIT_MS } from './option-values.ts';
 import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection, type Profile } from '../core/types.ts';
 
 export { ConfigError };
@@ -26,7 +36,8 @@ export const ENV_VARS = Object.freeze(
 export type { OptionKey };
 const KEYS = RUN_OPTIONS.map((o) => o.key);
 
-export interface ResolvedRunOptions {
+/** The resolved run options: those the table resolves alone (TableValues) and these. */
+export interface ResolvedRunOptions extends TableValues {
   /** Undefined: certify the bundled reference server. */
   target?: string;
   agentId?: string;
@@ -53,15 +64,9 @@ export interface ResolvedRunOptions {
   evidence: EvidenceMode;
   /** `--rate`: the pace instead of the card's; null: no pacing ('off'); undefined: the card's. */
   rate?: Pace | null;
-  /** Requests in flight at once. */
-  concurrency: number;
   /** Default: full for the bundled target, standard against a --target. */
   profile: Profile;
-  /** Agent turns the run may spend; null: as the profile plans. */
-  maxTurns: number | null;
-  /** Longest wait a check may plan (e.g. a system timeout); null: the check's budget. */
-  maxWaitMs: number | null;
-  /** TLS, proxy and extra headers of every request to the target (harness/io/target/network.ts). */
+  /** TLS, proxy and extra headers of every request to the target (harness/io/network.ts). */
   network: NetworkSettings;
   /** --proxy as given (the environment's proxy is in network.proxy). */
   proxyOption?: string;
@@ -86,6 +91,29 @@ export const DEFAULTS = Object.freeze({
   runs: defaultOf<number>('runs'),
   concurrency: defaultOf<number>('concurrency'),
 });
+
+/**
+ * The options the table resolves alone (a row with a `value`): the parsed value by its resolved
+ * name, else the row's default, else null.
+ */
+export function tableValues(raw: RawOptions): TableValues {
+  const values: Record<string, unknown> = {};
+  for (const row of OPTIONS) {
+    if (row.value === undefined) continue;
+    const given = raw[row.key as OptionKey];
+    values[nameOf(row)] = given === undefined ? (row.default ?? null) : row.value.parse(given, row.key);
+  }
+  return values as TableValues;
+}
+
+/** Of the options the table resolves, those handed to every check (`field: true`), by resolved name. */
+export function fieldValues(values: TableValues): FieldValues {
+  const field: Record<string, unknown> = {};
+  for (const row of OPTIONS) {
+    if (row.field === true) field[nameOf(row)] = (values as unknown as Record<string, unknown>)[nameOf(row)];
+  }
+  return field as FieldValues;
+}
 
 /** A check's budget without --check-timeout-ms: several requests plus a webhook retry schedule (C-20: 1 + 2 + 4 s). */
 export function defaultCheckTimeoutMs(timeoutMs: number): number {
@@ -168,6 +196,7 @@ export function resolveOptions(
   const timeoutMs = int(raw.timeoutMs, 'timeoutMs', DEFAULTS.timeoutMs, 1);
   const target = raw.target === undefined ? undefined : prefixUrl(raw.target, 'target');
   const resolved: ResolvedRunOptions = {
+    ...tableValues(raw),
     out: raw.out === null ? null : (str(raw.out, 'out') ?? DEFAULTS.out),
     // smoke exercises the MUST requirements only, unless --level says otherwise.
     level: level(raw.level ?? (raw.profile === 'smoke' ? 'must' : undefined)),
@@ -181,10 +210,7 @@ export function resolveOptions(
     runs: int(raw.runs, 'runs', DEFAULTS.runs, 1),
     evidence: evidenceMode(raw.evidence, target),
     failOnUnverified: bool(raw.failOnUnverified, 'failOnUnverified'),
-    concurrency: int(raw.concurrency, 'concurrency', DEFAULTS.concurrency, 1),
     profile: profile(raw.profile, target === undefined ? 'full' : 'standard'),
-    maxTurns: raw.maxTurns === undefined ? null : int(raw.maxTurns, 'maxTurns', 0, 1),
-    maxWaitMs: raw.maxWait === undefined ? null : duration(raw.maxWait, 'maxWait'),
     network: network(raw, processEnv),
   };
   if (raw.proxy !== undefined) resolved.proxyOption = resolved.network.proxy!.http!;
@@ -272,12 +298,7 @@ function str(value: unknown, name: string): string | undefined {
 }
 
 function int(value: unknown, name: string, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < min) {
-    throw new ConfigError(`${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
-  }
-  return n;
+  return value === undefined ? fallback : integer(value, name, min);
 }
 
 function url(value: unknown, name: string): string {
@@ -363,8 +384,6 @@ function profile(value: unknown, fallback: Profile): Profile {
   throw new ConfigError(`profile must be one of ${PROFILES.join(', ')}; got ${JSON.stringify(value)}`);
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
-
 /** `--rate <n>/<s|m|h>` (Schemathesis' form) or `off`: at most n requests per second, minute or hour. */
 export function rate(value: unknown): Pace | null {
   if (typeof value === 'string' && value.trim().toLowerCase() === 'off') return null;
@@ -374,12 +393,4 @@ export function rate(value: unknown): Pace | null {
     throw new ConfigError(`rate must be <n>/s, <n>/m, <n>/h (n >= 1) or off, got ${JSON.stringify(value)}`);
   }
   return { limit, windowMs: UNIT_MS[m[2]!]!, source: 'option' };
-}
-
-/** A duration with its unit: `300s`, `5m`, `1h`, `1500ms`. */
-export function duration(value: unknown, name: string): number {
-  const m = typeof value === 'string' ? /^\s*(\d+)\s*(ms|s|m|h)\s*$/.exec(value) : null;
-  if (!m)
-    throw new ConfigError(`${name} must be a duration such as 90s, 5m or 1h, got ${JSON.stringify(value)}`);
-  return Number(m[1]) * UNIT_MS[m[2]!]!;
 }

@@ -1,34 +1,39 @@
-// What the runner hands to the suites' workers through vitest's provide/inject: the target, its
-// credentials, the extended card the probe fetched and the run's budgets and property settings.
+// What the runner hands to the suites' workers through vitest's provide/inject (ProvidedRun): what the
+// run was asked (RunSettings, frozen) joined with what the runner decided (RunDecisions: the probe's
+// card, the budget, the links, the plan), one snapshot per change (harness/runner/run-state.ts).
 import type { Pace } from './io/traffic/pace.ts';
 import { networkSecrets, type NetworkSettings } from './io/target/network.ts';
 import type { AuthKind, Profile } from '../core/types.ts';
+import type { FieldValues } from './option-table.ts';
+import { fieldValues, tableValues } from './options.ts';
 
-/** How the run treats the agent's traffic (harness/io/traffic/governor.ts) and what the profile spends. */
-export interface FieldSettings {
-  profile: Profile;
-  /** The pace every request keeps; null: none (rate-limited answers are still waited out). */
+/**
+ * What the user asked of the run's traffic, frozen once the options are resolved: the option table's
+ * `field` rows (--concurrency, --max-turns, --max-wait) and the profile.
+ */
+export type AskedField = Readonly<FieldValues & { profile: Profile }>;
+
+/**
+ * What the runner decides of the run's traffic as it goes (harness/runner/run-state.ts owns it):
+ * from the probe, the budget, the workers, the plan and the window fill.
+ */
+export interface DecidedField {
+  /** The pace every request keeps (--rate, else the card's); null: none (rate-limited answers are still waited out). */
   pace: Pace | null;
-  /** Requests in flight at once. */
-  concurrency: number;
-  /** Cap on agent turns (task-creating requests) of the whole run; null: none. */
-  maxTurns: number | null;
   /** Agent turns in flight at once: the card's limits.concurrentTasks (spec 8); null or absent: none. */
   taskCap?: number | null;
-  /** Longest wait a check may plan (e.g. a system timeout); null: the check's own budget. */
-  maxWaitMs: number | null;
   /** Epoch ms before the suites' budget ends (a share kept for the checks that run last): no paced wait may end later. */
   deadlineAt?: number;
   /**
-   * The run's budget (--budget-ms), set by the runner: `endsAt` (epoch ms) is when it ends, after which
-   * the governor admits no request (RunBudgetError) and a check still running ends not-exercised once
-   * the target answered what it sent; `toFit` is the --budget-ms the run's plan says would fit what it
-   * selected (null: no plan, or the budget fits).
+   * The run's budget (--budget-ms): `endsAt` (epoch ms) is when it ends, after which the governor
+   * admits no request (RunBudgetError) and a check still running ends not-exercised once the target
+   * answered what it sent; `toFit` is the --budget-ms the run's plan says would fit what it selected
+   * (null: no plan, or the budget fits).
    */
   budget?: { ms: number; endsAt: number; toFit: number | null };
-  /** Suite files run in several workers: the runner's governor and file lock (harness/io/links/worker-link.ts). */
+  /** Suite files run in several workers: the runner's governor and file lock (harness/io/worker-link.ts). */
   governorUrl?: string;
-  /** Suite files run at once (vitest workers), set by the runner. */
+  /** Suite files run at once (vitest workers). */
   suiteWorkers?: number;
   /**
    * The answer time of the probe's task-creating request (harness/runner/probe.ts): the turn
@@ -37,19 +42,22 @@ export interface FieldSettings {
    */
   probedTurnMs?: number;
   /**
-   * Set by the runner before the files that run last: the requests it sent ahead of the rate-limit
-   * burst to fill the agent's window (harness/runner/window-fill.ts), those answered with a card, and
-   * when it stopped (epoch ms). Absent: none was sent.
+   * Before the files that run last: the requests the runner sent ahead of the rate-limit burst to
+   * fill the agent's window (harness/runner/window-fill.ts), those answered with a card, and when it
+   * stopped (epoch ms). Absent: none was sent.
    */
   windowFill?: { requests: number; served: number; endedAt: number };
   /**
-   * Set by the runner's plan when the budget cannot hold every generated case the profile asks for
+   * The plan's passes when the budget cannot hold every generated case the profile asks for
    * (harness/runner/plan.ts): `coverage`, each property runs one case (phase 1); `breadth`, each runs
    * the cases the plan gave it (phase 2, keyed by test name `<id> <title>`); `budget.toFit` is the
    * --budget-ms that would hold them. Absent: every property runs what the profile gives it.
    */
   breadth?: { phase: 'coverage' | 'breadth'; cases: Record<string, number> };
 }
+
+/** How the run treats the agent's traffic (harness/io/governor.ts), as a check reads it: asked and decided. */
+export interface FieldSettings extends AskedField, DecidedField {}
 
 export interface ProvidedRun {
   baseUrl: string;
@@ -72,7 +80,7 @@ export interface ProvidedRun {
   webhookListen: { host: string; port: number };
   webhookPublicUrl?: string;
   /**
-   * The runner's webhook link (harness/io/links/webhook-link.ts): the run's one receiver, listening for the
+   * The runner's webhook link (harness/io/webhook-link.ts): the run's one receiver, listening for the
    * whole run; absent when the suites run without the runner (each worker then has its own).
    */
   webhookLink?: string;
@@ -83,13 +91,27 @@ export interface ProvidedRun {
   network?: NetworkSettings;
 }
 
+/** What the runner decides of the run (harness/runner/run-state.ts): the card, its links, the traffic. */
+export interface RunDecisions {
+  card: ProvidedRun['card'];
+  webhookLink?: string;
+  field: DecidedField;
+}
+
+/**
+ * What the run was asked, built once from the resolved options and frozen
+ * (harness/runner/run-settings.ts): everything the workers are handed but the runner's decisions.
+ */
+export type RunSettings = Readonly<
+  Omit<ProvidedRun, 'card' | 'webhookLink' | 'field'> & { field: AskedField }
+>;
+
 /** No pace, no cap on turns or waits: the full profile at full speed (tests, listings). */
 export const FULL_SPEED: FieldSettings = Object.freeze({
   profile: 'full',
   pace: null,
-  concurrency: 32,
-  maxTurns: null,
-  maxWaitMs: null,
+  // The option table's defaults: no cap on turns or waits.
+  ...fieldValues(tableValues({})),
 });
 
 declare module 'vitest' {

@@ -6,6 +6,7 @@ import type { AuthKind } from '../core/types.ts';
 import { withoutCredentials, type NetworkSettings } from './io/target/network.ts';
 import type { Pace } from './io/traffic/pace.ts';
 import { defaultCheckTimeoutMs, DEFAULTS } from './options.ts';
+import { flagOf, nameOf, OPTIONS, type FieldValues } from './option-table.ts';
 import type { FieldSettings } from './provided.ts';
 
 export interface ReproduceBase {
@@ -22,7 +23,7 @@ export interface ReproduceBase {
    * The run's settings that change what a check does (the profile's allowances, the pace, the waits
    * it may plan, the turns it may spend); absent: the run's defaults.
    */
-  field?: Pick<FieldSettings, 'profile' | 'pace' | 'maxWaitMs' | 'maxTurns'>;
+  field?: Pick<FieldSettings, 'profile' | 'pace'> & Partial<FieldValues>;
   /** The probed card: a pace equal to its limits.requestsPerMinute needs no --rate to come back. */
   card?: Record<string, unknown> | null;
   /** Request and check budgets (a check's deadlines derive from them). */
@@ -96,10 +97,6 @@ export function rateFlag(
   return `--rate ${Math.max(1, Math.floor((pace.limit * 60_000) / pace.windowMs))}/m`;
 }
 
-function durationFlag(ms: number): string {
-  return ms % 60_000 === 0 ? `${ms / 60_000}m` : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
-}
-
 /** The flags of the run's settings that change what the check does, in the CLI's spelling. */
 function settingFlags(base: ReproduceBase): string[] {
   const flags: string[] = [];
@@ -108,8 +105,7 @@ function settingFlags(base: ReproduceBase): string[] {
     flags.push(`--profile ${f.profile}`);
     const rate = rateFlag(f.pace, base.card);
     if (rate !== undefined) flags.push(rate);
-    if (f.maxWaitMs !== null) flags.push(`--max-wait ${durationFlag(f.maxWaitMs)}`);
-    if (f.maxTurns !== null) flags.push(`--max-turns ${f.maxTurns}`);
+    flags.push(...tableFlags(f));
   }
   const timeoutMs = base.timeoutMs ?? DEFAULTS.timeoutMs;
   if (timeoutMs !== DEFAULTS.timeoutMs) flags.push(`--timeout-ms ${timeoutMs}`);
@@ -118,6 +114,21 @@ function settingFlags(base: ReproduceBase): string[] {
   }
   if (base.webhookPublicUrl !== undefined) {
     flags.push(`--webhook-public-url ${shellQuote(base.webhookPublicUrl)}`);
+  }
+  return flags;
+}
+
+/**
+ * The option table's rows that change what a check does (`reproduce`), from the run's field settings:
+ * each set to other than its default, spelled as the CLI takes it.
+ */
+function tableFlags(field: Partial<Record<string, unknown>>): string[] {
+  const flags: string[] = [];
+  for (const row of OPTIONS) {
+    if (row.reproduce !== true || row.value === undefined) continue;
+    const value = field[nameOf(row)];
+    if (value === undefined || value === null || value === row.default) continue;
+    flags.push(`${flagOf(row.key)} ${shellQuote(row.value.spell(value))}`);
   }
   return flags;
 }

@@ -14,13 +14,14 @@ import { runResolved, type RunOptions, type RunReporter } from './runner/run-con
 
 /** Programmatic entry: options are taken as given (no environment, no config file). */
 export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
-  const { reporters = [], log = () => undefined, progress, ...raw } = options;
+  const { reporters = [], log = () => undefined, progress, signal, ...raw } = options;
   // HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured as curl does (loopback is never proxied by them).
   return runAndReport(
     resolveOptions({ flag: raw, env: {}, file: {} }, process.env),
     reporters,
     log,
     progress,
+    signal,
   );
 }
 
@@ -30,8 +31,10 @@ export async function runAndReport(
   reporters: RunReporter[],
   log: (line: string) => void,
   progress?: ProgressListener,
+  /** Aborted by SIGINT or SIGTERM: the run ends early, keeps what it decided, writes every report. */
+  signal?: AbortSignal,
 ): Promise<RunResult> {
-  const result = await runResolved(opts, reporters, log, progress);
+  const result = await runResolved(opts, reporters, log, progress, signal);
   const written = opts.out === null ? null : saveReports(result, opts.out);
   if (written !== null) log(`reports: ${written.dir} (${written.files.join(', ')})`);
   return result;

@@ -333,6 +333,14 @@ function outcomeOf(
   if (thrown instanceof BudgetSpent) return budgetSpentOutcome(thrown, recorder, hooks);
   const outcome = recorder.finish(thrown);
   if (outcome.status !== 'error' || !isGovernorStop(thrown)) return outcome;
+  if (thrown instanceof RunBudgetError && thrown.interrupted) {
+    // The run was interrupted (SIGINT, SIGTERM) while the check ran: what it saw decides nothing.
+    tally.cuts.push({
+      what: "checks the run's interrupt ended before they finished",
+      option: 'a run that is not interrupted',
+    });
+    return { status: 'not-exercised', message: `${thrown.message}; this check did not finish` };
+  }
   if (thrown instanceof RunBudgetError) return runBudgetOutcome(field, tally, 'finished');
   if (thrown instanceof PaceBudgetError) {
     tally.cuts.push({

@@ -3,6 +3,7 @@
 // reports and exit codes as `run`.
 import type { Command } from 'commander';
 import { runClient } from '../runs.ts';
+import { interruptible } from './interrupts.ts';
 import { isScenario, SCENARIO_TASKS, SCENARIOS, type Scenario } from '../client/scenarios.ts';
 import { ConfigError } from '../options.ts';
 import { addGradingOptions, collect, consoleFor, gradingFlags, positiveInt } from './shared.ts';
@@ -29,13 +30,16 @@ export async function clientCommand(
   const scenarios = scenariosOf((flags.scenario as string[] | undefined) ?? []);
   const scenarioTimeoutMs = positiveInt(flags.scenarioTimeoutMs, '--scenario-timeout-ms');
   const reporter = consoleFor(flags, io, []);
-  const result = await runClient({
-    command,
-    ...(scenarios === undefined ? {} : { scenarios }),
-    ...(scenarioTimeoutMs === undefined ? {} : { scenarioTimeoutMs }),
-    ...gradingFlags(flags),
-    log: (line) => reporter.line(line),
-  });
+  const result = await interruptible(io, (signal) =>
+    runClient({
+      signal,
+      command,
+      ...(scenarios === undefined ? {} : { scenarios }),
+      ...(scenarioTimeoutMs === undefined ? {} : { scenarioTimeoutMs }),
+      ...gradingFlags(flags),
+      log: (line) => reporter.line(line),
+    }),
+  );
   reporter.summary(result);
   return result.exitCode;
 }

@@ -3,55 +3,46 @@
 // 2 one could not be run (or a shard is missing, or the options are wrong).
 import type { Command } from 'commander';
 import { writeFleetReports } from '../../reporters/fleet/index.ts';
-import { killRunningAgents } from '../fleet/agent-run.ts';
+import { interruptRunningAgents, killRunningAgents } from '../fleet/agent-run.ts';
 import { describeOutcome, runFleetShard } from '../fleet/fleet-run.ts';
 import { mergeFleet } from '../fleet/merge.ts';
 import { parseShard, WHOLE_FLEET } from '../fleet/shard.ts';
+import { interruptible } from './interrupts.ts';
 import { positiveInt, type CliIo, type SetCode } from './shared.ts';
-
-/**
- * The runs are detached (each its own process group, killed whole at its deadline), so a terminal's
- * Ctrl-C or a CI cancel would not reach them: the fleet stops them itself. shard.json already lists
- * every agent not finished as not run.
- */
-function stopRunsOnExit(): () => void {
-  const stop = (signal: NodeJS.Signals): void => {
-    killRunningAgents();
-    process.stderr.write(`${signal}: the runs under way were stopped; shard.json lists them as not run\n`);
-    process.exit(2);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  process.once('exit', killRunningAgents);
-  return () => {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    process.off('exit', killRunningAgents);
-  };
-}
 
 export async function fleetRunCommand(flags: Record<string, unknown>, io: CliIo): Promise<number> {
   const shard = typeof flags.shard === 'string' ? parseShard(flags.shard) : WHOLE_FLEET;
   const quiet = flags.quiet === true;
-  const release = stopRunsOnExit();
+  // The runs are detached (each its own process group, killed whole at its deadline), so a terminal's
+  // Ctrl-C or a CI cancel would not reach them: the fleet passes the first signal on to each (they keep
+  // what they decided and write their reports) and kills them at a second one or when it exits.
+  process.once('exit', killRunningAgents);
   let result;
   try {
-    result = await runFleetShard({
-      fleetFile: flags.fleet as string,
-      shard,
-      ...(typeof flags.parallel === 'string' ? { parallel: positiveInt(flags.parallel, '--parallel')! } : {}),
-      out: flags.out as string,
-      force: flags.force === true,
-      env: io.env,
-      log: (line) => {
-        if (!quiet) io.out(`${line}\n`);
-      },
-      onAgent: (o, done, total) => {
-        if (!quiet || o.exitCode !== 0) io.out(`[${done}/${total}] ${describeOutcome(o)}\n`);
-      },
-    });
+    result = await interruptible(
+      io,
+      (signal) =>
+        runFleetShard({
+          signal,
+          fleetFile: flags.fleet as string,
+          shard,
+          ...(typeof flags.parallel === 'string'
+            ? { parallel: positiveInt(flags.parallel, '--parallel')! }
+            : {}),
+          out: flags.out as string,
+          force: flags.force === true,
+          env: io.env,
+          log: (line) => {
+            if (!quiet) io.out(`${line}\n`);
+          },
+          onAgent: (o, done, total) => {
+            if (!quiet || o.exitCode !== 0) io.out(`[${done}/${total}] ${describeOutcome(o)}\n`);
+          },
+        }),
+      { onFirst: (i) => interruptRunningAgents(i.signal), onSecond: killRunningAgents },
+    );
   } finally {
-    release();
+    process.off('exit', killRunningAgents);
   }
   io.out(`shard.json: ${flags.out as string}/shard.json\nexit ${result.exitCode}: ${result.exitReason}\n`);
   return result.exitCode;

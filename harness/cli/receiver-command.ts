@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { parseHeaders } from '../io/target/network.ts';
 import { ConfigError } from '../options.ts';
 import { runReceiver } from '../runs.ts';
+import { interruptible } from './interrupts.ts';
 import { addGradingOptions, collect, consoleFor, gradingFlags, positiveInt } from './shared.ts';
 import type { CliIo, SetCode } from './shared.ts';
 
@@ -33,14 +34,17 @@ export async function receiverCommand(flags: Record<string, unknown>, io: CliIo)
     ...(secret === undefined ? [] : [secret]),
     ...Object.values(headers),
   ]);
-  const result = await runReceiver({
-    url,
-    headers,
-    ...(secret === undefined ? {} : { secret }),
-    ...gradingFlags(flags),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    log: (line) => reporter.line(line),
-  });
+  const result = await interruptible(io, (signal) =>
+    runReceiver({
+      signal,
+      url,
+      headers,
+      ...(secret === undefined ? {} : { secret }),
+      ...gradingFlags(flags),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      log: (line) => reporter.line(line),
+    }),
+  );
   reporter.summary(result);
   return result.exitCode;
 }

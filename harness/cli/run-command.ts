@@ -5,6 +5,7 @@ import { networkSecrets } from '../io/target/network.ts';
 import { RUN_OPTIONS } from '../option-table.ts';
 import { readConfigFile, readEnv, resolveOptions, type RawOptions } from '../options.ts';
 import { runAndReport } from '../runs.ts';
+import { interruptible } from './interrupts.ts';
 import { consoleFor, type CliIo } from './shared.ts';
 
 /** Only the flags actually given: commander leaves the others undefined (no defaults declared). */
@@ -23,11 +24,14 @@ export async function runCommand(flags: Record<string, unknown>, io: CliIo): Pro
     ...networkSecrets(opts.network),
   ];
   const reporter = consoleFor(flags, io, secrets);
-  const result = await runAndReport(
-    opts,
-    [],
-    (line) => reporter.line(line),
-    (event) => reporter.progress(event),
+  const result = await interruptible(io, (signal) =>
+    runAndReport(
+      opts,
+      [],
+      (line) => reporter.line(line),
+      (event) => reporter.progress(event),
+      signal,
+    ),
   );
   reporter.summary(result);
   return result.exitCode;

@@ -132,6 +132,8 @@ export async function certifyClient(opts: ClientRunOptions): Promise<RunResult> 
   try {
     log(`a2a-conformance client: ${opts.command.join(' ')}, scenarios ${scenarios.join(', ')}`);
     for (const scenario of scenarios) {
+      // Interrupted (SIGINT, SIGTERM): the scenario under way ended; no other starts.
+      if (opts.signal?.aborted === true) break;
       const run = await runScenario(scenario, upstream, opts, options.timeoutMs, fileDir);
       if (run.driver.spawnError !== undefined) {
         couldNotRun = run.driver.spawnError;

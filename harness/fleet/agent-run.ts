@@ -30,6 +30,20 @@ export function killRunningAgents(): void {
   RUNNING.clear();
 }
 
+/**
+ * Passes an interrupt on to every run under way (its main process, not its workers): each ends early,
+ * keeps what it decided and writes its reports, as `run` does on Ctrl+C.
+ */
+export function interruptRunningAgents(signal: 'SIGINT' | 'SIGTERM'): void {
+  for (const pid of RUNNING) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
 export interface AgentRunInput {
   plan: FleetAgentPlan;
   /** Absolute directory of the agent's reports. */

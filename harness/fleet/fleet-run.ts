@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { COMPLIANCE_LABELS, formatScore } from '../../reporters/score.ts';
 import type { FleetAgentOutcome, FleetExitCode, FleetShard } from '../../schemas/generated/types.ts';
 import { TOOL } from '../runner/run-conformance.ts';
+import { interruptedBy, interruptionOf, type Interruption } from '../../core/interrupt.ts';
 import { completeReport, type ReportFigures } from './agent-report.ts';
 import { commandFor, optionsText, runAgent, type AgentRunResult } from './agent-run.ts';
 import { loadFleet, type Fleet, type FleetAgentPlan } from './fleet-file.ts';
@@ -29,6 +30,11 @@ export interface ShardRunOptions {
   log?: (line: string) => void;
   /** Called as each agent ends (`done` of `total`). */
   onAgent?: (outcome: FleetAgentOutcome, done: number, total: number) => void;
+  /**
+   * Aborted by SIGINT or SIGTERM (core/interrupt.ts): no agent starts after it, the runs under way are
+   * told by the caller and end early, and shard.json says so (exit 130 or 143).
+   */
+  signal?: AbortSignal;
 }
 
 export function statusOf(exitCode: FleetExitCode): FleetAgentOutcome['status'] {
@@ -136,12 +142,20 @@ export async function runFleetShard(opts: ShardRunOptions): Promise<FleetShard> 
     outcome(plan, opts.shard, opts.out, false, { ran: false, wallMs: 0, exitReason: NOT_REACHED }),
   );
   const write = (): FleetShard =>
-    writeShard(outDir, { fleet, shard: opts.shard, started, parallel: pacing.parallel, outcomes });
+    writeShard(outDir, {
+      fleet,
+      shard: opts.shard,
+      started,
+      parallel: pacing.parallel,
+      outcomes,
+      interrupted: interruptionOf(opts.signal),
+    });
   write();
   let done = 0;
   const jobs = agents.map((plan, i) => ({
     keys: pacing.keys.get(plan.name) ?? [],
     run: async (): Promise<void> => {
+      if (opts.signal?.aborted === true) return;
       outcomes[i] = await certifyAgent(plan, outDir, opts, pacing.rates.get(plan.name));
       done += 1;
       write();
@@ -152,6 +166,18 @@ export async function runFleetShard(opts: ShardRunOptions): Promise<FleetShard> 
   return write();
 }
 
+/** An interrupted shard: its signal's exit code, and how many agents it certified. */
+function interruptedShard(
+  i: Interruption,
+  agents: readonly FleetAgentOutcome[],
+): Pick<FleetShard, 'exitCode' | 'exitReason'> {
+  const done = agents.filter((a) => a.exitCode === 0 || a.exitCode === 1).length;
+  return {
+    exitCode: i.exitCode,
+    exitReason: `${interruptedBy(i)}: ${done} of ${agents.length} agent(s) certified, the others not run`,
+  };
+}
+
 const NOT_REACHED = 'not run: the shard stopped before this agent was certified';
 
 interface ShardState {
@@ -160,6 +186,7 @@ interface ShardState {
   started: Date;
   parallel: number;
   outcomes: FleetAgentOutcome[];
+  interrupted: Interruption | undefined;
 }
 
 /** Writes shard.json whole through a temporary file, so a reader never sees half of one. */
@@ -176,6 +203,7 @@ function writeShard(outDir: string, s: ShardState): FleetShard {
     parallel: s.parallel,
     agents: s.outcomes,
     ...fleetExit(s.outcomes),
+    ...(s.interrupted === undefined ? {} : interruptedShard(s.interrupted, s.outcomes)),
   };
   const file = join(outDir, SHARD_FILE);
   writeFileSync(`${file}.tmp`, `${JSON.stringify(shard, null, 2)}\n`);

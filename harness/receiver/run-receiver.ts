@@ -185,6 +185,8 @@ async function runChecks(
   const ids = new Set(selected.map((r) => r.id));
   const results: CheckResult[] = [];
   for (const def of RECEIVER_CHECKS.filter((c) => ids.has(c.requirementId))) {
+    // Interrupted (SIGINT, SIGTERM): the check under way ended; no other starts.
+    if (opts.signal?.aborted === true) break;
     const result = await runRoleCheck({
       requirementId: def.requirementId,
       title: def.title,

@@ -16,6 +16,7 @@ import { ledgerFields } from '../runner/assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline } from '../runner/baseline.ts';
 import { TOOL } from '../runner/run-conformance.ts';
 import { decideExit, foldVerdict, summarize } from '../../core/verdict.ts';
+import { interruptedExit, interruptedMessage, interruptionOf } from '../../core/interrupt.ts';
 
 export interface RoleRunOptions {
   level: LevelSelection;
@@ -24,6 +25,8 @@ export interface RoleRunOptions {
   budgetMs: number;
   out: string | null;
   baseline?: string;
+  /** Aborted by SIGINT or SIGTERM (core/interrupt.ts): no check starts after it. */
+  signal?: AbortSignal;
 }
 
 /** The directory of a run's report files: the given one (null: none), else ./reports. */
@@ -40,6 +43,7 @@ export function roleRunOptions(given: Partial<RoleRunOptions>, timeoutMs: number
     budgetMs: given.budgetMs ?? 600_000,
     out: outOf(given),
     ...(given.baseline === undefined ? {} : { baseline: given.baseline }),
+    ...(given.signal === undefined ? {} : { signal: given.signal }),
   };
 }
 
@@ -61,6 +65,7 @@ export interface RoleRunInput {
 }
 
 function requirementResult(r: Requirement, input: RoleRunInput): RequirementResult {
+  const interrupted = interruptionOf(input.options.signal);
   const checks = input.checks.filter((c) => c.requirementId === r.id);
   const result: RequirementResult = {
     ...ledgerFields(r),
@@ -71,6 +76,7 @@ function requirementResult(r: Requirement, input: RoleRunInput): RequirementResu
     checks: input.couldNotRun !== null ? [] : checks,
   };
   if (input.couldNotRun !== null) result.message = `not run: ${input.couldNotRun}`;
+  else if (checks.length === 0 && interrupted !== undefined) result.message = interruptedMessage(interrupted);
   else if (checks.length === 0) result.message = input.unchecked?.get(r.id) ?? 'no check registered';
   return result;
 }
@@ -98,6 +104,7 @@ export function roleRunResult(input: RoleRunInput): RunResult {
   const { level } = input.options;
   const baseline = input.options.baseline === undefined ? undefined : loadBaseline(input.options.baseline);
   const diff = baseline === undefined ? undefined : diffBaseline(baseline, requirements, level);
+  const interrupted = interruptionOf(input.options.signal);
   const exit =
     diff === undefined
       ? decideExit(requirements, level, input.couldNotRun)
@@ -116,7 +123,7 @@ export function roleRunResult(input: RoleRunInput): RunResult {
     summary: summarize(requirements),
     harnessErrors: input.harnessErrors,
     ...(diff === undefined ? {} : { baseline: diff }),
-    ...exit,
+    ...(interrupted === undefined ? exit : interruptedExit(interrupted, requirements)),
   };
   return redactResult(result, input.secrets);
 }

@@ -1,23 +1,18 @@
 // runResolved(): probe the target, run the selected suites, fold verdicts per requirement, apply
 // the baseline and hand the RunResult to the caller's reporter hooks. A run that cannot be done
-// exits 2, never passes. The report files are written above this layer (harness/runs.ts).
+// exits 2, never passes; an interrupted one keeps what it decided and exits 130 or 143. The report
+// files are written above this layer (harness/runs.ts).
 import { readFileSync } from 'node:fs';
-import { headerLine, redactResult } from '../../core/redaction.ts';
-import { withoutCredentials } from '../io/target/network.ts';
+import { redactResult } from '../../core/redaction.ts';
 import { toolLabel } from '../../core/tool-label.ts';
 import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
 import type { Requirement, Role } from '../../requirements/types.ts';
 import { ConfigError, type ResolvedRunOptions } from '../options.ts';
 import type { FleetRunOptions } from '../../schemas/generated/types.ts';
 import { authKindOf, budgetCut, secretsOf, type ProvidedRun } from '../provided.ts';
-import type {
-  HarnessError,
-  RecordedOptions,
-  RequirementResult,
-  RunResult,
-  RunTraffic,
-} from '../../core/types.ts';
+import type { HarnessError, RequirementResult, RunResult, RunTraffic } from '../../core/types.ts';
 import { decideExit, summarize } from '../../core/verdict.ts';
+import { interruptedBy, interruptedExit, interruptionOf, type Interruption } from '../../core/interrupt.ts';
 import { assembleRequirements, ledgerFields } from './assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline, type Baseline } from './baseline.ts';
 import type { CollectedTest } from './collector.ts';
@@ -25,13 +20,16 @@ import type { ProgressListener } from '../../core/progress.ts';
 import { analyseRun } from '../analysis/root-causes.ts';
 import { dialectProbeLines } from '../analysis/dialect.ts';
 import type { ProbeOutcome } from './probe.ts';
-import { runSuites, type Planner, type SuitesOutcome } from './run-suites.ts';
+import { etaListener } from './eta.ts';
+import type { Planner } from './run-phases.ts';
+import type { RunState } from './run-state.ts';
+import { runSuites, type SuitesOutcome } from './run-suites.ts';
 import { makePlan, planLines, type AgentPace, type RunPlan } from './plan.ts';
-import type { PlannedCheck } from './schedule.ts';
 import { propertyLimits } from '../check/profile.ts';
 import { requestsPerMinute } from '../io/traffic/pace.ts';
 import { startRun } from './start-run.ts';
 import { summarizeTraffic, type RequirementCut } from './traffic.ts';
+import { recordedOptions } from './recorded-options.ts';
 import { trimEvidence } from './trim-evidence.ts';
 
 export type RunReporter = (result: RunResult) => void | Promise<void>;
@@ -56,6 +54,11 @@ export interface RunOptions extends FleetRunOptions {
   log?: (line: string) => void;
   /** Structured progress (each check, each suite file); replaces the per-file log lines. */
   progress?: ProgressListener;
+  /**
+   * Ends the run early when aborted: no new request, the checks under way get a few seconds, the
+   * rest are not-exercised, and the result's exitCode is 130 (143 when the reason is `{ signal: 'SIGTERM' }`).
+   */
+  signal?: AbortSignal;
 }
 
 export const TOOL = Object.freeze({
@@ -94,26 +97,43 @@ export async function runResolved(
   reporters: RunReporter[],
   log: (line: string) => void,
   progress?: ProgressListener,
+  /** Aborted by SIGINT or SIGTERM (core/interrupt.ts): the run ends early and keeps what it decided. */
+  interrupt?: AbortSignal,
 ): Promise<RunResult> {
   const started = new Date();
   const selected = selectForRun(opts);
   const baseline = opts.baseline === undefined ? undefined : loadBaseline(opts.baseline);
-  const run = await startRun(opts, (provided) =>
-    log(
-      `${toolLabel(TOOL)}: ${provided.baseUrl} agent ${provided.agentId}, ${selected.length} requirement(s)`,
-    ),
+  const run = await startRun(
+    opts,
+    (provided) =>
+      log(
+        `${toolLabel(TOOL)}: ${provided.baseUrl} agent ${provided.agentId}, ${selected.length} requirement(s)`,
+      ),
+    interrupt,
   );
-  const { provided, probe } = run;
+  const { state, probe } = run;
+  const provided = state.run;
   let result: RunResult;
   try {
     for (const line of dialectProbeLines(probe.dialectProbe)) log(line);
+    const before = interruptionOf(interrupt);
     const checked =
-      probe.couldNotRun === null
-        ? await runChecks(provided, selected, opts, log, progress, agentPace(provided, probe, opts))
-        : notRun(selected, probe);
-    result = finish(opts, provided, started, probe, checked, baseline);
+      before !== undefined
+        ? interruptedBeforeChecks(selected, before)
+        : probe.couldNotRun !== null
+          ? notRun(selected, probe)
+          : await runChecks(
+              state,
+              selected,
+              opts,
+              log,
+              progress,
+              agentPace(provided, probe, opts),
+              interrupt,
+            );
+    result = finish(opts, state.run, started, probe, checked, baseline);
     result.traffic = summarizeTraffic(
-      provided.field,
+      state.run.field,
       [...checked.tests, ...checked.superseded],
       [run.probeTally, checked.windowFill?.tally],
       checked.notRun,
@@ -147,6 +167,8 @@ interface Checked {
   windowFill?: SuitesOutcome['windowFill'];
   /** Requirements with a check the run's budget ended before it started (traffic.cut). */
   notRun?: RequirementCut[];
+  /** A signal ended the run early (core/interrupt.ts): its exit code replaces the verdict's. */
+  signalled?: Interruption;
 }
 
 /** What the plan reads of the agent: the probe's measures, the card's limits, the run's options. */
@@ -197,73 +219,16 @@ function recordedPlan(
   };
 }
 
-// An ETA line at most this often while the suites run.
-const ETA_EVERY_MS = 30_000;
-
-/**
- * Prints an ETA as the run goes: the share of the planned work the finished checks stand for (each
- * weighted by what it declared it costs), extrapolated from the time it took.
- */
-function etaListener(
-  log: (line: string) => void,
-  progress: ProgressListener | undefined,
-): {
-  listener: ProgressListener;
-  weigh: (checks: readonly PlannedCheck[], agent: AgentPace, plan: RunPlan) => void;
-} {
-  const weights = new Map<string, number>();
-  let total = 0;
-  let done = 0;
-  let finished = 0;
-  let start = Date.now();
-  let lastLine = Date.now();
-  return {
-    weigh: (checks, agent, plan) => {
-      const turnMs = agent.turnLatencyMs ?? agent.roundTripMs;
-      const paceMs = agent.requestsPerMinute === null ? 0 : 60_000 / agent.requestsPerMinute;
-      const ms = (requests: number, turns: number): number =>
-        requests * (agent.roundTripMs + paceMs) + turns * turnMs;
-      const cases = new Map(plan.breadth.properties.map((p) => [p.check, p]));
-      for (const c of checks) {
-        const name = `${c.requirementId} ${c.title}`;
-        const cost = c.plan?.cost ?? { requests: 0, turns: 0 };
-        const breadth = cases.get(name);
-        const more =
-          breadth === undefined
-            ? 0
-            : (breadth.cases - 1) * ms(breadth.perCase.requests, breadth.perCase.turns);
-        const w = 1 + ms(cost.requests, cost.turns) + more;
-        weights.set(name, w);
-        total += w;
-      }
-      start = Date.now();
-      lastLine = start;
-    },
-    listener: (event) => {
-      progress?.(event);
-      if (event.kind !== 'check' || total === 0) return;
-      finished += 1;
-      done += weights.get(`${event.check.requirementId} ${event.check.title}`) ?? 0;
-      const now = Date.now();
-      if (now - lastLine < ETA_EVERY_MS || done <= 0) return;
-      lastLine = now;
-      const share = Math.min(1, done / total);
-      const left = Math.round(((now - start) / share - (now - start)) / 1000);
-      log(
-        `eta: ${finished} of ${weights.size} checks, ${Math.round(share * 100)}% of the planned work; about ${left} s left`,
-      );
-    },
-  };
-}
-
 async function runChecks(
-  provided: ProvidedRun,
+  state: RunState,
   selected: Requirement[],
   opts: ResolvedRunOptions,
   log: (line: string) => void,
   progress: ProgressListener | undefined,
   agent: AgentPace,
+  interrupt: AbortSignal | undefined,
 ): Promise<Checked> {
+  const provided = state.run;
   const eta = etaListener(log, progress);
   const planner: Planner = (checks, workers) => {
     const plan = makePlan({
@@ -280,14 +245,15 @@ async function runChecks(
     return plan;
   };
   const suites = await runSuites(
-    provided,
+    state,
     selected.map((r) => r.id),
     opts.budgetMs,
     log,
     eta.listener,
     planner,
+    interrupt,
   );
-  const reproduce = { ...provided, authKind: authKindOf(provided.auth) };
+  const reproduce = { ...state.run, authKind: authKindOf(provided.auth) };
   const input = { selected, tests: suites.tests, card: provided.card, reproduce };
   // A budget spent before every check ran is no harness error: what ran is graded, what did not is
   // not-exercised naming the --budget-ms that would fit it. Checks still waiting on the target at the
@@ -308,14 +274,27 @@ async function runChecks(
     tests: suites.tests,
     superseded: suites.superseded ?? [],
   };
+  if (suites.signalled !== undefined) checked.signalled = suites.signalled;
   if (suites.notRun !== undefined) {
-    const cut = budgetCut(provided.field, 'ran');
+    const cut =
+      suites.signalled === undefined ? budgetCut(state.run.field, 'ran') : interruptCut(suites.signalled);
     checked.notRun = suites.notRun.map((requirementId) => ({ requirementId, ...cut }));
   }
   if (suites.plan !== undefined) checked.plan = recordedPlan(suites.plan, agent, suites);
   if (suites.webhooks !== undefined) checked.webhooks = suites.webhooks;
   if (suites.windowFill !== undefined) checked.windowFill = suites.windowFill;
   return checked;
+}
+
+/** Interrupted before the first check: every selected requirement is not-exercised. */
+function interruptedBeforeChecks(selected: Requirement[], i: Interruption): Checked {
+  const requirements = selected.map<RequirementResult>((r) => ({
+    ...ledgerFields(r),
+    verdict: 'not-exercised',
+    message: `not exercised: the run was ${interruptedBy(i)} before its checks started`,
+    checks: [],
+  }));
+  return { requirements, harnessErrors: [], couldNotRun: null, tests: [], superseded: [], signalled: i };
 }
 
 /** The probe failed: every selected requirement is unverified (error), none is a pass. */
@@ -333,37 +312,6 @@ function notRun(selected: Requirement[], probe: ProbeOutcome): Checked {
     tests: [],
     superseded: [],
   };
-}
-
-function recordedOptions(opts: ResolvedRunOptions): RecordedOptions {
-  const recorded: RecordedOptions = {
-    level: opts.level,
-    only: opts.only,
-    timeoutMs: opts.timeoutMs,
-    checkTimeoutMs: opts.checkTimeoutMs,
-    budgetMs: opts.budgetMs,
-    seed: opts.seed,
-    runs: opts.runs,
-    out: opts.out,
-    webhookListen: `${opts.webhookListen.host}:${opts.webhookListen.port}`,
-    webhookPublicUrl: opts.webhookPublicUrl ?? null,
-    baseline: opts.baseline ?? null,
-    evidence: opts.evidence,
-  };
-  if (opts.apiKey !== undefined) recorded.apiKey = '[redacted]';
-  if (opts.bearer !== undefined) recorded.bearer = '[redacted]';
-  const net = opts.network;
-  if (net.caCert !== undefined) recorded.caCert = net.caCert;
-  if (net.insecure === true) recorded.insecure = true;
-  if (opts.failOnUnverified) recorded.failOnUnverified = true;
-  if (net.clientCert !== undefined) recorded.clientCert = net.clientCert;
-  if (net.clientKey !== undefined) recorded.clientKey = net.clientKey;
-  if (opts.proxyOption !== undefined) recorded.proxy = withoutCredentials(opts.proxyOption);
-  if (net.headers !== undefined) {
-    const secret = new Set(net.secretHeaders ?? []);
-    recorded.headers = Object.entries(net.headers).map(([n, v]) => headerLine(n, v, secret.has(n)));
-  }
-  return recorded;
 }
 
 function finish(
@@ -400,9 +348,17 @@ function finish(
     summary: summarize(checked.requirements),
     harnessErrors: checked.harnessErrors,
     ...(diff === undefined ? {} : { baseline: diff }),
-    ...exit,
+    ...(checked.signalled === undefined ? exit : interruptedExit(checked.signalled, checked.requirements)),
     // Before --evidence trims the passing checks: their exchanges show a dialect too.
     ...analyseRun(checked.requirements, probe.dialectProbe),
+  };
+}
+
+/** How traffic.cut lists the checks an interrupt ended before they ran. */
+function interruptCut(i: Interruption): { what: string; option: string } {
+  return {
+    what: `checks the run's interrupt (${i.signal}) ended before they ran`,
+    option: 'a run that is not interrupted',
   };
 }
 

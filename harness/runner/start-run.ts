@@ -1,17 +1,20 @@
-// The one way a run starts: the bundled reference server when no target is given, the run the
-// suites' workers are handed (ProvidedRun), the probe, and the pace and task cap the card sets.
-// runResolved() starts here, and so does the suites' own global setup (vitest run directly).
+// The one way a run starts: the bundled reference server when no target is given, the run's frozen
+// settings (run-settings.ts) and its state (run-state.ts), the probe, and the pace and task cap the
+// card sets. runResolved() starts here, and so does the suites' own global setup (vitest run directly).
+import { interruptedBy, interruptionOf } from '../../core/interrupt.ts';
 import { Governor } from '../io/traffic/governor.ts';
 import { newTally, type TrafficTally } from '../io/traffic/tallies.ts';
 import type { ResolvedRunOptions } from '../options.ts';
 import type { ProvidedRun } from '../provided.ts';
-import { startBundledTarget, type BundledTarget } from './bundled-target.ts';
+import { startBundledTarget } from './bundled-target.ts';
 import { probeTarget, type ProbeOutcome } from './probe.ts';
-import { fieldSettings, paceFor, taskCapFor } from './traffic.ts';
+import { runSettings } from './run-settings.ts';
+import { RunState } from './run-state.ts';
+import { paceFor, taskCapFor } from './traffic.ts';
 
 export interface StartedRun {
-  /** The run as the workers receive it, with the probe's card, pace and task cap. */
-  provided: ProvidedRun;
+  /** The run's settings and what the runner decided so far: the probe's card, pace and task cap. */
+  state: RunState;
   probe: ProbeOutcome;
   /** The probe's own traffic (it goes through the run's pace like every request). */
   probeTally: TrafficTally;
@@ -22,54 +25,63 @@ export interface StartedRun {
 /** `onTarget` is called once the target is known, before the probe (the run's first log line). */
 export async function startRun(
   opts: ResolvedRunOptions,
-  onTarget: (provided: ProvidedRun) => void = () => undefined,
+  onTarget: (run: ProvidedRun) => void = () => undefined,
+  /** An interrupt of the run (core/interrupt.ts): the probe ends with it. */
+  interrupt?: AbortSignal,
 ): Promise<StartedRun> {
   const bundled = opts.target === undefined ? await startBundledTarget(opts.agentId) : undefined;
-  const provided = providedRun(opts, bundled);
+  const state = new RunState(runSettings(opts, bundled), { card: null, field: { pace: opts.rate ?? null } });
   const close = async (): Promise<void> => {
     await bundled?.close();
   };
   try {
-    onTarget(provided);
-    const f = provided.field;
-    const probeTraffic = { governor: new Governor(f), tally: newTally() };
-    const probe = await probeTarget(provided, probeTraffic, { measureTurn: true });
-    provided.card = probe.card;
-    f.pace = paceFor(opts, probe.card);
-    f.taskCap = taskCapFor(probe.card);
-    if (probe.turnLatencyMs !== undefined) f.probedTurnMs = probe.turnLatencyMs;
-    return { provided, probe, probeTally: probeTraffic.tally, close };
+    onTarget(state.run);
+    const probeTraffic = { governor: new Governor(state.run.field), tally: newTally() };
+    const probe = await untilInterrupted(
+      probeTarget(state.run, probeTraffic, { measureTurn: true }),
+      interrupt,
+    );
+    state.decide({
+      card: probe.card,
+      field: {
+        pace: paceFor(opts, probe.card),
+        taskCap: taskCapFor(probe.card),
+        ...(probe.turnLatencyMs === undefined ? {} : { probedTurnMs: probe.turnLatencyMs }),
+      },
+    });
+    return { state, probe, probeTally: probeTraffic.tally, close };
   } catch (e) {
     await close();
     throw e;
   }
 }
 
-export function providedRun(opts: ResolvedRunOptions, bundled: BundledTarget | undefined): ProvidedRun {
-  const auth: ProvidedRun['auth'] = {};
-  if (opts.apiKey !== undefined) auth.apiKey = opts.apiKey;
-  else if (opts.bearer !== undefined) auth.bearer = opts.bearer;
-  const run: ProvidedRun = {
-    baseUrl: bundled?.baseUrl ?? opts.target!,
-    agentId: bundled?.agentId ?? opts.agentId!,
-    auth: bundled?.auth ?? auth,
-    card: null,
-    timeoutMs: opts.timeoutMs,
-    checkTimeoutMs: opts.checkTimeoutMs,
-    seed: opts.seed,
-    runs: opts.runs,
-    webhookListen: opts.webhookListen,
-    bundled: bundled !== undefined,
-    field: fieldSettings(opts),
-  };
-  if (opts.webhookPublicUrl !== undefined) run.webhookPublicUrl = opts.webhookPublicUrl;
-  if (Object.keys(opts.network).length > 0) run.network = opts.network;
-  const alternate = bundled?.alternateAuth ?? alternateFromOptions(opts);
-  if (alternate !== undefined) run.alternateAuth = alternate;
-  return run;
-}
-
-/** Given both --api-key and --bearer, the key is the run's credential and the token the alternate. */
-function alternateFromOptions(opts: ResolvedRunOptions): ProvidedRun['alternateAuth'] {
-  return opts.apiKey !== undefined && opts.bearer !== undefined ? { bearer: opts.bearer } : undefined;
+/**
+ * The probe, or, when the run is interrupted first, an outcome that says so at once (its requests
+ * are left to their own deadline: the run ends without them).
+ */
+async function untilInterrupted(
+  probe: Promise<ProbeOutcome>,
+  interrupt: AbortSignal | undefined,
+): Promise<ProbeOutcome> {
+  if (interrupt === undefined) return probe;
+  const started = Date.now();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<ProbeOutcome>((resolve) => {
+    onAbort = () => {
+      const message = `${interruptedBy(interruptionOf(interrupt)!)} before the probe ended`;
+      resolve({
+        reachability: { reachable: false, authenticated: false, message, durationMs: Date.now() - started },
+        card: null,
+        couldNotRun: message,
+      });
+    };
+    if (interrupt.aborted) onAbort();
+    else interrupt.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([probe, aborted]);
+  } finally {
+    interrupt.removeEventListener('abort', onAbort!);
+  }
 }

@@ -1,4 +1,4 @@
-// The run's traffic settings (pace, concurrency, profile) and its traffic summary (RunResult.traffic):
+// The run's pace and task cap as the card and --rate set them, and its traffic summary (RunResult.traffic):
 // the checks' tallies, counted in the suites' worker, summed with the probe's in the runner.
 import { requestsPerMinute, type Pace } from '../io/traffic/pace.ts';
 import type { TrafficTally } from '../io/traffic/tallies.ts';
@@ -7,16 +7,6 @@ import type { FieldSettings } from '../provided.ts';
 import type { RunTraffic } from '../../core/types.ts';
 import type { CollectedTest } from './collector.ts';
 import { percentile } from '../percentile.ts';
-
-export function fieldSettings(opts: ResolvedRunOptions): FieldSettings {
-  return {
-    profile: opts.profile,
-    pace: opts.rate ?? null,
-    concurrency: opts.concurrency,
-    maxTurns: opts.maxTurns,
-    maxWaitMs: opts.maxWaitMs,
-  };
-}
 
 /** `--rate` when given (`off`: none), else the card's limits.requestsPerMinute over C-04's 60 s window. */
 export function paceFor(

@@ -7,7 +7,8 @@ import { COMPLIANCE_LABELS, formatScore } from '../score.ts';
 
 const MAX_AGENTS = 200;
 const MAX_REQUIREMENTS = 20;
-const ICON = ['✅', '❌', '⚠️'] as const;
+// An interrupted fleet (130, 143) did not finish: marked as one that could not be run.
+const ICON: Record<number, string> = { 0: '✅', 1: '❌', 2: '⚠️', 130: '⚠️', 143: '⚠️' };
 
 /** Not run first, then failed, then passed; lower scores first; then by name. */
 export function worstFirst(agents: readonly FleetAgentOutcome[]): FleetAgentOutcome[] {

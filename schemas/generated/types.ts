@@ -20,7 +20,7 @@ export type Base64 = string;
  */
 export type TaskState = 'submitted' | 'working' | 'completed' | 'failed' | 'canceled';
 /**
- * 0 every agent passed its gate, 1 one failed it, 2 one could not be run (2 wins over 1).
+ * 0 every agent passed its gate, 1 one failed it, 2 one could not be run (2 wins over 1); 130 (SIGINT) or 143 (SIGTERM) a signal ended the run (or that agent's run) early.
  *
  * This interface was referenced by `FleetShard`'s JSON-Schema
  * via the `definition` "exitCode".
@@ -28,7 +28,7 @@ export type TaskState = 'submitted' | 'working' | 'completed' | 'failed' | 'canc
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
  * via the `definition` "FleetExitCode".
  */
-export type FleetExitCode = 0 | 1 | 2;
+export type FleetExitCode = 0 | 1 | 2 | 130 | 143;
 /**
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "level".
@@ -1162,9 +1162,9 @@ export interface ConformanceReport {
    */
   rootCauses?: ReportRootCause[];
   /**
-   * 0 no gating requirement failed; 1 one did; 2 the run could not be done.
+   * 0 no gating requirement failed; 1 one did; 2 the run could not be done; 130 (SIGINT) or 143 (SIGTERM) a signal ended the run early: the verdicts decided before it are kept and the rest are not-exercised.
    */
-  exitCode: 0 | 1 | 2;
+  exitCode: 0 | 1 | 2 | 130 | 143;
   /**
    * One line saying why the exit code is what it is.
    */

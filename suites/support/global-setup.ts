@@ -9,11 +9,11 @@ import { startRun } from '../../harness/runner/start-run.ts';
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   if (project.getProvidedContext().a2aRun !== undefined) return undefined;
   const opts = resolveOptions({ flag: {}, env: readEnv(process.env), file: {} });
-  const { provided, probe, close } = await startRun(opts);
+  const { state, probe, close } = await startRun(opts);
   if (probe.couldNotRun !== null) {
     await close();
     throw new Error(`a2a-conformance: the run could not be done: ${probe.couldNotRun}`);
   }
-  project.provide('a2aRun', provided);
+  state.provideTo((run) => project.provide('a2aRun', run));
   return close;
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { providedRun } from '../../harness/runner/start-run.ts';
+import { runSettings } from '../../harness/runner/run-settings.ts';
 import {
   ConfigError,
   readConfigFile,
@@ -103,7 +103,7 @@ describe('resolveOptions precedence', () => {
     });
     expect(o.apiKey).toBe('k');
     expect(o.bearer).toBe('b');
-    const run = providedRun(o, undefined);
+    const run = runSettings(o, undefined);
     expect(run.auth).toEqual({ apiKey: 'k' });
     expect(run.alternateAuth).toEqual({ bearer: 'b' });
   });

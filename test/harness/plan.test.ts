@@ -10,7 +10,7 @@ import type {
 } from '../../harness/check/cost.ts';
 import type { CollectedTest } from '../../harness/runner/collector.ts';
 import { makePlan, planLines, waitMs, type AgentPace, type PlanInput } from '../../harness/runner/plan.ts';
-import { mergeBreadth } from '../../harness/runner/run-suites.ts';
+import { mergeBreadth } from '../../harness/runner/run-phases.ts';
 import type { PlannedCheck } from '../../harness/runner/schedule.ts';
 
 const AGENT: AgentPace = {

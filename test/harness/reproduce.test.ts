@@ -83,7 +83,7 @@ describe('reproduceCommand: the settings that change what a check does', () => {
       },
       'x',
     );
-    expect(cmd).toContain('--max-wait 7m --max-turns 50 --timeout-ms 20000');
+    expect(cmd).toContain('--max-turns 50 --max-wait 7m --timeout-ms 20000');
     // 60 s is the default check budget of a 20 s request budget: not repeated.
     expect(cmd).not.toContain('--check-timeout-ms');
     expect(cmd).toContain('--webhook-public-url https://hooks.example.com/in');

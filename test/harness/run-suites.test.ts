@@ -3,7 +3,8 @@
 // those declared to run last alone after them. Renaming a file changes nothing but path tie-breaks.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listChecks, type Listing } from '../../harness/runner/list-checks.ts';
-import { budgeted, pacedDeadline } from '../../harness/runner/run-suites.ts';
+import { budgeted, pacedDeadline, type RunEnd } from '../../harness/runner/run-end.ts';
+import { interruption } from '../../core/interrupt.ts';
 import {
   fileOrder,
   fileSchedules,
@@ -134,6 +135,35 @@ describe('the end of a run whose budget is spent (budgeted)', () => {
     const idle = await spentWith(0);
     expect(idle.stuck).toEqual([]);
     expect(idle.told).toEqual(['cancel', 'abandon']);
+  });
+});
+
+describe('the end of an interrupted run (budgeted with a signal)', () => {
+  it('ends at the interrupt, long before the budget, naming the signal', async () => {
+    const check = { name: '4.3/x a check', file: 'suites/x.test.ts' };
+    const told: string[] = [];
+    const ends: RunEnd[] = [];
+    const controller = new AbortController();
+    const collector = {
+      unfinished: () => [check],
+      cancel: () => void told.push('cancel'),
+      abandon: () => void told.push('abandon'),
+    };
+    const never = new Promise<void>(() => undefined);
+    const running = budgeted(
+      never,
+      Date.now() + 3_600_000,
+      () => 50,
+      collector,
+      (end) => void ends.push(end),
+      () => 0,
+      controller.signal,
+    );
+    controller.abort(interruption('SIGTERM'));
+    // Nothing waits on the target: the check is cut like one that never ran.
+    expect(await running).toEqual([]);
+    expect(ends).toMatchObject([{ by: 'interrupt', interruption: { signal: 'SIGTERM', exitCode: 143 } }]);
+    expect(told).toEqual(['cancel', 'abandon']);
   });
 });
 

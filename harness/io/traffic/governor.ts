@@ -30,9 +30,15 @@ export interface GovernorSettings extends PaceSettings, TaskSlotSettings {
 
 /** The run's budget ended: no request is sent after it, and what is left is not exercised. */
 export class RunBudgetError extends GovernorStop {
-  constructor() {
-    super("run budget spent: no request is sent after the run's budget (--budget-ms) ends");
+  /** `message`: an interrupt's own (INTERRUPTED_PREFIX first, harness/runner/run-suites.ts). */
+  constructor(message = "run budget spent: no request is sent after the run's budget (--budget-ms) ends") {
+    super(message);
     this.name = 'RunBudgetError';
+  }
+
+  /** The run was interrupted (SIGINT, SIGTERM), not out of budget: read from the message, which crosses the worker link. */
+  get interrupted(): boolean {
+    return this.message.startsWith(INTERRUPTED_PREFIX);
   }
 }
 
@@ -48,6 +54,9 @@ export const GOVERNOR_STOPS: ReadonlyArray<abstract new (...args: never[]) => Go
   RateLimitedError,
   TaskSlotError,
 ];
+
+/** How the message of a RunBudgetError an interrupt caused begins (core/interrupt.ts interruptedBy()). */
+export const INTERRUPTED_PREFIX = 'interrupted (';
 
 /** Throws RunBudgetError once the run's budget has ended (undefined: no budget). */
 export function checkRunBudget(endsAt: number | undefined, now = Date.now()): void {
@@ -113,6 +122,9 @@ export class Governor implements TrafficGovernor {
   /** Run-wide counts (every tally also counts its own). */
   readonly total: TrafficTally = newTally();
 
+  /** Aborted once the governor stops admitting (stopAdmitting): every wait on the pace ends then. */
+  private readonly stopped = new AbortController();
+
   constructor(readonly settings: GovernorSettings) {
     this.window = new PaceWindow(settings);
     this.requests = new RequestSlots(() => this.settings.concurrency);
@@ -165,14 +177,14 @@ export class Governor implements TrafficGovernor {
    * run's budget has ended (RunBudgetError), also when it ends while the request waits.
    */
   async admit(o: AdmitOptions): Promise<() => void> {
-    checkRunBudget(this.settings.endsAt);
+    this.checkOpen();
     if (o.turn) checkTurnBudget(this.total.agentTurns, this.settings.maxTurns);
     if (o.bypass === true) this.window.sentNow();
     else if (o.prepaid === true) await this.window.prepaid((ms) => this.waitFor(ms, o));
     else await this.window.next((ms) => this.waitFor(ms, o), o.keep ?? 0);
     const release = await this.requests.take(o.signal, () => this.hold(o.tally));
     try {
-      checkRunBudget(this.settings.endsAt);
+      this.checkOpen();
     } catch (e) {
       release();
       throw e;
@@ -190,7 +202,7 @@ export class Governor implements TrafficGovernor {
     const waitMs = rateLimitedWaitMs(retryAfterMs, attempt, this.settings.deadlineAt);
     const done = this.hold(o.tally);
     try {
-      await sleep(this.window.pauseUntil(Date.now() + waitMs), o.signal);
+      await sleep(this.window.pauseUntil(Date.now() + waitMs), this.withStop(o.signal));
     } finally {
       done();
     }
@@ -237,13 +249,33 @@ export class Governor implements TrafficGovernor {
     };
   }
 
+  /**
+   * Admits no request from now on (an interrupt of the run): each is refused with a RunBudgetError of
+   * this message, those waiting on the pace at once.
+   */
+  stopAdmitting(message: string): void {
+    if (!this.stopped.signal.aborted) this.stopped.abort(new RunBudgetError(message));
+  }
+
+  /** A wait's signal that also ends when the governor stops admitting. */
+  private withStop(signal: AbortSignal | undefined): AbortSignal {
+    const stop = this.stopped.signal;
+    return signal === undefined ? stop : AbortSignal.any([signal, stop]);
+  }
+
+  private checkOpen(): void {
+    const reason = this.stopped.signal.reason as RunBudgetError | undefined;
+    if (reason !== undefined) throw new RunBudgetError(reason.message);
+    checkRunBudget(this.settings.endsAt);
+  }
+
   private async waitFor(
     ms: number,
     { tally, signal }: Pick<AdmitOptions, 'tally' | 'signal'>,
   ): Promise<void> {
     const done = this.hold(tally);
     try {
-      await sleep(ms, signal);
+      await sleep(ms, this.withStop(signal));
     } finally {
       done();
     }

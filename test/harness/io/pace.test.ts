@@ -157,3 +157,21 @@ describe('how a pace reads', () => {
     expect(requestsPerMinute(null)).toBeNull();
   });
 });
+
+describe('a governor that stops admitting (an interrupt of the run)', () => {
+  it('refuses every request after it, and ends the waits on the pace at once', async () => {
+    const g = new Governor({ pace: { limit: 1, windowMs: 60_000, source: 'option' }, concurrency: 8 });
+    (await g.admit({ turn: false }))();
+    // The window is full for a minute: the next request waits on the pace.
+    const waiting = g.admit({ turn: false });
+    g.stopAdmitting('interrupted (SIGINT): no request is sent after it');
+    const refused = await waiting.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(RunBudgetError);
+    expect((refused as RunBudgetError).interrupted).toBe(true);
+    await expect(g.admit({ turn: false })).rejects.toThrow(/^interrupted \(SIGINT\)/);
+    expect(new RunBudgetError().interrupted).toBe(false);
+  });
+});
