@@ -3,7 +3,7 @@
 // files of reporters/ are written into `out`. This module, the CLI (cli/) and the fleet (fleet/) are
 // the top layer: they import the engine and the reporters, and neither imports them
 // (harness/README.md, Layers).
-import { REPORT_FILES, writeReports, type WrittenReports } from '../reporters/index.ts';
+import { REPORT_FILES, withReportFailures, writeReports, type WrittenReports } from '../reporters/index.ts';
 import { certifyClient, type ClientRunOptions } from './client/run-client.ts';
 import type { ProgressListener } from '../core/progress.ts';
 import type { RunResult } from '../core/types.ts';
@@ -36,7 +36,7 @@ export async function runAndReport(
   if (opts.out !== null) checkReportDir(opts.out);
   const result = await runResolved(opts, reporters, log, progress);
   const written = opts.out === null ? null : saveReports(result, opts.out);
-  if (written !== null) log(`reports: ${written.dir} (${written.files.join(', ')})`);
+  if (written !== null) log(reportsLine(written));
   return result;
 }
 
@@ -67,14 +67,25 @@ function checkRoleOutputs(opts: ReceiverRunOptions | ClientRunOptions): void {
 function roleReports(result: RunResult, opts: ReceiverRunOptions | ClientRunOptions): RunResult {
   const out = outOf(opts);
   const written = out === null ? null : saveReports(result, out);
-  if (written !== null) opts.log?.(`reports: ${written.dir}`);
+  if (written !== null) opts.log?.(reportsLine(written));
   return result;
 }
 
-/** Writes the six report files (report.json, junit.xml, ...) into `out`; a failure exits 2. */
+/** `reports: /r (report.json, ...)`, then each file not written and why. */
+function reportsLine(written: WrittenReports): string {
+  const not = written.failed.map((f) => `; ${f.file} NOT written: ${f.message}`).join('');
+  return `reports: ${written.dir} (${written.files.join(', ')})${not}`;
+}
+
+/**
+ * Writes the report files (report.json, junit.xml, ...) into `out`. A file that could not be written
+ * is said on the log and in `result` (a harness error, exit 2); every other one is written.
+ */
 function saveReports(result: RunResult, out: string): WrittenReports | null {
   try {
-    return writeReports(result, out);
+    const written = writeReports(result, out);
+    if (written.failed.length > 0) Object.assign(result, withReportFailures(result, written.failed));
+    return written;
   } catch (e) {
     result.harnessErrors.push({ message: `writing the reports failed: ${(e as Error).message}` });
     result.exitCode = 2;
