@@ -36,7 +36,10 @@ export function positiveInt(value: unknown, flag: string): number | undefined {
 /** The options of the receiver and client modes that say what is graded and how it is reported. */
 export function addGradingOptions(command: Command, onlyExample: string): Command {
   return command
-    .option('--out <dir>', 'directory for the report files (default ./reports)')
+    .option(
+      '--out <dir>',
+      'directory for the report files (default ./reports); checked before the first request',
+    )
     .addOption(
       new Option('--level <level>', 'requirements to run and grade (default all)').choices([
         'must',
