@@ -2,7 +2,7 @@
 // spend its agent turns and only then find that --out names a file, sits on a read-only file system
 // or cannot be written. A problem is a ConfigError (exit 2) that names the path and the fix.
 import { accessSync, constants, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError } from './options.ts';
 
 /** Why an errno stops a write, in words a user acts on. */
@@ -76,5 +76,20 @@ export function checkOutputDir(dir: string, flag: string, files: readonly string
       throw new ConfigError(describeWriteError(e, flag, join(dir, name)));
     }
   }
+  return abs;
+}
+
+/**
+ * The same check for an option that names one file to write (a stream of events, a log): its
+ * directory as checkOutputDir() checks it, and the file, when it is there, a writable file.
+ */
+export function checkOutputFile(file: string, flag: string): string {
+  const abs = resolve(file);
+  if (statOf(abs)?.isDirectory() === true)
+    throw new ConfigError(`${flag} ${file} is a directory: give ${flag} a file to write`);
+  const ancestor = existingAncestor(dirname(abs));
+  if (!statOf(ancestor)!.isDirectory())
+    throw new ConfigError(`${flag} ${file} cannot be made: ${ancestor} is a file, not a directory`);
+  checkOutputDir(dirname(abs), flag, [basename(abs)]);
   return abs;
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../harness/cli/program.ts';
-import { checkOutputDir, describeWriteError } from '../../harness/output-dir.ts';
+import { checkOutputDir, checkOutputFile, describeWriteError } from '../../harness/output-dir.ts';
 import { ConfigError } from '../../harness/options.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'a2a-output-dir-'));
@@ -66,6 +66,18 @@ describe('checkOutputDir', () => {
     mkdirSync(join(taken, 'report.json'), { recursive: true });
     expect(() => checkOutputDir(taken, '--out', ['report.json'])).toThrow(
       /report\.json there is a directory, so the report cannot be written/,
+    );
+  });
+
+  it('checks an option that names one file: its directory made, a directory or a path under a file refused', () => {
+    const file = join(dir, 'events/run.ndjson');
+    expect(checkOutputFile(file, '--events')).toBe(file);
+    expect(existsSync(join(dir, 'events'))).toBe(true);
+    expect(() => checkOutputFile(dir, '--events')).toThrow(
+      /--events .* is a directory: give --events a file/,
+    );
+    expect(() => checkOutputFile(join(aFile, 'run.ndjson'), '--events')).toThrow(
+      /--events .*a-file cannot be made: .*a-file is a file/,
     );
   });
 
