@@ -77,7 +77,7 @@ describe('checkOutputDir', () => {
       /--events .* is a directory: give --events a file/,
     );
     expect(() => checkOutputFile(join(aFile, 'run.ndjson'), '--events')).toThrow(
-      /--events .*a-file cannot be made: .*a-file is a file/,
+      /--events .*a-file\/run\.ndjson cannot be made: .*a-file is a file, not a directory$/,
     );
   });
 
