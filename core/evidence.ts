@@ -39,6 +39,14 @@ export interface Delivery extends ReportDelivery {
 
 export const REDACTED = '[redacted]';
 
+/** What stands for a request an exchange's record lacks (a record built by hand or cut): shown, never a crash. */
+const NO_REQUEST: RecordedRequest = Object.freeze({ method: '(no request)', url: '', headers: {} });
+
+/** The exchange's request, or NO_REQUEST: reporters and the analysis read every record through it. */
+export function requestOf(ex: Exchange): RecordedRequest {
+  return (ex.request as RecordedRequest | undefined) ?? NO_REQUEST;
+}
+
 /** Forms a secret can take on the wire: as is, escaped inside a JSON string, percent-encoded. */
 function computeSecretForms(secrets: readonly string[]): readonly string[] {
   const forms = new Set<string>();

@@ -103,7 +103,7 @@ export const RUN_OPTIONS = [
     key: 'out',
     arg: '<dir>',
     env: 'A2A_OUT',
-    help: 'directory for report.json, junit.xml, report.html, summary.md and badge.svg',
+    help: 'directory for report.json, junit.xml, report.html, summary.md and badge.svg; created if missing, and checked before the first request (a file or a place that cannot be written exits 2)',
     default: './reports',
     schema: text,
     perAgent: true,

@@ -4,6 +4,7 @@
 // stream's response body is the stream's text as received. Built from the run result alone.
 import { STATUS_CODES } from 'node:http';
 import type { Entry, Har, Header, Request, Response } from 'har-format';
+import { requestOf } from '../core/evidence.ts';
 import type { RunResult } from '../core/types.ts';
 import type { ReportExchange } from '../schemas/generated/types.ts';
 import { complianceOf, verdictLine } from './score.ts';
@@ -23,7 +24,7 @@ function first(headers: HeaderValues | undefined, name: string): string | undefi
 }
 
 function harRequest(ex: ReportExchange): Request {
-  const r = ex.request;
+  const r = requestOf(ex);
   let query: Request['queryString'] = [];
   try {
     query = [...new URL(r.url).searchParams].map(([name, value]) => ({ name, value }));

@@ -38,12 +38,45 @@ export const REPORT_FILES: Readonly<Record<string, (result: RunResult) => string
 
 export interface WrittenReports {
   dir: string;
+  /** The files written, in REPORT_FILES order. */
   files: string[];
+  /** Each file that could not be rendered or written, and why: the others were written all the same. */
+  failed: { file: string; message: string }[];
+}
+
+/**
+ * The result a report file that could not be written leaves: each failure a harness error, and the
+ * run exits 2 (a CI job must not read a missing junit.xml as no failure). An earlier exit-2 reason stays.
+ */
+export function withReportFailures(result: RunResult, failed: WrittenReports['failed']): RunResult {
+  if (failed.length === 0) return result;
+  const errors = failed.map((f) => ({ message: `writing ${f.file} failed: ${f.message}` }));
+  const first = errors[0]!.message;
+  return {
+    ...result,
+    harnessErrors: [...result.harnessErrors, ...errors],
+    exitCode: 2,
+    exitReason: result.exitCode === 2 ? result.exitReason : `run could not be done: ${first}`,
+  };
+}
+
+function renderAndWrite(result: RunResult, dir: string, names: readonly string[]): WrittenReports['failed'] {
+  const failed: WrittenReports['failed'] = [];
+  for (const name of names) {
+    try {
+      writeFileSync(join(dir, name), REPORT_FILES[name]!(result));
+    } catch (e) {
+      failed.push({ file: name, message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+    }
+  }
+  return failed;
 }
 
 /**
  * Writes every report file into `outDir` (created if needed). `secrets` are redacted once more from
- * the whole result first; the runner has already done so, other callers may not have.
+ * the whole result first; the runner has already done so, other callers may not have. A file that
+ * cannot be rendered or written is named in `failed`, and the others, written again with the failure
+ * in their harness errors, say so (withReportFailures); only a directory that cannot be made throws.
  */
 export function writeReports(
   result: RunResult,
@@ -53,7 +86,13 @@ export function writeReports(
   const clean = redactResult(result, secrets);
   const dir = resolve(outDir);
   mkdirSync(dir, { recursive: true });
-  const files = Object.keys(REPORT_FILES);
-  for (const name of files) writeFileSync(join(dir, name), REPORT_FILES[name]!(clean));
-  return { dir, files };
+  const names = Object.keys(REPORT_FILES);
+  const failed = renderAndWrite(clean, dir, names);
+  const written = names.filter((n) => !failed.some((f) => f.file === n));
+  if (failed.length > 0) {
+    // The files written first must not say the run went well: they are written again with the failure.
+    const again = renderAndWrite(withReportFailures(clean, failed), dir, written);
+    failed.push(...again);
+  }
+  return { dir, files: names.filter((n) => !failed.some((f) => f.file === n)), failed };
 }

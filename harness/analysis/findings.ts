@@ -1,7 +1,7 @@
 // Reading a run's findings for root-cause analysis: which requirements are findings, which checks
 // decided them, what their failed assertions say, and what their recorded exchanges answered
 // (JSON-RPC errors, results, SSE event results), secrets already redacted.
-import type { Exchange } from '../../core/evidence.ts';
+import { requestOf, type Exchange } from '../../core/evidence.ts';
 import { isObject } from '../../schemas/json.ts';
 import type { CheckResult, RequirementResult, Verdict } from '../../core/types.ts';
 
@@ -30,12 +30,12 @@ export function rpcErrorOf(ex: Exchange): RpcError | undefined {
 }
 
 export function methodOf(ex: Exchange): string | undefined {
-  const json = ex.request.json;
+  const json = requestOf(ex).json;
   return isObject(json) && typeof json.method === 'string' ? json.method : undefined;
 }
 
 export function paramsOf(ex: Exchange): Record<string, unknown> {
-  const json = ex.request.json;
+  const json = requestOf(ex).json;
   return isObject(json) && isObject(json.params) ? json.params : {};
 }
 
@@ -84,15 +84,37 @@ export function expectedStatuses(check: CheckResult): Set<number> {
   return statuses;
 }
 
-/** `tasks/get {"taskId":"t-1"} -> HTTP 200 {"code":-32001,"message":"Task not found: t-1"}`, cut to one line. */
+/** `POST /api/v1/a2a/a` for a request with no JSON-RPC method; `(no request)` when none was recorded. */
+function requestLine(ex: Exchange): string {
+  const req = requestOf(ex);
+  if (req.url === '') return req.method;
+  let path = String(req.url);
+  try {
+    path = new URL(path, 'http://x').pathname;
+  } catch {
+    // A URL the record holds as text only: shown as it is.
+  }
+  return `${req.method} ${path}`;
+}
+
+/** The first characters of an answer's body, or what stands for it (a record may lack the text). */
+function bodyStart(body: unknown): string {
+  if (typeof body !== 'string') return '(no body)';
+  return body === '' ? '(empty body)' : body.slice(0, 120);
+}
+
+/**
+ * `tasks/get {"taskId":"t-1"} -> HTTP 200 {"code":-32001,"message":"Task not found: t-1"}`, cut to one
+ * line. It reads any exchange the evidence holds: one with no request, method, response or body too.
+ */
 export function exchangeLine(ex: Exchange, max = 240): string {
-  const method = methodOf(ex) ?? `${ex.request.method} ${new URL(ex.request.url, 'http://x').pathname}`;
+  const method = methodOf(ex) ?? requestLine(ex);
   const params = JSON.stringify(paramsOf(ex));
   const error = rpcErrorOf(ex);
   const answer =
     ex.response === undefined
       ? `no answer (${ex.error?.kind ?? 'none'})`
-      : `HTTP ${ex.response.status} ${error === undefined ? ex.response.body.slice(0, 120) : JSON.stringify(error)}`;
+      : `HTTP ${ex.response.status} ${error === undefined ? bodyStart(ex.response.body) : JSON.stringify({ code: error.code, message: error.message.slice(0, 120) })}`;
   const line = `${method} ${params.length > 80 ? `${params.slice(0, 80)}…` : params} -> ${answer}`.replace(
     /\s+/g,
     ' ',

@@ -235,3 +235,28 @@ export function analyseRun(
   causes.push(...groupFindings(rest));
   return detection === undefined ? { rootCauses: causes } : { dialect: detection.report, rootCauses: causes };
 }
+
+/** The error's name and message, e.g. `TypeError: Cannot read properties of undefined`. */
+function describeError(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/**
+ * analyseRun() that never loses the run: the analysis only adds to the verdicts, so when it fails
+ * the run keeps them, without root causes, and `error` names the failure (a harness error).
+ */
+export function analyseRunSafely(
+  requirements: readonly RequirementResult[],
+  probe: readonly DialectProbeAnswer[] = [],
+): { analysis: RunAnalysis; error?: string; stack?: string } {
+  try {
+    return { analysis: analyseRun(requirements, probe) };
+  } catch (e) {
+    const stack = e instanceof Error ? e.stack : undefined;
+    return {
+      analysis: { rootCauses: [] },
+      error: `root-cause analysis failed: ${describeError(e)}`,
+      ...(stack === undefined ? {} : { stack }),
+    };
+  }
+}

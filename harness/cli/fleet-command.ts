@@ -2,11 +2,12 @@
 // from shard directories). Exit codes as `run`: 0 every agent passed its gate, 1 one failed it,
 // 2 one could not be run (or a shard is missing, or the options are wrong).
 import type { Command } from 'commander';
-import { writeFleetReports } from '../../reporters/fleet/index.ts';
+import { FLEET_FILES, writeFleetReports } from '../../reporters/fleet/index.ts';
 import { interruptRunningAgents, killRunningAgents } from '../fleet/agent-run.ts';
 import { describeOutcome, runFleetShard } from '../fleet/fleet-run.ts';
 import { mergeFleet } from '../fleet/merge.ts';
 import { parseShard, WHOLE_FLEET } from '../fleet/shard.ts';
+import { checkOutputDir } from '../output-dir.ts';
 import { interruptible } from './interrupts.ts';
 import { positiveInt, type CliIo, type SetCode } from './shared.ts';
 
@@ -54,6 +55,7 @@ export async function fleetMergeCommand(
   io: CliIo,
 ): Promise<number> {
   const out = flags.out as string;
+  checkOutputDir(out, '--out', FLEET_FILES);
   const merged = mergeFleet({
     dirs,
     out,

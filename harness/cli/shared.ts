@@ -36,7 +36,10 @@ export function positiveInt(value: unknown, flag: string): number | undefined {
 /** The options of the receiver and client modes that say what is graded and how it is reported. */
 export function addGradingOptions(command: Command, onlyExample: string): Command {
   return command
-    .option('--out <dir>', 'directory for the report files (default ./reports)')
+    .option(
+      '--out <dir>',
+      'directory for the report files (default ./reports); checked before the first request',
+    )
     .addOption(
       new Option('--level <level>', 'requirements to run and grade (default all)').choices([
         'must',
@@ -69,12 +72,37 @@ export function gradingFlags(flags: Record<string, unknown>): {
   };
 }
 
-/** The console reporter of a command: --quiet or --verbose, colour on a terminal, secrets masked. */
-export function consoleFor(flags: Record<string, unknown>, io: CliIo, secrets: string[]): ConsoleReporter {
-  return new ConsoleReporter({
+/** What a command prints with: the console reporter's three calls. */
+export type CommandConsole = Pick<ConsoleReporter, 'line' | 'progress' | 'summary'>;
+
+/**
+ * The console reporter of a command: --quiet or --verbose, colour on a terminal, secrets masked. A
+ * failure of the console itself is said once on stderr and loses nothing: the run goes on, its exit
+ * code stands and the report files hold it.
+ */
+export function consoleFor(flags: Record<string, unknown>, io: CliIo, secrets: string[]): CommandConsole {
+  const reporter = new ConsoleReporter({
     write: io.out,
     mode: flags.quiet === true ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
     colour: useColour(io.isTTY === true, io.env),
     secrets,
   });
+  let said = false;
+  const guarded =
+    <A extends unknown[]>(call: (...args: A) => void) =>
+    (...args: A): void => {
+      try {
+        call(...args);
+      } catch (e) {
+        if (said) return;
+        said = true;
+        const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+        io.err(`console output failed: ${why}; the run goes on and the report files hold it\n`);
+      }
+    };
+  return {
+    line: guarded((text) => reporter.line(text)),
+    progress: guarded((event) => reporter.progress(event)),
+    summary: guarded((result) => reporter.summary(result)),
+  };
 }

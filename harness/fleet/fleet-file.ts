@@ -7,6 +7,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import type { FleetAgent, FleetFile, FleetHost, FleetRunOptions } from '../../schemas/generated/types.ts';
 import { validate } from '../../schemas/registry.ts';
 import { ConfigError, DEFAULTS, ENV_VARS, resolveOptions, type RawOptions } from '../options.ts';
+import { loadBaseline } from '../runner/baseline.ts';
 
 /** One agent of the fleet file ready to run: options merged (defaults, then its own) and paths made absolute. */
 export interface FleetAgentPlan extends FleetAgent {
@@ -94,6 +95,8 @@ function planAgent(agent: FleetAgent, fleet: FleetFile, base: string): FleetAgen
     if (path !== undefined && !isAbsolute(path)) options[key] = resolve(base, path);
   }
   try {
+    // Read now, before any agent runs: a bad baseline is found before the fleet's work, not after it.
+    if (options.baseline !== undefined) loadBaseline(options.baseline);
     // The run's own checks, with a placeholder credential: the real one is read when the agent runs.
     resolveOptions({
       flag: { target: agent.target, agentId: agent.agentId, apiKey: 'placeholder' },

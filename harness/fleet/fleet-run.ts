@@ -1,10 +1,12 @@
 // `fleet run`: certifies every agent of one shard of a fleet file, `parallel` at a time within each
 // host's pacing, each in a process of its own, and writes `<out>/<name>/` (the six reports) and
 // `<out>/shard.json`. A complete report from an earlier run of the shard is kept unless `force`.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPORT_FILES } from '../../reporters/index.ts';
 import { COMPLIANCE_LABELS, formatScore } from '../../reporters/score.ts';
 import type { FleetAgentOutcome, FleetExitCode, FleetShard } from '../../schemas/generated/types.ts';
+import { checkOutputDir } from '../output-dir.ts';
 import { TOOL } from '../runner/run-conformance.ts';
 import { interruptedBy, interruptionOf, type Interruption } from '../../core/interrupt.ts';
 import { completeReport, type ReportFigures } from './agent-report.ts';
@@ -130,8 +132,9 @@ export async function runFleetShard(opts: ShardRunOptions): Promise<FleetShard> 
   const fleet = loadFleet(opts.fleetFile);
   const agents = inShard(fleet.agents, opts.shard);
   const pacing = planPacing(agents, fleet.hosts, opts.parallel, opts.shard.count);
-  const outDir = resolve(opts.out);
-  mkdirSync(outDir, { recursive: true });
+  // Before the first agent runs: the shard's directory and each agent's own can be written.
+  const outDir = checkOutputDir(opts.out, '--out', [SHARD_FILE]);
+  for (const plan of agents) checkOutputDir(join(opts.out, plan.name), '--out', Object.keys(REPORT_FILES));
   log(
     `fleet ${fleet.file}: shard ${opts.shard.index}/${opts.shard.count}, ${agents.length} of ${fleet.agents.length} agent(s), ${pacing.parallel} at a time`,
   );

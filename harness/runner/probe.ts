@@ -1,7 +1,7 @@
 // Probes the target before any suite runs: one agent/authenticatedExtendedCard call (spec 4.8), and
 // for the run's plan one timed message/send (the agent's turn latency).
-// No complete answer, a redirect, a refused credential (C-01) or an unknown agent (C-23) means the
-// run cannot be done.
+// No complete answer, a redirect, a refused credential (C-01), an unknown agent (C-23) or no
+// JSON-RPC answer to either request (a web server that is no agent) means the run cannot be done.
 import { randomUUID } from 'node:crypto';
 import { ERROR_CODES } from '../../schemas/error-codes.ts';
 import { isObject } from '../../schemas/json.ts';
@@ -14,6 +14,7 @@ import { createTargetClient } from '../io/target/target-client.ts';
 import type { Reachability } from '../../core/types.ts';
 import { probeDialect } from '../analysis/dialect.ts';
 import type { DialectProbeAnswer } from '../../core/analysis.ts';
+import { credentialRefused, isJsonRpcBody, notAnAgent } from './not-an-agent.ts';
 
 export interface ProbeTarget {
   baseUrl: string;
@@ -43,7 +44,10 @@ function errorCode(json: unknown): unknown {
   return isObject(json) && isObject(json.error) ? json.error.code : undefined;
 }
 
-function classify(ex: Exchange): Omit<ProbeOutcome, 'reachability'> & Omit<Reachability, 'durationMs'> {
+function classify(
+  ex: Exchange,
+  auth: ProbeTarget['auth'],
+): Omit<ProbeOutcome, 'reachability'> & Omit<Reachability, 'durationMs'> {
   const res = ex.response;
   if (res === undefined) {
     const hint = tlsHint(ex.error);
@@ -65,7 +69,7 @@ function classify(ex: Exchange): Omit<ProbeOutcome, 'reachability'> & Omit<Reach
   }
   const code = errorCode(res.json);
   if (res.status === 401 || res.status === 403 || code === ERROR_CODES.UNAUTHORIZED) {
-    const message = `credential refused by the target (HTTP ${res.status}${code === undefined ? '' : `, code ${String(code)}`})`;
+    const message = credentialRefused(res, code, auth);
     return { ...base, authenticated: false, message, card: null, couldNotRun: message };
   }
   if (res.status === 404 || code === ERROR_CODES.AGENT_NOT_FOUND) {
@@ -94,25 +98,29 @@ function classify(ex: Exchange): Omit<ProbeOutcome, 'reachability'> & Omit<Reach
 }
 
 /**
- * One agent turn, timed, for the run's plan (harness/runner/plan.ts): a plain text message/send,
- * the least a run asks of the agent. Undefined when it got no complete answer with a result (the plan
- * then assumes the round trip; the suites grade the answer).
+ * One agent turn, for the run's plan (harness/runner/plan.ts) and to tell an agent from a web server
+ * that is none: a plain text message/send, the least a run asks of the agent. Undefined when the
+ * governor gave up on it.
  */
-async function turnLatency(client: ReturnType<typeof createTargetClient>): Promise<number | undefined> {
+async function probeTurn(client: ReturnType<typeof createTargetClient>): Promise<Exchange | undefined> {
   try {
     const message = {
       role: 'user',
       messageId: randomUUID(),
       parts: [{ type: 'text', text: 'conformance: probe turn' }],
     };
-    const ex = await client.rpc('message/send', { message });
-    const json = ex.response?.json;
-    return ex.error === undefined && isObject(json) && isObject(json.result)
-      ? Math.round(ex.timings.totalMs)
-      : undefined;
+    return await client.rpc('message/send', { message });
   } catch {
     return undefined;
   }
+}
+
+/** How long the turn took, when it got a complete answer with a result (else the plan assumes the round trip). */
+function turnLatency(ex: Exchange | undefined): number | undefined {
+  const json = ex?.response?.json;
+  return ex !== undefined && ex.error === undefined && isObject(json) && isObject(json.result)
+    ? Math.round(ex.timings.totalMs)
+    : undefined;
 }
 
 /** `traffic`: the run's governor (a rate-limited answer is waited out and resent) and the probe's tally. */
@@ -156,20 +164,30 @@ async function probe(
       const reachability = { reachable: true, authenticated: false, message, durationMs: 0 };
       return { reachability, card: null, couldNotRun: message };
     }
-    const { card, couldNotRun, ...reach } = classify(ex);
+    const { card, couldNotRun, ...reach } = classify(ex, target.auth);
     const outcome: ProbeOutcome = {
       reachability: { ...reach, durationMs: Math.round(ex.timings.totalMs) },
       card,
       couldNotRun,
     };
+    if (couldNotRun !== null) return outcome;
     // An agent that does not know the card method (or wants another protocol version) may speak
     // another dialect: two more requests ask it (harness/analysis). Any other answer costs nothing more.
-    if (card === null && couldNotRun === null && ASKS_DIALECT.has(errorCode(ex.response?.json)))
+    if (card === null && ASKS_DIALECT.has(errorCode(ex.response?.json)))
       outcome.dialectProbe = await probeDialect(client);
-    if (measureTurn && couldNotRun === null) {
-      const ms = await turnLatency(client);
-      if (ms !== undefined) outcome.turnLatencyMs = ms;
+    // No JSON-RPC at all to the card request: a plain message/send decides whether anything at this
+    // path speaks it. A web server that is no agent (HTML, text, 501 to every POST) ends the run here.
+    const spoke = isJsonRpcBody(ex.response?.json);
+    if (!measureTurn && spoke) return outcome;
+    const turn = await probeTurn(client);
+    if (!spoke && !isJsonRpcBody(turn?.response?.json)) {
+      const message = notAnAgent(ex, turn);
+      outcome.reachability = { ...outcome.reachability, authenticated: false, message };
+      outcome.couldNotRun = message;
+      return outcome;
     }
+    const ms = measureTurn ? turnLatency(turn) : undefined;
+    if (ms !== undefined) outcome.turnLatencyMs = ms;
     return outcome;
   } finally {
     await client.close();

@@ -17,7 +17,7 @@ import { assembleRequirements, ledgerFields } from './assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline, type Baseline } from './baseline.ts';
 import type { CollectedTest } from './collector.ts';
 import type { ProgressListener } from '../../core/progress.ts';
-import { analyseRun } from '../analysis/root-causes.ts';
+import { analyseRunSafely } from '../analysis/root-causes.ts';
 import { dialectProbeLines } from '../analysis/dialect.ts';
 import type { ProbeOutcome } from './probe.ts';
 import { etaListener } from './eta.ts';
@@ -328,6 +328,13 @@ function finish(
     diff === undefined
       ? decideExit(checked.requirements, opts.level, checked.couldNotRun, opts)
       : decideExitWithBaseline(checked.requirements, opts.level, checked.couldNotRun, diff, opts);
+  // Before --evidence trims the passing checks: their exchanges show a dialect too. A failure of the
+  // analysis is named, and the verdicts and exit code stand without root causes.
+  const { analysis, error, stack } = analyseRunSafely(checked.requirements, probe.dialectProbe);
+  const harnessErrors =
+    error === undefined
+      ? checked.harnessErrors
+      : [...checked.harnessErrors, { message: error, ...(stack === undefined ? {} : { stack }) }];
   return {
     tool: { ...TOOL },
     role: 'service',
@@ -346,11 +353,10 @@ function finish(
     ...(probe.connection === undefined ? {} : { connection: probe.connection }),
     requirements: checked.requirements,
     summary: summarize(checked.requirements),
-    harnessErrors: checked.harnessErrors,
+    harnessErrors,
     ...(diff === undefined ? {} : { baseline: diff }),
     ...(checked.signalled === undefined ? exit : interruptedExit(checked.signalled, checked.requirements)),
-    // Before --evidence trims the passing checks: their exchanges show a dialect too.
-    ...analyseRun(checked.requirements, probe.dialectProbe),
+    ...analysis,
   };
 }
 

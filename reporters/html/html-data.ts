@@ -2,7 +2,7 @@
 // the rulings it cites (CLARIFICATIONS.md), expected vs actual, the wire exchanges, SSE and webhook
 // timelines. Evidence is trimmed here so that a full run's page stays a few megabytes.
 import { loadClarifications } from '../../core/clarifications.ts';
-import type { Exchange } from '../../core/evidence.ts';
+import { requestOf, type Exchange } from '../../core/evidence.ts';
 import type { CheckResult, RequirementResult, RunResult } from '../../core/types.ts';
 import { VERDICTS } from '../../core/types.ts';
 import { getRequirement, hasRequirement, specExcerpt } from '../../requirements/index.ts';
@@ -101,16 +101,18 @@ function show(value: unknown, max: number): string {
   );
 }
 
-function headerLines(headers: Record<string, string | string[]>): string[] {
-  return Object.entries(headers).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => `${k}: ${x}`));
+function headerLines(headers: Record<string, string | string[]> | undefined): string[] {
+  return Object.entries(headers ?? {}).flatMap(([k, v]) =>
+    (Array.isArray(v) ? v : [v]).map((x) => `${k}: ${x}`),
+  );
 }
 
 export function exchangeView(ex: Exchange, max: number): HtmlExchange {
-  const req = ex.request;
+  const req = requestOf(ex);
   const request = [`${req.method} ${req.url}`, ...headerLines(req.headers), '', req.body ?? ''].join('\n');
   const res = ex.response;
   const response = res
-    ? [`HTTP ${res.status}`, ...headerLines(res.headers), '', res.body].join('\n')
+    ? [`HTTP ${res.status}`, ...headerLines(res.headers), '', res.body ?? ''].join('\n')
     : ex.error
       ? `no response: ${ex.error.kind}: ${ex.error.message}`
       : 'no response recorded';

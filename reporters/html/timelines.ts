@@ -1,7 +1,7 @@
 // Timelines for report.html: an SSE stream's events, comments and close in arrival order (spec 4.2,
 // C-31), and webhook delivery attempts per delivery id with the measured delay before each retry
 // beside the delay the retry policy asks for (spec 2.11, 6, C-20: initialDelay x multiplier^(n-1)).
-import type { Delivery, Exchange, StreamTranscript } from '../../core/evidence.ts';
+import { requestOf, type Delivery, type Exchange, type StreamTranscript } from '../../core/evidence.ts';
 
 export interface StreamPoint {
   atMs: number;
@@ -42,10 +42,11 @@ export function streamTimeline(t: StreamTranscript, maxPoints: number): StreamTi
       kind: 'headers',
       label: `HTTP ${t.status ?? '?'} ${t.contentType ?? ''}`.trim(),
     });
-  for (const e of [...t.events, ...t.afterFinal]) {
+  // A transcript cut or built by hand may lack its lists: it shows what it has.
+  for (const e of [...(t.events ?? []), ...(t.afterFinal ?? [])]) {
     points.push({ atMs: e.atMs, kind: 'event', label: eventLabel(e), final: e.isFinal, error: e.isError });
   }
-  for (const c of t.comments) points.push({ atMs: c.atMs, kind: 'comment', label: `:${c.text}` });
+  for (const c of t.comments ?? []) points.push({ atMs: c.atMs, kind: 'comment', label: `:${c.text}` });
   if (t.closedAtMs !== undefined) {
     const why = t.budgetExceeded ? ` (${t.budgetExceeded} budget)` : t.error ? ` (${t.error.message})` : '';
     points.push({ atMs: t.closedAtMs, kind: 'close', label: `closed by ${t.closedBy}${why}` });
@@ -99,7 +100,7 @@ export interface WebhookTimeline {
 type Recorded = Omit<Delivery, 'body'>;
 
 function header(d: Recorded, name: string): string | undefined {
-  const v = d.headers[name];
+  const v = d.headers?.[name];
   return Array.isArray(v) ? v[0] : v;
 }
 
@@ -118,7 +119,7 @@ function num(v: unknown): number | undefined {
 /** The retryPolicy of the configuration, in the check's exchanges, whose url reaches this path. */
 export function policyFor(path: string, exchanges: readonly Exchange[]): RetryPolicy {
   for (const ex of exchanges) {
-    const params = (ex.request.json as { params?: { config?: { url?: unknown; retryPolicy?: unknown } } })
+    const params = (requestOf(ex).json as { params?: { config?: { url?: unknown; retryPolicy?: unknown } } })
       ?.params;
     const config = params?.config;
     if (typeof config?.url !== 'string' || !config.url.endsWith(path)) continue;

@@ -2,7 +2,7 @@
 // directory, the kill deadline derived from the budget, and a clear ConfigError naming the agent and
 // the field for every mistake (duplicate names, no credential variable, a credential or an unknown
 // option in the file, an invalid option value).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,8 @@ describe('loadFleet', () => {
   });
 
   it('merges defaults under each agent, resolves the baseline from the file, derives the kill deadline', () => {
+    mkdirSync(join(dir, 'baselines'), { recursive: true });
+    writeFileSync(join(dir, 'baselines/all.json'), JSON.stringify({ expectedFailures: [] }));
     const fleet = loadFleet(
       fleetFile({
         defaults: { level: 'must', only: ['7/*'], budgetMs: 60_000, baseline: 'baselines/all.json' },
@@ -85,6 +87,12 @@ describe('loadFleet', () => {
     expect(b!.apiKeyEnv).toBeUndefined();
     expect(fleet.hosts).toEqual({ 'https://agents.example.com': { maxAgents: 2 } });
     expect(fleet.digest).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('reads each baseline before any agent runs: a missing one names the agent and the file', () => {
+    expect(() =>
+      loadFleet(fleetFile({ agents: [agent('nb', { options: { baseline: 'missing/base.json' } })] })),
+    ).toThrow(new RegExp(`agent "nb": cannot read baseline ${join(dir, 'missing/base.json')}`));
   });
 
   const refusals: Array<[string, unknown, RegExp]> = [
