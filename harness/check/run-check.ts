@@ -16,7 +16,7 @@ import { RunBudgetError, type TrafficGovernor } from '../io/governor.ts';
 import { paceBudgetOptions, PaceBudgetError } from '../io/pace.ts';
 import { newTally, TurnBudgetError, turnsInProgressMs, type TrafficTally } from '../io/tallies.ts';
 import { distinctDeliveries, summarizeDeliveries } from '../io/webhook-receiver.ts';
-import { authKindOf, budgetCut, secretsOf, type FieldSettings, type ProvidedRun } from '../provided.ts';
+import { authKindOf, budgetCut, type FieldSettings, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
 import type { CheckEvidence, CheckResult } from '../../core/types.ts';
 import {
@@ -284,11 +284,13 @@ export async function runCheck(
       `${received.length} deliveries to this check's URLs; the first ${MAX_DELIVERY_EVIDENCE} are kept as evidence`,
     );
   }
-  const deliveries = received
-    .slice(0, MAX_DELIVERY_EVIDENCE)
-    .map((d) => deliveryEvidence(d, runSecrets(run)));
+  // The user's secrets (the run's credentials, any a client was given). A webhook secret or header
+  // value a suite configures is made up by the harness and is no secret: it stays readable, so a
+  // signature can be checked by hand. The verdict is decided: redaction never changes what it compared.
+  const secrets = pool.secrets();
+  const deliveries = received.slice(0, MAX_DELIVERY_EVIDENCE).map((d) => deliveryEvidence(d, secrets));
   const evidence = collectEvidence(pool.exchanges(), deliveries);
-  return buildResult(spec, run, outcome, recorder, evidence, performance.now() - t0);
+  return redact(buildResult(spec, run, outcome, recorder, evidence, performance.now() - t0), secrets);
 }
 
 /**
@@ -393,13 +395,6 @@ function runBudgetOutcome(field: FieldSettings, tally: TrafficTally, before: 'ra
   };
 }
 
-/**
- * The user's secrets (the run's credentials). A webhook secret or header value a suite configures is
- * made up by the harness and is no secret: it stays readable, so a signature can be checked by hand.
- */
-function runSecrets(run: ProvidedRun): string[] {
-  return secretsOf(run);
-}
 
 // Why: a body that is not JSON (HTML, invalid UTF-8, cut short) shows what came in a few KiB; the
 // 256 KiB record of each such answer would grow a run against a garbage target by that much per request.
@@ -460,6 +455,5 @@ function buildResult(
   const curl = curlFor(evidence.exchanges[0]);
   if (curl !== undefined) result.reproduce.curl = curl;
   if (spec.file !== undefined) result.file = spec.file;
-  // The io layer redacts what it records; this pass also covers values a check copied into notes.
-  return redact(result, runSecrets(run));
+  return result;
 }
