@@ -287,10 +287,14 @@ function url(value: unknown, name: string): string {
   try {
     parsed = new URL(text);
   } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL, got ${JSON.stringify(redactLine(text, []))}`);
+    throw new ConfigError(
+      `${name} must be an absolute http(s) URL, got ${JSON.stringify(redactLine(text, []))}`,
+    );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ConfigError(`${name} must be an http: or https: URL, got ${JSON.stringify(redactLine(text, []))}`);
+    throw new ConfigError(
+      `${name} must be an http: or https: URL, got ${JSON.stringify(redactLine(text, []))}`,
+    );
   }
   return text;
 }

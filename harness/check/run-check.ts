@@ -395,7 +395,6 @@ function runBudgetOutcome(field: FieldSettings, tally: TrafficTally, before: 'ra
   };
 }
 
-
 // Why: a body that is not JSON (HTML, invalid UTF-8, cut short) shows what came in a few KiB; the
 // 256 KiB record of each such answer would grow a run against a garbage target by that much per request.
 const NOT_JSON_REPORT_CHARS = 8 * 1024;
