@@ -2,7 +2,7 @@
 // the baseline and hand the RunResult to the caller's reporter hooks. A run that cannot be done
 // exits 2, never passes. The report files are written above this layer (harness/runs.ts).
 import { readFileSync } from 'node:fs';
-import { headerLine, redactResult } from '../../core/redaction.ts';
+import { headerLine, REDACTED, redactResult } from '../../core/redaction.ts';
 import { withoutCredentials } from '../io/network.ts';
 import { toolLabel } from '../../core/tool-label.ts';
 import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
@@ -124,8 +124,8 @@ export async function runResolved(
   } finally {
     await run.close();
   }
-  // Evidence is redacted where it is recorded; this pass also covers messages and anything else,
-  // so that no reporter and no caller ever holds the run's credentials.
+  // Each check's result is redacted once its verdict is decided; this pass also covers the probe, the
+  // card, messages and anything else, so that no reporter and no caller ever holds the credentials.
   result = trimEvidence(redactResult(result, secretsOf(provided)), opts.evidence);
   await runReporters(result, reporters);
   return result;
@@ -350,8 +350,8 @@ function recordedOptions(opts: ResolvedRunOptions): RecordedOptions {
     baseline: opts.baseline ?? null,
     evidence: opts.evidence,
   };
-  if (opts.apiKey !== undefined) recorded.apiKey = '[redacted]';
-  if (opts.bearer !== undefined) recorded.bearer = '[redacted]';
+  if (opts.apiKey !== undefined) recorded.apiKey = REDACTED;
+  if (opts.bearer !== undefined) recorded.bearer = REDACTED;
   const net = opts.network;
   if (net.caCert !== undefined) recorded.caCert = net.caCert;
   if (net.insecure === true) recorded.insecure = true;
