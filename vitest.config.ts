@@ -21,6 +21,7 @@ const E2E = [
   'test/harness/field-conditions.test.ts',
   'test/harness/reproduce-run.test.ts',
   'test/reporters/run-e2e.test.ts',
+  'test/reporters/short-secrets-e2e.test.ts',
   'test/reporters/dialect-e2e.test.ts',
   'test/fleet/fleet-e2e.test.ts',
   'test/fleet/fleet-stop.test.ts',

@@ -1,6 +1,7 @@
 // Evidence records kept by the harness network layer: HTTP exchanges, SSE stream transcripts
-// (spec 4.2, ruling C-31) and webhook deliveries (spec 6), plus secret redaction so that API keys,
-// bearer tokens and webhook secrets (spec 2.11, 5) never reach a report.
+// (spec 4.2, ruling C-31) and webhook deliveries (spec 6). Redaction of the user's secrets (spec 5)
+// lives in core/redaction.ts, re-exported here for the programs that import it from this module.
+import { redact } from './redaction.ts';
 
 import type {
   ReportDelivery,
@@ -17,6 +18,8 @@ import type {
 
 // The records are report.json's evidence shapes (schemas/report.schema.json, generated into
 // schemas/generated/types.ts); only a delivery differs in memory, by its raw body.
+export { REDACTED, redact, redactHeaders, redactText } from './redaction.ts';
+
 export type IoError = ReportIoError;
 export type IoErrorKind = IoError['kind'];
 
@@ -37,71 +40,12 @@ export interface Delivery extends ReportDelivery {
   body: Buffer;
 }
 
-export const REDACTED = '[redacted]';
-
 /** What stands for a request an exchange's record lacks (a record built by hand or cut): shown, never a crash. */
 const NO_REQUEST: RecordedRequest = Object.freeze({ method: '(no request)', url: '', headers: {} });
 
 /** The exchange's request, or NO_REQUEST: reporters and the analysis read every record through it. */
 export function requestOf(ex: Exchange): RecordedRequest {
   return (ex.request as RecordedRequest | undefined) ?? NO_REQUEST;
-}
-
-/** Forms a secret can take on the wire: as is, escaped inside a JSON string, percent-encoded. */
-function computeSecretForms(secrets: readonly string[]): readonly string[] {
-  const forms = new Set<string>();
-  for (const s of secrets) {
-    if (s.length === 0) continue;
-    forms.add(s);
-    forms.add(JSON.stringify(s).slice(1, -1));
-    forms.add(encodeURIComponent(s));
-  }
-  // Longest first so a secret containing another is replaced whole.
-  return [...forms].sort((a, b) => b.length - a.length);
-}
-
-/**
- * The forms of a secrets list, computed once per list: lists only grow (secrets are appended as a
- * check configures them), so a list seen before with the same length has the same forms. Redaction
- * runs on every string of every exchange; computing the forms for each string was most of a
- * certification's harness CPU time.
- */
-const formsOfList = new WeakMap<readonly string[], { length: number; forms: readonly string[] }>();
-
-function secretForms(secrets: readonly string[]): readonly string[] {
-  const cached = formsOfList.get(secrets);
-  if (cached !== undefined && cached.length === secrets.length) return cached.forms;
-  const forms = computeSecretForms(secrets);
-  formsOfList.set(secrets, { length: secrets.length, forms });
-  return forms;
-}
-
-/** Replaces every occurrence of each secret in a string; returns the text and the count. */
-export function redactText(text: string, secrets: readonly string[]): { text: string; count: number } {
-  return redactForms(text, secretForms(secrets));
-}
-
-function redactForms(text: string, forms: readonly string[]): { text: string; count: number } {
-  let count = 0;
-  let out = text;
-  for (const form of forms) {
-    if (!out.includes(form)) continue;
-    const parts = out.split(form);
-    count += parts.length - 1;
-    out = parts.join(REDACTED);
-  }
-  return { text: out, count };
-}
-
-/** Deep copy of a JSON-like value with every secret replaced by `[redacted]` (Buffers are kept as is). */
-export function redact<T>(value: T, secrets: readonly string[]): T {
-  if (secrets.length === 0) return value;
-  return redactDeep(value, secretForms(secrets)) as T;
-}
-
-function redactDeep(value: unknown, forms: readonly string[]): unknown {
-  const redactString = (text: string): string => redactForms(text, forms).text;
-  return mapStrings(value, redactString, redactString);
 }
 
 /**
@@ -157,23 +101,4 @@ export function truncateText(text: string, cap: number): { text: string; truncat
   // whole body (16 MiB per exchange against a target that answers 100 MB).
   const kept = Buffer.from(text.slice(0, cap), 'utf16le').toString('utf16le');
   return { text: `${kept}…[truncated ${text.length - cap} chars]`, truncated: true };
-}
-
-/** Redacts header values, counting the secrets found. */
-export function redactHeaders<H extends Record<string, string | string[]>>(
-  headers: H,
-  secrets: readonly string[],
-): { headers: H; count: number } {
-  let count = 0;
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const values = Array.isArray(value) ? value : [value];
-    const redacted = values.map((v) => {
-      const r = redactText(v, secrets);
-      count += r.count;
-      return r.text;
-    });
-    out[name] = Array.isArray(value) ? redacted : (redacted[0] ?? '');
-  }
-  return { headers: out as H, count };
 }

@@ -23,6 +23,7 @@ import {
 } from './option-table.ts';
 import { integer, UNIT_MS } from './option-values.ts';
 import { EVIDENCE_MODES, type EvidenceMode, type LevelSelection, type Profile } from '../core/types.ts';
+import { redactLine } from '../core/redaction.ts';
 
 export { ConfigError };
 
@@ -307,10 +308,14 @@ function url(value: unknown, name: string): string {
   try {
     parsed = new URL(text);
   } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL, got ${JSON.stringify(text)}`);
+    throw new ConfigError(
+      `${name} must be an absolute http(s) URL, got ${JSON.stringify(redactLine(text, []))}`,
+    );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ConfigError(`${name} must be an http: or https: URL, got ${JSON.stringify(text)}`);
+    throw new ConfigError(
+      `${name} must be an http: or https: URL, got ${JSON.stringify(redactLine(text, []))}`,
+    );
   }
   return text;
 }
@@ -332,7 +337,7 @@ function prefixUrl(value: unknown, key: 'target' | 'webhookPublicUrl'): string {
   if (part === undefined) return text;
   const env = RUN_OPTIONS.find((o) => o.key === key)?.env;
   throw new ConfigError(
-    `${flagOf(key)}${env === undefined ? '' : ` (${env})`} is a base URL the harness adds paths to, so it cannot carry ${part}: got ${JSON.stringify(text)}`,
+    `${flagOf(key)}${env === undefined ? '' : ` (${env})`} is a base URL the harness adds paths to, so it cannot carry ${part}: got ${JSON.stringify(redactLine(text, []))}`,
   );
 }
 

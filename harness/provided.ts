@@ -3,6 +3,7 @@
 // card, the budget, the links, the plan), one snapshot per change (harness/runner/run-state.ts).
 import type { Pace } from './io/traffic/pace.ts';
 import { networkSecrets, type NetworkSettings } from './io/target/network.ts';
+import { urlSecrets } from '../core/redaction.ts';
 import type { AuthKind, Profile } from '../core/types.ts';
 import type { FieldValues } from './option-table.ts';
 import { fieldValues, tableValues } from './options.ts';
@@ -126,12 +127,17 @@ export function authKindOf(auth: ProvidedRun['auth']): AuthKind {
   return 'none';
 }
 
-/** Every secret the run knows, for redaction of evidence and reports. */
-export function secretsOf(run: Pick<ProvidedRun, 'auth' | 'alternateAuth' | 'network'>): string[] {
+/**
+ * Every secret the run knows, for redaction of evidence and reports: the credentials, the network's
+ * (secret headers, a proxy's credentials) and any the target URL carries (its user information).
+ */
+export function secretsOf(
+  run: Pick<ProvidedRun, 'auth' | 'alternateAuth' | 'network'> & { baseUrl?: string },
+): string[] {
   const alt = run.alternateAuth ?? {};
-  return [run.auth.apiKey, run.auth.bearer, alt.apiKey, alt.bearer, ...networkSecrets(run.network)].filter(
-    (s): s is string => typeof s === 'string' && s !== '',
-  );
+  const all = [run.auth.apiKey, run.auth.bearer, alt.apiKey, alt.bearer, ...networkSecrets(run.network)];
+  if (run.baseUrl !== undefined) all.push(...urlSecrets(run.baseUrl));
+  return [...new Set(all.filter((s): s is string => typeof s === 'string' && s !== ''))];
 }
 
 /**

@@ -1,7 +1,8 @@
 // Builds the reproduction lines of a check: a CLI command that re-runs one requirement and a curl
-// line for the check's first exchange. Credentials always appear as $A2A_API_KEY / $A2A_BEARER.
+// line for the check's first exchange. Credentials always appear as $A2A_API_KEY / $A2A_BEARER, and a
+// URL's user information never appears.
 import type { Exchange } from '../core/evidence.ts';
-import { isSecretHeaderName } from '../core/redaction.ts';
+import { isSecretHeaderName, withoutUserinfo } from '../core/redaction.ts';
 import type { AuthKind } from '../core/types.ts';
 import { withoutCredentials, type NetworkSettings } from './io/target/network.ts';
 import type { Pace } from './io/traffic/pace.ts';
@@ -40,7 +41,10 @@ export function shellQuote(text: string): string {
 export function reproduceCommand(base: ReproduceBase, requirementId: string): string {
   const parts = ['npx a2a-conformance run'];
   if (!base.bundled) {
-    parts.push(`--target ${shellQuote(base.baseUrl)}`, `--agent-id ${shellQuote(base.agentId)}`);
+    parts.push(
+      `--target ${shellQuote(withoutUserinfo(base.baseUrl))}`,
+      `--agent-id ${shellQuote(base.agentId)}`,
+    );
     if (base.authKind === 'api-key') parts.push('--api-key "$A2A_API_KEY"');
     if (base.authKind === 'bearer') parts.push('--bearer "$A2A_BEARER"');
   }
@@ -148,7 +152,7 @@ export function curlFor(exchange: Exchange | undefined): string | undefined {
   const { request } = exchange;
   const parts = ['curl -sS'];
   if (exchange.kind === 'stream') parts.push('-N');
-  parts.push(`-X ${request.method}`, shellQuote(request.url));
+  parts.push(`-X ${request.method}`, shellQuote(withoutUserinfo(request.url)));
   for (const [name, value] of Object.entries(request.headers)) {
     const lower = name.toLowerCase();
     // curl decodes what it advertises only with --compressed (which sends its own Accept-Encoding).

@@ -1,26 +1,17 @@
 // What a check leaves: its CheckResult (status, expected beside actual, notes, reproduce lines) with
 // its evidence as the report holds it (streams apart from their exchanges, a body that is not JSON
-// cut short), redacted with the run's secrets.
+// cut short); run-check.ts redacts it once the verdict is decided.
 import type { Requirement } from '../../requirements/types.ts';
 import {
-  redact,
   truncateText,
   type Exchange,
   type RecordedResponse,
   type StreamTranscript,
 } from '../../core/evidence.ts';
 import type { CheckEvidence, CheckResult } from '../../core/types.ts';
-import { authKindOf, secretsOf, type ProvidedRun } from '../provided.ts';
+import { authKindOf, type ProvidedRun } from '../provided.ts';
 import { curlFor, reproduceCommand } from '../reproduce.ts';
 import type { CheckRecorder, Outcome } from './recorder.ts';
-
-/**
- * The user's secrets (the run's credentials). A webhook secret or header value a suite configures is
- * made up by the harness and is no secret: it stays readable, so a signature can be checked by hand.
- */
-export function runSecrets(run: ProvidedRun): string[] {
-  return secretsOf(run);
-}
 
 // Why: a body that is not JSON (HTML, invalid UTF-8, cut short) shows what came in a few KiB; the
 // 256 KiB record of each such answer would grow a run against a garbage target by that much per request.
@@ -81,6 +72,5 @@ export function buildResult(
   const curl = curlFor(evidence.exchanges[0]);
   if (curl !== undefined) result.reproduce.curl = curl;
   if (spec.file !== undefined) result.file = spec.file;
-  // The io layer redacts what it records; this pass also covers values a check copied into notes.
-  return redact(result, runSecrets(run));
+  return result;
 }

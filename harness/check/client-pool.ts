@@ -49,6 +49,11 @@ export class ClientPool {
     return [...own, ...this.cited.filter((ex) => !own.includes(ex))];
   }
 
+  /** Every secret this pool's clients redact: the run's and any a client was given or added. */
+  secrets(): string[] {
+    return [...new Set([...secretsOf(this.run), ...this.clients.flatMap((c) => c.secrets())])];
+  }
+
   /** Requests this pool's clients sent that the target has not answered yet (TargetClient.unanswered). */
   unanswered(): number {
     return this.clients.reduce((n, c) => n + c.unanswered(), 0);

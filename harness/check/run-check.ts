@@ -4,6 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Requirement } from '../../requirements/types.ts';
 import { absentCapabilities } from '../capabilities.ts';
+import { redact } from '../../core/evidence.ts';
 import { deliveryEvidence } from '../../core/evidence.ts';
 import { RunBudgetError, type TrafficGovernor } from '../io/traffic/governor.ts';
 import { paceBudgetOptions, PaceBudgetError } from '../io/traffic/pace.ts';
@@ -26,7 +27,7 @@ import {
   type WebhookSettlement,
 } from './expectations.ts';
 import { WebhookScope } from './webhooks.ts';
-import { buildResult, collectEvidence, runSecrets } from './check-result.ts';
+import { buildResult, collectEvidence } from './check-result.ts';
 
 export type CheckFn = (c: CheckContext) => void | Promise<void>;
 
@@ -274,11 +275,13 @@ export async function runCheck(
       `${received.length} deliveries to this check's URLs; the first ${MAX_DELIVERY_EVIDENCE} are kept as evidence`,
     );
   }
-  const deliveries = received
-    .slice(0, MAX_DELIVERY_EVIDENCE)
-    .map((d) => deliveryEvidence(d, runSecrets(run)));
+  // The user's secrets (the run's credentials, any a client was given). A webhook secret or header
+  // value a suite configures is made up by the harness and is no secret: it stays readable, so a
+  // signature can be checked by hand. The verdict is decided: redaction never changes what it compared.
+  const secrets = pool.secrets();
+  const deliveries = received.slice(0, MAX_DELIVERY_EVIDENCE).map((d) => deliveryEvidence(d, secrets));
   const evidence = collectEvidence(pool.exchanges(), deliveries);
-  return buildResult(spec, run, outcome, recorder, evidence, performance.now() - t0);
+  return redact(buildResult(spec, run, outcome, recorder, evidence, performance.now() - t0), secrets);
 }
 
 /**

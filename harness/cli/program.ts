@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { formatLedgerVersion } from '../../requirements/index.ts';
 import { flagOf, helpOf, OPTIONS, type OptionSpec } from '../option-table.ts';
 import { ConfigError } from '../options.ts';
+import { redactLine } from '../../core/redaction.ts';
 import { TOOL } from '../runner/run-conformance.ts';
 import { addFleetCommand } from './fleet-command.ts';
 import { explainCommand, listCommand } from './info-commands.ts';
@@ -110,10 +111,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return e.exitCode === 0 ? 0 : 2;
     }
     if (e instanceof ConfigError) {
-      io.err(`error: ${e.message}\n`);
+      // A URL's user information never reaches the console (core/redaction.ts), even in an error.
+      io.err(redactLine(`error: ${e.message}\n`, []));
       return 2;
     }
-    io.err(`harness error: ${(e as Error).stack ?? String(e)}\n`);
+    io.err(redactLine(`harness error: ${(e as Error).stack ?? String(e)}\n`, []));
     return 2;
   }
 }

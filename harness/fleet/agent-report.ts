@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReportDocument } from '../../reporters/json-report.ts';
 import { REPORT_FILES } from '../../reporters/index.ts';
+import { redactLine } from '../../core/redaction.ts';
 import type { FleetAgentOutcome } from '../../schemas/generated/types.ts';
 
 /** The options a fleet handed to the run, beside its reports (`run --config` reads the same file). */
@@ -61,6 +62,8 @@ export function completeReport(dir: string, want: CompleteCheck): ReportFigures 
   if (options !== want.optionsText) return undefined;
   const report = readReportDocument(dir);
   if (report?.compliance === undefined || (report.exitCode !== 0 && report.exitCode !== 1)) return undefined;
-  if (report.target.baseUrl !== want.target || report.target.agentId !== want.agentId) return undefined;
+  // A report shows the target as redacted (a URL's user information never reaches it).
+  const target = redactLine(want.target, []);
+  if (report.target.baseUrl !== target || report.target.agentId !== want.agentId) return undefined;
   return figuresOf(report);
 }

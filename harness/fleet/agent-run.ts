@@ -7,6 +7,7 @@ import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPORT_FILES } from '../../reporters/index.ts';
+import { withoutUserinfo } from '../../core/redaction.ts';
 import { shellQuote } from '../reproduce.ts';
 import { figuresOf, LOG_FILE, OPTIONS_FILE, readReportDocument, type ReportFigures } from './agent-report.ts';
 import type { FleetAgentPlan } from './fleet-file.ts';
@@ -72,7 +73,10 @@ export function commandFor(plan: FleetAgentPlan, dir: string): string {
   if (secretHeaders.length > 0)
     parts.push(`A2A_SECRET_HEADERS=${secretHeaders.map(([n, v]) => `"${n}: $${v}"`).join("$'\\n'")}`);
   parts.push('npx a2a-conformance run');
-  parts.push(`--config ${shellQuote(`${dir}/${OPTIONS_FILE}`)}`, `--target ${shellQuote(plan.target)}`);
+  parts.push(
+    `--config ${shellQuote(`${dir}/${OPTIONS_FILE}`)}`,
+    `--target ${shellQuote(withoutUserinfo(plan.target))}`,
+  );
   parts.push(`--agent-id ${shellQuote(plan.agentId)}`, `--out ${shellQuote(dir)}`);
   return parts.join(' ');
 }

@@ -144,8 +144,8 @@ export async function runResolved(
   } finally {
     await run.close();
   }
-  // Evidence is redacted where it is recorded; this pass also covers messages and anything else,
-  // so that no reporter and no caller ever holds the run's credentials.
+  // Each check's result is redacted once its verdict is decided; this pass also covers the probe, the
+  // card, messages and anything else, so that no reporter and no caller ever holds the credentials.
   result = trimEvidence(redactResult(result, secretsOf(provided)), opts.evidence);
   await runReporters(result, reporters);
   return result;

@@ -56,6 +56,15 @@ describe('loadFleet', () => {
     ).toThrow(/agent "h": --header may not set authorization/);
   });
 
+  it("re-runs an agent by hand without the target URL's user information (never sent, never printed)", () => {
+    const fleet = loadFleet(
+      fleetFile({ agents: [agent('ui', { target: 'https://user:pw@agents.example.com' })] }),
+    );
+    const command = commandFor(fleet.agents[0]!, '/r/ui');
+    expect(command).toContain('--target https://agents.example.com --agent-id ui');
+    expect(command).not.toContain('pw');
+  });
+
   it('merges defaults under each agent, resolves the baseline from the file, derives the kill deadline', () => {
     mkdirSync(join(dir, 'baselines'), { recursive: true });
     writeFileSync(join(dir, 'baselines/all.json'), JSON.stringify({ expectedFailures: [] }));

@@ -117,6 +117,10 @@ describe.concurrent('a2a-conformance CLI', () => {
       /--target \(A2A_TARGET\) is a base URL the harness adds paths to, so it cannot carry a query string/,
     ],
     [
+      ['run', '--target', 'https://user:pw-1@agents.example/gw?x', '--agent-id', 'a', '--api-key', 'k'],
+      /cannot carry a query string \(\?\.\.\.\): got "https:\/\/\[redacted\]@agents\.example\/gw\?x"/,
+    ],
+    [
       ['run', '--target', 'https://agents.example/gw#top', '--agent-id', 'a', '--api-key', 'k'],
       /--target \(A2A_TARGET\) .* cannot carry a fragment/,
     ],

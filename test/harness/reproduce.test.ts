@@ -39,6 +39,11 @@ describe('reproduceCommand', () => {
       `npx a2a-conformance run --target http://127.0.0.1:8080 --agent-id echo --api-key "$A2A_API_KEY" --ca-cert '/etc/ca dir/ca.pem' --insecure --client-cert c.pem --client-key k.pem --proxy http://proxy:3128 --header 'x-tenant: acme' --only 1/x --seed 42 --runs 10`,
     );
   });
+  it('leaves the user information of the target out (never sent: the same requests, no credential)', () => {
+    const cmd = reproduceCommand({ ...base, baseUrl: 'https://user:pw@agents.example/gw' }, '1/x');
+    expect(cmd).toContain('--target https://agents.example/gw --agent-id echo');
+    expect(cmd).not.toContain('pw');
+  });
   it('omits the ephemeral target of the bundled server', () => {
     const cmd = reproduceCommand({ ...base, bundled: true, authKind: 'bearer' }, '7/parse-error-code');
     expect(cmd).toBe('npx a2a-conformance run --only 7/parse-error-code --seed 42 --runs 10');
@@ -113,6 +118,19 @@ describe('curlFor', () => {
   it('replays the request with credentials from the environment', () => {
     expect(curlFor(exchange)).toBe(
       `curl -sS -X POST http://127.0.0.1:8080/api/v1/a2a/echo -H 'content-type: application/json' -H "x-api-key: $A2A_API_KEY" -H "Authorization: Bearer $A2A_BEARER" --data-binary '{"jsonrpc":"2.0","id":"it'\\''s","method":"x"}'`,
+    );
+  });
+  it('replays the credentials of the wire as placeholders, and no user information of the URL', () => {
+    const wire = {
+      ...exchange,
+      request: {
+        ...exchange.request,
+        url: 'http://u:k@127.0.0.1:8080/api/v1/a2a/echo',
+        headers: { 'x-api-key': 'k', authorization: 'Bearer k' },
+      },
+    };
+    expect(curlFor(wire)).toBe(
+      `curl -sS -X POST http://127.0.0.1:8080/api/v1/a2a/echo -H "x-api-key: $A2A_API_KEY" -H "Authorization: Bearer $A2A_BEARER" --data-binary '{"jsonrpc":"2.0","id":"it'\\''s","method":"x"}'`,
     );
   });
   it('asks curl to decode the codings the harness advertised (--compressed), instead of printing gzip', () => {

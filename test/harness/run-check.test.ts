@@ -48,6 +48,26 @@ describe('runCheck', () => {
     expect(result.reproduce.curl).toContain('"id":"abc"');
   });
 
+  it('decides the verdict on what the wire carried, then redacts: a secret equal to a compared value', async () => {
+    // The id the check compares is also a secret of the run (a short, common value): the verdict holds.
+    const secretRun: ProvidedRun = { ...run, alternateAuth: { bearer: 'abc' } };
+    const result = await runCheck(
+      {
+        requirement,
+        title: 'echoes the id',
+        fn: async (c) => {
+          const ex = await c.rpc('agent/authenticatedExtendedCard', undefined, { id: 'abc' });
+          c.check('response id', (ex.response.json as { id: unknown }).id, 'abc');
+        },
+      },
+      secretRun,
+    );
+    expect(result.status).toBe('pass');
+    expect(result.assertions[0]).toMatchObject({ expected: '[redacted]', actual: '[redacted]', pass: true });
+    expect(JSON.stringify(result.evidence)).not.toMatch(/"abc"/);
+    expect(result.title).toBe('echoes the id');
+  });
+
   it("runs every case of an enumerated property, and the plan's share of them in a paced run", async () => {
     const methods = ['tasks/get', 'tasks/cancel', 'agent/authenticatedExtendedCard'];
     const each = (field: ProvidedRun['field']) => {

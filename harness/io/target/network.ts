@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { ConfigError } from '../../../schemas/config-error.ts';
-import { isSecretHeaderName } from '../../../core/redaction.ts';
+import { isSecretHeaderName, urlSecrets, withoutUserinfo } from '../../../core/redaction.ts';
 
 /** A forward proxy for the target's requests, as resolved in the main process. */
 export interface ProxySettings {
@@ -102,26 +102,13 @@ export function headerSecrets(net: Pick<NetworkSettings, 'headers' | 'secretHead
 /** Every secret of the network settings: secret header values and the proxy's credentials. */
 export function networkSecrets(net: NetworkSettings | undefined): string[] {
   const out = headerSecrets(net);
-  for (const u of [net?.proxy?.http, net?.proxy?.https]) {
-    if (u === undefined) continue;
-    const url = new URL(u);
-    if (url.password !== '') out.push(decodeURIComponent(url.password), url.password);
-    if (url.username !== '' && url.password !== '')
-      out.push(Buffer.from(credentialsOf(url)).toString('base64'));
-  }
+  for (const u of [net?.proxy?.http, net?.proxy?.https]) if (u !== undefined) out.push(...urlSecrets(u));
   return [...new Set(out)];
 }
 
-function credentialsOf(url: URL): string {
-  return `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-}
-
-/** A proxy URL as a report may show it: without user name and password. */
+/** A proxy URL as a report shows it: without user name and password, nor a trailing slash. */
 export function withoutCredentials(proxyUrl: string): string {
-  const url = new URL(proxyUrl);
-  url.username = '';
-  url.password = '';
-  return url.href.replace(/\/$/, '');
+  return withoutUserinfo(new URL(proxyUrl).href).replace(/\/$/, '');
 }
 
 const LOOPBACK_NO_PROXY = ['localhost', '127.0.0.1', '[::1]'];

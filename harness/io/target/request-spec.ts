@@ -1,16 +1,10 @@
 // Builds the HTTP requests the harness sends to a target: the JSON-RPC envelope (spec 2.1), the
-// agent path (spec 4), credential headers (spec 5) with per-request overrides, and the redacted
-// record of what was sent.
+// agent path (spec 4), credential headers (spec 5) with per-request overrides, and the record of what
+// was sent.
 import { randomUUID } from 'node:crypto';
 import { decodeUtf8 } from './body-reader.ts';
-import {
-  redact,
-  redactHeaders,
-  redactText,
-  shortenLongStrings,
-  truncateText,
-  type RecordedRequest,
-} from '../../../core/evidence.ts';
+import { shortenLongStrings, truncateText, type RecordedRequest } from '../../../core/evidence.ts';
+import { safeCut } from '../../../core/redaction.ts';
 
 /** Header overrides: a string sets (replaces) a header, null removes it (e.g. to send no credential). */
 export type HeaderOverrides = Record<string, string | null>;
@@ -87,22 +81,21 @@ export function agentPath(agentId: string): string {
 /** Longest string kept in the parsed copy of a request whose body was cut for the record. */
 export const REQUEST_JSON_STRING_CHARS = 4 * 1024;
 
-/** The redacted, size-capped record of a request. */
+/**
+ * The size-capped record of a request, as sent (a check's result is redacted once it is decided); a
+ * cut never falls inside a secret, so redaction later finds it whole.
+ */
 export function recordRequest(spec: RequestSpec, secrets: readonly string[], cap: number): RecordedRequest {
-  const rec: RecordedRequest = {
-    method: spec.method,
-    url: redactText(spec.url, secrets).text,
-    headers: redactHeaders(spec.headers, secrets).headers,
-  };
+  const rec: RecordedRequest = { method: spec.method, url: spec.url, headers: { ...spec.headers } };
   let cut = false;
   if (spec.body !== undefined) {
     const text = typeof spec.body === 'string' ? spec.body : decodeUtf8(spec.body).text;
-    const recorded = truncateText(redactText(text, secrets).text, cap);
+    const recorded = truncateText(text, safeCut(text, cap, secrets));
     rec.body = recorded.text;
     cut = recorded.truncated;
   }
   if (spec.envelope !== undefined) {
-    const json = redact(spec.envelope, secrets);
+    const json = structuredClone(spec.envelope);
     rec.json = cut ? shortenLongStrings(json, REQUEST_JSON_STRING_CHARS) : json;
   }
   return rec;

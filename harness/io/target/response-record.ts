@@ -1,16 +1,15 @@
-// Turns what came back from a target into redacted, size-capped evidence (RecordedResponse), for
-// plain JSON-RPC answers (spec 2.2, 7) and for streams (spec 4.2), whose body is the raw SSE text.
+// Turns what came back from a target into size-capped evidence (RecordedResponse), for plain JSON-RPC
+// answers (spec 2.2, 7) and for streams (spec 4.2), whose body is the raw SSE text. The record holds
+// what the wire carried, for the checks to compare; a check's result is redacted once it is decided.
 import { decodeUtf8, parseJson, type BodyAccumulator } from './body-reader.ts';
 import {
-  redact,
-  redactHeaders,
-  redactText,
   truncateText,
   type Exchange,
   type HeaderMap,
   type RecordedResponse,
   type StreamTranscript,
 } from '../../../core/evidence.ts';
+import { countSecrets, safeCut } from '../../../core/redaction.ts';
 
 function definedHeaders(h: Record<string, string | string[] | undefined>): HeaderMap {
   const out: HeaderMap = {};
@@ -20,8 +19,8 @@ function definedHeaders(h: Record<string, string | string[] | undefined>): Heade
 
 /**
  * Records a response. JSON is parsed from all received bytes (only when the body was read whole and
- * is valid UTF-8); the recorded text is redacted first, then truncated, so a cut never exposes part
- * of a secret.
+ * is valid UTF-8); the recorded text is cut before any secret it would cut in two (so redaction later
+ * finds it whole), and the secrets found are counted.
  */
 export function recordResponse(
   status: number,
@@ -32,24 +31,23 @@ export function recordResponse(
   cap: number,
 ): RecordedResponse {
   const { text, invalidUtf8 } = decodeUtf8(Buffer.concat(acc.chunks, acc.bytes));
-  const body = redactText(text, secrets);
-  const headers = redactHeaders(definedHeaders(rawHeaders), secrets);
-  const shown = truncateText(body.text, cap);
+  const headers = definedHeaders(rawHeaders);
+  const shown = truncateText(text, safeCut(text, cap, secrets));
   const r: RecordedResponse = {
     status,
-    headers: headers.headers,
+    headers,
     body: shown.text,
     bodyBytes: acc.bytes,
     truncated: shown.truncated || !complete,
     invalidUtf8,
-    redactions: body.count + headers.count,
+    redactions: countSecrets(text, headers, secrets),
   };
   const parsed = !complete
     ? { parseError: 'response incomplete; body not parsed' }
     : invalidUtf8
       ? { parseError: 'body is not valid UTF-8' }
       : parseJson(text);
-  if (parsed.json !== undefined) r.json = redact(parsed.json, secrets);
+  if (parsed.json !== undefined) r.json = parsed.json;
   if (parsed.parseError !== undefined) r.parseError = parsed.parseError;
   return r;
 }

@@ -4,14 +4,8 @@
 import { performance } from 'node:perf_hooks';
 import { request, type Dispatcher } from 'undici';
 import { decodedBody, decodeUtf8, mediaType, parseJson } from './body-reader.ts';
-import {
-  redact,
-  redactText,
-  type IoError,
-  type SseEvent,
-  type StreamBudget,
-  type StreamTranscript,
-} from '../../../core/evidence.ts';
+import type { IoError, SseEvent, StreamBudget, StreamTranscript } from '../../../core/evidence.ts';
+import { countSecrets, safeCut } from '../../../core/redaction.ts';
 import { classifyError } from './faults.ts';
 import { TranscriptBuilder } from './sse-transcript.ts';
 
@@ -65,7 +59,8 @@ export const SSE_DEFAULTS: Required<SseOptions> = {
   recordChars: 256 * 1024,
 };
 
-// Extra raw text kept beyond the cap until redaction, so a secret straddling the cap is still caught.
+// Extra raw text kept beyond the cap until the stream ends, so the cut can move before a secret that
+// straddles the cap (safeCut) instead of keeping a prefix of it that redaction would not recognize.
 const REDACTION_SLACK = 1024;
 
 class StreamRun implements SseStream {
@@ -94,7 +89,7 @@ class StreamRun implements SseStream {
     options: SseOptions,
   ) {
     this.o = sseOptions(options);
-    this.builder = new TranscriptBuilder(exchangeId, secrets, () => {
+    this.builder = new TranscriptBuilder(exchangeId, () => {
       this.clearTimer('first');
       this.notify();
     });
@@ -156,7 +151,7 @@ class StreamRun implements SseStream {
   private onHeaders(res: Dispatcher.ResponseData): void {
     const t = this.transcript;
     t.status = res.statusCode;
-    t.headers = redact(res.headers as Record<string, string | string[]>, this.secrets());
+    t.headers = { ...(res.headers as Record<string, string | string[]>) };
     const ct = res.headers['content-type'];
     if (ct !== undefined) t.contentType = Array.isArray(ct) ? ct.join(', ') : ct;
     const media = mediaType(ct);
@@ -232,10 +227,9 @@ class StreamRun implements SseStream {
     if (this.jsonChunks !== null) this.finishJson(this.jsonChunks);
     else this.builder.end();
     t.invalidUtf8 = !this.strictOk;
-    const { text: redacted, count } = redactText(this.raw, this.secrets());
-    t.redactions = count;
-    t.rawTruncated = this.rawCapped || redacted.length > this.o.recordChars;
-    t.raw = redacted.slice(0, this.o.recordChars);
+    t.redactions = countSecrets(this.raw, t.headers ?? {}, this.secrets());
+    t.rawTruncated = this.rawCapped || this.raw.length > this.o.recordChars;
+    t.raw = this.raw.slice(0, safeCut(this.raw, this.o.recordChars, this.secrets()));
     this.resolveDone(t);
     this.notify();
   }
@@ -245,7 +239,7 @@ class StreamRun implements SseStream {
     const { text, invalidUtf8 } = decodeUtf8(Buffer.concat(chunks));
     if (invalidUtf8) this.strictOk = false;
     const parsed = invalidUtf8 ? { parseError: 'body is not valid UTF-8' } : parseJson(text);
-    if (parsed.json !== undefined) t.json = redact(parsed.json, this.secrets());
+    if (parsed.json !== undefined) t.json = parsed.json;
     if (parsed.parseError !== undefined) t.parseError = parsed.parseError;
   }
 

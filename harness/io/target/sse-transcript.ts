@@ -4,7 +4,7 @@
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import { isObject } from '../../../schemas/json.ts';
 import { parseJson } from './body-reader.ts';
-import { redact, type SseEvent, type StreamTranscript } from '../../../core/evidence.ts';
+import type { SseEvent, StreamTranscript } from '../../../core/evidence.ts';
 import { fieldName, LineSplitter, type LineEnding } from './sse-lines.ts';
 
 // Why caps: a hostile or broken stream must not grow evidence without bound.
@@ -51,7 +51,6 @@ export class TranscriptBuilder {
 
   constructor(
     exchangeId: string,
-    private readonly secrets: () => readonly string[],
     private readonly onEvent: (ev: SseEvent) => void,
   ) {
     this.t = emptyTranscript(exchangeId);
@@ -107,13 +106,12 @@ export class TranscriptBuilder {
   }
 
   private addEvent(msg: EventSourceMessage): void {
-    const secrets = this.secrets();
     const parsed = parseJson(msg.data);
     const json = parsed.json;
     const ev: SseEvent = {
       index: this.t.events.length,
       atMs: this.atMs,
-      data: redact(msg.data, secrets),
+      data: msg.data,
       hasEventField: this.block.fields.has('event'),
       hasIdField: this.block.fields.has('id'),
       dataLines: this.block.dataLines,
@@ -124,7 +122,7 @@ export class TranscriptBuilder {
     };
     if (msg.event !== undefined) ev.event = msg.event;
     if (msg.id !== undefined) ev.id = msg.id;
-    if (parsed.json !== undefined) ev.json = redact(json, secrets);
+    if (parsed.json !== undefined) ev.json = json;
     if (parsed.parseError !== undefined) ev.parseError = parsed.parseError;
     this.t.events.push(ev);
     if (this.t.finalIndex !== null) this.t.afterFinal.push(ev);

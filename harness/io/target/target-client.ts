@@ -1,5 +1,6 @@
 // The harness's client for a target's JSON-RPC endpoint (spec 4: POST {base_url}/api/v1/a2a/{agent_id},
-// credentials per spec 5). Every exchange is recorded as redacted evidence; protocol oddities are
+// credentials per spec 5). Every exchange is recorded as evidence, as the wire carried it (the checks
+// compare it; core/redaction.ts redacts a check's result once decided); protocol oddities are
 // recorded, never thrown; every request ends by a total deadline; redirects are never followed.
 import { performance } from 'node:perf_hooks';
 import { request, type Dispatcher } from 'undici';

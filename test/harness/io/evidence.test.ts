@@ -12,10 +12,17 @@ import {
 import { recordRequest, REQUEST_JSON_STRING_CHARS } from '../../../harness/io/target/request-spec.ts';
 
 describe('redact', () => {
-  it('replaces secrets in nested strings and keys, leaving the input untouched', () => {
-    const input = { a: ['x s3cret y', { s3cret: 1 }], n: 5, b: null, ok: true };
+  it("replaces secrets in nested strings, and in keys of the agent's data only, leaving the input untouched", () => {
+    const input = { a: ['x s3cret y', { s3cret: 1 }], json: { s3cret: 2 }, n: 5, b: null, ok: true };
     const out = redact(input, ['s3cret']);
-    expect(out).toEqual({ a: ['x [redacted] y', { '[redacted]': 1 }], n: 5, b: null, ok: true });
+    expect(out).toEqual({
+      a: ['x [redacted] y', { s3cret: 1 }],
+      json: { '[redacted]': 2 },
+      n: 5,
+      b: null,
+      ok: true,
+    });
+    expect(redact({ s3cret: 1 }, ['s3cret'], { keys: true })).toEqual({ '[redacted]': 1 });
     expect(input.a[0]).toBe('x s3cret y');
   });
 
@@ -27,8 +34,8 @@ describe('redact', () => {
     expect(redactText('abcdef', ['abc', 'abcdef'])).toEqual({ text: '[redacted]', count: 1 });
   });
 
-  it('ignores empty secrets and counts occurrences', () => {
-    expect(redactText('aXbXc', ['', 'X'])).toEqual({ text: 'a[redacted]b[redacted]c', count: 2 });
+  it('ignores empty secrets and counts occurrences of whole tokens only', () => {
+    expect(redactText('a X bXc X', ['', 'X'])).toEqual({ text: 'a [redacted] bXc [redacted]', count: 2 });
     expect(redact('keep', [])).toBe('keep');
   });
 

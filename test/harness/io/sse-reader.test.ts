@@ -2,6 +2,7 @@
 // comments, multi-line data, event:/id: fields, bytes after the final event, JSON answers before the
 // stream started, and the evidence kept on the client.
 import { describe, expect, it } from 'vitest';
+import { redact } from '../../../core/redaction.ts';
 import { fixtureClients } from '../../support/fixture-client.ts';
 import { writeSlowly } from './fixture-server.ts';
 
@@ -186,20 +187,22 @@ describe('non-stream answers and broken streams', () => {
     expect(t).toMatchObject({ closedBy: 'error', closedByServer: false, error: { kind: 'reset' } });
   });
 
-  it('records the stream as an exchange on the client, secrets redacted', async () => {
+  it('records the stream as an exchange on the client, as the wire carried it, secrets counted', async () => {
     const c = await setup((req, res) => {
       res.writeHead(200, SSE_HEADERS);
       res.end(`data: {"echo":"${String(req.headers['x-api-key'])}"}\n\n`);
     });
     const t = await (await c.stream('message/stream', {})).done;
-    expect(t.events[0]!.json).toEqual({ echo: '[redacted]' });
-    expect(t.raw).toBe('data: {"echo":"[redacted]"}\n\n');
+    expect(t.events[0]!.json).toEqual({ echo: 'sse-key-1234' });
+    expect(t.raw).toBe('data: {"echo":"sse-key-1234"}\n\n');
     const [ex] = c.exchanges();
     expect(ex).toMatchObject({
       kind: 'stream',
       transcript: t,
       response: { status: 200, body: t.raw, redactions: 1 },
     });
-    expect(JSON.stringify(c.exchanges())).not.toContain('sse-key-1234');
+    const shown = redact(c.exchanges(), c.secrets());
+    expect(JSON.stringify(shown)).not.toContain('sse-key-1234');
+    expect(shown[0]!.transcript!.events[0]!.json).toEqual({ echo: '[redacted]' });
   });
 });

@@ -3,6 +3,7 @@
 // and when a request is told it left.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { redact } from '../../../core/redaction.ts';
 import { Governor } from '../../../harness/io/traffic/governor.ts';
 import { basePathOf } from '../../../harness/io/target/request-spec.ts';
 import { fixtureClients } from '../../support/fixture-client.ts';
@@ -174,12 +175,12 @@ describe('odd responses are recorded, never thrown', () => {
   });
 });
 
-describe('redaction of secrets in evidence', () => {
+describe('secrets in evidence', () => {
   const key = 'api-KEY-0001';
   const token = 'bearer-TOKEN-0002';
   const configured = 'configured-SECRET-0003';
 
-  it('redacts credentials and secrets in request and response headers and bodies, not on the wire', async () => {
+  it("records what the wire carried, for the checks to compare; redact() with the client's secrets hides them", async () => {
     const echo: Handler = (req, res, body) => {
       res.writeHead(200, {
         'content-type': 'application/json',
@@ -192,17 +193,20 @@ describe('redaction of secrets in evidence', () => {
     const ex = await client.rpc('message/send', { note: `mentions ${configured} and ${key}` });
     expect(fixture.seen[0]!.headers['x-api-key']).toBe(key);
     expect(fixture.seen[0]!.headers.authorization).toBe(`Bearer ${token}`);
-    expect(ex.request.headers['x-api-key']).toBe('[redacted]');
-    expect(ex.request.headers.authorization).toBe('Bearer [redacted]');
-    expect(ex.response?.headers['x-echo-key']).toBe('[redacted]');
-    expect((ex.response?.json as { auth: string }).auth).toBe('Bearer [redacted]');
+    // A check compares the values as sent and answered: redaction never changes a verdict.
+    expect(ex.request.headers['x-api-key']).toBe(key);
+    expect((ex.response?.json as { auth: string }).auth).toBe(`Bearer ${token}`);
     expect(ex.response?.redactions).toBeGreaterThanOrEqual(4);
-    const evidence = JSON.stringify(client.exchanges());
+    const [shown] = redact(client.exchanges(), client.secrets());
+    expect(shown!.request.headers['x-api-key']).toBe('[redacted]');
+    expect(shown!.request.headers.authorization).toBe('Bearer [redacted]');
+    expect(shown!.response?.headers['x-echo-key']).toBe('[redacted]');
+    expect((shown!.response?.json as { auth: string }).auth).toBe('Bearer [redacted]');
+    const evidence = JSON.stringify(shown);
     for (const secret of [key, token, configured]) expect(evidence).not.toContain(secret);
-    expect(evidence).toContain('[redacted]');
   });
 
-  it('redacts what addSecrets() adds, never the webhook secret or header values the harness configures', async () => {
+  it('knows what addSecrets() adds, never the webhook secret or header values the harness configures', async () => {
     const client = await setup((_req, res, body) => res.writeHead(200).end(body), { auth: {} });
     const config = {
       url: 'http://x.test/h',
@@ -212,12 +216,22 @@ describe('redaction of secrets in evidence', () => {
     await client.rpc('tasks/pushNotificationConfig/set', { config });
     client.addSecrets('later-secret-5');
     await client.rpc('tasks/get', { taskId: 'later-secret-5' });
-    const evidence = JSON.stringify(client.exchanges());
+    const evidence = JSON.stringify(redact(client.exchanges(), client.secrets()));
     expect(client.secrets()).toEqual(['later-secret-5']);
     expect(evidence).not.toContain('later-secret-5');
     // Made up by the harness, so no secret: readable evidence (a signature can be checked by hand).
     expect(evidence).toContain('conformance');
     expect(evidence).toContain('whsec-made-up-1');
+  });
+
+  it('cuts a long recorded body before a secret it would cut in two', async () => {
+    const client = await setup((_req, res) => res.writeHead(200).end(`${'x '.repeat(20)}${key} tail`), {
+      auth: { apiKey: key },
+      recordBodyChars: 45,
+    });
+    const ex = await client.raw({ method: 'GET' });
+    expect(ex.response?.body).toMatch(/^(x ){20}…\[truncated/);
+    expect(ex.response?.body).not.toContain(key.slice(0, 3));
   });
 });
 
