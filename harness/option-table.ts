@@ -4,6 +4,7 @@
 // the option reference (docs/options.md) and the GitHub Action's inputs (action.yml). To add an
 // option: add a row, read it in harness/options.ts resolveOptions(), then `npm run gen:options`
 // (`npm run gen:options:check`, in CI, fails when a generated place has drifted).
+import { REPORT_FILE_LIST } from '../core/report-files.ts';
 
 /** A JSON Schema fragment for the option's value in a config or fleet file. */
 export type ValueSchema = Record<string, unknown>;
@@ -90,12 +91,12 @@ export const RUN_OPTIONS = [
     key: 'out',
     arg: '<dir>',
     env: 'A2A_OUT',
-    help: 'directory for report.json, junit.xml, report.html, summary.md and badge.svg',
+    help: `directory for the report files: ${REPORT_FILE_LIST}`,
     default: './reports',
     schema: text,
     perAgent: true,
     action: {
-      description: 'Directory for report.json, junit.xml, report.html, summary.md, badge.svg (--out)',
+      description: `Directory for the report files (--out): ${REPORT_FILE_LIST}`,
       default: 'a2a-reports',
     },
   },
@@ -388,3 +389,21 @@ export function helpOf(o: OptionSpec): string {
 
 /** The table as plain rows (for iteration; RUN_OPTIONS keeps the literal keys for OptionKey). */
 export const OPTIONS: readonly OptionSpec[] = RUN_OPTIONS;
+
+/**
+ * Options of the `run` command line alone (no variable, no config key, no Action input): where the
+ * other options are, and how much the console prints. program.ts adds them, docs/options.md lists them.
+ */
+export interface CommandLineOption {
+  flag: string;
+  arg?: string;
+  help: string;
+  /** The option it cannot be given with. */
+  conflicts?: string;
+}
+
+export const COMMAND_LINE_OPTIONS: readonly CommandLineOption[] = [
+  { flag: '--config', arg: '<file>', help: 'JSON file with any of the options above (camelCase keys)' },
+  { flag: '--quiet', help: 'print only the findings, the verdict and the exit line', conflicts: 'verbose' },
+  { flag: '--verbose', help: 'print every check as it ends, and every finding in full' },
+];

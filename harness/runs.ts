@@ -54,7 +54,7 @@ function roleReports(result: RunResult, opts: ReceiverRunOptions | ClientRunOpti
   return result;
 }
 
-/** Writes the six report files (report.json, junit.xml, ...) into `out`; a failure exits 2. */
+/** Writes the report files (core/report-files.ts) into `out`; a failure exits 2. */
 function saveReports(result: RunResult, out: string): WrittenReports | null {
   try {
     return writeReports(result, out);

@@ -2,6 +2,7 @@
 // to, the exit-code setter, repeatable options, the options of every graded mode and the console
 // reporter those modes print with.
 import { Option, type Command } from 'commander';
+import { REPORT_FILE_LIST } from '../../core/report-files.ts';
 import { useColour } from '../../reporters/console/ansi.ts';
 import { ConsoleReporter } from '../../reporters/console/console-reporter.ts';
 import { ConfigError } from '../options.ts';
@@ -36,7 +37,7 @@ export function positiveInt(value: unknown, flag: string): number | undefined {
 /** The options of the receiver and client modes that say what is graded and how it is reported. */
 export function addGradingOptions(command: Command, onlyExample: string): Command {
   return command
-    .option('--out <dir>', 'directory for the report files (default ./reports)')
+    .option('--out <dir>', `directory for the report files (default ./reports): ${REPORT_FILE_LIST}`)
     .addOption(
       new Option('--level <level>', 'requirements to run and grade (default all)').choices([
         'must',
