@@ -70,13 +70,14 @@ describe('what the guides say of the report files', () => {
   });
 
   it.each(MARKDOWN)('%s names all of them wherever it lists them', (file) => {
-    // Four names or more in a row (`report.json`, `junit.xml`, ... and ...) are a list of them all (three
-    // may be those that show one thing: `console.txt`, `summary.md`, `report.html`).
+    // A paragraph with four names or more in a row (`report.json`, `junit.xml`, ...) lists them all
+    // (three may be those that show one thing: `console.txt`, `summary.md`, `report.html`).
     const name = `(?:${REPORT_FILE_NAMES.map((f) => f.replace('.', '\\.')).join('|')})`;
-    const list = new RegExp(`${name}(?:[\\s\`,]*(?:and\\s+)?\`?${name}){3,}`, 'g');
-    for (const [said] of read(file).matchAll(list)) {
-      const missing = REPORT_FILE_NAMES.filter((f) => !said.includes(f));
-      expect(missing, `${file}: ${said}`).toEqual([]);
+    const list = new RegExp(`${name}(?:[\\s\`,]*(?:and\\s+)?\`?${name}){3,}`);
+    for (const block of read(file).split(/\n\s*\n/)) {
+      if (!list.test(block)) continue;
+      const missing = REPORT_FILE_NAMES.filter((f) => !block.includes(f));
+      expect(missing, `${file}: ${block.slice(0, 120)}`).toEqual([]);
     }
   });
 
@@ -97,6 +98,15 @@ describe('what the guides say of the report files', () => {
       const help = command.options.find((o) => o.long === '--out')!.description;
       for (const name of REPORT_FILE_NAMES) expect(help, `${command.name()} --out`).toContain(name);
     }
+  });
+});
+
+describe('the install lines', () => {
+  it('name the tarball npm pack writes for this version', () => {
+    const { version } = JSON.parse(read('package.json')) as { version: string };
+    const named = MARKDOWN.flatMap((f) => [...read(f).matchAll(/a2a-conformance-([\w.-]+?)\.tgz/g)]);
+    expect(named.length).toBeGreaterThan(0);
+    for (const m of named) expect(m[1], m[0]).toBe(version);
   });
 });
 
