@@ -154,7 +154,11 @@ describe('the examples of the README and the guides', () => {
       const out = join(cwd, `out-${e.file.replace(/\W/g, '-')}-${e.line}`);
       const outAt = args.indexOf('--out');
       if (outAt >= 0) args[outAt + 1] = out;
-      else if (args[0] === 'run' || args[0] === 'client') args.push('--out', out);
+      else if (args[0] === 'run' || args[0] === 'client') {
+        // Before a client's `--`: what follows it is the driver's command line.
+        const end = args.indexOf('--');
+        args.splice(end < 0 ? args.length : end, 0, '--out', out);
+      }
       const r = await cli(args, env);
       expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
       expect(r.stdout.trim()).not.toBe('');
