@@ -120,6 +120,21 @@ describe('the option reference', () => {
     for (const flag of flags) expect(reference, flag).toMatch(new RegExp(`^\\| \`${flag}[ \`]`, 'm'));
   });
 
+  it.each(MARKDOWN)('%s names in its tables only flags the CLI has', (file) => {
+    const program = buildProgram({ out: () => undefined, err: () => undefined, env: {} }, () => undefined);
+    const all = (c: typeof program): string[] => [
+      ...c.options.map((o) => o.long!),
+      ...c.commands.flatMap((sub) => all(sub)),
+    ];
+    const flags = new Set([...all(program), '--help']);
+    const rows = read(file)
+      .split('\n')
+      .filter((l) => l.startsWith('|'));
+    for (const row of rows)
+      for (const [flag] of row.matchAll(/(?<=`)--[a-z][a-z-]*/g))
+        expect(flags.has(flag), `${file}: ${flag}`).toBe(true);
+  });
+
   it('is what the guides send a reader to for options not shown in full', () => {
     expect(prose(README)).toContain('[the option reference](docs/options.md)');
   });
