@@ -2,7 +2,7 @@
 // README, every relative link and #anchor of the guides and the two module READMEs resolves, and what
 // they say of the report files and the options is what the tables that define them say
 // (core/report-files.ts, harness/option-table.ts).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPORT_FILE_NAMES } from '../../core/report-files.ts';
@@ -110,6 +110,16 @@ describe('the install lines', () => {
   });
 });
 
+/** The harness's sources, the examples and the Action: where an environment variable is read. */
+const SOURCES_TEXT = ['harness', 'reference-server', 'reporters', 'core', 'examples']
+  .flatMap((dir) =>
+    (readdirSync(join(ROOT, dir), { recursive: true }) as string[])
+      .filter((f) => /\.(ts|mjs)$/.test(f))
+      .map((f) => read(`${dir}/${f}`)),
+  )
+  .concat(read('action.yml'))
+  .join('\n');
+
 describe('the option reference', () => {
   it('lists every option of run, those of the command line alone included', () => {
     const program = buildProgram({ out: () => undefined, err: () => undefined, env: {} }, () => undefined);
@@ -133,6 +143,12 @@ describe('the option reference', () => {
     for (const row of rows)
       for (const [flag] of row.matchAll(/(?<=`)--[a-z][a-z-]*/g))
         expect(flags.has(flag), `${file}: ${flag}`).toBe(true);
+  });
+
+  it.each(MARKDOWN)('%s names only environment variables the harness reads', (file) => {
+    // The variables in code spans (`A2A_TARGET`): each is in the harness's sources or the Action.
+    for (const [, name] of read(file).matchAll(/`(A2A_[A-Z0-9_]+)/g))
+      expect(SOURCES_TEXT, `${file}: ${name}`).toMatch(new RegExp(`\\b${name}\\b`));
   });
 
   it('is what the guides send a reader to for options not shown in full', () => {
