@@ -33,6 +33,8 @@ const E2E = [
   'test/client/client.test.ts',
   // The CLI's `run` in process, through the whole runner (quiet, verbose, baseline).
   'test/reporters/cli-run.test.ts',
+  // The README's and the guides' commands, run against the bundled reference server.
+  'test/docs/examples.test.ts',
 ];
 
 export default defineConfig({

@@ -6,6 +6,7 @@
 // an option: add a row with a `value` (and `field`, `reproduce` as it needs), read it where it is used,
 // then `npm run gen:options` (`npm run gen:options:check`, in CI, fails when a generated place drifted).
 import { VALUE, type OptionValue } from './option-values.ts';
+import { REPORT_FILE_LIST } from '../core/report-files.ts';
 
 /** A JSON Schema fragment for the option's value in a config or fleet file. */
 export type ValueSchema = Record<string, unknown>;
@@ -103,12 +104,12 @@ export const RUN_OPTIONS = [
     key: 'out',
     arg: '<dir>',
     env: 'A2A_OUT',
-    help: 'directory for report.json, junit.xml, report.html, summary.md and badge.svg; created if missing, and checked before the first request (a file or a place that cannot be written exits 2)',
+    help: `directory for the report files, created if missing and checked before the first request (a file or a place that cannot be written exits 2): ${REPORT_FILE_LIST}`,
     default: './reports',
     schema: text,
     perAgent: true,
     action: {
-      description: 'Directory for report.json, junit.xml, report.html, summary.md, badge.svg (--out)',
+      description: `Directory for the report files (--out): ${REPORT_FILE_LIST}`,
       default: 'a2a-reports',
     },
   },
@@ -426,3 +427,21 @@ export function helpOf(o: OptionSpec): string {
 
 /** The table as plain rows (for iteration; RUN_OPTIONS keeps the literal keys for OptionKey). */
 export const OPTIONS: readonly OptionSpec[] = RUN_OPTIONS;
+
+/**
+ * Options of the `run` command line alone (no variable, no config key, no Action input): where the
+ * other options are, and how much the console prints. program.ts adds them, docs/options.md lists them.
+ */
+export interface CommandLineOption {
+  flag: string;
+  arg?: string;
+  help: string;
+  /** The option it cannot be given with. */
+  conflicts?: string;
+}
+
+export const COMMAND_LINE_OPTIONS: readonly CommandLineOption[] = [
+  { flag: '--config', arg: '<file>', help: 'JSON file with any of the options above (camelCase keys)' },
+  { flag: '--quiet', help: 'print only the findings, the verdict and the exit line', conflicts: 'verbose' },
+  { flag: '--verbose', help: 'print every check as it ends, and every finding in full' },
+];

@@ -81,7 +81,7 @@ function reportsLine(written: WrittenReports): string {
 }
 
 /**
- * Writes the report files (report.json, junit.xml, ...) into `out`. A file that could not be written
+ * Writes the report files (core/report-files.ts) into `out`. A file that could not be written
  * is said on the log and in `result` (a harness error, exit 2); every other one is written.
  */
 function saveReports(result: RunResult, out: string): WrittenReports | null {

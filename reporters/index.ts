@@ -1,10 +1,12 @@
-// The reporters: every format is written from the same RunResult. writeReports() puts report.json,
-// junit.xml, report.html, summary.md, badge.svg and console.txt (the console summary, verbose, plain)
-// in one directory; the live console reporter lives in reporters/console/. Compliance level and score
+// The reporters: every format is written from the same RunResult. writeReports() puts the report files
+// of core/report-files.ts (report.json, junit.xml, report.html, summary.md, badge.svg, console.txt: the
+// console summary, verbose, plain; report.har) in one directory; the live console reporter lives in
+// reporters/console/. Compliance level and score
 // come from reporters/score.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunResult } from '../core/types.ts';
+import { REPORT_FILE_NAMES, type ReportFileName } from '../core/report-files.ts';
 import { renderBadge } from './badge.ts';
 import { palette } from './console/ansi.ts';
 import { formatRunSummary } from './console/console-summary.ts';
@@ -25,8 +27,8 @@ export { renderHar } from './har.ts';
 export { ConsoleReporter, type ConsoleOptions } from './console/console-reporter.ts';
 export { redactResult, MIN_SECRET_LENGTH } from '../core/redaction.ts';
 
-/** File name -> renderer, in the order they are written. */
-export const REPORT_FILES: Readonly<Record<string, (result: RunResult) => string>> = Object.freeze({
+/** The renderer of each report file (core/report-files.ts names them): one each, none more. */
+const RENDERERS: Readonly<Record<ReportFileName, (result: RunResult) => string>> = {
   'report.json': renderJsonReport,
   'junit.xml': renderJunit,
   'report.html': renderHtml,
@@ -34,7 +36,12 @@ export const REPORT_FILES: Readonly<Record<string, (result: RunResult) => string
   'badge.svg': renderBadge,
   'console.txt': (result: RunResult) => `${formatRunSummary(result, palette(false), 'verbose')}\n`,
   'report.har': renderHar,
-});
+};
+
+/** File name -> renderer, in the order they are written. */
+export const REPORT_FILES: Readonly<Record<string, (result: RunResult) => string>> = Object.freeze(
+  Object.fromEntries(REPORT_FILE_NAMES.map((name) => [name, RENDERERS[name]])),
+);
 
 export interface WrittenReports {
   dir: string;

@@ -1,6 +1,14 @@
-// `npm test`: runs the project's tests with vitest; the summary reporter prints the closing
-// `N passed, N failed` line and vitest's exit code is passed through.
+// `npm test` (and test:unit, test:e2e): obtains what the tests need that npm does not install
+// (Debian's Chromium for the browser tests, test/support/chromium.ts), then runs the project's tests
+// with vitest; the summary reporter prints the closing `N passed, N failed` line and vitest's exit
+// code is passed through. When Chromium cannot be obtained the run goes on: the browser tests fail,
+// each naming the command that installs it.
 import { spawnSync } from 'node:child_process';
+import { tsImport } from 'tsx/esm/api';
+
+const { obtainChromium } = await tsImport('../test/support/chromium.ts', import.meta.url);
+const problem = obtainChromium((line) => process.stderr.write(`npm test: ${line}\n`));
+if (problem !== undefined) process.stderr.write(`npm test: ${problem}\n`);
 
 const args = ['vitest', 'run', ...process.argv.slice(2)];
 const result = spawnSync('npx', args, { stdio: 'inherit' });

@@ -2,6 +2,7 @@
 // from shard directories). Exit codes as `run`: 0 every agent passed its gate, 1 one failed it,
 // 2 one could not be run (or a shard is missing, or the options are wrong).
 import type { Command } from 'commander';
+import { REPORT_FILE_LIST } from '../../core/report-files.ts';
 import { FLEET_FILES, writeFleetReports } from '../../reporters/fleet/index.ts';
 import { interruptRunningAgents, killRunningAgents } from '../fleet/agent-run.ts';
 import { describeOutcome, runFleetShard } from '../fleet/fleet-run.ts';
@@ -84,7 +85,10 @@ export function addFleetCommand(program: Command, io: CliIo, setCode: SetCode): 
     .command('run')
     .description('certify the agents of one shard of a fleet file, each in a process of its own')
     .requiredOption('--fleet <file>', 'the fleet file (schemas/fleet-file.schema.json)')
-    .requiredOption('--out <dir>', 'directory for <name>/ (six reports per agent) and shard.json')
+    .requiredOption(
+      '--out <dir>',
+      `directory for <name>/ (each agent's report files: ${REPORT_FILE_LIST}) and shard.json`,
+    )
     .option(
       '--shard <i/n>',
       "certify only shard i of n (1-based; an agent's shard is sha256(name) mod n; default 1/1)",

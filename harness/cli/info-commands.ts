@@ -10,12 +10,13 @@ import {
   type Requirement,
   type Role,
 } from '../../requirements/index.ts';
+import { didYouMean, nearestIds } from '../../requirements/nearest.ts';
 import { clientCheckList } from '../client/run-client.ts';
 import { loadClarifications } from '../../core/clarifications.ts';
 import { ConfigError, resolveOptions } from '../options.ts';
 import { receiverCheckList } from '../receiver/run-receiver.ts';
 import { listChecks, type ListedCheck } from '../runner/list-checks.ts';
-import { selectForRun } from '../runner/run-conformance.ts';
+import { assertKnownGlobs, selectForRun } from '../runner/run-conformance.ts';
 import type { CliIo } from './shared.ts';
 import { traceRequirement, type RequirementTrace } from './requirement-trace.ts';
 
@@ -38,6 +39,7 @@ function rolesOf(value: unknown): Role[] {
 export async function listCommand(flags: Record<string, unknown>, io: CliIo): Promise<number> {
   const opts = resolveOptions({ flag: { only: flags.only, level: flags.level }, env: {}, file: {} });
   const roles = rolesOf(flags.role);
+  assertKnownGlobs(opts.only);
   const selections: Array<[Role, Requirement[]]> = [];
   for (const role of roles) {
     try {
@@ -69,7 +71,10 @@ export async function listCommand(flags: Record<string, unknown>, io: CliIo): Pr
 }
 
 export async function explainCommand(id: string, io: CliIo): Promise<number> {
-  if (!hasRequirement(id)) throw new ConfigError(`unknown requirement id '${id}' (see a2a-conformance list)`);
+  if (!hasRequirement(id))
+    throw new ConfigError(
+      `unknown requirement id '${id}'${didYouMean(nearestIds(id))} (a2a-conformance list lists them)`,
+    );
   const r = getRequirement(id);
   const rulings = loadClarifications();
   io.out(`${r.id}  (${r.level}, section ${r.section}, role ${r.role})\n`);

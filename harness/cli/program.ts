@@ -2,7 +2,7 @@
 // requirement failed, 1 one did, 2 the run could not be done (unreachable, bad flags or config, harness error).
 import { Command, CommanderError, Option } from 'commander';
 import { formatLedgerVersion } from '../../requirements/index.ts';
-import { flagOf, helpOf, OPTIONS, type OptionSpec } from '../option-table.ts';
+import { COMMAND_LINE_OPTIONS, flagOf, helpOf, OPTIONS, type OptionSpec } from '../option-table.ts';
 import { ConfigError } from '../options.ts';
 import { redactLine } from '../../core/redaction.ts';
 import { TOOL } from '../runner/run-conformance.ts';
@@ -27,13 +27,11 @@ function addRunCommand(program: Command, io: CliIo, setCode: SetCode): void {
     .command('run')
     .description('certify a target (without --target: the bundled reference server on a free port)');
   for (const row of OPTIONS) run.addOption(optionOf(row));
-  run
-    .option('--config <file>', 'JSON file with any of the options above (camelCase keys)')
-    .addOption(
-      new Option('--quiet', 'print only the findings, the verdict and the exit line').conflicts('verbose'),
-    )
-    .option('--verbose', 'print every check as it ends, and every finding in full')
-    .action(async (flags: Record<string, unknown>) => setCode(await runCommand(flags, io)));
+  for (const o of COMMAND_LINE_OPTIONS) {
+    const option = new Option(`${o.flag}${o.arg === undefined ? '' : ` ${o.arg}`}`, o.help);
+    run.addOption(o.conflicts === undefined ? option : option.conflicts(o.conflicts));
+  }
+  run.action(async (flags: Record<string, unknown>) => setCode(await runCommand(flags, io)));
 }
 
 const VERSION_LABEL = `${TOOL.version}, ${formatLedgerVersion(TOOL.ledger)}`;

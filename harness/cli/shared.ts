@@ -2,6 +2,7 @@
 // to, the exit-code setter, repeatable options, the options of every graded mode and the console
 // reporter those modes print with.
 import { Option, type Command } from 'commander';
+import { REPORT_FILE_LIST } from '../../core/report-files.ts';
 import { useColour } from '../../reporters/console/ansi.ts';
 import { ConsoleReporter } from '../../reporters/console/console-reporter.ts';
 import { ConfigError } from '../options.ts';
@@ -38,7 +39,7 @@ export function addGradingOptions(command: Command, onlyExample: string): Comman
   return command
     .option(
       '--out <dir>',
-      'directory for the report files (default ./reports); checked before the first request',
+      `directory for the report files (default ./reports; checked before the first request): ${REPORT_FILE_LIST}`,
     )
     .addOption(
       new Option('--level <level>', 'requirements to run and grade (default all)').choices([

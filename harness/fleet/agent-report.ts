@@ -1,4 +1,4 @@
-// Reads one agent's report directory (the six files of `run --out`): the figures a shard and a fleet
+// Reads one agent's report directory (the report files of `run --out`): the figures a shard and a fleet
 // report keep of it (exit code, compliance level, score, verdict counts, failing requirements), and
 // whether it is complete enough to be kept when a shard is run again.
 import { existsSync, readFileSync } from 'node:fs';
@@ -48,7 +48,7 @@ export interface CompleteCheck {
 }
 
 /**
- * A report worth keeping: all six files, the options unchanged, the same target, and a run that got
+ * A report worth keeping: every report file, the options unchanged, the same target, and a run that got
  * a verdict (exit 0 or 1). A run that could not be done (exit 2) is always tried again.
  */
 export function completeReport(dir: string, want: CompleteCheck): ReportFigures | undefined {

@@ -1,5 +1,5 @@
 // `fleet run`: certifies every agent of one shard of a fleet file, `parallel` at a time within each
-// host's pacing, each in a process of its own, and writes `<out>/<name>/` (the six reports) and
+// host's pacing, each in a process of its own, and writes `<out>/<name>/` (its report files) and
 // `<out>/shard.json`. A complete report from an earlier run of the shard is kept unless `force`.
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

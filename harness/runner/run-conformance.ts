@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { redactResult } from '../../core/redaction.ts';
 import { toolLabel } from '../../core/tool-label.ts';
 import { LEDGER_VERSION, REQUIREMENTS, selectRequirements } from '../../requirements/index.ts';
+import { didYouMean, nearestForGlob } from '../../requirements/nearest.ts';
 import type { Requirement, Role } from '../../requirements/types.ts';
 import { ConfigError, type ResolvedRunOptions } from '../options.ts';
 import type { FleetRunOptions } from '../../schemas/generated/types.ts';
@@ -76,11 +77,23 @@ const LEVELS_RUN = {
   all: ['MUST', 'SHOULD', 'MAY', 'INFO'],
 } as const;
 
+/**
+ * Every glob of --only selects some requirement of the ledger (of any role): a typo is an error that
+ * names the nearest ids or sections, never a glob silently ignored beside the others.
+ */
+export function assertKnownGlobs(only: readonly string[]): void {
+  for (const glob of only.flatMap((g) => g.split(',')).map((g) => g.trim())) {
+    if (glob === '' || selectRequirements(glob).length > 0) continue;
+    throw new ConfigError(`--only ${glob} matches no requirement${didYouMean(nearestForGlob(glob))}`);
+  }
+}
+
 /** The requirements of one role (`run` certifies the service) selected by --only and --level. */
 export function selectForRun(
   opts: Pick<ResolvedRunOptions, 'only' | 'level'>,
   role: Role = 'service',
 ): Requirement[] {
+  assertKnownGlobs(opts.only);
   const base = opts.only.length > 0 ? selectRequirements(opts.only) : REQUIREMENTS;
   const levels: readonly string[] = LEVELS_RUN[opts.level];
   const selected = base.filter((r) => r.role === role && levels.includes(r.level));

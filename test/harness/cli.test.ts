@@ -95,7 +95,7 @@ describe.concurrent('a2a-conformance CLI', () => {
     async (key) => {
       const r = await inProcess(['run', '--api-key', key, '--only', 'no-such-section/*']);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/no requirement matches/);
+      expect(r.stderr).toMatch(/--only no-such-section\/\* matches no requirement/);
       expect(r.stdout).not.toContain(VERSION);
     },
   );
@@ -111,7 +111,17 @@ describe.concurrent('a2a-conformance CLI', () => {
     [['run', '--level', 'strict'], /Allowed choices are must, should, all/],
     [['run', '--timeout-ms', 'soon'], /timeoutMs must be an integer/],
     [['run', '--target', 'http://127.0.0.1:1'], /needs --agent-id/],
-    [['run', '--only', 'no-such-section/*'], /no requirement matches/],
+    [['run', '--only', 'no-such-section/*'], /--only no-such-section\/\* matches no requirement/],
+    // A typo beside a good glob is refused with the nearest ids, never dropped in silence.
+    [
+      ['run', '--only', '4.3/*,4.4/cancel-completed-task'],
+      /--only 4.4\/cancel-completed-task matches no requirement; did you mean 4.4\/cancel-completed-task-code, /,
+    ],
+    [['run', '--only', '4.44'], /--only 4.44 matches no requirement; did you mean 4.4, /],
+    [
+      ['list', '--only', '4.3/*,4.4/cancle*'],
+      /--only 4.4\/cancle\* matches no requirement; did you mean 4.4\/cancel-/,
+    ],
     [
       ['run', '--target', 'https://agents.example/gw?tenant=7', '--agent-id', 'a', '--api-key', 'k'],
       /--target \(A2A_TARGET\) is a base URL the harness adds paths to, so it cannot carry a query string/,
@@ -147,6 +157,11 @@ describe.concurrent('a2a-conformance CLI', () => {
     const bad = await inProcess(['explain', 'nope/nothing']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("unknown requirement id 'nope/nothing'");
+    const typo = await inProcess(['explain', 'cancel-race']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(
+      "unknown requirement id 'cancel-race'; did you mean 4.4/cancel-race-consistent, ",
+    );
   }, 90_000);
 
   it('explains a requirement down to its reference-server code, mutants and legal variants', async () => {

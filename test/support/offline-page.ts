@@ -2,13 +2,19 @@
 // downloaded), with every console error or warning, page error and request that is not a file: URL
 // collected, so a test can assert the page is self-contained and quiet.
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumPath, chromiumProblem } from './chromium.ts';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'];
 ARGS.push('--disable-background-networking', '--disable-component-update', '--disable-sync');
 
-/** Debian's Chromium, headless, with a fresh temporary profile (user data dir) of its own. */
+/**
+ * Debian's Chromium (or CHROMIUM_PATH), headless, with a fresh temporary profile (user data dir) of its
+ * own. Missing, it fails the test with the command that installs it (`npm test` installs it first).
+ */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  const problem = chromiumProblem();
+  if (problem !== undefined) return Promise.reject(new Error(problem));
+  return chromium.launch({ executablePath: chromiumPath(), args: ARGS });
 }
 
 /** Opens `url` and waits for the page's script to mark `body[data-ready]`; problems land in `problems`. */
