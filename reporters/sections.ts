@@ -79,6 +79,8 @@ export function decidingChecks(r: RequirementResult): CheckResult[] {
 export interface Finding {
   title: string;
   message: string;
+  /** What was compared: the field path the failed assertion read (`result.canceled`). */
+  field?: string;
   expected?: string;
   actual?: string;
   reproduce: string;
@@ -90,9 +92,16 @@ export function findingOf(check: CheckResult): Finding {
   if (check.status === 'fail' && ('expected' in check || 'actual' in check)) {
     f.expected = describeValue(check.expected);
     f.actual = describeValue(check.actual);
+    if (check.field !== undefined) f.field = check.field;
   }
   if (check.reproduce.curl !== undefined) f.curl = check.reproduce.curl;
   return f;
+}
+
+/** `result.canceled: expected true, actual false`: what was compared, expected beside actual. */
+export function comparison(f: Finding): string {
+  const field = f.field === undefined ? '' : `${f.field}: `;
+  return `${field}expected ${f.expected ?? ''}, actual ${f.actual ?? ''}`;
 }
 
 /** One line: the first deciding check's expected vs actual, or the requirement's own message. */
@@ -101,9 +110,7 @@ export function firstFinding(r: RequirementResult): string {
   if (check === undefined)
     return r.message ?? r.checks.find((c) => c.status !== 'pass' && c.message !== '')?.message ?? '';
   const f = findingOf(check);
-  return f.expected === undefined
-    ? `${f.title}: ${f.message}`
-    : `${f.title}: expected ${f.expected}, actual ${f.actual}`;
+  return f.expected === undefined ? `${f.title}: ${f.message}` : `${f.title}: ${comparison(f)}`;
 }
 
 /** The requirement's anchor in report.html (`#req-4.2/stream-final`); ids are kept readable. */

@@ -1339,7 +1339,7 @@ export interface ReportRequirement {
   checks: ReportCheck[];
 }
 /**
- * One check (one verifies() call) with expected, actual and its wire evidence. expected and actual: of the first failed assertion (or of the failure); absent on pass.
+ * One check (one verifies() call) with expected, actual and its wire evidence. expected and actual: of the first failed assertion (or of the failure), field naming what it read; absent on pass.
  *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "check".
@@ -1351,6 +1351,10 @@ export interface ReportCheck {
   requirementId: string;
   title: string;
   status: ReportCheckStatus;
+  /**
+   * What the first failed assertion compared: its label, the field path it read (`result.canceled`, `error.code`). Absent on pass and when the check failed without an assertion (c.fail()).
+   */
+  field?: string;
   expected?: unknown;
   actual?: unknown;
   message: string;

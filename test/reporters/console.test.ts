@@ -79,7 +79,7 @@ describe('progress', () => {
 });
 
 describe('summary', () => {
-  it('has a table by section and by level, then each finding with expected, actual and reproduce', () => {
+  it('has a table by section and by level, then each finding with its field, expected, actual, reproduce and curl', () => {
     const { r, out } = reporter();
     r.summary(fixtureRun());
     const text = out();
@@ -88,8 +88,9 @@ describe('summary', () => {
     expect(text).toMatch(/ {2}all sections +3 +1 +1 +1 +1 +1 +1\n/);
     expect(text).toMatch(/By level\n {2}MUST +2 +1 +0 +0 +1 +1 +1\n/);
     expect(text).toContain('FAIL  2.2/response-id-equals-request-id (MUST)');
-    expect(text).toContain('        expected: "r1"\n        actual:   "not-your-id"');
+    expect(text).toContain('        id: expected "r1", actual "not-your-id"\n');
     expect(text).toContain('reproduce: npx a2a-conformance run --only 2.2/response-id-equals-request-id');
+    expect(text).toContain("        curl: curl -sS -X POST 'http://127.0.0.1:8080/api/v1/a2a/agent-1'\n");
     expect(text).toContain('WARN  2.1/id-required (SHOULD)');
     expect(text).toContain('ERROR 7/method-not-found-code (MUST)');
     expect(text).not.toContain('INFO  1/sync-or-streaming-calls');
@@ -102,10 +103,22 @@ describe('summary', () => {
     const lines = out().trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toBe(
-      'FAIL 2.2/response-id-equals-request-id  response-id-equals-request-id check: expected "r1", actual "not-your-id"',
+      'FAIL 2.2/response-id-equals-request-id  response-id-equals-request-id check: id: expected "r1", actual "not-your-id"',
     );
     expect(lines[1]).toMatch(/^ERROR 7\/method-not-found-code/);
     expect(lines[3]).toMatch(/^exit 1: /);
+  });
+
+  it('puts a long comparison on three lines, under the field it read', () => {
+    const run = fixtureRun();
+    const failed = run.requirements.find((q) => q.id === '2.2/response-id-equals-request-id')!.checks[0]!;
+    failed.field = 'result.status.message';
+    failed.expected = 'x'.repeat(120);
+    const { r, out } = reporter();
+    r.summary(run);
+    expect(out()).toContain(
+      `        result.status.message\n        expected: "${'x'.repeat(120)}"\n        actual:   "not-your-id"\n`,
+    );
   });
 
   it('lists info and not-exercised requirements, and the curl line, in verbose mode', () => {
