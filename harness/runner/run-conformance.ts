@@ -164,6 +164,7 @@ function agentPace(provided: ProvidedRun, probe: ProbeOutcome, opts: ResolvedRun
     systemTimeoutMs: typeof timeout === 'number' && timeout > 0 ? timeout : null,
     maxWaitMs: opts.maxWaitMs,
     checkTimeoutMs: opts.checkTimeoutMs,
+    concurrency: provided.field.concurrency,
   };
 }
 
@@ -185,6 +186,7 @@ function recordedPlan(
     breadth: { requests: plan.breadth.requests, turns: plan.breadth.turns, ms: plan.breadth.ms },
     breadthWanted: plan.breadth.wanted,
     fits: plan.fits,
+    estimateMs: plan.estimateMs,
     unreached: plan.unreached,
     budgetToFit: plan.budgetToFit,
     passes: suites.passes ?? 'one',

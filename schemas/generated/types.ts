@@ -1995,6 +1995,10 @@ export interface ReportTraffic {
      */
     unreached: string[];
     /**
+     * The suites' wall time the plan expected: what runs before the files that run last (phase 1 and the breadth given, side by side), then those files; at most the budget. Compare with spent.ms.
+     */
+    estimateMs?: number;
+    /**
      * A --budget-ms that would fit what did not fit; null when everything fits.
      */
     budgetToFit: number | null;
