@@ -69,7 +69,7 @@ export function needsAttention(r: RequirementResult): boolean {
 }
 
 /** The checks that decided a fail/warn/info/error verdict. */
-export function decidingChecks(r: RequirementResult): CheckResult[] {
+export function decidingChecks(r: Pick<RequirementResult, 'verdict' | 'checks'>): CheckResult[] {
   if (r.verdict === 'error') return r.checks.filter((c) => c.status === 'error');
   if (r.verdict === 'fail' || r.verdict === 'warn' || r.verdict === 'info')
     return r.checks.filter((c) => c.status === 'fail');
@@ -105,7 +105,7 @@ export function comparison(f: Finding): string {
 }
 
 /** One line: the first deciding check's expected vs actual, or the requirement's own message. */
-export function firstFinding(r: RequirementResult): string {
+export function firstFinding(r: Pick<RequirementResult, 'verdict' | 'checks' | 'message'>): string {
   const check = decidingChecks(r)[0];
   if (check === undefined)
     return r.message ?? r.checks.find((c) => c.status !== 'pass' && c.message !== '')?.message ?? '';

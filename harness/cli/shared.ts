@@ -3,7 +3,7 @@
 // reporter those modes print with.
 import { Option, type Command } from 'commander';
 import { useColour } from '../../reporters/console/ansi.ts';
-import { ConsoleReporter } from '../../reporters/console/console-reporter.ts';
+import { ConsoleReporter, STATUS_EVERY_MS } from '../../reporters/console/console-reporter.ts';
 import { ConfigError } from '../options.ts';
 import type { LevelSelection } from '../../core/types.ts';
 
@@ -69,12 +69,24 @@ export function gradingFlags(flags: Record<string, unknown>): {
   };
 }
 
-/** The console reporter of a command: --quiet or --verbose, colour on a terminal, secrets masked. */
-export function consoleFor(flags: Record<string, unknown>, io: CliIo, secrets: string[]): ConsoleReporter {
-  return new ConsoleReporter({
+/**
+ * The console reporter of a command: --quiet or --verbose, colour on a terminal, secrets masked;
+ * `status`: a status line when the console was silent for 5 s on a terminal, 30 s in a log (the
+ * modes that report a plan and its checks as they end: `run`).
+ */
+export function consoleFor(
+  flags: Record<string, unknown>,
+  io: CliIo,
+  secrets: string[],
+  { status = false }: { status?: boolean } = {},
+): ConsoleReporter {
+  const reporter = new ConsoleReporter({
     write: io.out,
     mode: flags.quiet === true ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
     colour: useColour(io.isTTY === true, io.env),
     secrets,
+    ...(status ? { statusEveryMs: STATUS_EVERY_MS[io.isTTY === true ? 'terminal' : 'piped'] } : {}),
   });
+  reporter.startStatus();
+  return reporter;
 }

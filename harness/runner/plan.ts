@@ -9,6 +9,7 @@ import type { CheckCost, PlannedWait, PropertyCost } from '../check/cost.ts';
 import { DEFAULT_MAX_WAIT_MS } from '../check/context.ts';
 import type { PropertyLimits } from '../check/profile.ts';
 import { paceIntervalMs } from '../io/pace.ts';
+import type { PlannedCheckWeight } from '../../core/progress.ts';
 import type { PlannedCheck } from './schedule.ts';
 
 /** What the probe and the card tell of the agent, and the run's own limits. */
@@ -471,7 +472,8 @@ function duration(ms: number): string {
 }
 
 /** The plan as the console prints it before the first check runs. */
-export function planLines(plan: RunPlan, agent: AgentPace): string[] {
+/** `sinceStartMs`: what the run spent before the plan (the probe, collecting the checks), in its total. */
+export function planLines(plan: RunPlan, agent: AgentPace, sinceStartMs = 0): string[] {
   const pace = agent.requestsPerMinute === null ? 'no pace' : `${agent.requestsPerMinute} requests/min`;
   const turn = agent.turnLatencyMs === null ? 'turn latency not measured' : `turns ${agent.turnLatencyMs} ms`;
   const lines = [
@@ -487,7 +489,8 @@ export function planLines(plan: RunPlan, agent: AgentPace): string[] {
   const budget = `the suites' budget of ${duration(plan.budgetMs)}`;
   // The phases overlap (a property's cases run in its check, files side by side): one figure for both.
   const until = plan.fits === 'part' ? ', until the budget stops it' : '';
-  lines.push(`  about ${duration(plan.estimateMs)} in all${until}`);
+  const so = sinceStartMs > 0 ? ` (${duration(sinceStartMs)} of it spent before the plan)` : '';
+  lines.push(`  about ${duration(sinceStartMs + plan.estimateMs)} in all${until}${so}`);
   if (plan.fits === 'everything') lines.push(`  fits ${budget}`);
   else if (plan.fits === 'coverage') {
     const cut = b.properties.filter((p) => p.cases < p.wanted);
@@ -507,4 +510,39 @@ export function planLines(plan: RunPlan, agent: AgentPace): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * Each check's share of the plan's estimate, in ms (summing to plan.estimateMs): its own work, its
+ * generated cases the plan gives it, and its file's shared samples on the file's first check. The
+ * console's ETA weighs the checks that ended by it (reporters/live-progress.ts).
+ */
+export function checkWeights(
+  checks: readonly PlannedCheck[],
+  agent: AgentPace,
+  plan: RunPlan,
+): PlannedCheckWeight[] {
+  const cases = new Map(plan.breadth.properties.map((p) => [p.check, p]));
+  const charged = new Set<string>();
+  const raw = checks.map((c) => {
+    if (c.plan === undefined) return 0;
+    let work = workOf(c.plan.cost, agent);
+    const breadth = cases.get(testName(c));
+    if (breadth !== undefined && breadth.cases > 1) {
+      const one = workOf({ requests: breadth.perCase.requests, turns: breadth.perCase.turns }, agent);
+      for (let i = 1; i < breadth.cases; i++) work = add(work, one);
+    }
+    if (!charged.has(c.file)) {
+      charged.add(c.file);
+      for (const sample of Object.values(c.plan.file.samples ?? {})) work = add(work, workOf(sample, agent));
+    }
+    return 1 + wallMs(work, agent, 1);
+  });
+  const sum = raw.reduce((a, b) => a + b, 0);
+  const scale = sum === 0 ? 0 : plan.estimateMs / sum;
+  return checks.map((c, i) => ({
+    requirementId: c.requirementId,
+    title: c.title,
+    weightMs: Math.round(raw[i]! * scale),
+  }));
 }

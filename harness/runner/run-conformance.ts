@@ -26,8 +26,7 @@ import { analyseRun } from '../analysis/root-causes.ts';
 import { dialectProbeLines } from '../analysis/dialect.ts';
 import type { ProbeOutcome } from './probe.ts';
 import { runSuites, type Planner, type SuitesOutcome } from './run-suites.ts';
-import { makePlan, planLines, type AgentPace, type RunPlan } from './plan.ts';
-import type { PlannedCheck } from './schedule.ts';
+import { checkWeights, makePlan, planLines, type AgentPace, type RunPlan } from './plan.ts';
 import { propertyLimits } from '../check/profile.ts';
 import { requestsPerMinute } from '../io/pace.ts';
 import { startRun } from './start-run.ts';
@@ -50,6 +49,8 @@ export interface RunOptions extends FleetRunOptions {
   secretHeader?: string[];
   /** Directory for the report files (default ./reports); null writes none. */
   out?: string | null;
+  /** File the run's events stream into, one JSON line each (`-`: stdout); absent: none. */
+  events?: string;
   /** Called with the finished RunResult, before the report files are written. */
   reporters?: RunReporter[];
   /** Progress lines; silent by default. */
@@ -98,18 +99,24 @@ export async function runResolved(
   const started = new Date();
   const selected = selectForRun(opts);
   const baseline = opts.baseline === undefined ? undefined : loadBaseline(opts.baseline);
-  const run = await startRun(opts, (provided) =>
+  const run = await startRun(opts, (provided) => {
     log(
       `${toolLabel(TOOL)}: ${provided.baseUrl} agent ${provided.agentId}, ${selected.length} requirement(s)`,
-    ),
-  );
+    );
+    progress?.({
+      kind: 'start',
+      tool: { ...TOOL },
+      target: { baseUrl: provided.baseUrl, agentId: provided.agentId },
+      requirements: selected.map((r) => ({ id: r.id, level: r.level })),
+    });
+  });
   const { provided, probe } = run;
   let result: RunResult;
   try {
     for (const line of dialectProbeLines(probe.dialectProbe)) log(line);
     const checked =
       probe.couldNotRun === null
-        ? await runChecks(provided, selected, opts, log, progress, agentPace(provided, probe, opts))
+        ? await runChecks(provided, selected, opts, log, progress, agentPace(provided, probe, opts), started)
         : notRun(selected, probe);
     result = finish(opts, provided, started, probe, checked, baseline);
     result.traffic = summarizeTraffic(
@@ -173,6 +180,7 @@ function recordedPlan(
   plan: RunPlan,
   agent: AgentPace,
   suites: SuitesOutcome,
+  collectedMs: number,
 ): NonNullable<RunTraffic['plan']> {
   const tests = [...suites.tests, ...(suites.superseded ?? [])];
   const sum = (f: (t: CollectedTest) => number): number => tests.reduce((n, t) => n + f(t), 0);
@@ -186,7 +194,8 @@ function recordedPlan(
     breadth: { requests: plan.breadth.requests, turns: plan.breadth.turns, ms: plan.breadth.ms },
     breadthWanted: plan.breadth.wanted,
     fits: plan.fits,
-    estimateMs: plan.estimateMs,
+    // Beside spent.ms, which counts from before the checks were collected.
+    estimateMs: collectedMs + plan.estimateMs,
     unreached: plan.unreached,
     budgetToFit: plan.budgetToFit,
     passes: suites.passes ?? 'one',
@@ -199,65 +208,6 @@ function recordedPlan(
   };
 }
 
-// An ETA line at most this often while the suites run.
-const ETA_EVERY_MS = 30_000;
-
-/**
- * Prints an ETA as the run goes: the share of the planned work the finished checks stand for (each
- * weighted by what it declared it costs), extrapolated from the time it took.
- */
-function etaListener(
-  log: (line: string) => void,
-  progress: ProgressListener | undefined,
-): {
-  listener: ProgressListener;
-  weigh: (checks: readonly PlannedCheck[], agent: AgentPace, plan: RunPlan) => void;
-} {
-  const weights = new Map<string, number>();
-  let total = 0;
-  let done = 0;
-  let finished = 0;
-  let start = Date.now();
-  let lastLine = Date.now();
-  return {
-    weigh: (checks, agent, plan) => {
-      const turnMs = agent.turnLatencyMs ?? agent.roundTripMs;
-      const paceMs = agent.requestsPerMinute === null ? 0 : 60_000 / agent.requestsPerMinute;
-      const ms = (requests: number, turns: number): number =>
-        requests * (agent.roundTripMs + paceMs) + turns * turnMs;
-      const cases = new Map(plan.breadth.properties.map((p) => [p.check, p]));
-      for (const c of checks) {
-        const name = `${c.requirementId} ${c.title}`;
-        const cost = c.plan?.cost ?? { requests: 0, turns: 0 };
-        const breadth = cases.get(name);
-        const more =
-          breadth === undefined
-            ? 0
-            : (breadth.cases - 1) * ms(breadth.perCase.requests, breadth.perCase.turns);
-        const w = 1 + ms(cost.requests, cost.turns) + more;
-        weights.set(name, w);
-        total += w;
-      }
-      start = Date.now();
-      lastLine = start;
-    },
-    listener: (event) => {
-      progress?.(event);
-      if (event.kind !== 'check' || total === 0) return;
-      finished += 1;
-      done += weights.get(`${event.check.requirementId} ${event.check.title}`) ?? 0;
-      const now = Date.now();
-      if (now - lastLine < ETA_EVERY_MS || done <= 0) return;
-      lastLine = now;
-      const share = Math.min(1, done / total);
-      const left = Math.round(((now - start) / share - (now - start)) / 1000);
-      log(
-        `eta: ${finished} of ${weights.size} checks, ${Math.round(share * 100)}% of the planned work; about ${left} s left`,
-      );
-    },
-  };
-}
-
 async function runChecks(
   provided: ProvidedRun,
   selected: Requirement[],
@@ -265,9 +215,13 @@ async function runChecks(
   log: (line: string) => void,
   progress: ProgressListener | undefined,
   agent: AgentPace,
+  started: Date,
 ): Promise<Checked> {
-  const eta = etaListener(log, progress);
+  const suitesCalled = Date.now();
+  // What the suites spent before the plan (collecting the checks), added to the plan's own estimate.
+  let collectedMs = 0;
   const planner: Planner = (checks, workers) => {
+    collectedMs = Date.now() - suitesCalled;
     const plan = makePlan({
       checks,
       agent,
@@ -277,8 +231,17 @@ async function runChecks(
       propertyLimits: propertyLimits(provided.field),
       must: new Set(selected.filter((r) => r.level === 'MUST').map((r) => r.id)),
     });
-    for (const line of planLines(plan, agent)) log(line);
-    eta.weigh(checks, agent, plan);
+    for (const line of planLines(plan, agent, Date.now() - started.getTime())) log(line);
+    progress?.({
+      kind: 'plan',
+      checks: checkWeights(checks, agent, plan),
+      estimateMs: plan.estimateMs,
+      budgetMs: plan.budgetMs,
+      fits: plan.fits,
+      requirements: plan.requirements,
+      requests: plan.coverage.requests + plan.breadth.requests,
+      turns: plan.coverage.turns + plan.breadth.turns,
+    });
     return plan;
   };
   const suites = await runSuites(
@@ -286,7 +249,7 @@ async function runChecks(
     selected.map((r) => r.id),
     opts.budgetMs,
     log,
-    eta.listener,
+    progress,
     planner,
   );
   const reproduce = { ...provided, authKind: authKindOf(provided.auth) };
@@ -314,7 +277,7 @@ async function runChecks(
     const cut = budgetCut(provided.field, 'ran');
     checked.notRun = suites.notRun.map((requirementId) => ({ requirementId, ...cut }));
   }
-  if (suites.plan !== undefined) checked.plan = recordedPlan(suites.plan, agent, suites);
+  if (suites.plan !== undefined) checked.plan = recordedPlan(suites.plan, agent, suites, collectedMs);
   if (suites.webhooks !== undefined) checked.webhooks = suites.webhooks;
   if (suites.windowFill !== undefined) checked.windowFill = suites.windowFill;
   return checked;
