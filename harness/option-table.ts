@@ -206,6 +206,16 @@ export const RUN_OPTIONS = [
     },
   },
   {
+    key: 'events',
+    arg: '<file>',
+    env: 'A2A_EVENTS',
+    help: "write the run's events as they happen, one JSON line each (start, plan, each requirement's verdict once decided, status, faults, end) into <file>; - writes them to stdout and the console to stderr",
+    schema: text,
+    // One stream per run: the agents of a fleet would share one file.
+    perAgent: true,
+    more: 'Each line validates against `schemas/run-event.schema.json`; [the event stream](reports.md#the-event-stream) describes the events.',
+  },
+  {
     key: 'failOnUnverified',
     env: 'A2A_FAIL_ON_UNVERIFIED',
     help: "exit 1, not 0, when a MUST requirement was not exercised (the level unverified: a run cut by its budget, --max-turns or the agent's pace), so a CI job reading only the exit code does not pass a run that verified nothing; 1 or true in the variable",

@@ -59,6 +59,8 @@ export interface ResolvedRunOptions extends TableValues {
   seed: number;
   runs: number;
   baseline?: string;
+  /** `--events`: the file the run's events stream into, one JSON line each; `-`: stdout. */
+  events?: string;
   /** A MUST requirement not exercised exits 1 instead of 0 (--fail-on-unverified). */
   failOnUnverified: boolean;
   /** Wire evidence kept: all, or only that of checks that did not pass, or none. */
@@ -221,6 +223,7 @@ export function resolveOptions(
   setIfDefined(resolved, 'apiKey', str(cred.apiKey, 'apiKey'));
   setIfDefined(resolved, 'bearer', str(cred.bearer, 'bearer'));
   setIfDefined(resolved, 'baseline', str(raw.baseline, 'baseline'));
+  setIfDefined(resolved, 'events', str(raw.events, 'events'));
   if (raw.webhookPublicUrl !== undefined)
     resolved.webhookPublicUrl = prefixUrl(raw.webhookPublicUrl, 'webhookPublicUrl');
   checkTargetCompleteness(resolved);
@@ -284,7 +287,7 @@ function checkTargetCompleteness(o: ResolvedRunOptions): void {
   }
 }
 
-function setIfDefined<K extends 'agentId' | 'apiKey' | 'bearer' | 'baseline'>(
+function setIfDefined<K extends 'agentId' | 'apiKey' | 'bearer' | 'baseline' | 'events'>(
   o: ResolvedRunOptions,
   key: K,
   value: string | undefined,

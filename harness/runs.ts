@@ -3,7 +3,11 @@
 // files of reporters/ are written into `out`. This module, the CLI (cli/) and the fleet (fleet/) are
 // the top layer: they import the engine and the reporters, and neither imports them
 // (harness/README.md, Layers).
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { REPORT_FILES, withReportFailures, writeReports, type WrittenReports } from '../reporters/index.ts';
+import { EventStream } from '../reporters/event-stream.ts';
+import { ConfigError } from './options.ts';
+import { secretsOf } from './provided.ts';
 import { certifyClient, type ClientRunOptions } from './client/run-client.ts';
 import type { ProgressListener } from '../core/progress.ts';
 import type { RunResult } from '../core/types.ts';
@@ -27,7 +31,49 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
   );
 }
 
-/** A service run from resolved options (`run` merges flags, environment and config file first). */
+/** The credentials the user gave (the bundled target's own are redacted by the runner). */
+export function userSecrets(opts: ResolvedRunOptions): string[] {
+  return secretsOf({
+    auth: {
+      ...(opts.apiKey === undefined ? {} : { apiKey: opts.apiKey }),
+      ...(opts.bearer === undefined ? {} : { bearer: opts.bearer }),
+    },
+    network: opts.network,
+    ...(opts.target === undefined ? {} : { baseUrl: opts.target }),
+  });
+}
+
+// A `status` event this often, as the console's status line in a log.
+const EVENT_STATUS_EVERY_MS = 30_000;
+
+/**
+ * The --events stream, opened before the run so that a path it cannot write stops the run before its
+ * first request (exit 2). `-` writes to `stdout`.
+ */
+function openEvents(
+  path: string,
+  stdout: (text: string) => void,
+  secrets: readonly string[],
+): { stream: EventStream; close: () => void } {
+  if (path === '-') return { stream: new EventStream({ write: stdout, secrets }), close: () => undefined };
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (e) {
+    throw new ConfigError(
+      `--events ${path}: cannot write it (${(e as Error).message}); name a file in a directory you may write, or - for stdout`,
+    );
+  }
+  return {
+    stream: new EventStream({ write: (line) => writeSync(fd, line), secrets }),
+    close: () => closeSync(fd),
+  };
+}
+
+/**
+ * A service run from resolved options (`run` merges flags, environment and config file first).
+ * `stdout` takes the event stream of `--events -` (the process's stdout unless the CLI says).
+ */
 export async function runAndReport(
   opts: ResolvedRunOptions,
   reporters: RunReporter[],
@@ -35,12 +81,31 @@ export async function runAndReport(
   progress?: ProgressListener,
   /** Aborted by SIGINT or SIGTERM: the run ends early, keeps what it decided, writes every report. */
   signal?: AbortSignal,
+  stdout: (text: string) => void = (text) => void process.stdout.write(text),
 ): Promise<RunResult> {
   if (opts.out !== null) checkReportDir(opts.out);
-  const result = await runResolved(opts, reporters, log, progress, signal);
-  const written = opts.out === null ? null : saveReports(result, opts.out);
-  if (written !== null) log(reportsLine(written));
-  return result;
+  const events = opts.events === undefined ? undefined : openEvents(opts.events, stdout, userSecrets(opts));
+  const stream = events?.stream;
+  const say = (line: string): void => {
+    log(line);
+    stream?.line(line);
+  };
+  const heard = (event: Parameters<ProgressListener>[0]): void => {
+    progress?.(event);
+    stream?.progress(event);
+  };
+  const timer = stream === undefined ? undefined : setInterval(() => stream.status(), EVENT_STATUS_EVERY_MS);
+  timer?.unref();
+  try {
+    const result = await runResolved(opts, reporters, say, stream === undefined ? progress : heard, signal);
+    const written = opts.out === null ? null : saveReports(result, opts.out);
+    if (written !== null) say(reportsLine(written));
+    stream?.end(result);
+    return result;
+  } finally {
+    clearInterval(timer);
+    events?.close();
+  }
 }
 
 /** Certifies a webhook receiver (`a2a-conformance receiver`). */

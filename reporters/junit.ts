@@ -34,6 +34,7 @@ export function findingsText(r: RequirementResult): string {
   for (const check of decidingChecks(r)) {
     const f = findingOf(check);
     lines.push('', `check: ${f.title}`);
+    if (f.field !== undefined) lines.push(`  field:    ${f.field}`);
     if (f.expected !== undefined) lines.push(`  expected: ${f.expected}`, `  actual:   ${f.actual}`);
     if (f.message !== '') lines.push(`  message:  ${f.message}`);
     lines.push(`  reproduce: ${f.reproduce}`);

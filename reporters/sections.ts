@@ -69,7 +69,7 @@ export function needsAttention(r: RequirementResult): boolean {
 }
 
 /** The checks that decided a fail/warn/info/error verdict. */
-export function decidingChecks(r: RequirementResult): CheckResult[] {
+export function decidingChecks(r: Pick<RequirementResult, 'verdict' | 'checks'>): CheckResult[] {
   if (r.verdict === 'error') return r.checks.filter((c) => c.status === 'error');
   if (r.verdict === 'fail' || r.verdict === 'warn' || r.verdict === 'info')
     return r.checks.filter((c) => c.status === 'fail');
@@ -79,6 +79,8 @@ export function decidingChecks(r: RequirementResult): CheckResult[] {
 export interface Finding {
   title: string;
   message: string;
+  /** What was compared: the field path the failed assertion read (`result.canceled`). */
+  field?: string;
   expected?: string;
   actual?: string;
   reproduce: string;
@@ -90,20 +92,25 @@ export function findingOf(check: CheckResult): Finding {
   if (check.status === 'fail' && ('expected' in check || 'actual' in check)) {
     f.expected = describeValue(check.expected);
     f.actual = describeValue(check.actual);
+    if (check.field !== undefined) f.field = check.field;
   }
   if (check.reproduce.curl !== undefined) f.curl = check.reproduce.curl;
   return f;
 }
 
+/** `result.canceled: expected true, actual false`: what was compared, expected beside actual. */
+export function comparison(f: Finding): string {
+  const field = f.field === undefined ? '' : `${f.field}: `;
+  return `${field}expected ${f.expected ?? ''}, actual ${f.actual ?? ''}`;
+}
+
 /** One line: the first deciding check's expected vs actual, or the requirement's own message. */
-export function firstFinding(r: RequirementResult): string {
+export function firstFinding(r: Pick<RequirementResult, 'verdict' | 'checks' | 'message'>): string {
   const check = decidingChecks(r)[0];
   if (check === undefined)
     return r.message ?? r.checks.find((c) => c.status !== 'pass' && c.message !== '')?.message ?? '';
   const f = findingOf(check);
-  return f.expected === undefined
-    ? `${f.title}: ${f.message}`
-    : `${f.title}: expected ${f.expected}, actual ${f.actual}`;
+  return f.expected === undefined ? `${f.title}: ${f.message}` : `${f.title}: ${comparison(f)}`;
 }
 
 /** The requirement's anchor in report.html (`#req-4.2/stream-final`); ids are kept readable. */

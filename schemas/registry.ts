@@ -48,6 +48,7 @@ export const SCHEMA_NAMES = [
   'fleet-file',
   'fleet-shard',
   'fleet-report',
+  'run-event',
 ] as const;
 
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
@@ -62,6 +63,7 @@ const ON_DEMAND: ReadonlySet<SchemaName> = new Set<SchemaName>([
   'fleet-file',
   'fleet-shard',
   'fleet-report',
+  'run-event',
 ]);
 
 export interface ValidationIssue {

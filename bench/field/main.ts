@@ -47,6 +47,8 @@ interface Report {
     plan?: {
       coverage: { ms: number };
       breadth: { ms: number };
+      /** Absent in reports of versions before it. */
+      estimateMs?: number;
       fits: string;
       spent: { ms: number };
     };
@@ -185,14 +187,14 @@ function requestsPerMust(report: Report | undefined): string {
   return must === 0 ? '-' : String(Math.round((requests / must) * 10) / 10);
 }
 
-/** The plan's estimate (both phases, at this agent's pace) vs the suites' actual wall time, in s. */
+/** The plan's estimate (report.json traffic.plan.estimateMs) vs the suites' actual wall time, in s. */
 function plannedVsActual(report: Report | undefined): string {
   const plan = report?.traffic?.plan;
   if (plan === undefined) return '-';
   const s = (ms: number): number => Math.round(ms / 1000);
   const fits =
     plan.fits === 'everything' ? '' : ` (${plan.fits === 'part' ? 'phase 1 did not fit' : 'breadth cut'})`;
-  return `${s(plan.coverage.ms + plan.breadth.ms)} / ${s(plan.spent.ms)}${fits}`;
+  return `${s(plan.estimateMs ?? plan.coverage.ms + plan.breadth.ms)} / ${s(plan.spent.ms)}${fits}`;
 }
 
 /** `profile/condition`, or the condition alone when the harness chose the profile. */

@@ -67,6 +67,7 @@ export function buildResult(
     durationMs: Math.round(durationMs),
     reproduce: { command: reproduceCommand(base, spec.requirement.id) },
   };
+  if (outcome.field !== undefined) result.field = outcome.field;
   if ('expected' in outcome) result.expected = outcome.expected;
   if ('actual' in outcome) result.actual = outcome.actual;
   const curl = curlFor(evidence.exchanges[0]);

@@ -25,6 +25,8 @@ export function isNotExercisedStop(e: unknown): boolean {
 export interface Outcome {
   status: CheckStatus;
   message: string;
+  /** The first failed assertion's label: the field path it read (`result.canceled`). */
+  field?: string;
   expected?: unknown;
   actual?: unknown;
 }
@@ -106,7 +108,7 @@ export class CheckRecorder {
     if (thrown !== undefined && !(thrown instanceof CheckStop)) {
       message += `; the check then stopped: ${errorMessage(thrown)}`;
     }
-    return { status: 'fail', message, expected: first.expected, actual: first.actual };
+    return { status: 'fail', message, field: first.label, expected: first.expected, actual: first.actual };
   }
 
   private describeAssertion(a: Assertion): string {

@@ -50,6 +50,7 @@ export async function listCommand(flags: Record<string, unknown>, io: CliIo): Pr
     }
   }
   if (selections.length === 0) throw new ConfigError('no requirement matches the selection');
+  if (flags.json === true) return listJson(selections, io);
   let total = 0;
   let covered = 0;
   let checkCount = 0;
@@ -67,6 +68,31 @@ export async function listCommand(flags: Record<string, unknown>, io: CliIo): Pr
     total += selected.length;
   }
   io.out(`${total} requirement(s), ${covered} with checks, ${checkCount} check(s) in all\n`);
+  return 0;
+}
+
+/**
+ * `list --json`: one JSON document, for tools: each selected requirement with its ledger fields and
+ * the checks that verify it, and the counts the text listing ends with.
+ */
+async function listJson(selections: Array<[Role, Requirement[]]>, io: CliIo): Promise<number> {
+  const requirements = [];
+  let checkCount = 0;
+  for (const [role, selected] of selections) {
+    const checks = await checksOf(role, io);
+    if (checks === null) return 2;
+    checkCount += checks.length;
+    for (const r of selected) {
+      const mine = checks
+        .filter((c) => c.requirementId === r.id)
+        .map((c) => ({ title: c.title, file: c.file }));
+      const { id, section, level, behaviour } = r;
+      requirements.push({ id, section, level, role: r.role, behaviour, checks: mine });
+    }
+  }
+  const covered = requirements.filter((r) => r.checks.length > 0).length;
+  const doc = { requirements, total: requirements.length, covered, checks: checkCount };
+  io.out(`${JSON.stringify(doc, null, 2)}\n`);
   return 0;
 }
 

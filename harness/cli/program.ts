@@ -79,6 +79,7 @@ export function buildProgram(io: CliIo, setCode: SetCode): Command {
       ]),
     )
     .addOption(new Option('--level <level>', 'levels to list').choices(['must', 'should', 'all']))
+    .option('--json', 'print one JSON document: each requirement with its checks, and the counts')
     .action(async (flags: Record<string, unknown>) => setCode(await listCommand(flags, io)));
   program
     .command('explain')

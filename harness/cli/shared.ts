@@ -4,7 +4,7 @@
 import { Option, type Command } from 'commander';
 import { REPORT_FILE_LIST } from '../../core/report-files.ts';
 import { useColour } from '../../reporters/console/ansi.ts';
-import { ConsoleReporter } from '../../reporters/console/console-reporter.ts';
+import { ConsoleReporter, STATUS_EVERY_MS } from '../../reporters/console/console-reporter.ts';
 import { ConfigError } from '../options.ts';
 import type { LevelSelection } from '../../core/types.ts';
 
@@ -74,20 +74,29 @@ export function gradingFlags(flags: Record<string, unknown>): {
 }
 
 /** What a command prints with: the console reporter's three calls. */
-export type CommandConsole = Pick<ConsoleReporter, 'line' | 'progress' | 'summary'>;
+export type CommandConsole = Pick<ConsoleReporter, 'line' | 'progress' | 'summary' | 'stopStatus'>;
 
 /**
- * The console reporter of a command: --quiet or --verbose, colour on a terminal, secrets masked. A
+ * The console reporter of a command: --quiet or --verbose, colour on a terminal, secrets masked;
+ * `status`: a status line when the console was silent for 5 s on a terminal, 30 s in a log (the
+ * modes that report a plan and its checks as they end: `run`). A
  * failure of the console itself is said once on stderr and loses nothing: the run goes on, its exit
  * code stands and the report files hold it.
  */
-export function consoleFor(flags: Record<string, unknown>, io: CliIo, secrets: string[]): CommandConsole {
+export function consoleFor(
+  flags: Record<string, unknown>,
+  io: CliIo,
+  secrets: string[],
+  { status = false }: { status?: boolean } = {},
+): CommandConsole {
   const reporter = new ConsoleReporter({
     write: io.out,
     mode: flags.quiet === true ? 'quiet' : flags.verbose === true ? 'verbose' : 'normal',
     colour: useColour(io.isTTY === true, io.env),
     secrets,
+    ...(status ? { statusEveryMs: STATUS_EVERY_MS[io.isTTY === true ? 'terminal' : 'piped'] } : {}),
   });
+  reporter.startStatus();
   let said = false;
   const guarded =
     <A extends unknown[]>(call: (...args: A) => void) =>
@@ -105,5 +114,6 @@ export function consoleFor(flags: Record<string, unknown>, io: CliIo, secrets: s
     line: guarded((text) => reporter.line(text)),
     progress: guarded((event) => reporter.progress(event)),
     summary: guarded((result) => reporter.summary(result)),
+    stopStatus: () => reporter.stopStatus(),
   };
 }

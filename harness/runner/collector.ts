@@ -99,7 +99,11 @@ export class Collector implements Reporter {
     if (meta.a2aTraffic) test.traffic = meta.a2aTraffic;
     if (meta.a2aWebhooks) test.webhooks = meta.a2aWebhooks;
     this.tests.push(test);
-    if (meta.a2a) this.progress?.({ kind: 'check', file: test.file, check: meta.a2a });
+    if (meta.a2a) {
+      const requests = meta.a2aTraffic?.requests;
+      const event = { kind: 'check' as const, file: test.file, check: meta.a2a };
+      this.progress?.(requests === undefined ? event : { ...event, requests });
+    }
   }
 
   onTestModuleEnd(testModule: TestModule): void {

@@ -6,7 +6,10 @@
 // richest properties first. The estimate is a model, not a promise: report.json records it beside
 // what the run spent (traffic.plan), so that the declarations can be checked against the agent.
 import type { CheckCost, PlannedWait, PropertyCost } from '../check/cost.ts';
+import { DEFAULT_MAX_WAIT_MS } from '../check/agent-time.ts';
 import type { PropertyLimits } from '../check/profile.ts';
+import { paceIntervalMs } from '../io/traffic/pace.ts';
+import type { PlannedCheckWeight } from '../../core/progress.ts';
 import type { PlannedCheck } from './schedule.ts';
 
 /** What the probe and the card tell of the agent, and the run's own limits. */
@@ -25,6 +28,8 @@ export interface AgentPace {
   maxWaitMs: number | null;
   /** A check's own budget (--check-timeout-ms). */
   checkTimeoutMs: number;
+  /** Requests in flight at once (--concurrency): the rate-limit burst sends this many side by side. */
+  concurrency?: number;
 }
 
 export interface PlanInput {
@@ -91,6 +96,12 @@ export interface RunPlan {
   ahead: Spend;
   /** Phase 2: the breadth the profile wants, and what of it fits. */
   breadth: Spend & { wanted: Spend; properties: PlannedBreadth[] };
+  /**
+   * The suites' wall time the plan expects: what runs before the files that run last (phase 1 and
+   * the breadth given, side by side in the workers), then those files; at most the budget, where the
+   * run stops.
+   */
+  estimateMs: number;
   budgetMs: number;
   /** `everything`: both phases fit; `coverage`: phase 1 fits, phase 2 in part; `part`: not even phase 1. */
   fits: 'everything' | 'coverage' | 'part';
@@ -108,11 +119,15 @@ const MINUTE_MS = 60_000;
 // Budget a --budget-ms suggestion adds beyond the estimate (the estimate is a model).
 const SUGGESTION_MARGIN = 1.25;
 
-/** The ms one planned wait is expected to take at this agent. */
+/**
+ * The ms one planned wait is expected to take at this agent. A rate window (C-04: 60 s) is waited
+ * for only as long as the run lets a check wait (--max-wait, else DEFAULT_MAX_WAIT_MS): a longer
+ * Retry-After is said, not waited for (suites/08-limits/window-reset.ts).
+ */
 export function waitMs(wait: PlannedWait, agent: AgentPace): number {
   if ('spec' in wait) return wait.spec;
   if ('turns' in wait) return wait.turns * (agent.turnLatencyMs ?? agent.roundTripMs);
-  if ('rateWindow' in wait) return MINUTE_MS;
+  if ('rateWindow' in wait) return Math.min(MINUTE_MS, agent.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
   const cap = agent.maxWaitMs ?? agent.checkTimeoutMs;
   return Math.min(agent.systemTimeoutMs ?? cap, cap);
 }
@@ -138,17 +153,39 @@ function add(a: Work, b: Work): Work {
   };
 }
 
+// The requests a burst sends side by side when --concurrency does not say (the run's default).
+const BURST_LANES = 32;
+
+/**
+ * One request's round trip as the run will see it. The probe's card request is the first on its
+ * connection (the handshake, the agent's first answer); its turn came after on a warm connection, and
+ * a turn is at least one round trip: the shorter of the two.
+ */
+function roundTripMs(agent: AgentPace): number {
+  return Math.min(agent.roundTripMs, agent.turnLatencyMs ?? Infinity);
+}
+
 function workOf(cost: CheckCost, agent: AgentPace): Work {
-  const turnMs = agent.turnLatencyMs ?? agent.roundTripMs;
+  const rtt = roundTripMs(agent);
+  const turnMs = agent.turnLatencyMs ?? rtt;
   const burst = cost.burst === true ? (agent.requestsPerMinute ?? 0) + cost.requests : 0;
   const waits = (cost.waits ?? []).reduce((ms, w) => ms + waitMs(w, agent), 0);
   const plain = cost.requests - cost.turns;
+  // The burst's round trips, side by side (its requests bypass the pace, not the cap in flight).
+  const burstMs = burst > 0 ? Math.ceil(burst / (agent.concurrency ?? BURST_LANES)) * rtt : 0;
   return {
-    paced: cost.requests,
+    // A burst's requests bypass the pace: its own count is the limit plus the requests it declares.
+    paced: burst > 0 ? 0 : cost.requests,
     burst,
     turns: cost.turns,
-    serialMs: plain * agent.roundTripMs + cost.turns * turnMs + waits + (burst > 0 ? agent.roundTripMs : 0),
+    serialMs: plain * rtt + cost.turns * turnMs + waits + burstMs,
   };
+}
+
+/** The mean ms between the requests the run lets out at this agent's pace (harness/io/pace.ts). */
+function intervalMs(agent: AgentPace): number {
+  if (agent.requestsPerMinute === null) return 0;
+  return paceIntervalMs({ limit: agent.requestsPerMinute, windowMs: MINUTE_MS, source: 'card' });
 }
 
 /**
@@ -156,7 +193,7 @@ function workOf(cost: CheckCost, agent: AgentPace): Work {
  * workers (and turns in several task slots) overlap their round trips and waits.
  */
 function wallMs(work: Work, agent: AgentPace, workers: number): number {
-  const paceMs = agent.requestsPerMinute === null ? 0 : (work.paced * MINUTE_MS) / agent.requestsPerMinute;
+  const paceMs = work.paced * intervalMs(agent);
   const lanes = Math.max(1, Math.min(workers, agent.taskCap ?? workers));
   return Math.round(Math.max(paceMs, work.serialMs / lanes));
 }
@@ -262,11 +299,13 @@ export function makePlan(input: PlanInput): RunPlan {
       : coverageMs + wantedSpend.ms > input.budgetMs
         ? 'coverage'
         : 'everything';
+  const ahead = spend(add(before, given));
   const plan: RunPlan = {
     requirements: new Set(planned.map((c) => c.requirementId)).size,
     checks: planned.length,
     coverage,
-    ahead: spend(add(before, given)),
+    ahead,
+    estimateMs: Math.min(input.budgetMs, ahead.ms + wallMs(after, agent, 1)),
     breadth: { ...spend(given), wanted: wantedSpend, properties: breadth },
     budgetMs: input.budgetMs,
     fits,
@@ -433,7 +472,8 @@ function duration(ms: number): string {
 }
 
 /** The plan as the console prints it before the first check runs. */
-export function planLines(plan: RunPlan, agent: AgentPace): string[] {
+/** `sinceStartMs`: what the run spent before the plan (the probe, collecting the checks), in its total. */
+export function planLines(plan: RunPlan, agent: AgentPace, sinceStartMs = 0): string[] {
   const pace = agent.requestsPerMinute === null ? 'no pace' : `${agent.requestsPerMinute} requests/min`;
   const turn = agent.turnLatencyMs === null ? 'turn latency not measured' : `turns ${agent.turnLatencyMs} ms`;
   const lines = [
@@ -447,6 +487,10 @@ export function planLines(plan: RunPlan, agent: AgentPace): string[] {
     );
   }
   const budget = `the suites' budget of ${duration(plan.budgetMs)}`;
+  // The phases overlap (a property's cases run in its check, files side by side): one figure for both.
+  const until = plan.fits === 'part' ? ', until the budget stops it' : '';
+  const so = sinceStartMs > 0 ? ` (${duration(sinceStartMs)} of it spent before the plan)` : '';
+  lines.push(`  about ${duration(sinceStartMs + plan.estimateMs)} in all${until}${so}`);
   if (plan.fits === 'everything') lines.push(`  fits ${budget}`);
   else if (plan.fits === 'coverage') {
     const cut = b.properties.filter((p) => p.cases < p.wanted);
@@ -466,4 +510,39 @@ export function planLines(plan: RunPlan, agent: AgentPace): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * Each check's share of the plan's estimate, in ms (summing to plan.estimateMs): its own work, its
+ * generated cases the plan gives it, and its file's shared samples on the file's first check. The
+ * console's ETA weighs the checks that ended by it (reporters/live-progress.ts).
+ */
+export function checkWeights(
+  checks: readonly PlannedCheck[],
+  agent: AgentPace,
+  plan: RunPlan,
+): PlannedCheckWeight[] {
+  const cases = new Map(plan.breadth.properties.map((p) => [p.check, p]));
+  const charged = new Set<string>();
+  const raw = checks.map((c) => {
+    if (c.plan === undefined) return 0;
+    let work = workOf(c.plan.cost, agent);
+    const breadth = cases.get(testName(c));
+    if (breadth !== undefined && breadth.cases > 1) {
+      const one = workOf({ requests: breadth.perCase.requests, turns: breadth.perCase.turns }, agent);
+      for (let i = 1; i < breadth.cases; i++) work = add(work, one);
+    }
+    if (!charged.has(c.file)) {
+      charged.add(c.file);
+      for (const sample of Object.values(c.plan.file.samples ?? {})) work = add(work, workOf(sample, agent));
+    }
+    return 1 + wallMs(work, agent, 1);
+  });
+  const sum = raw.reduce((a, b) => a + b, 0);
+  const scale = sum === 0 ? 0 : plan.estimateMs / sum;
+  return checks.map((c, i) => ({
+    requirementId: c.requirementId,
+    title: c.title,
+    weightMs: Math.round(raw[i]! * scale),
+  }));
 }

@@ -21,11 +21,10 @@ import type { ProgressListener } from '../../core/progress.ts';
 import { analyseRunSafely } from '../analysis/root-causes.ts';
 import { dialectProbeLines } from '../analysis/dialect.ts';
 import type { ProbeOutcome } from './probe.ts';
-import { etaListener } from './eta.ts';
 import type { Planner } from './run-phases.ts';
 import type { RunState } from './run-state.ts';
 import { runSuites, type SuitesOutcome } from './run-suites.ts';
-import { makePlan, planLines, type AgentPace, type RunPlan } from './plan.ts';
+import { checkWeights, makePlan, planLines, type AgentPace, type RunPlan } from './plan.ts';
 import { propertyLimits } from '../check/profile.ts';
 import { requestsPerMinute } from '../io/traffic/pace.ts';
 import { startRun } from './start-run.ts';
@@ -49,6 +48,8 @@ export interface RunOptions extends FleetRunOptions {
   secretHeader?: string[];
   /** Directory for the report files (default ./reports); null writes none. */
   out?: string | null;
+  /** File the run's events stream into, one JSON line each (`-`: stdout); absent: none. */
+  events?: string;
   /** Called with the finished RunResult, before the report files are written. */
   reporters?: RunReporter[];
   /** Progress lines; silent by default. */
@@ -118,10 +119,17 @@ export async function runResolved(
   const baseline = opts.baseline === undefined ? undefined : loadBaseline(opts.baseline);
   const run = await startRun(
     opts,
-    (provided) =>
+    (provided) => {
       log(
         `${toolLabel(TOOL)}: ${provided.baseUrl} agent ${provided.agentId}, ${selected.length} requirement(s)`,
-      ),
+      );
+      progress?.({
+        kind: 'start',
+        tool: { ...TOOL },
+        target: { baseUrl: provided.baseUrl, agentId: provided.agentId },
+        requirements: selected.map((r) => ({ id: r.id, level: r.level })),
+      });
+    },
     interrupt,
   );
   const { state, probe } = run;
@@ -143,6 +151,7 @@ export async function runResolved(
               progress,
               agentPace(provided, probe, opts),
               interrupt,
+              started,
             );
     result = finish(opts, state.run, started, probe, checked, baseline);
     result.traffic = summarizeTraffic(
@@ -199,6 +208,7 @@ function agentPace(provided: ProvidedRun, probe: ProbeOutcome, opts: ResolvedRun
     systemTimeoutMs: typeof timeout === 'number' && timeout > 0 ? timeout : null,
     maxWaitMs: opts.maxWaitMs,
     checkTimeoutMs: opts.checkTimeoutMs,
+    concurrency: provided.field.concurrency,
   };
 }
 
@@ -207,6 +217,7 @@ function recordedPlan(
   plan: RunPlan,
   agent: AgentPace,
   suites: SuitesOutcome,
+  collectedMs: number,
 ): NonNullable<RunTraffic['plan']> {
   const tests = [...suites.tests, ...(suites.superseded ?? [])];
   const sum = (f: (t: CollectedTest) => number): number => tests.reduce((n, t) => n + f(t), 0);
@@ -220,6 +231,8 @@ function recordedPlan(
     breadth: { requests: plan.breadth.requests, turns: plan.breadth.turns, ms: plan.breadth.ms },
     breadthWanted: plan.breadth.wanted,
     fits: plan.fits,
+    // Beside spent.ms, which counts from before the checks were collected.
+    estimateMs: collectedMs + plan.estimateMs,
     unreached: plan.unreached,
     budgetToFit: plan.budgetToFit,
     passes: suites.passes ?? 'one',
@@ -240,10 +253,14 @@ async function runChecks(
   progress: ProgressListener | undefined,
   agent: AgentPace,
   interrupt: AbortSignal | undefined,
+  started: Date,
 ): Promise<Checked> {
   const provided = state.run;
-  const eta = etaListener(log, progress);
+  const suitesCalled = Date.now();
+  // What the suites spent before the plan (collecting the checks), added to the plan's own estimate.
+  let collectedMs = 0;
   const planner: Planner = (checks, workers) => {
+    collectedMs = Date.now() - suitesCalled;
     const plan = makePlan({
       checks,
       agent,
@@ -253,8 +270,17 @@ async function runChecks(
       propertyLimits: propertyLimits(provided.field),
       must: new Set(selected.filter((r) => r.level === 'MUST').map((r) => r.id)),
     });
-    for (const line of planLines(plan, agent)) log(line);
-    eta.weigh(checks, agent, plan);
+    for (const line of planLines(plan, agent, Date.now() - started.getTime())) log(line);
+    progress?.({
+      kind: 'plan',
+      checks: checkWeights(checks, agent, plan),
+      estimateMs: plan.estimateMs,
+      budgetMs: plan.budgetMs,
+      fits: plan.fits,
+      requirements: plan.requirements,
+      requests: plan.coverage.requests + plan.breadth.requests,
+      turns: plan.coverage.turns + plan.breadth.turns,
+    });
     return plan;
   };
   const suites = await runSuites(
@@ -262,7 +288,7 @@ async function runChecks(
     selected.map((r) => r.id),
     opts.budgetMs,
     log,
-    eta.listener,
+    progress,
     planner,
     interrupt,
   );
@@ -293,7 +319,7 @@ async function runChecks(
       suites.signalled === undefined ? budgetCut(state.run.field, 'ran') : interruptCut(suites.signalled);
     checked.notRun = suites.notRun.map((requirementId) => ({ requirementId, ...cut }));
   }
-  if (suites.plan !== undefined) checked.plan = recordedPlan(suites.plan, agent, suites);
+  if (suites.plan !== undefined) checked.plan = recordedPlan(suites.plan, agent, suites, collectedMs);
   if (suites.webhooks !== undefined) checked.webhooks = suites.webhooks;
   if (suites.windowFill !== undefined) checked.windowFill = suites.windowFill;
   return checked;

@@ -1,9 +1,11 @@
 // The console reporter of `run`: live progress while the suites run (each suite file with its spec
-// sections, marks per check, running counts and elapsed time; each check in verbose mode), then the
-// closing summary (console-summary.ts). Quiet mode prints only the findings and the verdict.
+// sections, marks per check, running counts and elapsed time; each check in verbose mode; a status
+// line whenever the console was silent for a while: checks done, requests, MUST decided, time left),
+// then the closing summary (console-summary.ts). Quiet mode prints only the findings and the verdict.
 import type { ProgressEvent } from '../../core/progress.ts';
 import type { CheckResult, CheckStatus, RunResult } from '../../core/types.ts';
 import { redactLine } from '../../core/redaction.ts';
+import { LiveProgress, statusText } from '../live-progress.ts';
 import { palette, type Palette } from './ansi.ts';
 import type { ConsoleMode } from './console-mode.ts';
 import { formatRunSummary } from './console-summary.ts';
@@ -16,7 +18,17 @@ export interface ConsoleOptions {
   secrets?: readonly string[];
   /** Clock in ms (tests inject one). */
   now?: () => number;
+  /**
+   * A status line after this many ms without a line (5 s on a terminal, 30 s in a log); the CLI
+   * sets it, and tick() decides. Absent: no status line.
+   */
+  statusEveryMs?: number;
 }
+
+/** How often a silent console says where the run is: on a terminal, and in a piped log. */
+export const STATUS_EVERY_MS = { terminal: 5_000, piped: 30_000 } as const;
+// How often the timer asks tick() whether a status line is due.
+const TICK_MS = 1_000;
 
 const MARK: Record<CheckStatus, string> = {
   pass: '.',
@@ -38,12 +50,32 @@ export class ConsoleReporter {
   private readonly started: number;
   private readonly totals = new Map<CheckStatus, number>();
   private readonly sectionsByFile = new Map<string, Set<string>>();
+  private readonly live: LiveProgress;
+  private lastLine: number;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ConsoleOptions) {
     this.mode = options.mode ?? 'normal';
     this.p = palette(options.colour ?? false);
     this.now = options.now ?? (() => performance.now());
     this.started = this.now();
+    this.lastLine = this.started;
+    this.live = new LiveProgress(this.now);
+  }
+
+  /** Starts the timer of the status line (statusEveryMs); summary() stops it. */
+  startStatus(): void {
+    if (this.options.statusEveryMs === undefined || this.mode === 'quiet' || this.timer !== undefined) return;
+    this.timer = setInterval(() => this.tick(), TICK_MS);
+    // The status line never keeps a finished process alive.
+    this.timer.unref();
+  }
+
+  /** Prints the status line when the console has been silent for statusEveryMs. */
+  tick(): void {
+    const every = this.options.statusEveryMs;
+    if (every === undefined || this.mode === 'quiet' || this.now() - this.lastLine < every) return;
+    this.emit(`${this.elapsed()} ${this.p.style('bold', 'status:')} ${statusText(this.live.status())}`);
   }
 
   /** A line of the runner's own log (target, report paths); silent in quiet mode. */
@@ -52,6 +84,8 @@ export class ConsoleReporter {
   }
 
   progress(event: ProgressEvent): void {
+    this.live.read(event);
+    if (event.kind === 'start' || event.kind === 'plan') return;
     if (event.kind === 'check') {
       const sections = this.sectionsByFile.get(event.file) ?? new Set<string>();
       sections.add(sectionOf(event.check.requirementId));
@@ -64,7 +98,13 @@ export class ConsoleReporter {
   }
 
   summary(result: RunResult): void {
+    this.stopStatus();
     this.emit(formatRunSummary(result, this.p, this.mode));
+  }
+
+  stopStatus(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
   }
 
   private elapsed(): string {
@@ -95,6 +135,7 @@ export class ConsoleReporter {
 
   private emit(text: string): void {
     const clean = redactLine(text, this.options.secrets ?? []);
+    this.lastLine = this.now();
     this.options.write(`${clean}\n`);
   }
 }

@@ -5,7 +5,15 @@ import type { Level } from '../../requirements/types.ts';
 import type { RequirementResult, RunResult, Verdict, VerdictCounts } from '../../core/types.ts';
 import { VERDICTS } from '../../core/types.ts';
 import { complianceOf, unverifiedLines, verdictLine, type Compliance } from '../score.ts';
-import { decidingChecks, findingOf, firstFinding, groupBySection, roleTarget } from '../sections.ts';
+import {
+  comparison,
+  decidingChecks,
+  findingOf,
+  firstFinding,
+  groupBySection,
+  roleTarget,
+  type Finding,
+} from '../sections.ts';
 import { causeIndex } from '../root-causes.ts';
 import { palette, type Palette } from './ansi.ts';
 import { leadLines } from './console-lead.ts';
@@ -58,6 +66,30 @@ export function summaryTable(result: RunResult, p: Palette): string[] {
   return lines;
 }
 
+// A comparison up to this long reads on one line (`result.canceled: expected true, actual false`).
+const ONE_LINE = 110;
+// A curl line longer than this (a large body) is left to report.html and junit.xml.
+const MAX_CURL = 2_000;
+
+function comparisonLines(f: Finding, p: Palette): string[] {
+  const field = f.field === undefined ? '' : `${f.field}: `;
+  const expected = f.expected ?? '';
+  const actual = f.actual ?? '';
+  if (comparison(f).length <= ONE_LINE && !/\n/.test(comparison(f)))
+    return [`        ${field}expected ${p.style('green', expected)}, actual ${p.style('red', actual)}`];
+  return [
+    ...(f.field === undefined ? [] : [`        ${f.field}`]),
+    `        expected: ${p.style('green', expected)}`,
+    `        actual:   ${p.style('red', actual)}`,
+  ];
+}
+
+function curlLine(f: Finding): string[] {
+  if (f.curl === undefined) return [];
+  if (f.curl.length <= MAX_CURL) return [`        curl: ${f.curl}`];
+  return [`        curl: ${f.curl.length} characters, in report.html and junit.xml`];
+}
+
 function findingLines(r: RequirementResult, p: Palette, mode: ConsoleMode, expected: boolean): string[] {
   const tag = p.verdict(r.verdict, r.verdict.toUpperCase().padEnd(5));
   const note = expected ? p.style('grey', ' (expected failure, baseline)') : '';
@@ -66,16 +98,10 @@ function findingLines(r: RequirementResult, p: Palette, mode: ConsoleMode, expec
   for (const check of mode === 'verbose' ? checks : checks.slice(0, 3)) {
     const f = findingOf(check);
     lines.push(`      check: ${f.title}`);
-    if (f.expected !== undefined) {
-      lines.push(
-        `        expected: ${p.style('green', f.expected)}`,
-        `        actual:   ${p.style('red', f.actual ?? '')}`,
-      );
-    }
+    if (f.expected !== undefined) lines.push(...comparisonLines(f, p));
     if (f.message !== '' && (f.expected === undefined || mode === 'verbose'))
       lines.push(`        ${f.message}`);
-    lines.push(`        reproduce: ${f.reproduce}`);
-    if (mode === 'verbose' && f.curl !== undefined) lines.push(`        curl: ${f.curl.slice(0, 2_000)}`);
+    lines.push(`        reproduce: ${f.reproduce}`, ...curlLine(f));
   }
   if (checks.length === 0) lines.push(`      ${firstFinding(r)}`);
   return lines;

@@ -117,6 +117,11 @@ export type ReportVerdict = 'pass' | 'fail' | 'warn' | 'info' | 'not-applicable'
  */
 export type ReportCheckStatus = 'pass' | 'fail' | 'not-applicable' | 'not-exercised' | 'error';
 /**
+ * One line of the event stream of `a2a-conformance run --events <file>` (NDJSON: one JSON object a line, in the order the run saw them). `start` comes first and `end` last; between them `plan`, `verdict` (each requirement's, as soon as its checks have all ended), `status`, `fault` and `log`. A requirement's last `verdict` line holds its verdict in report.json: the run's end may revise one (a late webhook delivery, a breadth pass). Objects are open: later versions may add fields and events, which a reader skips.
+ */
+export type RunEvent =
+  RunStartEvent | RunPlanEvent | RunVerdictEvent | RunStatusEvent | RunFaultEvent | RunLogEvent | RunEndEvent;
+/**
  * Spec 6.1/6.3: the JSON body of a webhook request. The event name selects the shape of data. Durations are milliseconds (C-43).
  */
 export type WebhookPayload =
@@ -151,6 +156,7 @@ export interface SchemaTypes {
   'push-config-set-result': PushConfigSetResult;
   report: ConformanceReport;
   'resubscribe-result': ResubscribeResult;
+  'run-event': RunEvent;
   'send-result': SendResult;
   'stream-event': StreamEvent;
   'stream-task': StreamTask;
@@ -1339,7 +1345,7 @@ export interface ReportRequirement {
   checks: ReportCheck[];
 }
 /**
- * One check (one verifies() call) with expected, actual and its wire evidence. expected and actual: of the first failed assertion (or of the failure); absent on pass.
+ * One check (one verifies() call) with expected, actual and its wire evidence. expected and actual: of the first failed assertion (or of the failure), field naming what it read; absent on pass.
  *
  * This interface was referenced by `ConformanceReport`'s JSON-Schema
  * via the `definition` "check".
@@ -1351,6 +1357,10 @@ export interface ReportCheck {
   requirementId: string;
   title: string;
   status: ReportCheckStatus;
+  /**
+   * What the first failed assertion compared: its label, the field path it read (`result.canceled`, `error.code`). Absent on pass and when the check failed without an assertion (c.fail()).
+   */
+  field?: string;
   expected?: unknown;
   actual?: unknown;
   message: string;
@@ -1991,6 +2001,10 @@ export interface ReportTraffic {
      */
     unreached: string[];
     /**
+     * The suites' wall time the plan expected, from the same start as spent.ms: collecting the checks (measured), then what runs before the files that run last (phase 1 and the breadth given, side by side) and those files, at most the budget.
+     */
+    estimateMs?: number;
+    /**
      * A --budget-ms that would fit what did not fit; null when everything fits.
      */
     budgetToFit: number | null;
@@ -2209,6 +2223,213 @@ export interface ResubscribeResult {
   status: TaskStatus;
   subscribed: boolean;
   final: boolean;
+}
+/**
+ * The run began: what it certifies and which requirements it grades.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RunStartEvent".
+ */
+export interface RunStartEvent {
+  event: 'start';
+  /**
+   * When the event happened (RFC 3339, UTC).
+   */
+  time: string;
+  tool: {
+    name: string;
+    version: string;
+    /**
+     * The ledger graded against (report.json tool.ledger).
+     */
+    ledger?: {
+      hash: string;
+      requirements: number;
+    };
+  };
+  target: {
+    baseUrl: string;
+    agentId: string;
+  };
+  /**
+   * The selected requirements, each with its level.
+   */
+  requirements: {
+    id: string;
+    level: 'MUST' | 'SHOULD' | 'MAY' | 'INFO';
+  }[];
+}
+/**
+ * The run's plan, before the first check (report.json traffic.plan has it too, beside what was spent).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RunPlanEvent".
+ */
+export interface RunPlanEvent {
+  event: 'plan';
+  /**
+   * When the event happened (RFC 3339, UTC).
+   */
+  time: string;
+  /**
+   * Checks selected.
+   */
+  checks: number;
+  /**
+   * Selected requirements that have a check.
+   */
+  requirements: number;
+  /**
+   * The suites' wall time the plan expects, at most the budget.
+   */
+  estimateMs: number;
+  /**
+   * What the suites may spend.
+   */
+  budgetMs: number;
+  /**
+   * everything: both phases fit the budget; coverage: every requirement once, not every generated case; part: not every requirement.
+   */
+  fits: 'everything' | 'coverage' | 'part';
+  /**
+   * Requests the plan expects (phase 1 and the breadth given).
+   */
+  requests?: number;
+  /**
+   * Agent turns the plan expects.
+   */
+  turns?: number;
+}
+/**
+ * A requirement's verdict, once every check of it has ended (or, with `revised`, as the run's end decided it).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RunVerdictEvent".
+ */
+export interface RunVerdictEvent {
+  event: 'verdict';
+  /**
+   * When the event happened (RFC 3339, UTC).
+   */
+  time: string;
+  id: string;
+  level: 'MUST' | 'SHOULD' | 'MAY' | 'INFO';
+  verdict: 'pass' | 'fail' | 'warn' | 'info' | 'not-applicable' | 'not-exercised' | 'error';
+  /**
+   * Its checks that ended.
+   */
+  checks: number;
+  /**
+   * For fail, warn, info and error: the first deciding check's finding (`field: expected x, actual y`, or its message).
+   */
+  finding?: string;
+  /**
+   * The command that re-runs this requirement alone.
+   */
+  reproduce?: string;
+  /**
+   * Set on a verdict the run's end decided: the requirement had none yet, or another one before.
+   */
+  revised?: boolean;
+}
+/**
+ * How far the run is, as the console's status line says it.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RunStatusEvent".
+ */
+export interface RunStatusEvent {
+  event: 'status';
+  /**
+   * When the event happened (RFC 3339, UTC).
+   */
+  time: string;
+  checksDone: number;
+  checksTotal: number;
+  /**
+   * Requests of the checks that ended.
+   */
+  requests: number;
+  /**
+   * MUST requirements whose checks have all ended.
+   */
+  mustDecided: number;
+  mustTotal: number;
+  /**
+   * The time left, from the plan and the pace so far; absent before the plan.
+   */
+  etaMs?: number;
+}
+/**
+ * Something that is not a verdict went wrong: a check ended in a harness error, a suite file failed to load, the run's budget ran out, or the run could not be done.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RunFaultEvent".
+ */
+export interface RunFaultEvent {
+  event: 'fault';
+  /**
+   * When the event happened (RFC 3339, UTC).
+   */
+  time: string;
+  kind: 'check-error' | 'suite-error' | 'harness-error';
+  message: string;
+  /**
+   * The requirement, for a check-error.
+   */
+  id?: string;
+  /**
+   * The suite file, when one is concerned.
+   */
+  file?: string;
+}
+/**
+ * A line the console printed for a person (the target, the plan, the budget, the report files).
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RunLogEvent".
+ */
+export interface RunLogEvent {
+  event: 'log';
+  /**
+   * When the event happened (RFC 3339, UTC).
+   */
+  time: string;
+  text: string;
+}
+/**
+ * The run ended: its exit code and counts, as report.json has them.
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "RunEndEvent".
+ */
+export interface RunEndEvent {
+  event: 'end';
+  /**
+   * When the event happened (RFC 3339, UTC).
+   */
+  time: string;
+  exitCode: 0 | 1 | 2 | 130 | 143;
+  exitReason: string;
+  durationMs: number;
+  /**
+   * Requirements per verdict.
+   */
+  byVerdict: {
+    [k: string]: number;
+  };
+  /**
+   * The compliance level (report.json compliance.level).
+   */
+  compliance?: 'fully-compliant' | 'must-compliant' | 'unverified' | 'not-compliant';
+  /**
+   * The compliance score, 0 to 100 (report.json compliance.score); null when nothing counted.
+   */
+  score?: number | null;
+  /**
+   * The directory the report files were written to; absent when none were.
+   */
+  reports?: string;
 }
 /**
  * Spec 4.1: the result of message/send: a task with contextId, final always true, and status.state completed, working, failed or canceled.

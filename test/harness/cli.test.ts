@@ -149,6 +149,31 @@ describe.concurrent('a2a-conformance CLI', () => {
     // A cold declaration cache collects every suite file first: tens of seconds on a loaded runner.
   }, 90_000);
 
+  it('lists them as one JSON document with --json, and nothing else on stdout', async () => {
+    const r = await inProcess(['list', '--json', '--only', '2.2/response-id-equals-request-id']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      requirements: Array<{
+        id: string;
+        level: string;
+        role: string;
+        checks: Array<{ title: string; file: string }>;
+      }>;
+      total: number;
+      covered: number;
+    };
+    expect(doc.total).toBe(1);
+    expect(doc.covered).toBe(1);
+    expect(doc.requirements[0]).toMatchObject({
+      id: '2.2/response-id-equals-request-id',
+      level: 'MUST',
+      role: 'service',
+    });
+    expect(doc.requirements[0]!.checks.map((c) => c.title)).toContain(
+      'a success response echoes the string id',
+    );
+  }, 90_000);
+
   it('explains a requirement with its rulings and checks', async () => {
     const r = await inProcess(['explain', '2.2/response-id-equals-request-id']);
     expect(r.code).toBe(0);

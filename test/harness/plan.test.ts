@@ -10,8 +10,12 @@ import type {
 } from '../../harness/check/cost.ts';
 import type { CollectedTest } from '../../harness/runner/collector.ts';
 import { makePlan, planLines, waitMs, type AgentPace, type PlanInput } from '../../harness/runner/plan.ts';
+import { paceIntervalMs } from '../../harness/io/traffic/pace.ts';
 import { mergeBreadth } from '../../harness/runner/run-phases.ts';
 import type { PlannedCheck } from '../../harness/runner/schedule.ts';
+
+// The governor lets 57 requests (95%) into each 61 s at 60 a minute (harness/io/pace.ts).
+const INTERVAL_MS = paceIntervalMs({ limit: 60, windowMs: 60_000, source: 'card' });
 
 const AGENT: AgentPace = {
   requestsPerMinute: 60,
@@ -60,8 +64,9 @@ describe('the run plan', () => {
     const plan = makePlan(input(checks));
     expect(plan.coverage.requests).toBe(40);
     expect(plan.coverage.turns).toBe(4);
-    // 40 requests at 60 a minute: 40 s, more than the work in four lanes.
-    expect(plan.coverage.ms).toBe(40_000);
+    // 40 requests at 60 a minute, as the governor spaces them: more than the work in four lanes.
+    expect(plan.coverage.ms).toBe(Math.round(40 * INTERVAL_MS));
+    expect(plan.estimateMs).toBe(plan.coverage.ms);
     expect(plan.requirements).toBe(3);
     expect(plan.fits).toBe('everything');
     expect(plan.budgetToFit).toBeNull();
@@ -74,13 +79,16 @@ describe('the run plan', () => {
       check('1/cheap', 'f1', { requests: 1, turns: 0 }, { property: { requests: 1, turns: 0 } }),
       check('1/rich', 'f2', { requests: 3, turns: 1 }, { property: { requests: 8, turns: 2 } }),
     ];
-    // 4 requests of phase 1 (4 s); the rich property wants 99 cases of 8 requests (8 s each).
+    // 4 requests of phase 1; the rich property wants 99 cases of 8 requests each.
     const plan = makePlan(input(checks, { budgetMs: 100_000 }));
     const [rich, cheap] = plan.breadth.properties;
     expect(rich!.requirementId).toBe('1/rich');
     expect(rich!.wanted).toBe(100);
-    expect(rich!.cases).toBe(1 + Math.floor(96_000 / 8_000));
-    expect(cheap!.cases).toBe(1);
+    const caseMs = Math.round(8 * INTERVAL_MS);
+    expect(rich!.cases).toBe(1 + Math.floor((100_000 - Math.round(4 * INTERVAL_MS)) / caseMs));
+    // The cheap one gets what the rich one left: a case of one request per interval.
+    const left = 100_000 - Math.round(4 * INTERVAL_MS) - (rich!.cases - 1) * caseMs;
+    expect(cheap!.cases).toBe(1 + Math.floor(left / Math.round(INTERVAL_MS)));
     expect(plan.fits).toBe('coverage');
     expect(plan.budgetToFit).toBeGreaterThan(100_000);
     expect(planLines(plan, AGENT).join('\n')).toMatch(/phase 2 in part: .*--budget-ms \d+ would fit them/);
@@ -115,7 +123,10 @@ describe('the run plan', () => {
     expect(plan.fileOrder!.slice(0, 3)).toEqual(['f00', 'f01', 'f02']);
     expect(plan.unreached).toContain('4/r29');
     expect(plan.unreached).not.toContain('4/r00');
+    // The run stops at its budget: that is the estimate.
+    expect(plan.estimateMs).toBe(600_000);
     const lines = planLines(plan, AGENT).join('\n');
+    expect(lines).toContain('about 10 min 00 s in all, until the budget stops it');
     expect(lines).toMatch(/phase 1 does NOT fit/);
     expect(lines).toContain(`--budget-ms ${plan.budgetToFit}`);
   });
@@ -221,10 +232,13 @@ describe('the run plan', () => {
       { decl: { runs: { when: 'last', why: 'trips the limit' } } },
     );
     const plan = makePlan(input([burst, check('1/a', 'a', { requests: 1, turns: 0 })]));
-    expect(plan.coverage.requests).toBe(1 + 20 + 60 + 20);
-    expect(plan.coverage.ms).toBeGreaterThanOrEqual(60_000);
+    // The other file's request, then the burst: the limit and 20 more, past the pace.
+    expect(plan.coverage.requests).toBe(1 + 60 + 20);
+    // The burst's round trips 32 at a time, then the window it tripped, as long as a check may wait (10 s).
+    expect(plan.coverage.ms).toBe(Math.round(INTERVAL_MS) + 20 * 50 + 3 * 50 + 10_000);
     // What runs before them: the other files' requests and time, the burst and its window apart.
-    expect(plan.ahead).toEqual({ requests: 1, turns: 0, ms: 1_000 });
+    expect(plan.ahead).toEqual({ requests: 1, turns: 0, ms: Math.round(INTERVAL_MS) });
+    expect(plan.estimateMs).toBe(plan.coverage.ms);
     // The generated cases phase 2 gives run before them too.
     const property = check('1/p', 'p', { requests: 1, turns: 0 }, { property: { requests: 1, turns: 0 } });
     const withBreadth = makePlan(input([burst, property], { runs: 5 }));
@@ -232,12 +246,21 @@ describe('the run plan', () => {
     expect(withBreadth.ahead.requests).toBe(1 + 4);
   });
 
+  it("a round trip is the probe's, or its warm turn when that was shorter", () => {
+    const unpaced = { ...AGENT, requestsPerMinute: null, taskCap: 1, roundTripMs: 200 };
+    const checks = [check('1/a', 'f1', { requests: 10, turns: 0 })];
+    expect(makePlan(input(checks, { agent: { ...unpaced, turnLatencyMs: 1_000 } })).estimateMs).toBe(2_000);
+    expect(makePlan(input(checks, { agent: { ...unpaced, turnLatencyMs: 30 } })).estimateMs).toBe(300);
+  });
+
   it('planned waits derive from the agent: its turns, its system timeout within --max-wait, the spec', () => {
     expect(waitMs({ turns: 2, why: 't' }, AGENT)).toBe(3_000);
     expect(waitMs({ spec: 5_000, why: 's' }, AGENT)).toBe(5_000);
     expect(waitMs({ systemTimeout: true, why: 'st' }, AGENT)).toBe(30_000);
     expect(waitMs({ systemTimeout: true, why: 'st' }, { ...AGENT, maxWaitMs: 600_000 })).toBe(300_000);
-    expect(waitMs({ rateWindow: true, why: 'w' }, AGENT)).toBe(60_000);
+    // A rate window (60 s, C-04) as long as the run lets a check wait: --max-wait, else 10 s.
+    expect(waitMs({ rateWindow: true, why: 'w' }, AGENT)).toBe(10_000);
+    expect(waitMs({ rateWindow: true, why: 'w' }, { ...AGENT, maxWaitMs: 120_000 })).toBe(60_000);
   });
 });
 

@@ -26,7 +26,7 @@ describe('CheckRecorder', () => {
       r.check('jsonrpc', '1.0', '2.0');
       r.check('code', -32000, is.oneOf([-32001, -32002]));
     });
-    expect(outcome).toMatchObject({ status: 'fail', expected: '2.0', actual: '1.0' });
+    expect(outcome).toMatchObject({ status: 'fail', field: 'jsonrpc', expected: '2.0', actual: '1.0' });
     expect(outcome.message).toContain('+1 more');
     expect(r.assertions[1]).toMatchObject({
       expected: 'one of [-32001, -32002]',
@@ -43,7 +43,7 @@ describe('CheckRecorder', () => {
       reached = true;
     });
     expect(reached).toBe(false);
-    expect(outcome).toMatchObject({ status: 'fail', expected: 200, actual: 500 });
+    expect(outcome).toMatchObject({ status: 'fail', field: 'status', expected: 200, actual: 500 });
   });
 
   it('records fail() with its detail', () => {

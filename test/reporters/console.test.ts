@@ -79,7 +79,7 @@ describe('progress', () => {
 });
 
 describe('summary', () => {
-  it('has a table by section and by level, then each finding with expected, actual and reproduce', () => {
+  it('has a table by section and by level, then each finding with its field, expected, actual, reproduce and curl', () => {
     const { r, out } = reporter();
     r.summary(fixtureRun());
     const text = out();
@@ -88,8 +88,9 @@ describe('summary', () => {
     expect(text).toMatch(/ {2}all sections +3 +1 +1 +1 +1 +1 +1\n/);
     expect(text).toMatch(/By level\n {2}MUST +2 +1 +0 +0 +1 +1 +1\n/);
     expect(text).toContain('FAIL  2.2/response-id-equals-request-id (MUST)');
-    expect(text).toContain('        expected: "r1"\n        actual:   "not-your-id"');
+    expect(text).toContain('        id: expected "r1", actual "not-your-id"\n');
     expect(text).toContain('reproduce: npx a2a-conformance run --only 2.2/response-id-equals-request-id');
+    expect(text).toContain("        curl: curl -sS -X POST 'http://127.0.0.1:8080/api/v1/a2a/agent-1'\n");
     expect(text).toContain('WARN  2.1/id-required (SHOULD)');
     expect(text).toContain('ERROR 7/method-not-found-code (MUST)');
     expect(text).not.toContain('INFO  1/sync-or-streaming-calls');
@@ -102,10 +103,22 @@ describe('summary', () => {
     const lines = out().trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toBe(
-      'FAIL 2.2/response-id-equals-request-id  response-id-equals-request-id check: expected "r1", actual "not-your-id"',
+      'FAIL 2.2/response-id-equals-request-id  response-id-equals-request-id check: id: expected "r1", actual "not-your-id"',
     );
     expect(lines[1]).toMatch(/^ERROR 7\/method-not-found-code/);
     expect(lines[3]).toMatch(/^exit 1: /);
+  });
+
+  it('puts a long comparison on three lines, under the field it read', () => {
+    const run = fixtureRun();
+    const failed = run.requirements.find((q) => q.id === '2.2/response-id-equals-request-id')!.checks[0]!;
+    failed.field = 'result.status.message';
+    failed.expected = 'x'.repeat(120);
+    const { r, out } = reporter();
+    r.summary(run);
+    expect(out()).toContain(
+      `        result.status.message\n        expected: "${'x'.repeat(120)}"\n        actual:   "not-your-id"\n`,
+    );
   });
 
   it('lists info and not-exercised requirements, and the curl line, in verbose mode', () => {
@@ -148,5 +161,74 @@ describe('summary', () => {
     r.summary(run);
     expect(out()).not.toContain('s3cr3t-key');
     expect(out()).toContain('[redacted]');
+  });
+});
+
+describe('the status line', () => {
+  const start = {
+    kind: 'start' as const,
+    tool: { name: 'a2a-conformance', version: '0.0.0' },
+    target: { baseUrl: 'http://127.0.0.1:8080', agentId: 'a' },
+    requirements: [
+      { id: '1/a', level: 'MUST' as const },
+      { id: '1/b', level: 'MUST' as const },
+      { id: '1/c', level: 'SHOULD' as const },
+    ],
+  };
+  const plan = {
+    kind: 'plan' as const,
+    checks: [
+      { requirementId: '1/a', title: 'one', weightMs: 10_000 },
+      { requirementId: '1/b', title: 'two', weightMs: 10_000 },
+      { requirementId: '1/c', title: 'three', weightMs: 20_000 },
+    ],
+    estimateMs: 40_000,
+    budgetMs: 600_000,
+    fits: 'everything' as const,
+    requirements: 3,
+    requests: 30,
+    turns: 0,
+  };
+
+  it('says checks done, requests, MUST decided and the time left once the console was silent long enough', () => {
+    const { r, out, advance } = reporter({ statusEveryMs: 5_000 });
+    r.progress(start);
+    r.progress(plan);
+    advance(4_000);
+    r.tick();
+    expect(out()).toBe('');
+    advance(1_000);
+    r.tick();
+    // Nothing ended yet: the plan's estimate less the time spent.
+    expect(out()).toBe('[   5.0s] status: 0/3 checks · 0 requests · MUST 0/2 decided · about 35 s left\n');
+    // The run keeps a slower pace than planned: 20 s for 10 s of plan.
+    r.progress({ kind: 'check', file: 'f', check: { ...check('1/a', 'pass'), title: 'one' }, requests: 12 });
+    advance(15_000);
+    r.tick();
+    const last = out().trimEnd().split('\n').at(-1);
+    // A quarter done: 3/4 of what the plan leaves (20 s) and 1/4 of the 30 s of plan left at that pace (60 s).
+    expect(last).toBe('[  20.0s] status: 1/3 checks · 12 requests · MUST 1/2 decided · about 30 s left');
+  });
+
+  it('waits for silence: a progress line resets it, and quiet mode never prints one', () => {
+    const { r, out, advance } = reporter({ statusEveryMs: 5_000 });
+    r.progress(start);
+    r.progress(plan);
+    advance(4_000);
+    r.progress({ kind: 'file', file: 'f', statuses: [], suiteErrors: 0 });
+    advance(4_000);
+    r.tick();
+    expect(out()).not.toContain('status:');
+    const quiet = reporter({ statusEveryMs: 5_000, mode: 'quiet' });
+    quiet.advance(60_000);
+    quiet.r.tick();
+    expect(quiet.out()).toBe('');
+  });
+
+  it('says the run is still probing before the plan', () => {
+    const { r, out, advance } = reporter({ statusEveryMs: 30_000 });
+    advance(30_000);
+    r.tick();
+    expect(out()).toContain('status: probing the target and collecting the checks');
   });
 });

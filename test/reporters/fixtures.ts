@@ -163,6 +163,7 @@ export function fixtureRequirements(): RequirementResult[] {
     ]),
     requirement('2.2/response-id-equals-request-id', 'fail', [
       check('2.2/response-id-equals-request-id', 'fail', {
+        field: 'id',
         expected: 'r1',
         actual: 'not-your-id',
         evidence: { exchanges: [idEx], streams: [], deliveries: [] },

@@ -83,7 +83,7 @@ describe('junit.xml', () => {
     const c = cases(doc).get('2.2/response-id-equals-request-id')!;
     expect(c.failure?.type).toBe('MUST');
     expect(c.failure?.message).toBe(
-      'response-id-equals-request-id check: expected "r1", actual "not-your-id"',
+      'response-id-equals-request-id check: id: expected "r1", actual "not-your-id"',
     );
     expect(c.failure?.['#text']).toContain('expected: "r1"');
     expect(c.failure?.['#text']).toContain(
