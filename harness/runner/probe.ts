@@ -1,5 +1,6 @@
-// Probes the target before any suite runs: one agent/authenticatedExtendedCard call (spec 4.8), and
-// for the run's plan one timed message/send (the agent's turn latency).
+// Probes the target before any suite runs: one agent/authenticatedExtendedCard call (spec 4.8), waited
+// for up to the cold-start allowance (first-answer.ts), and for the run's plan one timed message/send
+// (the agent's turn latency).
 // No complete answer, a redirect, a refused credential (C-01) or an unknown agent (C-23) means the
 // run cannot be done.
 import { randomUUID } from 'node:crypto';
@@ -12,6 +13,7 @@ import { observeConnection, tlsHint, type ConnectionSeen, type NetworkSettings }
 import { createTargetClient } from '../io/target-client.ts';
 import type { Reachability } from '../../core/types.ts';
 import { probeDialect } from '../analysis/dialect.ts';
+import { awaitFirstAnswer } from './first-answer.ts';
 import type { DialectProbeAnswer } from '../../core/analysis.ts';
 
 export interface ProbeTarget {
@@ -19,7 +21,16 @@ export interface ProbeTarget {
   agentId: string;
   auth: { apiKey?: string; bearer?: string };
   timeoutMs: number;
+  /** How long the first answer is waited for (--cold-start-ms); default: timeoutMs. */
+  coldStartMs?: number;
   network?: NetworkSettings;
+}
+
+export interface ProbeOptions {
+  /** Also time one plain message/send (the agent's turn latency, for the plan). */
+  measureTurn?: boolean;
+  /** A console line: the probe waits for a cold start. */
+  log?: (line: string) => void;
 }
 
 export interface ProbeOutcome {
@@ -97,14 +108,17 @@ function classify(ex: Exchange): Omit<ProbeOutcome, 'reachability'> & Omit<Reach
  * the least a run asks of the agent. Undefined when it got no complete answer with a result (the plan
  * then assumes the round trip; the suites grade the answer).
  */
-async function turnLatency(client: ReturnType<typeof createTargetClient>): Promise<number | undefined> {
+async function turnLatency(
+  client: ReturnType<typeof createTargetClient>,
+  timeoutMs: number,
+): Promise<number | undefined> {
   try {
     const message = {
       role: 'user',
       messageId: randomUUID(),
       parts: [{ type: 'text', text: 'conformance: probe turn' }],
     };
-    const ex = await client.rpc('message/send', { message });
+    const ex = await client.rpc('message/send', { message }, { timeoutMs });
     const json = ex.response?.json;
     return ex.error === undefined && isObject(json) && isObject(json.result)
       ? Math.round(ex.timings.totalMs)
@@ -118,10 +132,10 @@ async function turnLatency(client: ReturnType<typeof createTargetClient>): Promi
 export async function probeTarget(
   target: ProbeTarget,
   traffic?: { governor: Governor; tally: TrafficTally },
-  { measureTurn = false }: { measureTurn?: boolean } = {},
+  opts: ProbeOptions = {},
 ): Promise<ProbeOutcome> {
   const { value, seen } = await observeConnection(target.baseUrl, target.network, () =>
-    probe(target, traffic, measureTurn),
+    probe(target, traffic, opts),
   );
   // A gateway that wants a client certificate often completes the handshake and closes the
   // connection after it (TLS 1.3): the session seen and no answer point at it.
@@ -139,34 +153,64 @@ export async function probeTarget(
   return { ...value, connection: seen };
 }
 
+const CARD_PARAMS = { includeCapabilities: true };
+
 async function probe(
   target: ProbeTarget,
   traffic: { governor: Governor; tally: TrafficTally } | undefined,
-  measureTurn: boolean,
+  opts: ProbeOptions,
 ): Promise<ProbeOutcome> {
   const client = createTargetClient({ ...target, ...traffic });
+  const coldStartMs = Math.max(target.timeoutMs, target.coldStartMs ?? target.timeoutMs);
   try {
-    let ex: Exchange;
+    let first: Awaited<ReturnType<typeof awaitFirstAnswer>>;
     try {
-      ex = await client.rpc('agent/authenticatedExtendedCard', { includeCapabilities: true });
+      first = await awaitFirstAnswer(
+        (timeoutMs) => client.rpc('agent/authenticatedExtendedCard', CARD_PARAMS, { timeoutMs }),
+        {
+          timeoutMs: target.timeoutMs,
+          coldStartMs,
+          ...(opts.log === undefined ? {} : { onWaiting: opts.log }),
+        },
+      );
     } catch (e) {
       // The governor gave up: the agent kept answering "rate limited" (HTTP 429 / -32012).
       const message = `the target refused the probe: ${(e as Error).message}`;
       const reachability = { reachable: true, authenticated: false, message, durationMs: 0 };
       return { reachability, card: null, couldNotRun: message };
     }
+    const { ex } = first;
     const { card, couldNotRun, ...reach } = classify(ex);
+    if (ex.response === undefined && coldStartMs > target.timeoutMs) {
+      const waited = `; nothing answered for ${Math.round(first.firstAnswerMs / 1000)} s (--cold-start-ms ${coldStartMs})`;
+      reach.message += waited;
+      return {
+        reachability: { ...reach, durationMs: Math.round(ex.timings.totalMs) },
+        card,
+        couldNotRun: `${couldNotRun ?? reach.message}${couldNotRun === null ? '' : waited}`,
+      };
+    }
     const outcome: ProbeOutcome = {
       reachability: { ...reach, durationMs: Math.round(ex.timings.totalMs) },
       card,
       couldNotRun,
     };
+    if (ex.response !== undefined) outcome.reachability.firstAnswerMs = first.firstAnswerMs;
+    if (first.coldStart && couldNotRun === null) {
+      outcome.reachability.coldStart = true;
+      // The plan's round trip is the warm agent's: the card once more, now that the agent is up.
+      const warm = await client.rpc('agent/authenticatedExtendedCard', CARD_PARAMS);
+      if (warm.response !== undefined && warm.error === undefined)
+        outcome.reachability.durationMs = Math.round(warm.timings.totalMs);
+    }
     // An agent that does not know the card method (or wants another protocol version) may speak
     // another dialect: two more requests ask it (harness/analysis). Any other answer costs nothing more.
     if (card === null && couldNotRun === null && ASKS_DIALECT.has(errorCode(ex.response?.json)))
       outcome.dialectProbe = await probeDialect(client);
-    if (measureTurn && couldNotRun === null) {
-      const ms = await turnLatency(client);
+    if (opts.measureTurn === true && couldNotRun === null) {
+      // A turn longer than the request budget is still the agent's turn: it is measured whole, up to
+      // the cold-start allowance, so the run's task-making requests can be given the time it takes.
+      const ms = await turnLatency(client, coldStartMs);
       if (ms !== undefined) outcome.turnLatencyMs = ms;
     }
     return outcome;

@@ -98,10 +98,13 @@ export async function runResolved(
   const started = new Date();
   const selected = selectForRun(opts);
   const baseline = opts.baseline === undefined ? undefined : loadBaseline(opts.baseline);
-  const run = await startRun(opts, (provided) =>
-    log(
-      `${toolLabel(TOOL)}: ${provided.baseUrl} agent ${provided.agentId}, ${selected.length} requirement(s)`,
-    ),
+  const run = await startRun(
+    opts,
+    (provided) =>
+      log(
+        `${toolLabel(TOOL)}: ${provided.baseUrl} agent ${provided.agentId}, ${selected.length} requirement(s)`,
+      ),
+    log,
   );
   const { provided, probe } = run;
   let result: RunResult;

@@ -19,10 +19,14 @@ export interface StartedRun {
   close: () => Promise<void>;
 }
 
-/** `onTarget` is called once the target is known, before the probe (the run's first log line). */
+/**
+ * `onTarget` is called once the target is known, before the probe (the run's first log line); `log`
+ * gets the probe's console lines (a cold start waited for).
+ */
 export async function startRun(
   opts: ResolvedRunOptions,
   onTarget: (provided: ProvidedRun) => void = () => undefined,
+  log?: (line: string) => void,
 ): Promise<StartedRun> {
   const bundled = opts.target === undefined ? await startBundledTarget(opts.agentId) : undefined;
   const provided = providedRun(opts, bundled);
@@ -33,7 +37,10 @@ export async function startRun(
     onTarget(provided);
     const f = provided.field;
     const probeTraffic = { governor: new Governor(f), tally: newTally() };
-    const probe = await probeTarget(provided, probeTraffic, { measureTurn: true });
+    const probe = await probeTarget({ ...provided, coldStartMs: opts.coldStartMs }, probeTraffic, {
+      measureTurn: true,
+      ...(log === undefined ? {} : { log }),
+    });
     provided.card = probe.card;
     f.pace = paceFor(opts, probe.card);
     f.taskCap = taskCapFor(probe.card);
