@@ -1,6 +1,6 @@
 // The probe's first request under a cold start (an agent scaled to zero, a serverless function, a
-// container still starting): the run's first answer may take longer than --timeout-ms, or the
-// connection may be refused and a gateway answer 502, 503 or 504 until the agent is up. The probe
+// container still starting): the run's first answer may take longer than --timeout-ms, or a front
+// may reset the connection or answer 502, 503 or 504 until the agent is up. The probe
 // waits for it up to --cold-start-ms, says on the console that it is waiting, and resends the card
 // request (idempotent, spec 4.8) while nothing answers. Only an agent silent for the whole allowance
 // is unreachable. The first answer's latency is reported apart: it is neither the round trip the
@@ -33,9 +33,15 @@ export interface FirstAnswerOptions {
   onWaiting?: (line: string) => void;
 }
 
-/** Whether an exchange is no answer of the agent's yet: none came, or a gateway said it is starting. */
+/**
+ * Whether an exchange is no answer of the agent's yet: the connection was reset before an answer (a
+ * front dropping requests while the agent starts), or a gateway said it is starting. A refused
+ * connection, an unknown host or a TLS failure is no cold start: the target is wrong or down, and
+ * the run says so at once instead of after the allowance.
+ */
 export function stillStarting(ex: Exchange): boolean {
-  return ex.response === undefined || (ex.error === undefined && WARMING_STATUS.has(ex.response.status));
+  if (ex.response === undefined) return ex.error?.kind === 'reset';
+  return ex.error === undefined && WARMING_STATUS.has(ex.response.status);
 }
 
 /**
@@ -70,7 +76,7 @@ export async function awaitFirstAnswer(
         const firstAnswerMs = Math.round(spent());
         return { ex, firstAnswerMs, coldStart: firstAnswerMs > opts.timeoutMs || sends > 1 };
       }
-      // Refused, reset or a gateway's 5xx: the agent is not up yet; ask again shortly.
+      // Reset, or a gateway's 5xx: the agent is not up yet; ask again shortly.
       if (spent() >= opts.timeoutMs) tell();
       await sleep(Math.min(RESEND_PAUSE_MS, left));
     }

@@ -1259,7 +1259,7 @@ export interface ReportReachability {
    */
   durationMs: number;
   /**
-   * Milliseconds from the probe's first request to the target's first complete answer: a cold start included (the probe waits for it up to --cold-start-ms, resending while nothing answers or a gateway answers 502, 503 or 504). Neither the round trip nor the agent's turn latency.
+   * Milliseconds from the probe's first request to the target's first complete answer: a cold start included (the probe waits for it up to --cold-start-ms, resending while a front resets the connection or answers 502, 503 or 504). Neither the round trip nor the agent's turn latency.
    */
   firstAnswerMs?: number;
   /**
