@@ -158,6 +158,15 @@ export const RUN_OPTIONS = [
     schema: positive,
   },
   {
+    key: 'coldStartMs',
+    arg: '<n>',
+    env: 'A2A_COLD_START_MS',
+    help: "how long the probe waits for the target's first answer in ms (a cold start: an agent scaled to zero, a serverless function), resending while a front resets the connection or answers 502, 503 or 504; never less than --timeout-ms",
+    default: 60_000,
+    schema: positive,
+    more: "The probe says on the console when it starts waiting beyond --timeout-ms. The first answer's latency is reported apart (`reachability.firstAnswerMs` in report.json); the round trip and the turn latency the plan uses are measured on the warm agent. Only when nothing answers for this long is the target unreachable (exit 2); a refused connection, an unknown host or a TLS failure is unreachable at once.",
+  },
+  {
     key: 'checkTimeoutMs',
     arg: '<n>',
     env: 'A2A_CHECK_TIMEOUT_MS',

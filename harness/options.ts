@@ -54,6 +54,8 @@ export interface ResolvedRunOptions extends TableValues {
   timeoutMs: number;
   /** Budget of one check (a check may make many requests and wait for webhooks). */
   checkTimeoutMs: number;
+  /** How long the probe waits for the target's first answer (a cold start); at least timeoutMs. */
+  coldStartMs: number;
   /** Budget of the whole run; when spent the run stops and exits 2. */
   budgetMs: number;
   seed: number;
@@ -90,6 +92,7 @@ export const DEFAULTS = Object.freeze({
   level: defaultOf<LevelSelection>('level'),
   webhookListen: defaultOf<string>('webhookListen'),
   timeoutMs: defaultOf<number>('timeoutMs'),
+  coldStartMs: defaultOf<number>('coldStartMs'),
   budgetMs: defaultOf<number>('budgetMs'),
   runs: defaultOf<number>('runs'),
   concurrency: defaultOf<number>('concurrency'),
@@ -207,6 +210,7 @@ export function resolveOptions(
     webhookListen: hostPort(raw.webhookListen ?? DEFAULTS.webhookListen),
     timeoutMs,
     checkTimeoutMs: int(raw.checkTimeoutMs, 'checkTimeoutMs', defaultCheckTimeoutMs(timeoutMs), 1),
+    coldStartMs: Math.max(timeoutMs, int(raw.coldStartMs, 'coldStartMs', DEFAULTS.coldStartMs, 1)),
     // smoke is the quick look: five minutes, every MUST requirement first (harness/runner/plan.ts).
     budgetMs: int(raw.budgetMs, 'budgetMs', raw.profile === 'smoke' ? SMOKE_BUDGET_MS : DEFAULTS.budgetMs, 1),
     seed: int(raw.seed, 'seed', Math.floor(Math.random() * 2 ** 31), -(2 ** 31)),

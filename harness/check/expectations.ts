@@ -8,9 +8,9 @@
 import type { Assertion, CheckResult } from '../../core/types.ts';
 import type { Delivery } from '../../core/evidence.ts';
 import {
-  deliveryEvent,
+  deliveryIsEvent,
   deliveryKey,
-  deliveryTaskId,
+  deliveryOfTask,
   distinctDeliveries,
   summarizeDeliveries,
   type DeliveryUnit,
@@ -21,9 +21,9 @@ import { describeValue } from '../../core/describe.ts';
 export interface DeliveryMatch {
   /** The check URL's token (CheckWebhooks.newUrl); absent: any URL of the run's receiver. */
   token?: string;
-  /** The payload taskId. */
+  /** The task (payload taskId, else data.taskId: deliveryOfTask). */
   taskId?: string;
-  /** The event (payload `event`, else X-Webhook-Event). */
+  /** The event (payload `event`, else X-Webhook-Event: deliveryIsEvent). */
   event?: string;
 }
 
@@ -73,8 +73,8 @@ export function graceMs(lagsMs: readonly number[]): number {
 
 export function matchesDelivery(d: Delivery, m: DeliveryMatch): boolean {
   if (m.token !== undefined && d.token !== m.token) return false;
-  if (m.taskId !== undefined && deliveryTaskId(d) !== m.taskId) return false;
-  if (m.event !== undefined && deliveryEvent(d) !== m.event) return false;
+  if (m.taskId !== undefined && !deliveryOfTask(d, m.taskId)) return false;
+  if (m.event !== undefined && !deliveryIsEvent(d, m.event)) return false;
   return true;
 }
 

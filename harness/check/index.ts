@@ -13,7 +13,12 @@ export { isNotExercisedStop } from './recorder.ts';
 export type { CheckFn } from './run-check.ts';
 export { closeSharedReceiver, type CheckWebhooks } from './webhooks.ts';
 export { LATE_TOLERANCE_MS, type DeliveryMatch } from './expectations.ts';
-export { distinctDeliveries, summarizeDeliveries } from '../io/webhooks/webhook-receiver.ts';
+export {
+  deliveryIsEvent,
+  deliveryOfTask,
+  distinctDeliveries,
+  summarizeDeliveries,
+} from '../io/webhooks/webhook-receiver.ts';
 export type { ProvidedRun } from '../provided.ts';
 export { cardClaims } from '../capabilities.ts';
 export { methodOf } from '../analysis/findings.ts';

@@ -1,5 +1,6 @@
-// Probes the target before any suite runs: one agent/authenticatedExtendedCard call (spec 4.8), and
-// for the run's plan one timed message/send (the agent's turn latency).
+// Probes the target before any suite runs: one agent/authenticatedExtendedCard call (spec 4.8), waited
+// for up to the cold-start allowance (first-answer.ts), and for the run's plan one timed message/send
+// (the agent's turn latency).
 // No complete answer, a redirect, a refused credential (C-01), an unknown agent (C-23) or no
 // JSON-RPC answer to either request (a web server that is no agent) means the run cannot be done.
 import { randomUUID } from 'node:crypto';
@@ -13,6 +14,7 @@ import type { NetworkSettings } from '../io/target/network.ts';
 import { createTargetClient } from '../io/target/target-client.ts';
 import type { Reachability } from '../../core/types.ts';
 import { probeDialect } from '../analysis/dialect.ts';
+import { awaitFirstAnswer } from './first-answer.ts';
 import type { DialectProbeAnswer } from '../../core/analysis.ts';
 import { credentialRefused, isJsonRpcBody, notAnAgent } from './not-an-agent.ts';
 
@@ -21,7 +23,16 @@ export interface ProbeTarget {
   agentId: string;
   auth: { apiKey?: string; bearer?: string };
   timeoutMs: number;
+  /** How long the first answer is waited for (--cold-start-ms); default: timeoutMs. */
+  coldStartMs?: number;
   network?: NetworkSettings;
+}
+
+export interface ProbeOptions {
+  /** Also time one plain message/send (the agent's turn latency, for the plan). */
+  measureTurn?: boolean;
+  /** A console line: the probe waits for a cold start. */
+  log?: (line: string) => void;
 }
 
 export interface ProbeOutcome {
@@ -102,14 +113,19 @@ function classify(
  * that is none: a plain text message/send, the least a run asks of the agent. Undefined when the
  * governor gave up on it.
  */
-async function probeTurn(client: ReturnType<typeof createTargetClient>): Promise<Exchange | undefined> {
+async function probeTurn(
+  client: ReturnType<typeof createTargetClient>,
+  timeoutMs: number,
+): Promise<Exchange | undefined> {
   try {
     const message = {
       role: 'user',
       messageId: randomUUID(),
       parts: [{ type: 'text', text: 'conformance: probe turn' }],
     };
-    return await client.rpc('message/send', { message });
+    // A turn longer than the request budget is still the agent's turn: it is measured whole, up to
+    // the cold-start allowance, so the run's task-making requests can be given the time it takes.
+    return await client.rpc('message/send', { message }, { timeoutMs });
   } catch {
     return undefined;
   }
@@ -127,10 +143,10 @@ function turnLatency(ex: Exchange | undefined): number | undefined {
 export async function probeTarget(
   target: ProbeTarget,
   traffic?: { governor: Governor; tally: TrafficTally },
-  { measureTurn = false }: { measureTurn?: boolean } = {},
+  opts: ProbeOptions = {},
 ): Promise<ProbeOutcome> {
   const { value, seen } = await observeConnection(target.baseUrl, target.network, () =>
-    probe(target, traffic, measureTurn),
+    probe(target, traffic, opts),
   );
   // A gateway that wants a client certificate often completes the handshake and closes the
   // connection after it (TLS 1.3): the session seen and no answer point at it.
@@ -148,38 +164,67 @@ export async function probeTarget(
   return { ...value, connection: seen };
 }
 
+const CARD_PARAMS = { includeCapabilities: true };
+
 async function probe(
   target: ProbeTarget,
   traffic: { governor: Governor; tally: TrafficTally } | undefined,
-  measureTurn: boolean,
+  opts: ProbeOptions,
 ): Promise<ProbeOutcome> {
   const client = createTargetClient({ ...target, ...traffic });
+  const coldStartMs = Math.max(target.timeoutMs, target.coldStartMs ?? target.timeoutMs);
   try {
-    let ex: Exchange;
+    let first: Awaited<ReturnType<typeof awaitFirstAnswer>>;
     try {
-      ex = await client.rpc('agent/authenticatedExtendedCard', { includeCapabilities: true });
+      first = await awaitFirstAnswer(
+        (timeoutMs) => client.rpc('agent/authenticatedExtendedCard', CARD_PARAMS, { timeoutMs }),
+        {
+          timeoutMs: target.timeoutMs,
+          coldStartMs,
+          ...(opts.log === undefined ? {} : { onWaiting: opts.log }),
+        },
+      );
     } catch (e) {
       // The governor gave up: the agent kept answering "rate limited" (HTTP 429 / -32012).
       const message = `the target refused the probe: ${(e as Error).message}`;
       const reachability = { reachable: true, authenticated: false, message, durationMs: 0 };
       return { reachability, card: null, couldNotRun: message };
     }
+    const { ex } = first;
     const { card, couldNotRun, ...reach } = classify(ex, target.auth);
+    if (ex.response === undefined && coldStartMs > target.timeoutMs) {
+      const waited = `; nothing answered for ${Math.round(first.firstAnswerMs / 1000)} s (--cold-start-ms ${coldStartMs})`;
+      reach.message += waited;
+      return {
+        reachability: { ...reach, durationMs: Math.round(ex.timings.totalMs) },
+        card,
+        couldNotRun: `${couldNotRun ?? reach.message}${couldNotRun === null ? '' : waited}`,
+      };
+    }
     const outcome: ProbeOutcome = {
       reachability: { ...reach, durationMs: Math.round(ex.timings.totalMs) },
       card,
       couldNotRun,
     };
+    if (ex.response !== undefined) outcome.reachability.firstAnswerMs = first.firstAnswerMs;
     if (couldNotRun !== null) return outcome;
+    if (first.coldStart) {
+      outcome.reachability.coldStart = true;
+      // The plan's round trip is the warm agent's: the card once more, now that the agent is up.
+      const warm = await client.rpc('agent/authenticatedExtendedCard', CARD_PARAMS);
+      if (warm.response !== undefined && warm.error === undefined)
+        outcome.reachability.durationMs = Math.round(warm.timings.totalMs);
+    }
     // An agent that does not know the card method (or wants another protocol version) may speak
     // another dialect: two more requests ask it (harness/analysis). Any other answer costs nothing more.
     if (card === null && ASKS_DIALECT.has(errorCode(ex.response?.json)))
       outcome.dialectProbe = await probeDialect(client);
     // No JSON-RPC at all to the card request: a plain message/send decides whether anything at this
     // path speaks it. A web server that is no agent (HTML, text, 501 to every POST) ends the run here.
+    const measureTurn = opts.measureTurn === true;
     const spoke = isJsonRpcBody(ex.response?.json);
     if (!measureTurn && spoke) return outcome;
-    const turn = await probeTurn(client);
+    const turn = await probeTurn(client, coldStartMs);
     if (!spoke && !isJsonRpcBody(turn?.response?.json)) {
       const message = notAnAgent(ex, turn);
       outcome.reachability = { ...outcome.reachability, authenticated: false, message };

@@ -131,6 +131,7 @@ export async function runResolved(
       });
     },
     interrupt,
+    log,
   );
   const { state, probe } = run;
   const provided = state.run;

@@ -22,12 +22,16 @@ export interface StartedRun {
   close: () => Promise<void>;
 }
 
-/** `onTarget` is called once the target is known, before the probe (the run's first log line). */
+/**
+ * `onTarget` is called once the target is known, before the probe (the run's first log line); `log`
+ * gets the probe's console lines (a cold start waited for).
+ */
 export async function startRun(
   opts: ResolvedRunOptions,
   onTarget: (run: ProvidedRun) => void = () => undefined,
   /** An interrupt of the run (core/interrupt.ts): the probe ends with it. */
   interrupt?: AbortSignal,
+  log?: (line: string) => void,
 ): Promise<StartedRun> {
   const bundled = opts.target === undefined ? await startBundledTarget(opts.agentId) : undefined;
   const state = new RunState(runSettings(opts, bundled), { card: null, field: { pace: opts.rate ?? null } });
@@ -38,7 +42,10 @@ export async function startRun(
     onTarget(state.run);
     const probeTraffic = { governor: new Governor(state.run.field), tally: newTally() };
     const probe = await untilInterrupted(
-      probeTarget(state.run, probeTraffic, { measureTurn: true }),
+      probeTarget({ ...state.run, coldStartMs: opts.coldStartMs }, probeTraffic, {
+        measureTurn: true,
+        ...(log === undefined ? {} : { log }),
+      }),
       interrupt,
     );
     state.decide({

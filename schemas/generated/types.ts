@@ -355,6 +355,7 @@ export interface FleetRunOptions {
   webhookListen?: string;
   webhookPublicUrl?: string;
   timeoutMs?: number;
+  coldStartMs?: number;
   checkTimeoutMs?: number;
   budgetMs?: number;
   seed?: number;
@@ -1259,7 +1260,18 @@ export interface ReportReachability {
    */
   status?: number;
   message: string;
+  /**
+   * Round trip of the probe's card request, the one the run's plan uses: after a cold start, that of a second request to the warm agent.
+   */
   durationMs: number;
+  /**
+   * Milliseconds from the probe's first request to the target's first complete answer: a cold start included (the probe waits for it up to --cold-start-ms, resending while a front resets the connection or answers 502, 503 or 504). Neither the round trip nor the agent's turn latency.
+   */
+  firstAnswerMs?: number;
+  /**
+   * True when the first answer took longer than --timeout-ms or came after a resend: the probe waited out a cold start.
+   */
+  coldStart?: boolean;
 }
 /**
  * What the harness saw of the connection to the target when it probed it: the TLS session, the proxy, notes.

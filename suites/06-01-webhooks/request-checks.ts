@@ -170,10 +170,12 @@ export function registerRequestChecks(opts: VerifiesOptions = {}): void {
     'the payload taskId is the task whose status changed',
     async (c) => {
       const s = await sample(c);
-      // The sample's events were found by payload taskId: a wrong id would leave them missing.
+      // The sample's deliveries were found at its URL by payload taskId or data.taskId (deliveryOfTask):
+      // each one's payload taskId is graded here, so a missing or garbled one fails this requirement.
       const events = s.deliveries.map(eventOf);
       c.check('task.submitted found under the task id', events.includes('task.submitted'), true);
       c.check(`${s.finalEvent} found under the task id`, events.includes(s.finalEvent), true);
+      each(c, s.deliveries, 'payload taskId', (d) => payloadOf(d)?.taskId, s.taskId);
       each(c, s.deliveries, 'data.taskId beside payload taskId', (d) => dataOf(d)?.taskId, s.taskId);
     },
     opts,

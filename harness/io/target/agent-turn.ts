@@ -48,3 +48,20 @@ export function eventEndsTask(event: unknown): boolean {
   if (!isObject(result)) return false;
   return result.final === true || (isObject(result.status) && isFinalState(result.status.state));
 }
+
+/**
+ * A task-making request's budget is never below this many of the agent's measured turns: a turn a
+ * little longer than the one measured (an LLM's turns vary) is still waited for whole.
+ */
+export const TURN_BUDGET_MULTIPLE = 2;
+
+/**
+ * The budget of a task-making request (a deadline, or an SSE budget): `baseMs` (--timeout-ms, or the
+ * stream's own budget) plus the agent's measured turn, and never below TURN_BUDGET_MULTIPLE turns. So
+ * an agent whose turns take longer than --timeout-ms is answered in full, never cut by the harness
+ * and graded for it. No measured turn: `baseMs`.
+ */
+export function turnBudgetMs(baseMs: number, turnMs: number): number {
+  if (turnMs <= 0) return baseMs;
+  return Math.max(baseMs + turnMs, TURN_BUDGET_MULTIPLE * turnMs);
+}

@@ -4,7 +4,7 @@
 // recorded, never thrown; every request ends by a total deadline; redirects are never followed.
 import { performance } from 'node:perf_hooks';
 import { request, type Dispatcher } from 'undici';
-import { answerMadeTask } from './agent-turn.ts';
+import { answerMadeTask, turnBudgetMs } from './agent-turn.ts';
 import { ACCEPT_ENCODING, decodedBody, readCapped, type BodyAccumulator } from './body-reader.ts';
 import type { Exchange } from '../../../core/evidence.ts';
 import type { TrafficGovernor } from '../traffic/governor.ts';
@@ -88,7 +88,8 @@ class Client implements TargetClient {
     // Every attempt gets a fresh spec, so a request resent after a rate-limited answer has its own id (C-52).
     let spec: RequestSpec | undefined = this.rpcSpec(method, params, opts, 'application/json');
     const turn = isTurn(spec);
-    const timeoutMs = (opts.timeoutMs ?? this.timeoutMs) + (turn ? this.turnAllowance() : 0);
+    const base = opts.timeoutMs ?? this.timeoutMs;
+    const timeoutMs = turn ? turnBudgetMs(base, this.turnAllowance()) : base;
     const turnMethod = turn || namesTurnMethod(spec.body);
     const next = (): RequestSpec => {
       const s = spec ?? this.rpcSpec(method, params, opts, 'application/json');
@@ -190,7 +191,8 @@ class Client implements TargetClient {
     };
     if (req.body !== undefined) spec.body = req.body;
     const turn = isTurn(spec);
-    const timeoutMs = (req.timeoutMs ?? this.timeoutMs) + (turn ? this.turnAllowance() : 0);
+    const deadline = req.timeoutMs ?? this.timeoutMs;
+    const timeoutMs = turn ? turnBudgetMs(deadline, this.turnAllowance()) : deadline;
     return settled(this.governed(turn, () => this.send(spec, timeoutMs), turn || namesTurnMethod(spec.body)));
   }
 

@@ -1,7 +1,7 @@
 // How the target client treats an agent turn (agent-turn.ts says what one is): which requests are
 // turns, a stream's task slot held until its task ends, a turn's stream budgets grown by the turn
 // allowance, and a raw body that names a turn method (the agent's time, not the check's).
-import { eventEndsTask, isAgentTurnBody, isAgentTurnRequest } from './agent-turn.ts';
+import { eventEndsTask, isAgentTurnBody, isAgentTurnRequest, turnBudgetMs } from './agent-turn.ts';
 import type { RequestSpec } from './request-spec.ts';
 import { SSE_DEFAULTS, type SseStream } from './sse-reader.ts';
 import type { StreamOptions } from './target-client-options.ts';
@@ -33,8 +33,8 @@ export function slowAgentBudgets(opts: StreamOptions, allowanceMs: number): Stre
   if (allowanceMs <= 0) return opts;
   return {
     ...opts,
-    firstEventMs: (opts.firstEventMs ?? SSE_DEFAULTS.firstEventMs) + allowanceMs,
-    idleMs: (opts.idleMs ?? SSE_DEFAULTS.idleMs) + allowanceMs,
-    totalMs: (opts.totalMs ?? SSE_DEFAULTS.totalMs) + allowanceMs,
+    firstEventMs: turnBudgetMs(opts.firstEventMs ?? SSE_DEFAULTS.firstEventMs, allowanceMs),
+    idleMs: turnBudgetMs(opts.idleMs ?? SSE_DEFAULTS.idleMs, allowanceMs),
+    totalMs: turnBudgetMs(opts.totalMs ?? SSE_DEFAULTS.totalMs, allowanceMs),
   };
 }

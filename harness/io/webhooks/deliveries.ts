@@ -2,6 +2,7 @@
 // filter, its payload's event, task and attempt, the key that tells a copy of an attempt from a new
 // one (spec 6.5: duplicates are possible), and the distinct attempts or deliveries among many.
 import type { Delivery } from '../../../core/evidence.ts';
+import { WEBHOOK_EVENTS } from '../../../schemas/error-codes.ts';
 
 export type DeliveryFilter = ((d: Delivery) => boolean) | { token?: string; event?: string; path?: string };
 
@@ -54,6 +55,34 @@ export function deliveryEvent(d: Delivery): unknown {
 /** The task a delivery is about: its payload `taskId`. */
 export function deliveryTaskId(d: Delivery): unknown {
   return payloadField(d, 'taskId');
+}
+
+/** The payload's data.taskId (spec 6.1: every event's data names its task). */
+function dataTaskId(d: Delivery): unknown {
+  const data = payloadField(d, 'data');
+  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>).taskId : undefined;
+}
+
+/**
+ * Whether a delivery at a check's URL is about task `taskId`: its payload taskId names it, or, when
+ * the payload taskId is missing or names another task, its data.taskId does (spec 6.1). A delivery
+ * whose payload lacks or garbles taskId is thus still the check's evidence, graded against 6.3,
+ * rather than a delivery the check never sees and waits out its budget for.
+ */
+export function deliveryOfTask(d: Delivery, taskId: string): boolean {
+  return deliveryTaskId(d) === taskId || dataTaskId(d) === taskId;
+}
+
+/**
+ * Whether a delivery is of `event`: its payload event names it, or, when the payload event is missing
+ * or is none of the five names (spec 6.3), its X-Webhook-Event header does (spec 6.2). So a delivery
+ * whose payload garbles the event is found, and graded against 6.3, by the check that awaits it.
+ */
+export function deliveryIsEvent(d: Delivery, event: string): boolean {
+  const named = payloadField(d, 'event');
+  if (named === event) return true;
+  if (typeof named === 'string' && (WEBHOOK_EVENTS as readonly string[]).includes(named)) return false;
+  return headerText(d.headers['x-webhook-event']) === event;
 }
 
 /** The payload's delivery.attempt (spec 6.3). */

@@ -28,7 +28,9 @@ export { signatureFor, verifySignature, type SignatureCheck } from './webhook-si
 export {
   deliveryAttempt,
   deliveryEvent,
+  deliveryIsEvent,
   deliveryKey,
+  deliveryOfTask,
   deliveryTaskId,
   distinctDeliveries,
   matches,

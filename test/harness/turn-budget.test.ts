@@ -1,0 +1,76 @@
+// Turns longer than the request budget (harness/io/agent-turn.ts turnBudgetMs, target-client.ts): a
+// task-making request is given --timeout-ms plus the agent's measured turn, and never less than two
+// turns, so an agent whose turns take longer than --timeout-ms is answered in full, never cut by the
+// harness and graded for it. A request that makes no task keeps --timeout-ms.
+import { afterEach, describe, expect, it } from 'vitest';
+import { turnBudgetMs } from '../../harness/io/target/agent-turn.ts';
+import { Governor } from '../../harness/io/traffic/governor.ts';
+import { createTargetClient, type TargetClient } from '../../harness/io/target/target-client.ts';
+import { startFixture, type Fixture } from './io/fixture-server.ts';
+
+describe('turnBudgetMs', () => {
+  it('is the base with no measured turn, the base plus the turn otherwise', () => {
+    expect(turnBudgetMs(10_000, 0)).toBe(10_000);
+    expect(turnBudgetMs(10_000, 3_000)).toBe(13_000);
+  });
+
+  it('is never below two turns: a turn a little longer than the one measured is still waited for', () => {
+    expect(turnBudgetMs(10_000, 12_000)).toBe(24_000);
+    expect(turnBudgetMs(1_000, 15_000)).toBe(30_000);
+  });
+});
+
+let fixture: Fixture | undefined;
+let client: TargetClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await fixture?.close();
+  client = undefined;
+  fixture = undefined;
+});
+
+const TASK = { id: 't1', contextId: 'c1', status: { state: 'completed' } };
+
+/** An agent whose message/send answers after `turnMs`, every other method at once. */
+async function slowTurns(turnMs: number): Promise<string> {
+  fixture = await startFixture((_req, res, body) => {
+    const call = JSON.parse(body.toString()) as { id: unknown; method: string };
+    const answer = () =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ jsonrpc: '2.0', id: call.id, result: call.method === 'message/send' ? TASK : {} }),
+        );
+    if (call.method === 'message/send') setTimeout(answer, turnMs);
+    else answer();
+  });
+  return fixture.url;
+}
+
+const message = {
+  message: {
+    role: 'user',
+    messageId: '7d3e3c4e-2f0a-4b5e-9c1d-0a6b2f3e4d5c',
+    parts: [{ type: 'text', text: 'hi' }],
+  },
+};
+
+describe('a task-making request on an agent whose turn is longer than --timeout-ms', () => {
+  it('is answered in full once the probe measured the turn, even a turn longer than the one measured', async () => {
+    // --timeout-ms 200 plus the measured 1 s would cut it at 1.2 s; two measured turns wait 2 s.
+    const baseUrl = await slowTurns(1_500);
+    const governor = new Governor({ pace: null, concurrency: 8, probedTurnMs: 1_000 });
+    client = createTargetClient({ baseUrl, agentId: 'a', auth: { apiKey: 'k' }, timeoutMs: 200, governor });
+    const ex = await client.rpc('message/send', message);
+    expect(ex.error).toBeUndefined();
+    expect(ex.response?.json).toMatchObject({ result: { id: 't1' } });
+  });
+
+  it('is cut by --timeout-ms when no turn was measured (what the probe prevents)', async () => {
+    const baseUrl = await slowTurns(1_500);
+    const governor = new Governor({ pace: null, concurrency: 8 });
+    client = createTargetClient({ baseUrl, agentId: 'a', auth: { apiKey: 'k' }, timeoutMs: 200, governor });
+    const ex = await client.rpc('message/send', message);
+    expect(ex.error?.kind).toBeDefined();
+  });
+});
