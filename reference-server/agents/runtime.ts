@@ -62,7 +62,9 @@ export function createAgentRuntime(
     }
   };
   const table = store.tasks(config.id, config.maxTasks, (taskId) => webhooks.forgetTask(config.id, taskId));
-  const engine = new TaskEngine(config, { onTransition: emit }, { table, fanout: store.fanout });
+  const slots = (start: (taskId: string) => void) =>
+    store.slots(config.id, config.limits.concurrentTasks, start);
+  const engine = new TaskEngine(config, { onTransition: emit }, { table, slots, fanout: store.fanout });
   return {
     config,
     engine,

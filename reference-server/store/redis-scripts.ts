@@ -64,6 +64,24 @@ return false
 `;
 
 /**
+ * KEYS waiting, running; ARGV op (push, release, remove), taskId, limit, channel, agentId. FIFO
+ * admission to the agent's concurrentTasks slots (C-21) across replicas: each admitted task is
+ * published so the replica running it starts it.
+ */
+export const ADMIT = `
+if ARGV[1] == 'push' then redis.call('RPUSH', KEYS[1], ARGV[2])
+elseif ARGV[1] == 'release' then redis.call('SREM', KEYS[2], ARGV[2])
+elseif ARGV[1] == 'remove' then return redis.call('LREM', KEYS[1], 0, ARGV[2]) end
+while redis.call('SCARD', KEYS[2]) < tonumber(ARGV[3]) do
+  local id = redis.call('LPOP', KEYS[1])
+  if not id then break end
+  redis.call('SADD', KEYS[2], id)
+  redis.call('PUBLISH', ARGV[4], ARGV[5] .. '\0' .. id)
+end
+return 0
+`;
+
+/**
  * KEYS configs; ARGV field, json, isTaskScope (0/1), maxTaskConfigs. Replaces the scope's config;
  * a new task scope beyond the bound is refused (C-42). Returns {1, replaced} or {0}.
  */

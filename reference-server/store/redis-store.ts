@@ -16,12 +16,14 @@ import type {
   RateWindow,
   ReferenceStore,
   StoredTask,
+  TaskSlots,
   TaskTable,
 } from './types.ts';
 
 const KEY = 'a2a:';
 const UPDATES = `${KEY}updates`;
 const CANCELS = `${KEY}cancels`;
+const STARTS = `${KEY}starts`;
 /**
  * A claimed retry belongs to its replica this long: more than an attempt (5 s, C-20) plus the wait
  * for a connection slot; a replica that stops mid-attempt leaves it to another after this.
@@ -49,6 +51,7 @@ export class RedisStore implements ReferenceStore {
   readonly fanout: Fanout;
   private readonly listeners = new Map<string, Set<(task: StoredTask) => void>>();
   private readonly cancelHandlers: Array<(agentId: string, taskId: string, reason: string) => void> = [];
+  private readonly starters = new Map<string, Array<(taskId: string) => void>>();
 
   private constructor(
     private readonly client: Redis,
@@ -69,7 +72,7 @@ export class RedisStore implements ReferenceStore {
     try {
       await client.connect();
       await subscriber.connect();
-      await subscriber.subscribe(UPDATES, CANCELS);
+      await subscriber.subscribe(UPDATES, CANCELS, STARTS);
     } catch (error) {
       client.disconnect();
       subscriber.disconnect();
@@ -141,6 +144,24 @@ export class RedisStore implements ReferenceStore {
         const retryAfterSeconds = Math.max(1, Math.ceil((Number(oldest) + WINDOW_MS - now) / 1000));
         return { allowed: false, retryAfterSeconds };
       },
+    };
+  }
+
+  slots(agentId: string, limit: number, start: (taskId: string) => void): TaskSlots {
+    const { client } = this;
+    const keys = [`${KEY}waiting:${agentId}`, `${KEY}running:${agentId}`];
+    const starters = this.starters.get(agentId) ?? [];
+    this.starters.set(agentId, [...starters, start]);
+    const admit = (op: string, taskId: string): void => {
+      void client.eval(lua.ADMIT, 2, ...keys, op, taskId, limit, STARTS, agentId).catch((error: unknown) => {
+        process.stderr.write(`reference-server: task slots of ${agentId}: ${String(error)}\n`);
+      });
+    };
+    return {
+      enqueue: (taskId) => admit('push', taskId),
+      remove: (taskId) => admit('remove', taskId),
+      release: (taskId) => admit('release', taskId),
+      clear: () => this.starters.delete(agentId),
     };
   }
 
@@ -257,6 +278,12 @@ export class RedisStore implements ReferenceStore {
 
   private onMessage(channel: string, message: string): void {
     try {
+      if (channel === STARTS) {
+        const cut = message.indexOf('\u0000');
+        const starters = this.starters.get(message.slice(0, cut)) ?? [];
+        for (const start of starters) start(message.slice(cut + 1));
+        return;
+      }
       if (channel === CANCELS) {
         const { agentId, taskId, reason } = JSON.parse(message) as Record<string, string>;
         for (const handler of this.cancelHandlers) handler(String(agentId), String(taskId), String(reason));

@@ -39,6 +39,16 @@ export interface TaskTable {
   finishIfLive(task: StoredTask): Maybe<StoredTask | undefined>;
 }
 
+/** The concurrentTasks slots of one agent (spec 8, C-21): FIFO admission, shared by its replicas. */
+export interface TaskSlots {
+  enqueue(taskId: string): void;
+  /** Drops a task that never started (canceled while submitted). */
+  remove(taskId: string): void;
+  /** A started task finished (or was found canceled when its turn came): its slot goes on. */
+  release(taskId: string): void;
+  clear(): void;
+}
+
 /** Sliding 60 s window of one agent (spec 8, C-04). */
 export interface RateWindow {
   readonly limit: number;
@@ -103,6 +113,8 @@ export interface ReferenceStore {
   readonly shared: boolean;
   tasks(agentId: string, maxTasks: number, onEvict: (taskId: string) => void): TaskTable;
   rateWindow(agentId: string, limit: number): RateWindow;
+  /** `start` is called with each admitted task (with a shared store, in every replica: the owner runs it). */
+  slots(agentId: string, limit: number, start: (taskId: string) => void): TaskSlots;
   configs(maxTaskConfigsPerAgent: number): ConfigTable;
   /** Present when retries must survive this process. */
   readonly outbox: Outbox | undefined;

@@ -9,8 +9,7 @@ import { isFinalState, type TaskState, type WebhookEvent } from '../../schemas/e
 import { AgentFailure, isAbortError, planJob, type AgentJob } from '../agent/reference-agent.ts';
 import { contentText } from '../agent/directives.ts';
 import type { AgentConfig, Message, TaskProgress, TaskStatus } from '../types.ts';
-import { SlotQueue } from './queue.ts';
-import type { Fanout, StoredTask, TaskTable } from '../store/types.ts';
+import type { Fanout, StoredTask, TaskSlots, TaskTable } from '../store/types.ts';
 import type { TaskRecord } from './task-store.ts';
 import { isoOf, transition, updateProgress } from './transitions.ts';
 
@@ -31,6 +30,8 @@ export interface EngineHooks {
 /** Where the engine keeps its tasks; `fanout` when other replicas share them. */
 export interface EngineStore {
   table: TaskTable;
+  /** The agent's concurrentTasks slots; `start` runs an admitted task. */
+  slots: (start: (taskId: string) => void) => TaskSlots;
   fanout?: Fanout | undefined;
 }
 
@@ -102,7 +103,7 @@ const ENDED_JOB: AgentJob = Object.freeze({
 export class TaskEngine {
   readonly table: TaskTable;
   private readonly fanout: Fanout | undefined;
-  private readonly queue: SlotQueue;
+  private readonly queue: TaskSlots;
   private readonly runs = new Map<string, Run>();
   /** Unfinished tasks this process runs (queued or working), with their jobs. */
   private readonly owned = new Map<string, TaskRecord>();
@@ -122,7 +123,10 @@ export class TaskEngine {
     this.clock = hooks.clock ?? (() => new Date());
     this.table = store.table;
     this.fanout = store.fanout;
-    this.queue = new SlotQueue(agent.limits.concurrentTasks, (taskId) => this.start(taskId));
+    // With a shared store every replica hears each admission; the one running the task starts it.
+    this.queue = store.slots((taskId) => {
+      if (this.fanout === undefined || this.owned.has(taskId)) this.start(taskId);
+    });
     this.fanout?.onCancelRequest((agentId, taskId, reason) => {
       const task = agentId === this.agent.id ? this.owned.get(taskId) : undefined;
       if (task !== undefined) void this.cancel(task, reason);
@@ -289,7 +293,7 @@ export class TaskEngine {
   private start(taskId: string): void {
     const task = this.owned.get(taskId);
     if (this.closed || task === undefined || task.status.state !== 'submitted') {
-      this.queue.release();
+      this.queue.release(taskId);
       return;
     }
     this.change(task, { state: 'working', progress: { ...task.job.initialProgress } });
@@ -341,7 +345,7 @@ export class TaskEngine {
       this.runs.delete(task.id);
       clearTimeout(run.timer);
       if (agentRunning) run.lazy.abort();
-      this.queue.release();
+      this.queue.release(task.id);
     }
     // The job closes over the request (file bytes included); a finished task no longer needs it.
     task.job = ENDED_JOB;

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { TASK_STATES, type TaskState, type WebhookEvent } from '../../schemas/error-codes.ts';
 import { resolveAgentConfigs } from '../../reference-server/agents/config.ts';
 import { TaskEngine, type CancelOutcome } from '../../reference-server/tasks/task-engine.ts';
+import { SlotQueue } from '../../reference-server/tasks/queue.ts';
 import { TaskStore, type TaskRecord } from '../../reference-server/tasks/task-store.ts';
 import type { StoredTask } from '../../reference-server/store/types.ts';
 import {
@@ -214,7 +215,10 @@ async function runEngine(concurrentTasks: number, commands: Command[]): Promise<
   const engine = new TaskEngine(
     agent!,
     { onTransition: (task, event) => log.record(task, event) },
-    { table: new TaskStore(agent!.maxTasks) },
+    {
+      table: new TaskStore(agent!.maxTasks),
+      slots: (start) => new SlotQueue(concurrentTasks, start),
+    },
   );
   const tasks: TaskRecord[] = [];
   const cancels: Outcomes = [];
