@@ -48,7 +48,7 @@ export function checkServerOptions(raw: unknown, check: Checker): ReferenceServe
   }
   if (raw.store !== undefined && check.string('store', raw.store)) {
     if (isStoreSpec(raw.store)) options.store = raw.store;
-    else check.fail('store', STORE_FORMS, raw.store);
+    else check.fail('store', `must be ${STORE_FORMS}`, raw.store);
   }
   return options;
 }
