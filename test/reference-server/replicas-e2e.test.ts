@@ -33,6 +33,19 @@ function certify(target: string): Promise<RunResult> {
 const verdicts = (result: RunResult): Record<string, string> =>
   Object.fromEntries(result.requirements.map((r) => [r.id, r.verdict]));
 
+/**
+ * The verdicts of the requirements both runs exercised: a check the machine's load left
+ * not-exercised in one run (an agent's 2 s system timeout reached first) says nothing of replicas.
+ */
+function comparable(a: RunResult, b: RunResult): [Record<string, string>, Record<string, string>] {
+  const [va, vb] = [verdicts(a), verdicts(b)];
+  const both = Object.keys(va).filter((id) => va[id] !== 'not-exercised' && vb[id] !== 'not-exercised');
+  return [
+    Object.fromEntries(both.map((id) => [id, va[id]!])),
+    Object.fromEntries(both.map((id) => [id, vb[id]!])),
+  ];
+}
+
 describe('the reference server as replicas behind a balancer', () => {
   it('three replicas on one Redis, round-robin: exit 0 and the verdicts of one process', async () => {
     const one = await startReferenceServer(server);
@@ -46,7 +59,9 @@ describe('the reference server as replicas behind a balancer', () => {
     const replicated = await certify(set.baseUrl);
     expect(set.counts().every((n) => n > 0)).toBe(true);
     expect(replicated.exitCode).toBe(0);
-    expect(verdicts(replicated)).toEqual(verdicts(alone));
+    const [replicatedVerdicts, aloneVerdicts] = comparable(replicated, alone);
+    expect(replicatedVerdicts).toEqual(aloneVerdicts);
+    expect(Object.keys(replicatedVerdicts).length).toBeGreaterThan(replicated.requirements.length * 0.95);
   }, 600_000);
 
   it('two replicas with their own memory, round-robin: exit 1, tasks not found on the other replica', async () => {
