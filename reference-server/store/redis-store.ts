@@ -52,6 +52,7 @@ export class RedisStore implements ReferenceStore {
   private readonly listeners = new Map<string, Set<(task: StoredTask) => void>>();
   private readonly cancelHandlers: Array<(agentId: string, taskId: string, reason: string) => void> = [];
   private readonly starters = new Map<string, Array<(taskId: string) => void>>();
+  private closed = false;
 
   private constructor(
     private readonly client: Redis,
@@ -154,6 +155,8 @@ export class RedisStore implements ReferenceStore {
     this.starters.set(agentId, [...starters, start]);
     const admit = (op: string, taskId: string): void => {
       void client.eval(lua.ADMIT, 2, ...keys, op, taskId, limit, STARTS, agentId).catch((error: unknown) => {
+        // A slot released while the server closes has nowhere to go, and nobody waits for it.
+        if (this.closed) return;
         process.stderr.write(`reference-server: task slots of ${agentId}: ${String(error)}\n`);
       });
     };
@@ -213,6 +216,7 @@ export class RedisStore implements ReferenceStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.listeners.clear();
     await Promise.allSettled([this.subscriber.quit(), this.client.quit()]);
   }
