@@ -31,6 +31,8 @@ const E2E = [
   // Whole runs of the receiver and client roles, each against its broken receivers or clients.
   'test/receiver/receiver.test.ts',
   'test/client/client.test.ts',
+  // Certifications of reference replicas behind the loopback balancer (shared Redis, own memory).
+  'test/reference-server/replicas-e2e.test.ts',
   // The CLI's `run` in process, through the whole runner (quiet, verbose, baseline).
   'test/reporters/cli-run.test.ts',
   // The README's and the guides' commands, run against the bundled reference server.

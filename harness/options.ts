@@ -71,7 +71,7 @@ export interface ResolvedRunOptions extends TableValues {
   rate?: Pace | null;
   /** Default: full for the bundled target, standard against a --target. */
   profile: Profile;
-  /** TLS, proxy and extra headers of every request to the target (harness/io/network.ts). */
+  /** TLS, proxy and extra headers of every request to the target (harness/io/target/network.ts). */
   network: NetworkSettings;
   /** --proxy as given (the environment's proxy is in network.proxy). */
   proxyOption?: string;

@@ -32,7 +32,7 @@ export interface DecidedField {
    * (null: no plan, or the budget fits).
    */
   budget?: { ms: number; endsAt: number; toFit: number | null };
-  /** Suite files run in several workers: the runner's governor and file lock (harness/io/worker-link.ts). */
+  /** Suite files run in several workers: the runner's governor and file lock (harness/io/links/worker-link.ts). */
   governorUrl?: string;
   /** Suite files run at once (vitest workers). */
   suiteWorkers?: number;
@@ -57,7 +57,7 @@ export interface DecidedField {
   breadth?: { phase: 'coverage' | 'breadth'; cases: Record<string, number> };
 }
 
-/** How the run treats the agent's traffic (harness/io/governor.ts), as a check reads it: asked and decided. */
+/** How the run treats the agent's traffic (harness/io/traffic/governor.ts), as a check reads it: asked and decided. */
 export interface FieldSettings extends AskedField, DecidedField {}
 
 export interface ProvidedRun {
@@ -81,7 +81,7 @@ export interface ProvidedRun {
   webhookListen: { host: string; port: number };
   webhookPublicUrl?: string;
   /**
-   * The runner's webhook link (harness/io/webhook-link.ts): the run's one receiver, listening for the
+   * The runner's webhook link (harness/io/links/webhook-link.ts): the run's one receiver, listening for the
    * whole run; absent when the suites run without the runner (each worker then has its own).
    */
   webhookLink?: string;

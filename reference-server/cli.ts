@@ -1,9 +1,10 @@
 // `a2a-conformance serve`: starts the bundled reference server from flags, environment variables
-// (A2A_HOST, A2A_PORT, A2A_AGENT_ID, A2A_API_KEY, A2A_CONFIG) or a JSON config file, prints the
+// (A2A_HOST, A2A_PORT, A2A_AGENT_ID, A2A_API_KEY, A2A_CONFIG, A2A_STORE) or a JSON config file, prints the
 // base URL then `agent <id>` / `api-key <key>` lines on stdout, and closes cleanly on SIGINT/SIGTERM.
 import { serverConfigError } from './agents/config-check.ts';
 import { loadConfigFile } from './agents/config-file.ts';
 import { AGENT_ID_PATTERN } from './agents/config.ts';
+import { isStoreSpec, STORE_FORMS } from './store/index.ts';
 import { defaultAgent, DEFAULT_AGENT_ID, generateApiKey, startReferenceServer } from './index.ts';
 import type { AgentConfig, AgentConfigInput, ReferenceServer, ReferenceServerOptions } from './types.ts';
 
@@ -14,6 +15,8 @@ export interface ServeOptions {
   apiKey?: string;
   /** Path of a JSON config file (agents/config-file.ts). */
   config?: string;
+  /** `memory` or a `redis://` URL shared by replicas (store/index.ts). */
+  store?: string;
 }
 
 export interface ServeIo {
@@ -48,6 +51,7 @@ function effectiveOptions(options: ServeOptions, env: NodeJS.ProcessEnv): ServeO
     agentId: options.agentId ?? fromEnv('A2A_AGENT_ID'),
     apiKey: options.apiKey ?? fromEnv('A2A_API_KEY'),
     config: options.config ?? fromEnv('A2A_CONFIG'),
+    store: options.store ?? fromEnv('A2A_STORE'),
   };
 }
 
@@ -72,6 +76,12 @@ function serverOptions(options: ServeOptions): ReferenceServerOptions {
     ) as AgentConfigInput;
     target.apiKeys = [...(target.apiKeys ?? []), options.apiKey];
     target.bearerTokens = [...(target.bearerTokens ?? []), options.apiKey];
+  }
+  if (options.store !== undefined) {
+    if (!isStoreSpec(options.store)) {
+      throw serverConfigError([`store: must be ${STORE_FORMS} (got ${JSON.stringify(options.store)})`]);
+    }
+    base.store = options.store;
   }
   const host = options.host;
   const port = parsePort(options.port);
@@ -101,7 +111,8 @@ export async function runServe(options: ServeOptions = {}, io: ServeIo = {}): Pr
   const stdout = io.stdout ?? ((line: string) => process.stdout.write(`${line}\n`));
   const stderr = io.stderr ?? ((line: string) => process.stderr.write(`${line}\n`));
   for (const line of startupLines(server, effective.agentId)) stdout(line);
-  stderr(`reference server listening on ${server.baseUrl}/api/v1/a2a/{agent_id} (Ctrl+C to stop)`);
+  const store = server.store === 'memory' ? '' : `, ${server.store} store`;
+  stderr(`reference server listening on ${server.baseUrl}/api/v1/a2a/{agent_id}${store} (Ctrl+C to stop)`);
   if (io.handleSignals ?? true) {
     const stop = (signal: NodeJS.Signals): void => {
       stderr(`reference server: ${signal}, closing`);

@@ -9,6 +9,7 @@ import { resolveAgentConfigs } from './agents/config.ts';
 import { createAgentRuntime, type AgentRuntime } from './agents/runtime.ts';
 import { httpServerOptions, HTTP_LIMITS, installClientErrorHandler } from './http/limits.ts';
 import { createRequestHandler } from './http/server.ts';
+import { openStore } from './store/index.ts';
 import type { AgentConfigInput, ReferenceServer, ReferenceServerOptions } from './types.ts';
 import { WEBHOOK_USER_AGENT } from './version.ts';
 import { createWebhookService } from './webhooks/index.ts';
@@ -21,6 +22,8 @@ export { loadConfigFile, parseConfigText } from './agents/config-file.ts';
 export { DIRECTIVE_PREFIX, directivePart, type Directive } from './agent/directives.ts';
 
 export const DEFAULT_AGENT_ID = 'reference-agent';
+/** C-42: task-level webhook configurations per agent. */
+const WEBHOOK_TASK_CONFIGS_PER_AGENT = 1000;
 
 /** A random credential: 32 bytes of entropy, URL-safe so it travels in any header. */
 export function generateApiKey(): string {
@@ -60,7 +63,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   checkServerOptions(serverOptions, check);
   check.throwIfAny();
   const agents = resolveAgentConfigs(agentInputs ?? [defaultAgent()]);
+  const store = await openStore(options.store);
   const webhooks = createWebhookService({
+    configs: store.configs(WEBHOOK_TASK_CONFIGS_PER_AGENT),
+    ...(store.outbox === undefined ? {} : { outbox: store.outbox }),
     userAgent: WEBHOOK_USER_AGENT,
     allowPrivateTargets: options.allowPrivateWebhookTargets ?? false,
     ...(options.deliveryLogSize === undefined ? {} : { deliveryLogSize: options.deliveryLogSize }),
@@ -68,7 +74,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       ? {}
       : { maxPendingDeliveries: options.maxPendingDeliveries }),
   });
-  const runtimes = new Map(agents.map((agent) => [agent.id, createAgentRuntime(agent, webhooks)]));
+  const runtimes = new Map(agents.map((agent) => [agent.id, createAgentRuntime(agent, webhooks, store)]));
   const handler = createRequestHandler({ runtimes, corsOrigins: options.corsOrigins ?? ['*'], webhooks });
   const timeouts = {
     headersTimeoutMs: options.headersTimeoutMs ?? HTTP_LIMITS.headersTimeoutMs,
@@ -83,6 +89,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   } catch (error) {
     await closeServer(server, runtimes.values()).catch(() => undefined);
     await webhooks.close();
+    await store.close();
     throw error;
   }
   const hostPart = address.address.includes(':') ? `[${address.address}]` : address.address;
@@ -90,9 +97,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   return {
     baseUrl: `http://${hostPart}:${address.port}`,
     agents,
+    store: store.kind,
     deliveryLog: () => webhooks.deliveryLog(),
     close() {
-      closing ??= closeServer(server, runtimes.values()).then(() => webhooks.close());
+      closing ??= closeServer(server, runtimes.values())
+        .then(() => webhooks.close())
+        .then(() => store.close());
       return closing;
     },
   };

@@ -106,12 +106,19 @@ export interface ReferenceServerOptions {
   deliveryLogSize?: number;
   /** C-50: webhook events queued, in flight or awaiting a retry, across agents (default 10000). */
   maxPendingDeliveries?: number;
+  /**
+   * Where tasks, conversations, webhook configurations and retries, and rate windows live:
+   * `memory` (the default, one process) or a `redis://` URL that replicas share.
+   */
+  store?: string;
 }
 
 export interface ReferenceServer {
   /** `http://host:port`, no trailing slash and no `/api/v1` path. */
   baseUrl: string;
   agents: AgentConfig[];
+  /** The kind of store in use: `memory` or `redis`. */
+  store: string;
   /** The most recent webhook deliveries (C-20), oldest first, with every attempt; diagnostics only. */
   deliveryLog(): DeliveryRecord[];
   close(): Promise<void>;

@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isAgentTurnRequest } from '../../harness/io/target/agent-turn.ts';
 import { defaultAgent } from '../../reference-server/index.ts';
+import type { ReplicaSetOptions } from './replicas.ts';
 
 /** The agent of `npm run certify` (harness/runner/bundled-target.ts), certified here through --target. */
 function tunedAgent(key: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -45,7 +46,16 @@ export interface Condition {
   cpuHogs?: number;
   /** Requests are paced (a rate limit): `npm run field -- --matrix` runs no `full` profile on it. */
   paced?: boolean;
+  /**
+   * Replicas of the reference server behind the loopback balancer (bench/field/balancer.ts), each
+   * hosting `agent`; `shared` puts them on one throwaway redis-server, `isolated` gives each its memory.
+   */
+  replicas?: Pick<ReplicaSetOptions, 'count' | 'mode' | 'store'>;
+  /** Why this deployment is broken on purpose: its failures are the expected finding, not false ones. */
+  broken?: string;
 }
+
+const NOT_SHARED = 'replicas that do not share task state: a task made on one is "not found" on the next';
 
 export const CONDITIONS: Condition[] = [
   { name: 'without', what: 'the certify agent (6,000/min, 2 s system timeout)', agent: (k) => tunedAgent(k) },
@@ -138,6 +148,32 @@ export const CONDITIONS: Condition[] = [
     agent: (k) => tunedAgent(k, { systemTimeoutMs: 300_000 }),
     delayMs: (_m, body, headers, key) => (llmTurn(body, headers, key) ? 12_000 : 0),
     args: ['--timeout-ms', '10000'],
+  },
+  {
+    name: 'replicas-3-shared',
+    what: '3 replicas on one Redis behind a round-robin balancer',
+    agent: (k) => tunedAgent(k),
+    replicas: { count: 3, mode: 'round-robin', store: 'shared' },
+  },
+  {
+    name: 'replicas-3-shared-sticky',
+    what: '3 replicas on one Redis behind a sticky (per-connection) balancer',
+    agent: (k) => tunedAgent(k),
+    replicas: { count: 3, mode: 'sticky', store: 'shared' },
+  },
+  {
+    name: 'replicas-2-isolated',
+    what: '2 replicas, each with its own memory, behind a round-robin balancer (broken on purpose)',
+    agent: (k) => tunedAgent(k),
+    replicas: { count: 2, mode: 'round-robin', store: 'isolated' },
+    broken: NOT_SHARED,
+  },
+  {
+    name: 'replicas-2-isolated-sticky',
+    what: '2 replicas, each with its own memory, behind a sticky balancer (broken on purpose)',
+    agent: (k) => tunedAgent(k),
+    replicas: { count: 2, mode: 'sticky', store: 'isolated' },
+    broken: NOT_SHARED,
   },
   {
     name: 'timeout-5min',

@@ -23,6 +23,7 @@ import { PROFILES } from '../../harness/option-table.ts';
 import { breakdownTable, type BreakdownReport } from './breakdown.ts';
 import { CONDITIONS, type Condition } from './conditions.ts';
 import { startDelayProxy } from './delay-proxy.ts';
+import { startReplicaSet } from './replicas.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -86,6 +87,24 @@ async function startCondition(
     return { ...t, args: t.extraArgs ?? [] };
   }
   const key = generateApiKey();
+  if (c.replicas !== undefined) {
+    const set = await startReplicaSet({
+      ...c.replicas,
+      server: {
+        host: '127.0.0.1',
+        port: 0,
+        allowPrivateWebhookTargets: true,
+        agents: [c.agent(key) as never],
+      },
+    });
+    return {
+      baseUrl: set.baseUrl,
+      agentId: 'reference-agent',
+      apiKey: key,
+      args: [],
+      close: () => set.close(),
+    };
+  }
   const server = await startReferenceServer({
     host: '127.0.0.1',
     port: 0,
@@ -207,6 +226,13 @@ function withoutOf(rows: readonly Row[], row: Row): Row | undefined {
   return rows.find((r) => r.condition.name === 'without' && r.profile === row.profile);
 }
 
+/** The false-failures cell: a deployment broken on purpose shows its failures as the expected finding. */
+function falseFailureCell(row: Row, without: Row | undefined, ff: string[]): string {
+  if (row === without) return '-';
+  if (row.condition.broken !== undefined) return `expected (${row.condition.broken}): ${ff.length} failed`;
+  return ff.length === 0 ? '0' : `${ff.length}: ${ff.join(', ')}`;
+}
+
 function table(rows: Row[]): string {
   const head =
     '| profile | condition | wall s | x without | planned / actual s (suites) | requests | MUST exercised | requests per exercised MUST | agent turns | turn p50/p95 ms | waited s (summed over checks) | 429s | pass | fail | warn | not-exercised | error | false failures | exit |';
@@ -220,7 +246,7 @@ function table(rows: Row[]): string {
       without !== undefined && row !== without ? `${Math.round((row.wallS / without.wallS) * 10) / 10}` : '';
     const ff = falseFailures(row, without);
     lines.push(
-      `| ${row.profile || '(default)'} | ${row.condition.what} | ${row.wallS} | ${ratio} | ${plannedVsActual(r)} | ${t?.requests ?? '?'} | ${mustExercised(r) ?? '?'} | ${requestsPerMust(r)} | ${t?.agentTurns ?? '?'} | ${t?.turnLatencyMs.p50 ?? '-'}/${t?.turnLatencyMs.p95 ?? '-'} | ${t === undefined ? '?' : Math.round(t.rateLimit.waitedMs / 1000)} | ${t?.rateLimit.rateLimitedAnswers ?? '?'} | ${v.pass ?? 0} | ${v.fail ?? 0} | ${v.warn ?? 0} | ${v['not-exercised'] ?? 0} | ${v.error ?? 0} | ${row === without ? '-' : ff.length === 0 ? 0 : `${ff.length}: ${ff.join(', ')}`} | ${row.exit} |`,
+      `| ${row.profile || '(default)'} | ${row.condition.what} | ${row.wallS} | ${ratio} | ${plannedVsActual(r)} | ${t?.requests ?? '?'} | ${mustExercised(r) ?? '?'} | ${requestsPerMust(r)} | ${t?.agentTurns ?? '?'} | ${t?.turnLatencyMs.p50 ?? '-'}/${t?.turnLatencyMs.p95 ?? '-'} | ${t === undefined ? '?' : Math.round(t.rateLimit.waitedMs / 1000)} | ${t?.rateLimit.rateLimitedAnswers ?? '?'} | ${v.pass ?? 0} | ${v.fail ?? 0} | ${v.warn ?? 0} | ${v['not-exercised'] ?? 0} | ${v.error ?? 0} | ${falseFailureCell(row, without, ff)} | ${row.exit} |`,
     );
   }
   return lines.join('\n');

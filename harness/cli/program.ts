@@ -63,6 +63,7 @@ export function buildProgram(io: CliIo, setCode: SetCode): Command {
     .option('--agent-id <id>', 'id of the default agent')
     .option('--api-key <key>', 'API key of the default agent')
     .option('--config <file>', 'reference server config file (JSON)')
+    .option('--store <store>', 'where state lives: memory (default) or a redis:// URL that replicas share')
     .action(async (flags: Record<string, unknown>) => setCode(await serveCommand(flags, io)));
   addReceiverCommand(program, io, setCode);
   addClientCommand(program, io, setCode);

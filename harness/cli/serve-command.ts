@@ -10,6 +10,7 @@ interface ServeModule {
     agentId?: string;
     apiKey?: string;
     config?: string;
+    store?: string;
   }): Promise<unknown>;
 }
 
@@ -26,6 +27,7 @@ export async function serveCommand(flags: Record<string, unknown>, _io: CliIo): 
   if (typeof flags.agentId === 'string') options.agentId = flags.agentId;
   if (typeof flags.apiKey === 'string') options.apiKey = flags.apiKey;
   if (typeof flags.config === 'string') options.config = flags.config;
+  if (typeof flags.store === 'string') options.store = flags.store;
   const mod = (await import(SERVE_MODULE)) as ServeModule;
   try {
     await mod.runServe(options);

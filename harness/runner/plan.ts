@@ -182,7 +182,7 @@ function workOf(cost: CheckCost, agent: AgentPace): Work {
   };
 }
 
-/** The mean ms between the requests the run lets out at this agent's pace (harness/io/pace.ts). */
+/** The mean ms between the requests the run lets out at this agent's pace (harness/io/traffic/pace.ts). */
 function intervalMs(agent: AgentPace): number {
   if (agent.requestsPerMinute === null) return 0;
   return paceIntervalMs({ limit: agent.requestsPerMinute, windowMs: MINUTE_MS, source: 'card' });

@@ -6,6 +6,7 @@ import type { ReferenceServerOptions } from '../types.ts';
 import { ConfigError } from '../../schemas/config-error.ts';
 import { Checker, serverConfigError } from './config-check.ts';
 import { resolveAgentConfigs } from './config.ts';
+import { isStoreSpec, STORE_FORMS } from '../store/index.ts';
 
 const SERVER_KEYS = [
   'host',
@@ -16,6 +17,7 @@ const SERVER_KEYS = [
   'requestTimeoutMs',
   'deliveryLogSize',
   'maxPendingDeliveries',
+  'store',
   'agents',
 ] as const;
 
@@ -43,6 +45,10 @@ export function checkServerOptions(raw: unknown, check: Checker): ReferenceServe
   const pending = raw.maxPendingDeliveries;
   if (pending !== undefined && check.integer('maxPendingDeliveries', pending, 1, 1_000_000)) {
     options.maxPendingDeliveries = pending;
+  }
+  if (raw.store !== undefined && check.string('store', raw.store)) {
+    if (isStoreSpec(raw.store)) options.store = raw.store;
+    else check.fail('store', `must be ${STORE_FORMS}`, raw.store);
   }
   return options;
 }

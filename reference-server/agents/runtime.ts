@@ -1,9 +1,8 @@
 // Everything the server holds for one hosted agent: its resolved config, task engine, rate
 // limiter, metrics and open SSE streams (spec 4, 8; C-04, C-30, C-42).
-import { SlidingWindowLimiter } from '../http/rate-limit.ts';
 import type { SseStream } from '../sse/sse-writer.ts';
+import type { RateWindow, ReferenceStore, StoredTask } from '../store/types.ts';
 import { TaskEngine } from '../tasks/task-engine.ts';
-import type { TaskRecord } from '../tasks/task-store.ts';
 import type { AgentConfig } from '../types.ts';
 import type { WebhookService, TaskSnapshot, TaskSnapshotSource, WebhookEvent } from '../webhooks/index.ts';
 import { AgentMetrics } from './metrics.ts';
@@ -11,13 +10,13 @@ import { AgentMetrics } from './metrics.ts';
 export interface AgentRuntime {
   config: AgentConfig;
   engine: TaskEngine;
-  limiter: SlidingWindowLimiter;
+  limiter: RateWindow;
   metrics: AgentMetrics;
   streams: Set<SseStream>;
 }
 
 /** The view of a task the webhook service receives right after a transition (spec 6.1, 6.3). */
-export function taskSnapshot(task: TaskRecord, systemTimeoutMs: number): TaskSnapshot {
+export function taskSnapshot(task: StoredTask, systemTimeoutMs: number): TaskSnapshot {
   const snapshot: TaskSnapshot = {
     id: task.id,
     contextId: task.contextId,
@@ -38,7 +37,7 @@ class SnapshotSource implements TaskSnapshotSource {
   readonly id: string;
 
   constructor(
-    private readonly task: TaskRecord,
+    private readonly task: StoredTask,
     private readonly systemTimeoutMs: number,
   ) {
     this.id = task.id;
@@ -49,8 +48,12 @@ class SnapshotSource implements TaskSnapshotSource {
   }
 }
 
-export function createAgentRuntime(config: AgentConfig, webhooks: WebhookService): AgentRuntime {
-  const emit = (task: TaskRecord, event: WebhookEvent): void => {
+export function createAgentRuntime(
+  config: AgentConfig,
+  webhooks: WebhookService,
+  store: ReferenceStore,
+): AgentRuntime {
+  const emit = (task: StoredTask, event: WebhookEvent): void => {
     // Webhooks are fire and forget: a delivery problem must never stop a state change.
     try {
       webhooks.emit(config.id, new SnapshotSource(task, config.systemTimeoutMs), event);
@@ -58,14 +61,14 @@ export function createAgentRuntime(config: AgentConfig, webhooks: WebhookService
       /* the service reports its own failures in its delivery log */
     }
   };
-  const engine = new TaskEngine(config, {
-    onTransition: emit,
-    onEvict: (task) => webhooks.forgetTask(config.id, task.id),
-  });
+  const table = store.tasks(config.id, config.maxTasks, (taskId) => webhooks.forgetTask(config.id, taskId));
+  const slots = (start: (taskId: string) => void) =>
+    store.slots(config.id, config.limits.concurrentTasks, start);
+  const engine = new TaskEngine(config, { onTransition: emit }, { table, slots, fanout: store.fanout });
   return {
     config,
     engine,
-    limiter: new SlidingWindowLimiter(config.limits.requestsPerMinute),
+    limiter: store.rateWindow(config.id, config.limits.requestsPerMinute),
     metrics: new AgentMetrics(),
     streams: new Set(),
   };

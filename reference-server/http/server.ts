@@ -132,7 +132,7 @@ async function handleAuthenticated(
   cors: Record<string, string>,
 ): Promise<void> {
   const started = performance.now();
-  const rate = runtime.limiter.take();
+  const rate = await runtime.limiter.take();
   if (!rate.allowed) {
     recordMetrics(runtime, started, false);
     const { retryAfterSeconds } = rate;

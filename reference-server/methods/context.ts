@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { directedInternalError } from '../agent/reference-agent.ts';
 import type { AgentRuntime } from '../agents/runtime.ts';
 import { fail, rpcError, type RpcId } from '../rpc/errors.ts';
-import type { TaskRecord } from '../tasks/task-store.ts';
+import type { StoredTask } from '../store/types.ts';
 import type { Message } from '../types.ts';
 import type { WebhookService } from '../webhooks/index.ts';
 
@@ -26,7 +26,7 @@ export type MethodResult = { result: unknown } | { streamed: true };
 export type MethodHandler = (context: MethodContext) => Promise<MethodResult> | MethodResult;
 
 /** The task as message/send and tasks/get return it (spec 2.7). */
-export function taskView(task: TaskRecord): Record<string, unknown> {
+export function taskView(task: StoredTask): Record<string, unknown> {
   return {
     id: task.id,
     contextId: task.contextId,
@@ -40,8 +40,8 @@ export const TASK_NOT_FOUND_SUGGESTION =
   'Check the taskId: tasks are per agent, and finished tasks are kept for at least one hour';
 
 /** -32000 {taskId, suggestion} for an unknown or evicted task (spec 7, C-44). */
-export function findTask(runtime: AgentRuntime, taskId: string): TaskRecord {
-  const task = runtime.engine.store.get(taskId);
+export async function findTask(runtime: AgentRuntime, taskId: string): Promise<StoredTask> {
+  const task = await runtime.engine.find(taskId);
   if (task === undefined) fail(rpcError('TASK_NOT_FOUND', { taskId, suggestion: TASK_NOT_FOUND_SUGGESTION }));
   return task;
 }

@@ -5,9 +5,9 @@ import { paramsObject } from '../rpc/params.ts';
 import { assertNoDirectedFault, taskView, type MethodHandler } from './context.ts';
 
 export const messageSend: MethodHandler = async ({ runtime, params }) => {
-  const input = readMessageParams(paramsObject(params, true), runtime.config, runtime.engine.store);
+  const input = await readMessageParams(paramsObject(params, true), runtime.config, runtime.engine.table);
   assertNoDirectedFault(input.message);
-  const task = runtime.engine.create(input);
+  const task = await runtime.engine.create(input);
   const final = await runtime.engine.waitForFinal(task);
   return { result: { ...taskView(final), final: true } };
 };

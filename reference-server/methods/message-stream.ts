@@ -6,12 +6,13 @@ import { assertStreamCapacity, streamTask } from '../sse/task-stream.ts';
 import { rpcError } from '../rpc/errors.ts';
 import { assertNoDirectedFault, type MethodHandler } from './context.ts';
 
-export const messageStream: MethodHandler = (context) => {
+export const messageStream: MethodHandler = async (context) => {
   const { runtime } = context;
-  const input = readMessageParams(paramsObject(context.params, true), runtime.config, runtime.engine.store);
+  const params = paramsObject(context.params, true);
+  const input = await readMessageParams(params, runtime.config, runtime.engine.table);
   assertNoDirectedFault(input.message);
   assertStreamCapacity(runtime);
-  const task = runtime.engine.create(input);
+  const task = await runtime.engine.create(input);
   // The history from creation on: `submitted` first, even if the task was dequeued at once.
   // directives.md `streamError`: only that first event, then the error event (C-26).
   const replay = task.job.streamError ? task.history.slice(0, 1) : [...task.history];

@@ -12,10 +12,12 @@ function unwrap(outcome: Outcome): { result: unknown } {
   return { result: outcome.result };
 }
 
-export const pushConfigSet: MethodHandler = ({ runtime, webhooks, params }) => {
-  const store = runtime.engine.store;
-  return unwrap(webhooks.setConfig(runtime.config.id, params, (taskId) => store.has(taskId)));
+export const pushConfigSet: MethodHandler = async ({ runtime, webhooks, params }) => {
+  const { engine } = runtime;
+  return unwrap(
+    await webhooks.setConfig(runtime.config.id, params, async (id) => (await engine.find(id)) !== undefined),
+  );
 };
 
-export const pushConfigGet: MethodHandler = ({ runtime, webhooks, params }) =>
-  unwrap(webhooks.getConfig(runtime.config.id, params));
+export const pushConfigGet: MethodHandler = async ({ runtime, webhooks, params }) =>
+  unwrap(await webhooks.getConfig(runtime.config.id, params));

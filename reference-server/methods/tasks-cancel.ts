@@ -6,7 +6,7 @@ import { findTask, type MethodHandler } from './context.ts';
 
 export const tasksCancel: MethodHandler = async ({ runtime, params }) => {
   const { taskId, reason } = readCancelParams(paramsObject(params, true));
-  const outcome = await runtime.engine.cancel(findTask(runtime, taskId), reason);
+  const outcome = await runtime.engine.cancel(await findTask(runtime, taskId), reason);
   if (!outcome.ok) {
     const data = { taskId, currentState: outcome.currentState };
     if (outcome.raced) fail(rpcError('CANCELLATION_FAILED', data));

@@ -2,7 +2,7 @@
 import { paramsObject, readTaskId } from '../rpc/params.ts';
 import { findTask, taskView, type MethodHandler } from './context.ts';
 
-export const tasksGet: MethodHandler = ({ runtime, params }) => {
+export const tasksGet: MethodHandler = async ({ runtime, params }) => {
   const taskId = readTaskId(paramsObject(params, true));
-  return { result: taskView(findTask(runtime, taskId)) };
+  return { result: taskView(await findTask(runtime, taskId)) };
 };

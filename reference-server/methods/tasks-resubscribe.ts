@@ -4,12 +4,12 @@ import { isFinalState } from '../../schemas/error-codes.ts';
 import { fail, rpcError } from '../rpc/errors.ts';
 import { paramsObject, readResubscribeParams } from '../rpc/params.ts';
 import { assertStreamCapacity, streamTask } from '../sse/task-stream.ts';
-import type { TaskRecord } from '../tasks/task-store.ts';
+import type { StoredTask } from '../store/types.ts';
 import type { TaskStatus } from '../types.ts';
 import { findTask, type MethodHandler } from './context.ts';
 
 function resubscribeResult(
-  task: TaskRecord,
+  task: StoredTask,
   status: TaskStatus,
   subscribed: boolean,
   final: boolean,
@@ -18,22 +18,22 @@ function resubscribeResult(
 }
 
 /** C-10: every status before the current one, then the current one (history is capped, so add it if missing). */
-function replayOf(task: TaskRecord, includeHistory: boolean): TaskStatus[] {
+function replayOf(task: StoredTask, includeHistory: boolean): TaskStatus[] {
   if (!includeHistory) return [task.status];
   const replay = [...task.history];
   if (replay[replay.length - 1] !== task.status) replay.push(task.status);
   return replay;
 }
 
-export const tasksResubscribe: MethodHandler = (context) => {
+export const tasksResubscribe: MethodHandler = async (context) => {
   const { runtime } = context;
   const { taskId, includeHistory } = readResubscribeParams(paramsObject(context.params, true));
-  const task = findTask(runtime, taskId);
+  const task = await findTask(runtime, taskId);
   if (isFinalState(task.status.state)) return { result: resubscribeResult(task, task.status, false, true) };
   if (!runtime.config.capabilities.streaming) {
     fail(rpcError('SUBSCRIPTION_FAILED', { taskId, reason: 'this agent does not support streaming' }));
   }
-  if (!task.job.streamable) {
+  if (!task.streamable) {
     // directives.md `streamable: false` (spec 7: the task may not support streaming).
     fail(rpcError('SUBSCRIPTION_FAILED', { taskId, reason: 'this task does not support streaming' }));
   }

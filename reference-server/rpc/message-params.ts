@@ -1,7 +1,7 @@
 // Validation of message/send and message/stream params (spec 2.3-2.6, 4.9): the message shape
 // (C-14), the agent's limits and file rules (C-22), contextId continuity (C-15) and client task ids (C-16).
 import type { AgentConfig, Message, Part } from '../types.ts';
-import type { TaskStore } from '../tasks/task-store.ts';
+import type { TaskTable } from '../store/types.ts';
 import { fail, invalidParams } from './errors.ts';
 import { optionalString, requireObject, requireString, typeName, type Params } from './params.ts';
 
@@ -116,22 +116,30 @@ function checkLimits(message: Message, agent: AgentConfig): void {
   });
 }
 
-function checkContext(contextId: string | undefined, agent: AgentConfig, store: TaskStore): void {
+async function checkContext(
+  contextId: string | undefined,
+  agent: AgentConfig,
+  store: TaskTable,
+): Promise<void> {
   if (contextId === undefined) return;
   if (!agent.capabilities.multiTurn) {
     fail(invalidParams('contextId', 'this agent does not support multi-turn conversations (contextId)'));
   }
-  if (store.conversation(contextId) === undefined) fail(invalidParams('contextId', 'unknown contextId'));
+  if (!(await store.hasContext(contextId))) fail(invalidParams('contextId', 'unknown contextId'));
 }
 
-export function readMessageParams(params: Params, agent: AgentConfig, store: TaskStore): MessageParams {
+export async function readMessageParams(
+  params: Params,
+  agent: AgentConfig,
+  store: TaskTable,
+): Promise<MessageParams> {
   const message = readMessage(params.message);
   checkLimits(message, agent);
   const contextId = optionalString(params.contextId, 'contextId');
-  checkContext(contextId, agent, store);
+  await checkContext(contextId, agent, store);
   const sessionId = optionalString(params.sessionId, 'sessionId');
   const taskId = optionalString(params.id, 'id');
-  if (taskId !== undefined && store.has(taskId)) {
+  if (taskId !== undefined && (await store.has(taskId))) {
     fail(invalidParams('id', 'task id already exists'));
   }
   const result: MessageParams = { message };

@@ -3,13 +3,13 @@
 import type { AgentRuntime } from '../agents/runtime.ts';
 import type { MethodContext } from '../methods/context.ts';
 import { errorResponse, fail, rpcError, successResponse, type RpcErrorObject } from '../rpc/errors.ts';
-import type { TaskRecord } from '../tasks/task-store.ts';
+import type { StoredTask } from '../store/types.ts';
 import { isFinalState } from '../../schemas/error-codes.ts';
 import type { TaskStatus } from '../types.ts';
 import { SseStream } from './sse-writer.ts';
 
 /** Builds one event's `result` from a status. */
-export type EventResult = (task: TaskRecord, status: TaskStatus, final: boolean) => unknown;
+export type EventResult = (task: StoredTask, status: TaskStatus, final: boolean) => unknown;
 
 /** C-42: checked before anything is created, so a refused stream has no side effect. */
 export function assertStreamCapacity(runtime: AgentRuntime): void {
@@ -25,7 +25,7 @@ export function assertStreamCapacity(runtime: AgentRuntime): void {
  */
 export function streamTask(
   context: MethodContext,
-  task: TaskRecord,
+  task: StoredTask,
   replay: readonly TaskStatus[],
   toResult: EventResult,
   failAfterReplay?: RpcErrorObject,
@@ -56,6 +56,6 @@ export function streamTask(
     return;
   }
   // Subscribing in the same tick as the replay leaves no gap in which a status could be missed.
-  const unsubscribe = runtime.engine.subscribe(task.id, (update) => void send(update.status));
+  const unsubscribe = runtime.engine.subscribe(task.id, (update) => void send(update.status), task);
   stream.onClose(unsubscribe);
 }

@@ -1,7 +1,8 @@
 // FIFO admission of tasks to the agent's concurrentTasks slots (spec 8, C-21): a task waits in
 // `submitted` until a slot frees; at most `limit` tasks are ever started and not yet released.
+import type { TaskSlots } from '../store/types.ts';
 
-export class SlotQueue {
+export class SlotQueue implements TaskSlots {
   private readonly waiting: string[] = [];
   private running = 0;
 
@@ -32,7 +33,7 @@ export class SlotQueue {
   }
 
   /** A started task finished: its slot goes to the oldest waiting task. */
-  release(): void {
+  release(_taskId?: string): void {
     this.running = Math.max(0, this.running - 1);
     this.pump();
   }

@@ -1,14 +1,11 @@
-// Per-agent storage of tasks and conversations (spec 2.7, 4.3, 4.9): a capped store where the
-// oldest finished task is evicted first (C-44); a conversation lives while one of its tasks does.
+// Per-agent in-memory storage of tasks and conversations (spec 2.7, 4.3, 4.9): a capped store where
+// the oldest finished task is evicted first (C-44); a conversation lives while one of its tasks does.
+import { isFinalState } from '../../schemas/error-codes.ts';
 import type { AgentJob } from '../agent/reference-agent.ts';
-import type { StatefulTask } from './transitions.ts';
+import type { StoredTask, TaskTable } from '../store/types.ts';
 
-export interface TaskRecord extends StatefulTask {
-  id: string;
-  agentId: string;
-  contextId: string;
-  sessionId?: string;
-  estimatedDurationMs?: number;
+/** A task in the process that runs it: the stored task plus its job. */
+export interface TaskRecord extends StoredTask {
   job: AgentJob;
 }
 
@@ -20,8 +17,8 @@ export interface Conversation {
   taskIds: Set<string>;
 }
 
-export class TaskStore {
-  private readonly tasks = new Map<string, TaskRecord>();
+export class TaskStore implements TaskTable {
+  private readonly tasks = new Map<string, StoredTask>();
   private readonly conversations = new Map<string, Conversation>();
   /** Finished task ids in finishing order: the eviction order of C-44. */
   private readonly finished = new IdQueue();
@@ -29,14 +26,14 @@ export class TaskStore {
   constructor(
     private readonly maxTasks: number,
     /** Told about each evicted task (the webhook service drops its task-level config). */
-    private readonly onEvict: (task: TaskRecord) => void = () => {},
+    private readonly onEvict: (taskId: string) => void = () => {},
   ) {}
 
   get size(): number {
     return this.tasks.size;
   }
 
-  get(taskId: string): TaskRecord | undefined {
+  get(taskId: string): StoredTask | undefined {
     return this.tasks.get(taskId);
   }
 
@@ -44,30 +41,42 @@ export class TaskStore {
     return this.tasks.has(taskId);
   }
 
-  conversation(contextId: string): Conversation | undefined {
-    return this.conversations.get(contextId);
+  hasContext(contextId: string): boolean {
+    return this.conversations.has(contextId);
   }
 
-  openConversation(contextId: string, sessionId: string | undefined): Conversation {
-    const conversation: Conversation = { id: contextId, userTexts: [], taskIds: new Set() };
-    if (sessionId !== undefined) conversation.sessionId = sessionId;
-    this.conversations.set(contextId, conversation);
-    return conversation;
+  appendTurn(contextId: string, sessionId: string | undefined, text: string): string[] {
+    let conversation = this.conversations.get(contextId);
+    if (conversation === undefined) {
+      conversation = { id: contextId, userTexts: [], taskIds: new Set() };
+      if (sessionId !== undefined) conversation.sessionId = sessionId;
+      this.conversations.set(contextId, conversation);
+    }
+    const history = [...conversation.userTexts];
+    conversation.userTexts.push(text);
+    return history;
   }
 
-  add(task: TaskRecord): void {
-    this.tasks.set(task.id, task);
-    this.conversations.get(task.contextId)?.taskIds.add(task.id);
+  /** The live record is stored by reference: later changes need no write, only the finish. */
+  save(task: StoredTask, finished: boolean): void {
+    if (!this.tasks.has(task.id)) {
+      this.tasks.set(task.id, task);
+      this.conversations.get(task.contextId)?.taskIds.add(task.id);
+    }
+    // Called once when a task reaches a final state: it becomes evictable.
+    if (finished) this.finished.push(task.id);
     this.evict();
   }
 
-  /** Called once when a task reaches a final state: it becomes evictable. */
-  markFinished(task: TaskRecord): void {
-    this.finished.push(task.id);
-    this.evict();
+  finishIfLive(task: StoredTask): StoredTask | undefined {
+    const current = this.tasks.get(task.id);
+    if (current === undefined || isFinalState(current.status.state)) return current;
+    Object.assign(current, task);
+    this.save(current, true);
+    return current;
   }
 
-  all(): IterableIterator<TaskRecord> {
+  all(): IterableIterator<StoredTask> {
     return this.tasks.values();
   }
 
@@ -79,7 +88,7 @@ export class TaskStore {
       const task = this.tasks.get(taskId);
       this.tasks.delete(taskId);
       if (task === undefined) continue;
-      this.onEvict(task);
+      this.onEvict(taskId);
       const conversation = this.conversations.get(task.contextId);
       conversation?.taskIds.delete(taskId);
       if (conversation !== undefined && conversation.taskIds.size === 0) {

@@ -1,9 +1,12 @@
 // Webhook delivery scheduler (spec 6.2, 6.5; ruling C-20): attempts, retries with exponential backoff
 // and per-(config, task) ordering. First attempts of one task to one config run one after another in
 // transition order; retries then run on their own timers so a failing event never blocks later ones.
+// With a shared outbox a retry is also written there: the replica that scheduled it claims it when
+// it is due, and if that replica is gone another one claims it (same delivery id, C-20).
 import { setMaxListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import type { ConfigTable, Outbox, OutboxEntry } from '../store/types.ts';
 import type { AttemptRecord, DeliveryRecord, StoredConfig } from './types.ts';
 import type { AttemptSender } from './attempt.ts';
 import type { DeliveryLog } from './delivery-log.ts';
@@ -44,7 +47,15 @@ export interface DelivererOptions {
   log: DeliveryLog;
   /** Bound on events queued, in flight or waiting for a retry, across all agents. */
   maxPending: number;
+  /** Where the configurations live: lastUsed is written back, and a retry checks its config is current. */
+  configs: ConfigTable;
+  outbox?: Outbox;
 }
+
+/** How often a replica looks for retries that their own replica did not take (it stopped). */
+export const ORPHAN_POLL_MS = 500;
+/** A due retry is an orphan once this late: its replica's own timer would have taken it by then. */
+export const ORPHAN_GRACE_MS = 1000;
 
 export function createDeliverer(opts: DelivererOptions): Deliverer {
   return new DeliveryScheduler(opts);
@@ -55,11 +66,17 @@ class DeliveryScheduler implements Deliverer {
   private readonly queues = new Map<string, Job[]>(); // head = the job whose first attempt is running
   private readonly closing = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly poller: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: DelivererOptions) {
     // Every attempt waiting for a connection slot listens here; their number is bounded by
     // maxPending, not by node's default of 10 listeners (which only warns).
     setMaxListeners(0, this.closing.signal);
+    if (opts.outbox !== undefined) {
+      const outbox = opts.outbox;
+      this.poller = setInterval(() => this.track(this.adoptOrphans(outbox)), ORPHAN_POLL_MS);
+      this.poller.unref();
+    }
   }
 
   enqueue(config: StoredConfig, base: PayloadBase): void {
@@ -103,6 +120,7 @@ class DeliveryScheduler implements Deliverer {
   }
 
   async close(): Promise<void> {
+    if (this.poller !== undefined) clearInterval(this.poller);
     this.closing.abort();
     for (const job of this.active) this.cancel(job);
     await Promise.allSettled([...this.inFlight]);
@@ -146,7 +164,7 @@ class DeliveryScheduler implements Deliverer {
       entry.scheduledDelayMs = job.scheduledDelayMs;
       entry.actualDelayMs = Math.round(started - job.lastEndedAt);
     }
-    job.config.lastUsed = entry.startedAt; // C-20: lastUsed is the time of the latest attempt
+    this.opts.configs.markUsed(job.config, entry.startedAt); // C-20: lastUsed is the time of the latest attempt
     job.record.attempts.push(entry);
     const body = serialisePayload(job.base, attempt, job.record.maxAttempts); // serialised once...
     const headers = this.headersFor(job, body); // ...signed...
@@ -156,10 +174,72 @@ class DeliveryScheduler implements Deliverer {
     if ('statusCode' in outcome && outcome.statusCode !== undefined) entry.statusCode = outcome.statusCode;
     if (outcome.kind !== 'acknowledged') entry.error = outcome.error;
     if (job.canceled) return;
+    const retry = outcome.kind === 'failed' && attempt < job.record.maxAttempts;
+    if (!retry && this.opts.outbox !== undefined && attempt > 1)
+      await this.opts.outbox.settle(job.record.deliveryId);
     if (outcome.kind === 'acknowledged') return this.finish(job, 'delivered');
     if (outcome.kind === 'refused') return this.finish(job, 'refused');
-    if (attempt >= job.record.maxAttempts) return this.finish(job, 'failed');
+    if (!retry) return this.finish(job, 'failed');
     this.scheduleRetry(job, attempt + 1, retryDelayMs(job.config, attempt));
+  }
+
+  /** The retry as the outbox keeps it. */
+  private entryOf(job: Job, attempt: number): OutboxEntry {
+    return {
+      deliveryId: job.record.deliveryId,
+      config: job.config,
+      base: job.base,
+      maxAttempts: job.record.maxAttempts,
+      attempt,
+      scheduledDelayMs: job.scheduledDelayMs ?? 0,
+      lastEndedAt: Date.now() - (performance.now() - job.lastEndedAt),
+    };
+  }
+
+  /** A claimed retry is sent only while its configuration is still the one of its scope. */
+  private async isCurrent(config: StoredConfig): Promise<boolean> {
+    const current = await this.opts.configs.get(config.agentId, config.taskId);
+    return current?.configId === config.configId;
+  }
+
+  /** Runs one claimed retry from the outbox; `job` when this replica scheduled it. */
+  private async runClaimed(outbox: Outbox, job: Job, attempt: number): Promise<void> {
+    if (!(await this.isCurrent(job.config))) {
+      await outbox.settle(job.record.deliveryId);
+      return this.finish(job, 'canceled');
+    }
+    await this.runAttempt(job, attempt);
+  }
+
+  /** Retries scheduled by a replica that stopped: sent from here with their delivery id. */
+  private async adoptOrphans(outbox: Outbox): Promise<void> {
+    if (this.closing.signal.aborted) return;
+    const entries = await outbox.claimOrphans(Date.now(), ORPHAN_GRACE_MS);
+    for (const entry of entries) {
+      const record: DeliveryRecord = {
+        deliveryId: entry.deliveryId,
+        agentId: entry.base.agentId,
+        taskId: entry.base.taskId,
+        configId: entry.config.configId,
+        event: entry.base.event,
+        url: entry.config.url,
+        maxAttempts: entry.maxAttempts,
+        status: 'pending',
+        attempts: [],
+      };
+      this.opts.log.add(record);
+      const job: Job = {
+        config: entry.config,
+        base: entry.base,
+        record,
+        timer: undefined,
+        lastEndedAt: performance.now() - (Date.now() - entry.lastEndedAt),
+        scheduledDelayMs: entry.scheduledDelayMs,
+        canceled: false,
+      };
+      this.active.add(job);
+      this.track(this.runClaimed(outbox, job, entry.attempt));
+    }
   }
 
   private headersFor(job: Job, body: Buffer): Record<string, string> {
@@ -176,11 +256,23 @@ class DeliveryScheduler implements Deliverer {
 
   private scheduleRetry(job: Job, attempt: number, delayMs: number): void {
     job.scheduledDelayMs = Math.round(delayMs);
+    const { outbox } = this.opts;
+    if (outbox !== undefined) {
+      this.track(outbox.schedule(this.entryOf(job, attempt), Date.now() + delayMs));
+    }
+    const due = (): Promise<void> => {
+      if (outbox === undefined) return this.runAttempt(job, attempt);
+      // Taken here unless another replica took it (this one was too late) or it was settled.
+      return outbox.claim(job.record.deliveryId, Date.now()).then((entry) => {
+        if (entry === undefined) return this.finish(job, 'canceled');
+        return this.runClaimed(outbox, job, attempt);
+      });
+    };
     const wait = (remaining: number): void => {
       const step = Math.min(remaining, MAX_TIMER_MS);
       job.timer = setTimeout(() => {
         if (remaining > step) wait(remaining - step);
-        else this.track(this.runAttempt(job, attempt));
+        else this.track(due());
       }, step);
       // A pending retry must not keep the process alive on its own; close() cancels it anyway.
       job.timer.unref();

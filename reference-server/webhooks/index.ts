@@ -7,12 +7,14 @@ import type {
   GetResult,
   Outcome,
   SetResult,
+  StoredConfig,
   TaskSnapshot,
   TaskSnapshotSource,
   WebhookEvent,
 } from './types.ts';
 import { validateGetParams, validateSetParams } from './config-validation.ts';
-import { createConfigStore, type ConfigStore } from './config-store.ts';
+import { createConfigStore } from './config-store.ts';
+import type { ConfigTable, Maybe, Outbox } from '../store/types.ts';
 import { createAttemptSender } from './attempt.ts';
 import { createDeliverer, type Deliverer } from './delivery.ts';
 import { createDeliveryLog, type DeliveryLog } from './delivery-log.ts';
@@ -35,13 +37,21 @@ export interface WebhookServiceOptions {
   deliveryLogSize?: number;
   /** Events queued, in flight or awaiting a retry, across all agents; beyond it events are dropped. */
   maxPendingDeliveries?: number;
+  /** Where configurations live (default: this process's memory). */
+  configs?: ConfigTable;
+  /** Where retries wait when they must survive this process (a shared store). */
+  outbox?: Outbox;
 }
 
 export interface WebhookService {
   /** tasks/pushNotificationConfig/set. */
-  setConfig(agentId: string, params: unknown, taskExists: (taskId: string) => boolean): Outcome<SetResult>;
+  setConfig(
+    agentId: string,
+    params: unknown,
+    taskExists: (taskId: string) => Maybe<boolean>,
+  ): Promise<Outcome<SetResult>>;
   /** tasks/pushNotificationConfig/get: exactly the requested scope (C-17). */
-  getConfig(agentId: string, params: unknown): Outcome<GetResult>;
+  getConfig(agentId: string, params: unknown): Promise<Outcome<GetResult>>;
   /** Fire and forget; never throws. Call with the task as it is right after the transition. */
   /** `task` may be a source whose snapshot is built only when a configuration wants the event. */
   emit(agentId: string, task: TaskSnapshot | TaskSnapshotSource, event: WebhookEvent): void;
@@ -58,12 +68,12 @@ export function createWebhookService(opts: WebhookServiceOptions): WebhookServic
 }
 
 class ReferenceWebhookService implements WebhookService {
-  private readonly store: ConfigStore;
+  private readonly store: ConfigTable;
   private readonly log: DeliveryLog;
   private readonly deliverer: Deliverer;
 
   constructor(private readonly opts: WebhookServiceOptions) {
-    this.store = createConfigStore(opts.maxTaskConfigsPerAgent ?? 1000);
+    this.store = opts.configs ?? createConfigStore(opts.maxTaskConfigsPerAgent ?? 1000);
     this.log = createDeliveryLog(opts.deliveryLogSize ?? 1000);
     const sender = createAttemptSender({
       allowPrivateTargets: opts.allowPrivateTargets,
@@ -71,19 +81,30 @@ class ReferenceWebhookService implements WebhookService {
     });
     // 10 000 pending events of a few KB each stays far below the server's memory budget.
     const maxPending = opts.maxPendingDeliveries ?? 10_000;
-    this.deliverer = createDeliverer({ userAgent: opts.userAgent, sender, log: this.log, maxPending });
+    this.deliverer = createDeliverer({
+      userAgent: opts.userAgent,
+      sender,
+      log: this.log,
+      maxPending,
+      configs: this.store,
+      ...(opts.outbox === undefined ? {} : { outbox: opts.outbox }),
+    });
   }
 
-  setConfig(agentId: string, params: unknown, taskExists: (taskId: string) => boolean): Outcome<SetResult> {
+  async setConfig(
+    agentId: string,
+    params: unknown,
+    taskExists: (taskId: string) => Maybe<boolean>,
+  ): Promise<Outcome<SetResult>> {
     const valid = validateSetParams(params, this.opts.allowPrivateTargets);
     if (!valid.ok) return valid;
     const { config, taskId } = valid.result;
-    if (taskId !== undefined && !taskExists(taskId)) {
+    if (taskId !== undefined && !(await taskExists(taskId))) {
       const code = ERROR_CODES.TASK_NOT_FOUND;
       const suggestion = 'Check the taskId, or omit it to configure the webhook for every task of the agent';
       return { ok: false, error: { code, message: ERROR_MESSAGES[code], data: { taskId, suggestion } } };
     }
-    const put = this.store.put(agentId, taskId, config);
+    const put = await this.store.put(agentId, taskId, config);
     if (!put.ok) return put;
     const { stored, replaced } = put.result;
     // The replaced endpoint or secret may no longer be the client's: stop delivering to it.
@@ -92,10 +113,10 @@ class ReferenceWebhookService implements WebhookService {
     return { ok: true, result: { configured: true, configId, url, events: [...events] } };
   }
 
-  getConfig(agentId: string, params: unknown): Outcome<GetResult> {
+  async getConfig(agentId: string, params: unknown): Promise<Outcome<GetResult>> {
     const valid = validateGetParams(params);
     if (!valid.ok) return valid;
-    const stored = this.store.get(agentId, valid.result.taskId);
+    const stored = await this.store.get(agentId, valid.result.taskId);
     if (!stored) return { ok: true, result: { config: null, configId: null, active: false } };
     const { url, events, retryPolicy, createdAt, lastUsed } = stored;
     // Spec 2.13: the secret and headers are never returned.
@@ -104,19 +125,37 @@ class ReferenceWebhookService implements WebhookService {
   }
 
   emit(agentId: string, task: TaskSnapshot | TaskSnapshotSource, event: WebhookEvent): void {
+    const deliver = (config: StoredConfig | undefined, source: TaskSnapshot | TaskSnapshotSource): void => {
+      try {
+        if (!config || !config.events.includes(event)) return;
+        const snapshot = 'snapshot' in source ? source.snapshot() : source;
+        this.deliverer.enqueue(config, payloadBase(agentId, snapshot, event));
+      } catch {
+        // Fire and forget: a task snapshot that cannot be serialised must not break the task engine.
+      }
+    };
     try {
       const config = this.store.resolve(agentId, task.id);
-      if (!config || !config.events.includes(event)) return;
+      if (!(config instanceof Promise)) return deliver(config, task);
+      // A shared store answers later (in the order asked, so events stay in order); the task is
+      // captured now, as it is right after the transition.
       const snapshot = 'snapshot' in task ? task.snapshot() : task;
-      this.deliverer.enqueue(config, payloadBase(agentId, snapshot, event));
+      void config.then(
+        (found) => deliver(found, snapshot),
+        () => undefined,
+      );
     } catch {
-      // Fire and forget: a task snapshot that cannot be serialised must not break the task engine.
+      // As above: never break the task engine.
     }
   }
 
   forgetTask(agentId: string, taskId: string): void {
     const removed = this.store.forgetTask(agentId, taskId);
-    if (removed) this.deliverer.cancelConfig(removed.configId);
+    const cancel = (config: StoredConfig | undefined): void => {
+      if (config) this.deliverer.cancelConfig(config.configId);
+    };
+    if (removed instanceof Promise) void removed.then(cancel, () => undefined);
+    else cancel(removed);
   }
 
   deliveryLog(): DeliveryRecord[] {

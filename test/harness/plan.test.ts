@@ -14,7 +14,7 @@ import { paceIntervalMs } from '../../harness/io/traffic/pace.ts';
 import { mergeBreadth } from '../../harness/runner/run-phases.ts';
 import type { PlannedCheck } from '../../harness/runner/schedule.ts';
 
-// The governor lets 57 requests (95%) into each 61 s at 60 a minute (harness/io/pace.ts).
+// The governor lets 57 requests (95%) into each 61 s at 60 a minute (harness/io/traffic/pace.ts).
 const INTERVAL_MS = paceIntervalMs({ limit: 60, windowMs: 60_000, source: 'card' });
 
 const AGENT: AgentPace = {

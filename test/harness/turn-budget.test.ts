@@ -1,4 +1,4 @@
-// Turns longer than the request budget (harness/io/agent-turn.ts turnBudgetMs, target-client.ts): a
+// Turns longer than the request budget (harness/io/target/agent-turn.ts turnBudgetMs, target-client.ts): a
 // task-making request is given --timeout-ms plus the agent's measured turn, and never less than two
 // turns, so an agent whose turns take longer than --timeout-ms is answered in full, never cut by the
 // harness and graded for it. A request that makes no task keeps --timeout-ms.

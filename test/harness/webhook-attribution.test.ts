@@ -1,5 +1,5 @@
 // A delivery at a check's URL is the check's evidence whatever its body says (spec 6.1-6.3;
-// harness/io/webhook-receiver.ts deliveryOfTask, deliveryIsEvent): one that lacks or garbles its
+// harness/io/webhooks/webhook-receiver.ts deliveryOfTask, deliveryIsEvent): one that lacks or garbles its
 // payload taskId is found by its data.taskId, one that lacks or garbles its payload event by its
 // X-Webhook-Event, so the check that awaits it grades it at once instead of waiting out its budget.
 import { request } from 'undici';

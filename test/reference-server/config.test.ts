@@ -151,12 +151,22 @@ describe('config file', () => {
       ),
     );
     expect(problems).toEqual([
-      'c.json: config.prot: unknown field (allowed: host, port, corsOrigins, allowPrivateWebhookTargets, headersTimeoutMs, requestTimeoutMs, deliveryLogSize, maxPendingDeliveries, agents)',
+      'c.json: config.prot: unknown field (allowed: host, port, corsOrigins, allowPrivateWebhookTargets, headersTimeoutMs, requestTimeoutMs, deliveryLogSize, maxPendingDeliveries, store, agents)',
       'c.json: port: must be an integer from 0 to 65535 (got "x")',
     ]);
     expect(problemsOf(() => parseConfigText('[]', 'c.json'))).toContain(
       'c.json: config: must be an object (got [])',
     );
+  });
+
+  it('takes store "memory" or a redis:// URL and refuses anything else by name', () => {
+    const agents = [{ id: 'a', apiKeys: ['k'] }];
+    expect(
+      parseConfigText(JSON.stringify({ store: 'redis://10.0.0.5:6379/2', agents }), 'c.json').store,
+    ).toBe('redis://10.0.0.5:6379/2');
+    expect(
+      problemsOf(() => parseConfigText(JSON.stringify({ store: 'mysql://db', agents }), 'c.json')),
+    ).toEqual(['c.json: store: must be "memory", or a redis:// or rediss:// URL (got "mysql://db")']);
   });
 });
 

@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { TASK_STATES, type TaskState, type WebhookEvent } from '../../schemas/error-codes.ts';
 import { resolveAgentConfigs } from '../../reference-server/agents/config.ts';
 import { TaskEngine, type CancelOutcome } from '../../reference-server/tasks/task-engine.ts';
-import type { TaskRecord } from '../../reference-server/tasks/task-store.ts';
+import { SlotQueue } from '../../reference-server/tasks/queue.ts';
+import { TaskStore, type TaskRecord } from '../../reference-server/tasks/task-store.ts';
+import type { StoredTask } from '../../reference-server/store/types.ts';
 import {
   IllegalTransitionError,
   isoOf,
@@ -163,7 +165,7 @@ class TransitionLog {
   maxWorking = 0;
   private working = 0;
 
-  record(task: TaskRecord, event: WebhookEvent): void {
+  record(task: StoredTask, event: WebhookEvent): void {
     const state = STATE_OF_EVENT(event);
     const previous = this.events.get(task.id) ?? [];
     this.events.set(task.id, [...previous, state]);
@@ -184,7 +186,7 @@ async function play(
   cancels: Outcomes,
 ): Promise<void> {
   for (const command of commands) {
-    if (command.kind === 'create') tasks.push(engine.create({ message: messageFor(command) }));
+    if (command.kind === 'create') tasks.push(await engine.create({ message: messageFor(command) }));
     else if (command.kind === 'wait') await new Promise((resolve) => setTimeout(resolve, command.ms));
     else if (tasks.length > 0) {
       const task = tasks[command.index % tasks.length]!;
@@ -210,7 +212,14 @@ function checkTask(task: TaskRecord, states: TaskState[]): void {
 async function runEngine(concurrentTasks: number, commands: Command[]): Promise<void> {
   const [agent] = resolveAgentConfigs([{ id: 'p', apiKeys: ['k'], limits: { concurrentTasks } }]);
   const log = new TransitionLog();
-  const engine = new TaskEngine(agent!, { onTransition: (task, event) => log.record(task, event) });
+  const engine = new TaskEngine(
+    agent!,
+    { onTransition: (task, event) => log.record(task, event) },
+    {
+      table: new TaskStore(agent!.maxTasks),
+      slots: (start) => new SlotQueue(concurrentTasks, start),
+    },
+  );
   const tasks: TaskRecord[] = [];
   const cancels: Outcomes = [];
   await play(engine, commands, tasks, cancels);

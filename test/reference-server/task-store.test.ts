@@ -14,6 +14,8 @@ function task(id: string, contextId = `ctx-${id}`): TaskRecord {
     history: [status],
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
+    streamable: true,
+    version: 0,
     job: {} as TaskRecord['job'],
   };
 }
@@ -21,21 +23,21 @@ function task(id: string, contextId = `ctx-${id}`): TaskRecord {
 describe('C-44 task store', () => {
   it('evicts finished tasks oldest first and keeps every unfinished one, over thousands of tasks', () => {
     const evicted: string[] = [];
-    const store = new TaskStore(100, (t) => evicted.push(t.id));
+    const store = new TaskStore(100, (id) => evicted.push(id));
     const running = new Set<string>();
     for (let i = 0; i < 5000; i += 1) {
       const t = task(`t${i}`);
-      store.openConversation(t.contextId, undefined);
-      store.add(t);
+      store.appendTurn(t.contextId, undefined, 'hello');
+      store.save(t, false);
       if (i % 7 === 0) running.add(t.id);
-      else store.markFinished(t);
+      else store.save(t, true);
     }
     const finishedOrder = Array.from({ length: 5000 }, (_, i) => `t${i}`).filter((id) => !running.has(id));
     expect(evicted).toEqual(finishedOrder.slice(0, evicted.length));
     for (const id of running) expect(store.has(id)).toBe(true);
     expect(store.size).toBe(running.size > 100 ? running.size : 100);
-    expect(store.conversation('ctx-t0')).toBeDefined(); // t0 is still running
-    expect(store.conversation('ctx-t1')).toBeUndefined(); // evicted with its only task
+    expect(store.hasContext('ctx-t0')).toBe(true); // t0 is still running
+    expect(store.hasContext('ctx-t1')).toBe(false); // evicted with its only task
   });
 
   it('matches a model of "drop the oldest finished while over the cap" for any add/finish sequence', () => {
@@ -56,7 +58,7 @@ describe('C-44 task store', () => {
           for (const op of ops) {
             if (op === 'add') {
               const t = task(`t${n++}`);
-              store.add(t);
+              store.save(t, false);
               model.live.push(t.id);
               evictModel();
             } else {
@@ -64,7 +66,7 @@ describe('C-44 task store', () => {
               const id = open[op % Math.max(open.length, 1)];
               if (id === undefined) continue;
               model.done.add(id);
-              store.markFinished(store.get(id) as TaskRecord);
+              store.save(store.get(id) as TaskRecord, true);
               model.finished.push(id);
               evictModel();
             }

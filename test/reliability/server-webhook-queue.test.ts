@@ -36,7 +36,7 @@ describe('C-20 attempts queued for a connection', () => {
     // while each attempt itself takes 200 ms of its 1500.
     service = createWebhookService({ userAgent: 'ua', allowPrivateTargets: true, attemptTimeoutMs: 1500 });
     const url = `${receiver.origin}/hook`;
-    const set = service.setConfig('a', { config: { url, retryPolicy: { maxRetries: 0 } } }, () => true);
+    const set = await service.setConfig('a', { config: { url, retryPolicy: { maxRetries: 0 } } }, () => true);
     expect(set.ok).toBe(true);
     const burst = CONNECTIONS_PER_ORIGIN * 16;
     const now = new Date().toISOString();

@@ -19,8 +19,8 @@ const make = (extra: Partial<Parameters<typeof createWebhookService>[0]> = {}) =
   }));
 afterEach(() => service?.close());
 
-const setWith = (config: unknown, taskId?: unknown) =>
-  service.setConfig('agent-1', taskId === undefined ? { config } : { config, taskId }, anyTask);
+const setWith = async (config: unknown, taskId?: unknown) =>
+  await service.setConfig('agent-1', taskId === undefined ? { config } : { config, taskId }, anyTask);
 
 describe('2.11 / C-18 / C-19 set validation: -32602 naming the exact field', () => {
   const cases: Array<[string, unknown, string]> = [
@@ -95,41 +95,48 @@ describe('2.11 / C-18 / C-19 set validation: -32602 naming the exact field', () 
     ['secret empty', { url: URL_OK, secret: '' }, 'config.secret'],
     ['secret not a string', { url: URL_OK, secret: 1234 }, 'config.secret'],
   ];
-  it.each(cases)('%s -> field %s', (_name, config, field) => {
+  it.each(cases)('%s -> field %s', async (_name, config, field) => {
     make();
-    const outcome = setWith(config);
+    const outcome = await setWith(config);
     expect(outcome).toEqual({
       ok: false,
       error: { code: -32602, message: 'Invalid params', data: { details: expect.any(String), field } },
     });
   });
 
-  it('params not an object -> field params; taskId not a string -> field taskId', () => {
+  it('params not an object -> field params; taskId not a string -> field taskId', async () => {
     make();
-    expect(service.setConfig('agent-1', 'x', anyTask)).toMatchObject({
+    expect(await service.setConfig('agent-1', 'x', anyTask)).toMatchObject({
       ok: false,
       error: { data: { field: 'params' } },
     });
-    expect(setWith({ url: URL_OK }, 12)).toMatchObject({
+    expect(await setWith({ url: URL_OK }, 12)).toMatchObject({
       ok: false,
       error: { code: -32602, data: { field: 'taskId' } },
     });
   });
 
-  it('accepts the boundary values of retryPolicy and ignores unknown fields (C-36)', () => {
+  it('accepts the boundary values of retryPolicy and ignores unknown fields (C-36)', async () => {
     make();
     const retryPolicy = { maxRetries: 10, backoffMultiplier: 10, initialDelay: 3600 };
-    expect(setWith({ url: 'http://hooks.example.com/', retryPolicy, extra: true }).ok).toBe(true);
+    expect((await await setWith({ url: 'http://hooks.example.com/', retryPolicy, extra: true })).ok).toBe(
+      true,
+    );
     expect(
-      setWith({ url: URL_OK, retryPolicy: { maxRetries: 0, backoffMultiplier: 1, initialDelay: 0.001 } }).ok,
+      (
+        await setWith({
+          url: URL_OK,
+          retryPolicy: { maxRetries: 0, backoffMultiplier: 1, initialDelay: 0.001 },
+        })
+      ).ok,
     ).toBe(true);
   });
 });
 
 describe('2.12 set result and C-17 scopes', () => {
-  it('returns configured, a UUID v4 configId, the url and the effective events (all five by default)', () => {
+  it('returns configured, a UUID v4 configId, the url and the effective events (all five by default)', async () => {
     make();
-    const outcome = setWith({ url: URL_OK });
+    const outcome = await setWith({ url: URL_OK });
     expect(outcome).toEqual({
       ok: true,
       result: {
@@ -141,17 +148,17 @@ describe('2.12 set result and C-17 scopes', () => {
     });
   });
 
-  it('C-18 collapses duplicate events, keeping first-occurrence order', () => {
+  it('C-18 collapses duplicate events, keeping first-occurrence order', async () => {
     make();
     const events = ['task.failed', 'task.completed', 'task.failed'];
-    expect(setWith({ url: URL_OK, events })).toMatchObject({
+    expect(await setWith({ url: URL_OK, events })).toMatchObject({
       result: { events: ['task.failed', 'task.completed'] },
     });
   });
 
-  it('unknown taskId -> -32000 with {taskId, suggestion}', () => {
+  it('unknown taskId -> -32000 with {taskId, suggestion}', async () => {
     make();
-    const outcome = service.setConfig(
+    const outcome = await service.setConfig(
       'agent-1',
       { config: { url: URL_OK }, taskId: 'nope' },
       (id) => id === 'known',
@@ -166,19 +173,23 @@ describe('2.12 set result and C-17 scopes', () => {
     });
   });
 
-  it('validation errors win over an unknown taskId', () => {
+  it('validation errors win over an unknown taskId', async () => {
     make();
-    const outcome = service.setConfig('agent-1', { config: { url: 'nope' }, taskId: 'nope' }, () => false);
+    const outcome = await service.setConfig(
+      'agent-1',
+      { config: { url: 'nope' }, taskId: 'nope' },
+      () => false,
+    );
     expect(outcome).toMatchObject({ ok: false, error: { code: -32602, data: { field: 'config.url' } } });
   });
 
-  it('a set on the same scope replaces the config with a new configId; get follows it', () => {
+  it('a set on the same scope replaces the config with a new configId; get follows it', async () => {
     make();
-    const first = setWith({ url: URL_OK });
-    const second = setWith({ url: 'https://other.example.com/h', events: ['task.completed'] });
+    const first = await setWith({ url: URL_OK });
+    const second = await setWith({ url: 'https://other.example.com/h', events: ['task.completed'] });
     if (!first.ok || !second.ok) throw new Error('set failed');
     expect(second.result.configId).not.toBe(first.result.configId);
-    expect(service.getConfig('agent-1', undefined)).toMatchObject({
+    expect(await service.getConfig('agent-1', undefined)).toMatchObject({
       result: {
         configId: second.result.configId,
         config: { url: 'https://other.example.com/h', events: ['task.completed'] },
@@ -186,53 +197,55 @@ describe('2.12 set result and C-17 scopes', () => {
     });
   });
 
-  it('get returns exactly the requested scope, never falling back to the agent-level config', () => {
+  it('get returns exactly the requested scope, never falling back to the agent-level config', async () => {
     make();
-    const agentLevel = setWith({ url: URL_OK });
-    const taskLevel = setWith({ url: 'https://task.example.com/h' }, 't1');
+    const agentLevel = await setWith({ url: URL_OK });
+    const taskLevel = await setWith({ url: 'https://task.example.com/h' }, 't1');
     if (!agentLevel.ok || !taskLevel.ok) throw new Error('set failed');
-    expect(service.getConfig('agent-1', {})).toMatchObject({
+    expect(await service.getConfig('agent-1', {})).toMatchObject({
       result: { configId: agentLevel.result.configId },
     });
-    expect(service.getConfig('agent-1', { taskId: 't1' })).toMatchObject({
+    expect(await service.getConfig('agent-1', { taskId: 't1' })).toMatchObject({
       result: { configId: taskLevel.result.configId },
     });
-    expect(service.getConfig('agent-1', { taskId: 't2' })).toEqual({
+    expect(await service.getConfig('agent-1', { taskId: 't2' })).toEqual({
       ok: true,
       result: { config: null, configId: null, active: false },
     });
-    expect(service.getConfig('agent-2', undefined)).toEqual({
+    expect(await service.getConfig('agent-2', undefined)).toEqual({
       ok: true,
       result: { config: null, configId: null, active: false },
     });
   });
 
-  it('C-42 bounds task-level configs per agent; replacing one and other agents are unaffected', () => {
+  it('C-42 bounds task-level configs per agent; replacing one and other agents are unaffected', async () => {
     make({ maxTaskConfigsPerAgent: 2 });
-    expect(setWith({ url: URL_OK }, 't1').ok).toBe(true);
-    expect(setWith({ url: URL_OK }, 't2').ok).toBe(true);
-    expect(setWith({ url: URL_OK }, 't3')).toMatchObject({
+    expect((await await setWith({ url: URL_OK }, 't1')).ok).toBe(true);
+    expect((await await setWith({ url: URL_OK }, 't2')).ok).toBe(true);
+    expect(await setWith({ url: URL_OK }, 't3')).toMatchObject({
       ok: false,
       error: { code: -32602, data: { field: 'taskId' } },
     });
-    expect(setWith({ url: URL_OK }, 't1').ok).toBe(true);
-    expect(setWith({ url: URL_OK }).ok).toBe(true);
-    expect(service.setConfig('agent-2', { config: { url: URL_OK }, taskId: 't3' }, anyTask).ok).toBe(true);
+    expect((await await setWith({ url: URL_OK }, 't1')).ok).toBe(true);
+    expect((await await setWith({ url: URL_OK })).ok).toBe(true);
+    expect((await service.setConfig('agent-2', { config: { url: URL_OK }, taskId: 't3' }, anyTask)).ok).toBe(
+      true,
+    );
     service.forgetTask('agent-1', 't2');
-    expect(setWith({ url: URL_OK }, 't3').ok).toBe(true);
+    expect((await await setWith({ url: URL_OK }, 't3')).ok).toBe(true);
   });
 });
 
 describe('2.13 / C-29 get result', () => {
-  it('has url, effective events, effective retryPolicy, createdAt, lastUsed null; never secret or headers', () => {
+  it('has url, effective events, effective retryPolicy, createdAt, lastUsed null; never secret or headers', async () => {
     make();
-    setWith({
+    await await setWith({
       url: URL_OK,
       secret: 's3cret',
       headers: { Authorization: 'Bearer x' },
       retryPolicy: { maxRetries: 5 },
     });
-    const outcome = service.getConfig('agent-1', undefined);
+    const outcome = await service.getConfig('agent-1', undefined);
     expect(outcome).toEqual({
       ok: true,
       result: {
@@ -248,18 +261,18 @@ describe('2.13 / C-29 get result', () => {
       },
     });
     expect(outcome.ok && validate('push-config-get-result', outcome.result)).toEqual({ valid: true });
-    const empty = service.getConfig('agent-1', { taskId: 'none' });
+    const empty = await service.getConfig('agent-1', { taskId: 'none' });
     expect(empty.ok && validate('push-config-get-result', empty.result)).toEqual({ valid: true });
     expect(JSON.stringify(outcome)).not.toMatch(/s3cret|Bearer|headers|secret/);
   });
 
-  it('invalid get params -> -32602 (taskId not a string, params not an object)', () => {
+  it('invalid get params -> -32602 (taskId not a string, params not an object)', async () => {
     make();
-    expect(service.getConfig('agent-1', { taskId: 3 })).toMatchObject({
+    expect(await service.getConfig('agent-1', { taskId: 3 })).toMatchObject({
       ok: false,
       error: { code: -32602, data: { field: 'taskId' } },
     });
-    expect(service.getConfig('agent-1', [1])).toMatchObject({
+    expect(await service.getConfig('agent-1', [1])).toMatchObject({
       ok: false,
       error: { code: -32602, data: { field: 'params' } },
     });

@@ -25,8 +25,8 @@ async function setup(
     maxPendingDeliveries: opts.pending,
   });
 }
-const set = (config: Record<string, unknown>) => {
-  const outcome = service.setConfig(
+const set = async (config: Record<string, unknown>) => {
+  const outcome = await service.setConfig(
     'agent-1',
     { config: { url: `${receiver.origin}/hook`, ...config } },
     () => true,
@@ -51,7 +51,7 @@ describe('C-20 retries and backoff', () => {
   it('retries maxRetries times with delays initialDelay * multiplier^(n-1), one delivery id', async () => {
     await setup();
     receiver.plan = () => ({ kind: 'status', status: 500 });
-    set({ secret: 's', ...fast(3) });
+    await set({ secret: 's', ...fast(3) });
     emit();
     const requests = await receiver.waitForRequests(4);
     await sleep(400); // a fifth request would arrive by now (next delay would be 400 ms)
@@ -81,7 +81,7 @@ describe('C-20 retries and backoff', () => {
   it('stops at the first 2xx (answer 2xx after two failures)', async () => {
     await setup();
     receiver.plan = failFirst(2, 503);
-    set(fast(5));
+    await set(fast(5));
     emit();
     await receiver.waitForRequests(3);
     await sleep(300);
@@ -92,7 +92,7 @@ describe('C-20 retries and backoff', () => {
   it('maxRetries 0 means exactly one attempt', async () => {
     await setup();
     receiver.plan = () => ({ kind: 'status', status: 500 });
-    set(fast(0));
+    await set(fast(0));
     emit();
     await receiver.waitForRequests(1);
     await sleep(200);
@@ -105,7 +105,7 @@ describe('C-20 failed attempts', () => {
   it('no response within attemptTimeoutMs is a failed attempt, then retried', async () => {
     await setup({ attemptTimeoutMs: 150 });
     receiver.plan = (r) => (r.index === 0 ? { kind: 'hang' } : { kind: 'status', status: 204 });
-    set(fast(1));
+    await set(fast(1));
     emit();
     await receiver.waitForRequests(2);
     await sleep(50);
@@ -120,7 +120,7 @@ describe('C-20 failed attempts', () => {
   it('a connection reset is a failed attempt, then retried', async () => {
     await setup();
     receiver.plan = (r) => (r.index === 0 ? { kind: 'reset' } : { kind: 'status', status: 200 });
-    set(fast(1));
+    await set(fast(1));
     emit();
     await receiver.waitForRequests(2);
     await sleep(50);
@@ -134,7 +134,7 @@ describe('C-20 failed attempts', () => {
       r.path === '/hook'
         ? { kind: 'status', status: 302, location: '/elsewhere' }
         : { kind: 'status', status: 200 };
-    set(fast(1));
+    await set(fast(1));
     emit();
     await receiver.waitForRequests(2);
     await sleep(150);
@@ -150,7 +150,7 @@ describe('C-20 failed attempts', () => {
     await setup();
     const deadPort = receiver.port;
     await receiver.close();
-    const outcome = service.setConfig(
+    const outcome = await service.setConfig(
       'agent-1',
       { config: { url: `http://127.0.0.1:${deadPort}/h`, ...fast(1) } },
       () => true,
@@ -166,7 +166,7 @@ describe('C-20 failed attempts', () => {
 describe('C-19 SSRF guard at delivery time', () => {
   it('refuses a name resolving to loopback: one refused attempt, never retried, nothing sent', async () => {
     await setup({ allowPrivateTargets: false });
-    const outcome = service.setConfig(
+    const outcome = await service.setConfig(
       'agent-1',
       { config: { url: `http://localhost:${receiver.port}/hook`, ...fast(3) } },
       () => true,
@@ -181,7 +181,11 @@ describe('C-19 SSRF guard at delivery time', () => {
 
   it('delivers to the same name when private targets are allowed', async () => {
     await setup({ allowPrivateTargets: true });
-    service.setConfig('agent-1', { config: { url: `http://localhost:${receiver.port}/hook` } }, () => true);
+    await service.setConfig(
+      'agent-1',
+      { config: { url: `http://localhost:${receiver.port}/hook` } },
+      () => true,
+    );
     emit();
     await receiver.waitForRequests(1);
   });
@@ -192,10 +196,10 @@ describe('cancellation and bounds', () => {
     await setup();
     receiver.plan = (r) =>
       r.path === '/hook' ? { kind: 'status', status: 500 } : { kind: 'status', status: 200 };
-    set(fast(3, 0.2));
+    await set(fast(3, 0.2));
     emit();
     await receiver.waitForRequests(1);
-    set({ url: `${receiver.origin}/new` });
+    await set({ url: `${receiver.origin}/new` });
     await sleep(400);
     expect(receiver.requests.map((r) => r.path)).toEqual(['/hook']);
     expect(service.deliveryLog()[0]!.status).toBe('canceled');
@@ -204,7 +208,7 @@ describe('cancellation and bounds', () => {
   it('close() cancels in-flight attempts and pending retries promptly', async () => {
     await setup({ attemptTimeoutMs: 5000 });
     receiver.plan = () => ({ kind: 'hang' });
-    set(fast(3));
+    await set(fast(3));
     emit();
     await receiver.waitForRequests(1);
     const started = Date.now();
@@ -217,7 +221,7 @@ describe('cancellation and bounds', () => {
 
   it('keeps only the most recent deliveries in the log', async () => {
     await setup({ log: 3 });
-    set({});
+    await set({});
     for (const id of ['t1', 't2', 't3', 't4', 't5']) emit(id);
     await receiver.waitForRequests(5);
     expect(service.deliveryLog().map((r) => r.taskId)).toEqual(['t3', 't4', 't5']);
@@ -226,7 +230,7 @@ describe('cancellation and bounds', () => {
   it('drops events beyond maxPendingDeliveries instead of queueing without bound', async () => {
     await setup({ pending: 1, attemptTimeoutMs: 5000 });
     receiver.plan = () => ({ kind: 'hang' });
-    set({});
+    await set({});
     emit('t1');
     emit('t2');
     await receiver.waitForRequests(1);
@@ -238,7 +242,7 @@ describe('cancellation and bounds', () => {
 
   it('emit never throws, even for a task that cannot be serialised', async () => {
     await setup();
-    set({});
+    await set({});
     const circular: Record<string, unknown> = {};
     circular.self = circular;
     const bad = { ...task('t1'), status: { state: 'completed' as const, message: circular } };

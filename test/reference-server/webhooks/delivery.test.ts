@@ -27,8 +27,8 @@ afterEach(async () => {
   await receiver.close();
 });
 
-const set = (config: Record<string, unknown>, taskId?: string) => {
-  const outcome = service.setConfig(
+const set = async (config: Record<string, unknown>, taskId?: string) => {
+  const outcome = await service.setConfig(
     'agent-1',
     { config: { url: `${receiver.origin}/hook`, ...config }, taskId },
     () => true,
@@ -61,7 +61,7 @@ const emit = (taskId: string, event: WebhookEvent) => service.emit('agent-1', sn
 
 describe('6.2 headers and 6.4 signature', () => {
   it('sends every header, the configured headers, and a signature over the exact bytes received', async () => {
-    set({ secret: 'top-secret', headers: { Authorization: 'Bearer abc', 'X-Tenant': 't-9' } });
+    await set({ secret: 'top-secret', headers: { Authorization: 'Bearer abc', 'X-Tenant': 't-9' } });
     emit('t1', 'task.completed');
     const [request] = await receiver.waitForRequests(1);
     expect(request!.method).toBe('POST');
@@ -83,7 +83,7 @@ describe('6.2 headers and 6.4 signature', () => {
   });
 
   it('omits X-Webhook-Signature when no secret is configured', async () => {
-    set({});
+    await set({});
     emit('t1', 'task.submitted');
     const [request] = await receiver.waitForRequests(1);
     expect(request!.headers['x-webhook-signature']).toBeUndefined();
@@ -102,7 +102,7 @@ describe('6.1 / 6.3 payload per event', () => {
   it.each(events)(
     '%s carries event, timestamp, agentId, taskId, its data and delivery 1/4',
     async (event) => {
-      set({ retryPolicy: { maxRetries: 3 } });
+      await set({ retryPolicy: { maxRetries: 3 } });
       emit('t1', event);
       const [request] = await receiver.waitForRequests(1);
       expect(request!.json()).toEqual({
@@ -121,7 +121,7 @@ describe('6.1 / 6.3 payload per event', () => {
 
 describe('C-17 events filter and scope', () => {
   it('sends only the subscribed events', async () => {
-    set({ events: ['task.completed', 'task.canceled'] });
+    await set({ events: ['task.completed', 'task.canceled'] });
     emit('t1', 'task.submitted');
     emit('t1', 'task.working');
     emit('t1', 'task.completed');
@@ -131,8 +131,8 @@ describe('C-17 events filter and scope', () => {
   });
 
   it('a task-level config replaces the agent-level one for that task only (no duplicate delivery)', async () => {
-    set({ url: `${receiver.origin}/agent` });
-    set({ url: `${receiver.origin}/task` }, 't1');
+    await set({ url: `${receiver.origin}/agent` });
+    await set({ url: `${receiver.origin}/task` }, 't1');
     emit('t1', 'task.completed');
     emit('t2', 'task.completed');
     await receiver.waitForRequests(2);
@@ -151,18 +151,18 @@ describe('C-17 events filter and scope', () => {
 
 describe('C-20 lastUsed and ordering', () => {
   it('lastUsed is null until the first attempt, then an ISO timestamp', async () => {
-    set({});
-    const before = service.getConfig('agent-1', undefined);
+    await set({});
+    const before = await service.getConfig('agent-1', undefined);
     expect(before.ok && before.result.config?.lastUsed).toBeNull();
     emit('t1', 'task.submitted');
     await receiver.waitForRequests(1);
-    const after = service.getConfig('agent-1', undefined);
+    const after = await service.getConfig('agent-1', undefined);
     expect(after.ok && after.result.config?.lastUsed).toMatch(ISO);
   });
 
   it('starts the deliveries of one task in transition order, each after the previous answer', async () => {
     receiver.plan = () => ({ kind: 'status', status: 200, delayMs: 60 });
-    set({});
+    await set({});
     emit('t1', 'task.submitted');
     emit('t1', 'task.working');
     emit('t1', 'task.completed');
@@ -180,7 +180,7 @@ describe('C-20 lastUsed and ordering', () => {
   it('does not serialise different tasks behind each other', async () => {
     receiver.plan = (r) =>
       r.index === 0 ? { kind: 'status', status: 200, delayMs: 300 } : { kind: 'status', status: 200 };
-    set({});
+    await set({});
     emit('t1', 'task.submitted');
     await receiver.waitForRequests(1);
     emit('t2', 'task.submitted');
@@ -189,7 +189,7 @@ describe('C-20 lastUsed and ordering', () => {
   });
 
   it('records each delivery in deliveryLog()', async () => {
-    const { configId } = set({});
+    const { configId } = await set({});
     emit('t1', 'task.completed');
     const [request] = await receiver.waitForRequests(1);
     await sleep(50);

@@ -119,21 +119,21 @@ describe('C-19 set-time refusal of IP-literal targets', () => {
     'http://[::ffff:127.0.0.1]/',
   ];
 
-  it.each(literals)('refuses %s with -32602 config.url when private targets are not allowed', (url) => {
+  it.each(literals)('refuses %s with -32602 config.url when private targets are not allowed', async (url) => {
     service = createWebhookService({ userAgent: 'ua', allowPrivateTargets: false });
-    const outcome = service.setConfig('a', { config: { url } }, () => true);
+    const outcome = await service.setConfig('a', { config: { url } }, () => true);
     expect(outcome).toMatchObject({ ok: false, error: { code: -32602, data: { field: 'config.url' } } });
   });
 
-  it.each(literals)('accepts %s when private targets are allowed', (url) => {
+  it.each(literals)('accepts %s when private targets are allowed', async (url) => {
     service = createWebhookService({ userAgent: 'ua', allowPrivateTargets: true });
-    expect(service.setConfig('a', { config: { url } }, () => true).ok).toBe(true);
+    expect((await service.setConfig('a', { config: { url } }, () => true)).ok).toBe(true);
   });
 
-  it('accepts public literals and host names at set time (names are vetted at delivery)', () => {
+  it('accepts public literals and host names at set time (names are vetted at delivery)', async () => {
     service = createWebhookService({ userAgent: 'ua', allowPrivateTargets: false });
     for (const url of ['http://93.184.216.34/h', 'http://localhost:9/h', 'https://hooks.example.com/h']) {
-      expect(service.setConfig('a', { config: { url } }, () => true).ok).toBe(true);
+      expect((await service.setConfig('a', { config: { url } }, () => true)).ok).toBe(true);
     }
   });
 });

@@ -1,0 +1,75 @@
+// Whole certifications of the reference server as replicas behind the loopback balancer: three
+// replicas on one Redis certify like one process (exit 0, the same verdict for every requirement);
+// two replicas with their own memory fail (exit 1), tasks made on one being unknown to the other.
+import { afterEach, describe, expect, it } from 'vitest';
+import { runConformance, type RunResult } from '../../harness/index.ts';
+import { startReplicaSet, type ReplicaSet } from '../../bench/field/replicas.ts';
+import { defaultAgent, generateApiKey, startReferenceServer } from '../../reference-server/index.ts';
+import type { ReferenceServerOptions } from '../../reference-server/types.ts';
+
+const key = generateApiKey();
+/** The agent of `npm run certify`, so the runs are as fast as the bundled one. */
+const server: ReferenceServerOptions = {
+  allowPrivateWebhookTargets: true,
+  agents: [
+    {
+      ...defaultAgent('reference-agent', key),
+      limits: { requestsPerMinute: 6000, concurrentTasks: 4, maxMessageLength: 100_000 },
+      systemTimeoutMs: 2000,
+      keepAliveMs: 200,
+    },
+  ],
+};
+let set: ReplicaSet | undefined;
+afterEach(async () => {
+  await set?.close();
+  set = undefined;
+});
+
+function certify(target: string): Promise<RunResult> {
+  return runConformance({ target, agentId: 'reference-agent', apiKey: key, out: null, seed: 7 });
+}
+
+const verdicts = (result: RunResult): Record<string, string> =>
+  Object.fromEntries(result.requirements.map((r) => [r.id, r.verdict]));
+
+/**
+ * The verdicts of the requirements both runs exercised: a check the machine's load left
+ * not-exercised in one run (an agent's 2 s system timeout reached first) says nothing of replicas.
+ */
+function comparable(a: RunResult, b: RunResult): [Record<string, string>, Record<string, string>] {
+  const [va, vb] = [verdicts(a), verdicts(b)];
+  const both = Object.keys(va).filter((id) => va[id] !== 'not-exercised' && vb[id] !== 'not-exercised');
+  return [
+    Object.fromEntries(both.map((id) => [id, va[id]!])),
+    Object.fromEntries(both.map((id) => [id, vb[id]!])),
+  ];
+}
+
+describe('the reference server as replicas behind a balancer', () => {
+  it('three replicas on one Redis, round-robin: exit 0 and the verdicts of one process', async () => {
+    const one = await startReferenceServer(server);
+    let alone: RunResult;
+    try {
+      alone = await certify(one.baseUrl);
+    } finally {
+      await one.close();
+    }
+    set = await startReplicaSet({ count: 3, mode: 'round-robin', store: 'shared', server });
+    const replicated = await certify(set.baseUrl);
+    expect(set.counts().every((n) => n > 0)).toBe(true);
+    expect(replicated.exitCode).toBe(0);
+    const [replicatedVerdicts, aloneVerdicts] = comparable(replicated, alone);
+    expect(replicatedVerdicts).toEqual(aloneVerdicts);
+    expect(Object.keys(replicatedVerdicts).length).toBeGreaterThan(replicated.requirements.length * 0.95);
+  }, 600_000);
+
+  it('two replicas with their own memory, round-robin: exit 1, tasks not found on the other replica', async () => {
+    set = await startReplicaSet({ count: 2, mode: 'round-robin', store: 'isolated', server });
+    const result = await certify(set.baseUrl);
+    expect(result.exitCode).toBe(1);
+    expect(JSON.stringify(result.requirements.filter((r) => r.verdict === 'fail'))).toContain(
+      'Task not found',
+    );
+  }, 600_000);
+});
