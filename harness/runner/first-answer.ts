@@ -31,16 +31,20 @@ export interface FirstAnswerOptions {
   coldStartMs: number;
   /** Told once, when the wait goes beyond timeoutMs. */
   onWaiting?: (line: string) => void;
+  /** Whether a reset now still means the agent is starting (default: yes). */
+  resetIsStarting?: () => boolean;
 }
 
 /**
  * Whether an exchange is no answer of the agent's yet: the connection was reset before an answer (a
  * front dropping requests while the agent starts), or a gateway said it is starting. A refused
  * connection, an unknown host or a TLS failure is no cold start: the target is wrong or down, and
- * the run says so at once instead of after the allowance.
+ * the run says so at once instead of after the allowance. `resetIsStarting` false: a reset is no
+ * cold start either (a TLS gateway that closes the connection after the handshake wants a client
+ * certificate the run did not give; waiting would only delay that hint).
  */
-export function stillStarting(ex: Exchange): boolean {
-  if (ex.response === undefined) return ex.error?.kind === 'reset';
+export function stillStarting(ex: Exchange, resetIsStarting = true): boolean {
+  if (ex.response === undefined) return resetIsStarting && ex.error?.kind === 'reset';
   return ex.error === undefined && WARMING_STATUS.has(ex.response.status);
 }
 
@@ -72,7 +76,7 @@ export async function awaitFirstAnswer(
       sends += 1;
       const ex = await request(Math.max(1, Math.round(allowance - spent())));
       const left = allowance - spent();
-      if (!stillStarting(ex) || left <= 0) {
+      if (!stillStarting(ex, opts.resetIsStarting?.() ?? true) || left <= 0) {
         const firstAnswerMs = Math.round(spent());
         return { ex, firstAnswerMs, coldStart: firstAnswerMs > opts.timeoutMs || sends > 1 };
       }

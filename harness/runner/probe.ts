@@ -145,8 +145,8 @@ export async function probeTarget(
   traffic?: { governor: Governor; tally: TrafficTally },
   opts: ProbeOptions = {},
 ): Promise<ProbeOutcome> {
-  const { value, seen } = await observeConnection(target.baseUrl, target.network, () =>
-    probe(target, traffic, opts),
+  const { value, seen } = await observeConnection(target.baseUrl, target.network, (seenSoFar) =>
+    probe(target, traffic, opts, seenSoFar),
   );
   // A gateway that wants a client certificate often completes the handshake and closes the
   // connection after it (TLS 1.3): the session seen and no answer point at it.
@@ -170,6 +170,7 @@ async function probe(
   target: ProbeTarget,
   traffic: { governor: Governor; tally: TrafficTally } | undefined,
   opts: ProbeOptions,
+  seen: Readonly<ConnectionSeen>,
 ): Promise<ProbeOutcome> {
   const client = createTargetClient({ ...target, ...traffic });
   const coldStartMs = Math.max(target.timeoutMs, target.coldStartMs ?? target.timeoutMs);
@@ -182,6 +183,9 @@ async function probe(
           timeoutMs: target.timeoutMs,
           coldStartMs,
           ...(opts.log === undefined ? {} : { onWaiting: opts.log }),
+          // A reset right after a completed TLS handshake, with no client certificate given, is a
+          // gateway asking for one (mutual TLS), not a cold start: said at once with its hint.
+          resetIsStarting: () => seen.tls === undefined || target.network?.clientCert !== undefined,
         },
       );
     } catch (e) {

@@ -32,7 +32,7 @@ interface ConnectedMessage {
 export async function observeConnection<T>(
   baseUrl: string,
   net: NetworkSettings | undefined,
-  during: () => Promise<T>,
+  during: (seen: Readonly<ConnectionSeen>) => Promise<T>,
   now: () => Date = () => new Date(),
 ): Promise<{ value: T; seen: ConnectionSeen }> {
   const target = new URL(baseUrl);
@@ -56,7 +56,7 @@ export async function observeConnection<T>(
   subscribe('undici:client:connected', onConnected);
   subscribe('undici:proxy:connected', onProxy);
   try {
-    const value = await during();
+    const value = await during(seen);
     if (net?.insecure === true)
       seen.notes.push("TLS verification was off (--insecure): the agent's certificate was not checked");
     const t = seen.tls;
