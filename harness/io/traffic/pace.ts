@@ -1,7 +1,6 @@
 // The agent's pace: at most so many requests in a sliding window, as its card announces
 // (limits.requestsPerMinute, spec 8, over C-04's window) or as --rate gives. The window counts every
 // request when it leaves; a rate-limited answer pauses the whole window until Retry-After.
-import { setTimeout as delay } from 'node:timers/promises';
 import { GovernorStop } from './governor-stop.ts';
 import type { Profile } from '../../../core/types.ts';
 
@@ -220,11 +219,26 @@ export class PaceWindow {
   }
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  try {
-    await delay(ms, undefined, signal === undefined ? {} : { signal });
-  } catch (error) {
-    throw signal?.aborted === true ? (signal.reason as Error) : error;
-  }
+/**
+ * Resolves after `ms`, or rejects with the signal's reason when it aborts first. On the global timer,
+ * not node:timers/promises: the governor's pace tests drive this wait with a fake clock, which cannot
+ * reach the promise timers.
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }
+    function onAbort(): void {
+      clearTimeout(timer);
+      reject(signal!.reason as Error);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
