@@ -1,6 +1,7 @@
 // Builds the reproduction lines of a check: a CLI command that re-runs one requirement and a curl
 // line for the check's first exchange. Credentials always appear as $A2A_API_KEY / $A2A_BEARER, and a
 // URL's user information never appears.
+import { cardLimit } from './capabilities.ts';
 import type { Exchange } from '../core/evidence.ts';
 import { isSecretHeaderName, withoutUserinfo } from '../core/redaction.ts';
 import type { AuthKind } from '../core/types.ts';
@@ -77,12 +78,8 @@ function networkArgs(net: NetworkSettings | undefined): string[] {
 const UNITS: Record<number, string> = { 1000: 's', 60_000: 'm', 3_600_000: 'h' };
 
 function cardRate(card: Record<string, unknown> | null | undefined): number | undefined {
-  const limits = card?.limits;
-  const n =
-    typeof limits === 'object' && limits !== null
-      ? (limits as Record<string, unknown>).requestsPerMinute
-      : undefined;
-  return typeof n === 'number' && Number.isFinite(n) && n >= 1 ? Math.floor(n) : undefined;
+  const n = cardLimit(card, 'requestsPerMinute');
+  return n !== undefined && n >= 1 ? Math.floor(n) : undefined;
 }
 
 /**

@@ -5,9 +5,10 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mapInOrder } from '../harness/pool.ts';
 import { hasFreedom } from '../requirements/index.ts';
 import { startMutant } from './proxy.ts';
-import { pool, runHarness, runOnTarget } from './runner.ts';
+import { runHarness, runOnTarget } from './runner.ts';
 import type { LegalVariant, SetRunOptions } from './types.ts';
 
 export const LEGAL_DIR = fileURLToPath(new URL('./legal/', import.meta.url));
@@ -125,14 +126,11 @@ export async function runLegal(
     durationMs: Date.now() - started,
     ...(controlRun.problem !== undefined ? { problem: controlRun.problem } : {}),
   };
-  const results = await pool(
-    variants.map((v) => async () => {
-      const r = await runLegalVariant(v, control.verdicts, keep);
-      onResult?.(r);
-      return r;
-    }),
-    concurrency,
-  );
+  const results = await mapInOrder(variants, concurrency, async (v) => {
+    const r = await runLegalVariant(v, control.verdicts, keep);
+    onResult?.(r);
+    return r;
+  });
   return { control, results, durationMs: Date.now() - started };
 }
 

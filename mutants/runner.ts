@@ -5,6 +5,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mapInOrder } from '../harness/pool.ts';
 import { hasRequirement } from '../requirements/index.ts';
 import { expectedVerdict, idSlug } from './define.ts';
 import { startMutant } from './proxy.ts';
@@ -233,20 +234,6 @@ export async function runControl(variants: readonly Variant[]): Promise<ControlR
   }
 }
 
-/** Runs `jobs` with at most `limit` in flight; results keep the order of `jobs`. */
-export async function pool<T>(jobs: ReadonlyArray<() => Promise<T>>, limit: number): Promise<T[]> {
-  const results = new Array<T>(jobs.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < jobs.length) {
-      const i = next++;
-      results[i] = await (jobs[i] as () => Promise<T>)();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, jobs.length)) }, worker));
-  return results;
-}
-
 export interface MutationRun {
   results: VariantResult[];
   control: ControlResult;
@@ -271,7 +258,7 @@ export async function runMutants(
       return r;
     }),
   ];
-  const all = await pool(jobs, concurrency);
+  const all = await mapInOrder(jobs, concurrency, (job) => job());
   const results = all.filter((r): r is VariantResult => r !== undefined);
   return { results, control: control as ControlResult, durationMs: Date.now() - started };
 }

@@ -26,7 +26,3 @@ export function round(value: number, digits = 1): number {
 export function ratio(a: number, b: number): number {
   return b === 0 || !Number.isFinite(b) ? Number.NaN : round(a / b, 2);
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

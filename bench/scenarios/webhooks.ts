@@ -5,7 +5,8 @@ import { directive, postJson, rpcBody, serviceBody } from '../lib/bodies.ts';
 import { startChild } from '../lib/child.ts';
 import { runLoad } from '../lib/load.ts';
 import type { BenchSettings } from '../lib/settings.ts';
-import { ascending, percentile, round, sleep } from '../lib/stats.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ascending, percentile, round } from '../lib/stats.ts';
 import { agentUrl, profileFlags, startReference } from '../lib/targets.ts';
 
 const SECRET = 'bench-webhook-secret';

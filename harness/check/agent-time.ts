@@ -2,6 +2,7 @@
 // unpaced agent grows by the turn latency and the pace waits this run has shown (scaledToAgent), no
 // further than the card's system timeout allows (C-05); the pace's part is held apart from the
 // checks' budgets (pacedLengthsMs); the waits a check plans beyond its budget stay within --max-wait.
+import { cardLimit } from '../capabilities.ts';
 import type { TrafficTally } from '../io/traffic/tallies.ts';
 import { WaitClock } from '../io/traffic/tallies.ts';
 import { paceIntervalMs } from '../io/traffic/pace.ts';
@@ -74,12 +75,7 @@ export function pacedLengthsMs(): number {
 
 /** The card's limits.systemTimeoutMs (the C-05 extension), when it is a positive number. */
 export function systemTimeoutOf(card: Record<string, unknown> | null): number | undefined {
-  const limits = card?.limits;
-  const ms =
-    typeof limits === 'object' && limits !== null
-      ? (limits as Record<string, unknown>).systemTimeoutMs
-      : undefined;
-  return typeof ms === 'number' && ms > 0 ? ms : undefined;
+  return cardLimit(card, 'systemTimeoutMs');
 }
 
 /** The longest wait a check may plan without --max-wait. */

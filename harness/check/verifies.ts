@@ -132,6 +132,24 @@ export function suiteFile(declaration: SuiteFileDeclaration): void {
   file.meta.a2aFile = declaration;
 }
 
+/**
+ * A shared sample registering under `name` (suites/support/samples.ts): throws when the suite file
+ * being collected declares no sample of that name in suiteFile({ samples }), so the name a sample
+ * says of itself and the name its cost is declared under cannot drift apart. Outside collection
+ * (a sample made by a support module's own test) it checks nothing.
+ */
+export function declaredSample(name: string): void {
+  const file = collectingFile();
+  const declared = file?.meta.a2aFile;
+  if (file === undefined || declared === undefined) return;
+  if (declared.samples?.[name] === undefined) {
+    const known = Object.keys(declared.samples ?? {});
+    throw new Error(
+      `sharedSample('${name}') in ${file.name}: its suite file declares no sample of that name in suiteFile({ samples })${known.length > 0 ? `; it declares ${known.map((k) => `'${k}'`).join(', ')}` : ''}`,
+    );
+  }
+}
+
 /** Whether a check runs beside the file's other concurrent checks: its own say, else its file's. */
 export function runsConcurrently(file: SuiteFileDeclaration | undefined, options: VerifiesOptions): boolean {
   return options.concurrent ?? file?.concurrent === true;

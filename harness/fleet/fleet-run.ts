@@ -13,7 +13,7 @@ import { completeReport, type ReportFigures } from './agent-report.ts';
 import { commandFor, optionsText, runAgent, type AgentRunResult } from './agent-run.ts';
 import { loadFleet, type Fleet, type FleetAgentPlan } from './fleet-file.ts';
 import { planPacing } from './pacing.ts';
-import { runKeyed } from './pool.ts';
+import { runKeyed } from '../pool.ts';
 import { inShard, type ShardId } from './shard.ts';
 
 export const SHARD_FILE = 'shard.json';

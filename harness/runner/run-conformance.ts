@@ -2,6 +2,7 @@
 // the baseline and hand the RunResult to the caller's reporter hooks. A run that cannot be done
 // exits 2, never passes; an interrupted one keeps what it decided and exits 130 or 143. The report
 // files are written above this layer (harness/runs.ts).
+import { cardLimit } from '../capabilities.ts';
 import { readFileSync } from 'node:fs';
 import { redactResult } from '../../core/redaction.ts';
 import { toolLabel } from '../../core/tool-label.ts';
@@ -196,17 +197,12 @@ interface Checked {
 
 /** What the plan reads of the agent: the probe's measures, the card's limits, the run's options. */
 function agentPace(provided: ProvidedRun, probe: ProbeOutcome, opts: ResolvedRunOptions): AgentPace {
-  const limits = provided.card?.limits;
-  const timeout =
-    typeof limits === 'object' && limits !== null
-      ? (limits as Record<string, unknown>).systemTimeoutMs
-      : undefined;
   return {
     requestsPerMinute: requestsPerMinute(provided.field.pace),
     taskCap: provided.field.taskCap ?? null,
     roundTripMs: probe.reachability.durationMs,
     turnLatencyMs: probe.turnLatencyMs ?? null,
-    systemTimeoutMs: typeof timeout === 'number' && timeout > 0 ? timeout : null,
+    systemTimeoutMs: cardLimit(provided.card, 'systemTimeoutMs') ?? null,
     maxWaitMs: opts.maxWaitMs,
     checkTimeoutMs: opts.checkTimeoutMs,
     concurrency: provided.field.concurrency,

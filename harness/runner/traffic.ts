@@ -1,5 +1,6 @@
 // The run's pace and task cap as the card and --rate set them, and its traffic summary (RunResult.traffic):
 // the checks' tallies, counted in the suites' worker, summed with the probe's in the runner.
+import { cardLimit } from '../capabilities.ts';
 import { requestsPerMinute, type Pace } from '../io/traffic/pace.ts';
 import type { TrafficTally } from '../io/traffic/tallies.ts';
 import type { ResolvedRunOptions } from '../options.ts';
@@ -14,14 +15,8 @@ export function paceFor(
   card: Record<string, unknown> | null,
 ): Pace | null {
   if (opts.rate !== undefined) return opts.rate;
-  const limits = card?.limits;
-  const n =
-    typeof limits === 'object' && limits !== null
-      ? (limits as Record<string, unknown>).requestsPerMinute
-      : undefined;
-  return typeof n === 'number' && Number.isFinite(n) && n >= 1
-    ? { limit: Math.floor(n), windowMs: 60_000, source: 'card' }
-    : null;
+  const n = cardLimit(card, 'requestsPerMinute');
+  return n !== undefined && n >= 1 ? { limit: Math.floor(n), windowMs: 60_000, source: 'card' } : null;
 }
 
 /**
@@ -29,12 +24,8 @@ export function paceFor(
  * flight; null when the card gives no positive whole number.
  */
 export function taskCapFor(card: Record<string, unknown> | null): number | null {
-  const limits = card?.limits;
-  const n =
-    typeof limits === 'object' && limits !== null
-      ? (limits as Record<string, unknown>).concurrentTasks
-      : undefined;
-  return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : null;
+  const n = cardLimit(card, 'concurrentTasks');
+  return n !== undefined && Number.isInteger(n) ? n : null;
 }
 
 /** A whole-millisecond percentile of the turn latencies, null when no turn was timed. */

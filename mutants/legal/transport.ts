@@ -2,6 +2,7 @@
 // C-57): a base URL with a path behind a gateway, answers in a content coding, another reason phrase,
 // a connection closed after every answer, a network that adds uneven latency, and HTTPS with a
 // certificate of a private CA.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { rm } from 'node:fs/promises';
 import { makePki, startTlsTunnel } from '../../test/support/network-parts.ts';
 import { legal } from '../legal-kit.ts';
@@ -15,8 +16,6 @@ const CODINGS =
 const isStream = (call: ProxyCall): boolean => /text\/event-stream/i.test(String(call.headers.accept ?? ''));
 
 const REASONS: Record<number, string> = { 200: 'Fine', 401: 'Who Are You', 404: 'Nope', 429: 'Slow Down' };
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The agent served over HTTPS only, with a server certificate a private CA signed (made with openssl

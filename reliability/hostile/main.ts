@@ -4,9 +4,10 @@
 // Options: --jobs N, --case NAME (repeatable), --scoped (each case's small --only scope).
 import { collect } from '../../harness/cli/shared.ts';
 import { positiveInt, scriptCommand } from '../../scripts/args.ts';
+import { mapInOrder } from '../../harness/pool.ts';
 import type { Budget } from './bounds.ts';
 import { CASES } from './cases.ts';
-import { defaultJobs, pool, runCase, type CaseOutcome } from './run-case.ts';
+import { defaultJobs, runCase, type CaseOutcome } from './run-case.ts';
 import { printTable } from './table.ts';
 
 // Why these figures: a 2 s request budget and 8 s per check make a hostile run reach its 60 s
@@ -46,7 +47,7 @@ console.log(
     `--check-timeout-ms ${BUDGET.checkTimeoutMs} --budget-ms ${BUDGET.budgetMs} --runs 20 --seed 1` +
     (scoped ? ', each case on its --only scope' : ', whole ledger'),
 );
-const outcomes: CaseOutcome[] = await pool(cases, jobs, async (c) => {
+const outcomes: CaseOutcome[] = await mapInOrder(cases, jobs, async (c) => {
   const o = await runCase(c, {
     budget: BUDGET,
     scoped,

@@ -1,6 +1,6 @@
 // One hostile case end to end: start its target, run the CLI against it (whole ledger, or the
-// case's --only scope), stop the target, and judge the run against the bounds. Also a small pool
-// that runs cases side by side without oversubscribing the cores.
+// case's --only scope), stop the target, and judge the run against the bounds; and how many cases
+// run side by side without oversubscribing the cores.
 import { availableParallelism } from 'node:os';
 import { brokenBounds, budgetArgs, type Budget } from './bounds.ts';
 import type { HostileCase } from './cases.ts';
@@ -37,25 +37,6 @@ export async function runCase(c: HostileCase, o: CaseOptions): Promise<CaseOutco
   } finally {
     await target.close();
   }
-}
-
-/** Runs `work` over `items`, at most `jobs` at a time, keeping the input order in the results. */
-export async function pool<T, R>(
-  items: readonly T[],
-  jobs: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next;
-      next += 1;
-      results[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, lane));
-  return results;
 }
 
 /** Cases side by side: one per core (each CLI is mostly waiting on its target). */

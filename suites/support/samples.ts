@@ -5,6 +5,7 @@
 // assertion.
 import { randomUUID } from 'node:crypto';
 import {
+  declaredSample,
   is,
   type AnsweredExchange,
   type CheckContext,
@@ -27,9 +28,11 @@ export const READS_A_SAMPLE: Readonly<CheckCost> = { requests: 0, turns: 0 };
 /**
  * One sample per file, made by the first check that asks (its exchanges and deliveries are that
  * check's evidence); later checks note where it came from and cite the exchanges it was made of, so
- * that their own verdict shows them. `make` returns data and records nothing.
+ * that their own verdict shows them. `make` returns data and records nothing. `kind` is the name the
+ * file declares the sample's cost under (suiteFile({ samples })); a name it does not declare throws.
  */
 export function sharedSample<T>(kind: string, make: (c: CheckContext) => Promise<T>) {
+  declaredSample(kind);
   let made: Promise<{ value: T; exchanges: Exchange[] }> | undefined;
   let origin = '';
   return async (c: CheckContext): Promise<T> => {

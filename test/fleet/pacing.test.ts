@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FleetAgentPlan } from '../../harness/fleet/fleet-file.ts';
 import { perMinute, planPacing, splitRate } from '../../harness/fleet/pacing.ts';
-import { runKeyed } from '../../harness/fleet/pool.ts';
+import { runKeyed } from '../../harness/pool.ts';
 
 function plan(name: string, origin: string, options: FleetAgentPlan['options'] = {}): FleetAgentPlan {
   return { name, target: origin, agentId: name, origin, apiKeyEnv: 'K', options, killAfterMs: 1_000 };

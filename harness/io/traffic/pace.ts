@@ -219,7 +219,11 @@ export class PaceWindow {
   }
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+/**
+ * Resolves after `ms`, or rejects with the signal's reason when it aborts first. On the global timer,
+ * not node:timers/promises: the governor's pace tests drive this wait with a fake clock, which cannot
+ * reach the promise timers.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted === true) {

@@ -72,5 +72,3 @@ export function writeForever(res: ServerResponse, chunk: string, everyMs: number
   }, everyMs);
   res.on('close', () => clearInterval(timer));
 }
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,9 +1,8 @@
 // The event-loop lag sampler (harness/io/traffic/loop-lag.ts): a stamp taken right after the loop was held up
 // is known to be late by about the hold-up; before the sampler runs, or after it stops, it says 0.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoopLag } from '../../../harness/io/traffic/loop-lag.ts';
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Holds this process's event loop, as a loaded machine or a busy worker does. */
 function holdUp(ms: number): void {

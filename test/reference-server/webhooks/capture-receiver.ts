@@ -114,4 +114,3 @@ function reply(plan: Reply, captured: Captured, req: http.IncomingMessage, res: 
 }
 
 /** Waits `ms` milliseconds (to show that nothing more arrives). */
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

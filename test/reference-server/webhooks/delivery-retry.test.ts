@@ -1,10 +1,11 @@
 // Webhook retries and failure modes (spec 6.5, 2.11 retryPolicy; rulings C-19, C-20): retry count,
 // backoff timing, constant delivery id, timeouts, resets, redirects not followed, SSRF refusal at
 // delivery, cancellation on replace and close, and the bounds on the log and on pending deliveries.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookService, type WebhookService } from '../../../reference-server/webhooks/index.ts';
 import type { TaskSnapshot } from '../../../reference-server/webhooks/types.ts';
-import { failFirst, sleep, startCaptureReceiver, type CaptureReceiver } from './capture-receiver.ts';
+import { failFirst, startCaptureReceiver, type CaptureReceiver } from './capture-receiver.ts';
 
 let receiver: CaptureReceiver;
 let service: WebhookService;

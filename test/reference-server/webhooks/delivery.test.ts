@@ -1,12 +1,13 @@
 // Webhook delivery on the wire (spec 6.1-6.4; rulings C-17, C-20): headers, signature over the raw
 // bytes, payload per event, the events filter, task- versus agent-level scope, lastUsed, ordering.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWebhookService, type WebhookService } from '../../../reference-server/webhooks/index.ts';
 import { eventData } from '../../../reference-server/webhooks/payload.ts';
 import { validate } from '../../../schemas/registry.ts';
 import { verifySignature } from '../../../reference-server/webhooks/signer.ts';
 import type { TaskSnapshot, WebhookEvent } from '../../../reference-server/webhooks/types.ts';
-import { sleep, startCaptureReceiver, type CaptureReceiver } from './capture-receiver.ts';
+import { startCaptureReceiver, type CaptureReceiver } from './capture-receiver.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -3,9 +3,10 @@
 // its budget plus a generous margin (a bound the harness promises, not a benchmark), exit as the
 // case says, write a schema-valid report.json, and never pass a requirement the target broke.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { mapInOrder } from '../../harness/pool.ts';
 import type { Budget } from '../../reliability/hostile/bounds.ts';
 import { CASES } from '../../reliability/hostile/cases.ts';
-import { defaultJobs, pool, runCase, type CaseOutcome } from '../../reliability/hostile/run-case.ts';
+import { defaultJobs, runCase, type CaseOutcome } from '../../reliability/hostile/run-case.ts';
 import { printTable } from '../../reliability/hostile/table.ts';
 
 const BUDGET: Budget = { timeoutMs: 800, checkTimeoutMs: 3000, budgetMs: 30_000, marginMs: 45_000 };
@@ -14,7 +15,7 @@ const SLICE = CASES.filter((c) => c.inSlice);
 let outcomes: CaseOutcome[] = [];
 
 beforeAll(async () => {
-  outcomes = await pool(SLICE, defaultJobs(), (c) =>
+  outcomes = await mapInOrder(SLICE, defaultJobs(), (c) =>
     runCase(c, { budget: BUDGET, scoped: true, extraArgs: ['--runs', '3', '--seed', '1'] }),
   );
   const lines: string[] = [];
