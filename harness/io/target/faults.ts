@@ -143,6 +143,14 @@ export function completeAnswer(ex: Exchange): ex is AnsweredExchange {
   return ex.response !== undefined && (ex.error === undefined || FAULTS[ex.error.kind].answer);
 }
 
+/**
+ * The transport fault an exchange met, when it is one a later attempt may not meet (every kind but a
+ * body over its cap): a check that met one may be run again from scratch; undefined otherwise.
+ */
+export function transientFault(ex: Exchange): IoErrorKind | undefined {
+  return ex.error === undefined || FAULTS[ex.error.kind].answer ? undefined : ex.error.kind;
+}
+
 /** The spec's methods that only read (tasks, a webhook configuration, the extended card). */
 const READS = new Set(['tasks/get', 'tasks/pushNotificationConfig/get', 'agent/authenticatedExtendedCard']);
 

@@ -14,6 +14,7 @@ import {
   resendWaitMs,
   sendResendingReads,
   sumFaults,
+  transientFault,
   type FaultCounts,
 } from '../../../harness/io/target/faults.ts';
 import { BodyTooLargeError } from '../../../harness/io/target/io-errors.ts';
@@ -140,5 +141,12 @@ describe('the transport fault policy', () => {
     });
     expect(faultsAbsorbed(sum)).toBe(2);
     expect(sumFaults([{}, undefined])).toBeUndefined();
+  });
+
+  it('names the transient fault an exchange met, for a check that may run again', () => {
+    expect(transientFault(exchange({ kind: 'gateway', message: '503' }, 503))).toBe('gateway');
+    expect(transientFault(exchange({ kind: 'reset', message: 'x' }))).toBe('reset');
+    expect(transientFault(exchange({ kind: 'body-too-large', message: 'cap' }, 200))).toBeUndefined();
+    expect(transientFault(exchange(undefined, 200))).toBeUndefined();
   });
 });
