@@ -77,3 +77,23 @@ export function trafficFacts(result: Pick<RunResult, 'traffic'>): TrafficFact[] 
   }
   return facts;
 }
+
+/**
+ * The console's closing line on transport faults (traffic.faults): "N faults absorbed" with their
+ * kinds, and how many reached a check; null when the run met none.
+ */
+export function faultsLine(result: Pick<RunResult, 'traffic'>): string | null {
+  const faults = result.traffic?.faults;
+  if (faults === undefined || faults === null || typeof faults !== 'object') return null;
+  let absorbed = 0;
+  let lost = 0;
+  const kinds: string[] = [];
+  for (const [kind, c] of Object.entries(faults)) {
+    absorbed += (num(c.retried) ?? 0) + (num(c.reRun) ?? 0);
+    lost += num(c.lost) ?? 0;
+    kinds.push(`${kind} ${num(c.count) ?? 0}`);
+  }
+  if (absorbed === 0 && lost === 0) return null;
+  const reached = lost === 0 ? '' : `; ${lost} reached a check (not evidence against the agent)`;
+  return `${absorbed} fault${absorbed === 1 ? '' : 's'} absorbed (${kinds.join(', ')})${reached}`;
+}

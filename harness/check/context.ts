@@ -30,7 +30,7 @@ import type { CheckWebhooks, WebhookScope } from './webhooks.ts';
 export class NoAnswerError extends Error {
   constructor(readonly exchange: Exchange) {
     super(
-      `no answer from the target for ${exchange.request.method} ${exchange.request.url}: ${exchange.error?.message ?? 'unknown'}`,
+      `no answer from the target${exchange.error === undefined ? '' : ` (fault: ${exchange.error.kind})`} for ${exchange.request.method} ${exchange.request.url}: ${exchange.error?.message ?? 'unknown'}`,
     );
     this.name = 'NoAnswerError';
   }

@@ -8,6 +8,7 @@ import type { FieldSettings } from '../provided.ts';
 import type { RunTraffic } from '../../core/types.ts';
 import type { CollectedTest } from './collector.ts';
 import { percentile } from '../percentile.ts';
+import { sumFaults } from '../io/target/faults.ts';
 
 /** `--rate` when given (`off`: none), else the card's limits.requestsPerMinute over C-04's 60 s window. */
 export function paceFor(
@@ -56,6 +57,7 @@ export function summarizeTraffic(
   const sum = (f: (t: TrafficTally) => number): number => tallies.reduce((n, t) => n + f(t), 0);
   const latencies = tallies.flatMap((t) => t.turnLatencyMs).sort((a, b) => a - b);
   const pace = field.pace;
+  const faults = sumFaults(tallies.map((t) => t.faults));
   return {
     profile: field.profile,
     requests: sum((t) => t.requests),
@@ -79,6 +81,7 @@ export function summarizeTraffic(
       maxTasksInFlight: Math.max(0, ...tallies.map((t) => t.maxTasksInFlight ?? 0)),
       ...(field.suiteWorkers === undefined ? {} : { suiteWorkers: field.suiteWorkers }),
     },
+    ...(faults === undefined ? {} : { faults }),
     cut: cutsOf(tests, more),
     properties: tests.flatMap((t) =>
       (t.traffic?.properties ?? []).map((p) => ({ requirementId: t.result?.requirementId ?? t.name, ...p })),

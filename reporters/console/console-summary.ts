@@ -19,6 +19,7 @@ import { palette, type Palette } from './ansi.ts';
 import { leadLines } from './console-lead.ts';
 import type { ConsoleMode } from './console-mode.ts';
 import { connectionLines } from '../connection.ts';
+import { faultsLine } from '../traffic.ts';
 
 const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY', 'INFO'];
 /** Verdicts in at most six characters, for table columns. */
@@ -191,7 +192,10 @@ export function formatRunSummary(result: RunResult, p: Palette, mode: ConsoleMod
   for (const e of result.harnessErrors.slice(0, mode === 'verbose' ? Infinity : 10)) {
     lines.push(`${p.verdict('error', 'HARNESS')} ${e.file ? `${e.file}: ` : ''}${e.message.split('\n')[0]}`);
   }
-  lines.push(...baselineLines(result, p), ...notVerifiedLines(result, c, p), verdict, exit);
+  const faults = faultsLine(result);
+  lines.push(...baselineLines(result, p), ...notVerifiedLines(result, c, p));
+  if (faults !== null) lines.push(faults);
+  lines.push(verdict, exit);
   return lines.join('\n');
 }
 

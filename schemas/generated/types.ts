@@ -1532,7 +1532,19 @@ export interface ReportTimings {
  * via the `definition` "ReportIoError".
  */
 export interface ReportIoError {
-  kind: 'timeout' | 'connect' | 'reset' | 'body-too-large' | 'other';
+  /**
+   * timeout, connect, reset, cut-short: the transport; gateway (502/503/504), throttled (429) and foreign-body (an error page): an answer that is not the agent's JSON-RPC; body-too-large: an answer over its cap; other.
+   */
+  kind:
+    | 'timeout'
+    | 'connect'
+    | 'reset'
+    | 'cut-short'
+    | 'gateway'
+    | 'throttled'
+    | 'foreign-body'
+    | 'body-too-large'
+    | 'other';
   message: string;
   /**
    * Low-level code when one was available (e.g. ECONNRESET, UND_ERR_SOCKET).
@@ -1900,6 +1912,17 @@ export interface ReportTraffic {
      * Suite files run at once (docs/field-conditions.md); absent when no suite ran, and from reports of older versions.
      */
     suiteWorkers?: number;
+  };
+  /**
+   * Transport faults met on the way to the agent, by kind (ioError.kind; harness/io/target/faults.ts): count, retried (the call was sent again: a read, or a throttle's 429 waited out), reRun (the check ran again from scratch), lost (neither: the call's check saw the fault). Absent when the run met none.
+   */
+  faults?: {
+    [k: string]: {
+      count: number;
+      retried: number;
+      reRun: number;
+      lost: number;
+    };
   };
   /**
    * What the profile or budget left out, and the option that covers it.

@@ -123,6 +123,23 @@ describe('traffic in the reports', () => {
     );
   });
 
+  it('says in its closing lines how many faults were absorbed, and how many reached a check', () => {
+    const traffic: RunTraffic = {
+      ...TRAFFIC,
+      faults: {
+        reset: { count: 3, retried: 2, reRun: 0, lost: 1 },
+        gateway: { count: 2, retried: 2, reRun: 0, lost: 0 },
+      },
+    };
+    const lines = formatRunSummary(fixtureRun(undefined, { traffic }), palette(false), 'normal').split('\n');
+    expect(lines.at(-3)).toBe(
+      '4 faults absorbed (reset 3, gateway 2); 1 reached a check (not evidence against the agent)',
+    );
+    expect(
+      formatRunSummary(fixtureRun(undefined, { traffic: TRAFFIC }), palette(false), 'normal'),
+    ).not.toMatch(/faults? absorbed/);
+  });
+
   it('is left out when absent, and a partial object never throws', () => {
     expect(trafficFacts(fixtureRun())).toEqual([]);
     const partial = { traffic: { requests: 3 } as unknown as RunTraffic };

@@ -8,7 +8,7 @@ import { answerMadeTask, turnBudgetMs } from './agent-turn.ts';
 import { ACCEPT_ENCODING, decodedBody, readCapped, type BodyAccumulator } from './body-reader.ts';
 import type { Exchange } from '../../../core/evidence.ts';
 import type { TrafficGovernor } from '../traffic/governor.ts';
-import { classifyError, sendResendingReads } from './faults.ts';
+import { answerFault, classifyError, countFault, sendResendingReads } from './faults.ts';
 import { networkSecrets, targetDispatcher } from './network.ts';
 import {
   agentPath,
@@ -101,7 +101,15 @@ class Client implements TargetClient {
       return this.send(next(), timeoutMs);
     };
     const once = (): Promise<Exchange> => this.governed(turn, sendNext, turnMethod, opts.pace);
-    return settled(sendResendingReads(method, once));
+    const tally = this.opts.tally;
+    return settled(
+      sendResendingReads(method, once, {
+        maxWaitMs: timeoutMs,
+        counts: tally === undefined ? undefined : (tally.faults ??= {}),
+        signal: this.opts.signal,
+        keepAnswers: this.opts.bypassPacing,
+      }),
+    );
   }
 
   stream(method: string, params?: unknown, given: StreamOptions = {}): Promise<SseStream> {
@@ -286,7 +294,12 @@ class Client implements TargetClient {
             this.turnEnded(ex.timings.totalMs, answerMadeTask(res.status, res.json));
           return { result: ex, answer: res };
         },
-        (ex) => this.forget(ex),
+        (ex) => {
+          // A throttle's 429 waited out and resent by the governor: a fault absorbed.
+          const t = this.opts.tally;
+          if (t !== undefined) countFault((t.faults ??= {}), ex, true);
+          this.forget(ex);
+        },
       );
     } finally {
       releaseTask();
@@ -366,6 +379,11 @@ class Client implements TargetClient {
         this.secretList,
         this.recordChars,
       );
+      // A complete answer that is not the agent's (a gateway's 503, a throttle's 429, an error page).
+      if (complete) {
+        const fault = answerFault(res.statusCode, res.headers, ex.response.json);
+        if (fault !== undefined) ex.error = fault;
+      }
     }
     ex.timings.totalMs = elapsed(t0);
     return ex;
@@ -403,7 +421,7 @@ class Client implements TargetClient {
       const body = decodedBody(res.headers['content-encoding'], res.body, advertised);
       await readCapped(body, acc, this.maxBodyBytes);
     } catch (err) {
-      ex.error = classifyError(err, deadlineHit);
+      ex.error = classifyError(err, deadlineHit, res !== undefined);
       if (deadlineHit) {
         const phase = res === undefined ? 'waiting for response headers' : 'reading the body';
         ex.error.message = `no complete response within ${timeoutMs} ms (${phase}): ${ex.error.message}`;

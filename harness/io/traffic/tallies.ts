@@ -2,6 +2,7 @@
 // RunResult.traffic, report.json's traffic.*), the turn budget (--max-turns), the clock of the time
 // the agent's limits held the run back, and the turn latency that grows a slow agent's deadlines.
 import { GovernorStop } from './governor-stop.ts';
+import type { FaultCounts } from '../target/faults.ts';
 
 /** Counts of one check's requests (or of the probe's); summed into RunResult.traffic by the runner. */
 export interface TrafficTally {
@@ -26,6 +27,8 @@ export interface TrafficTally {
   properties: Array<{ label: string; planned: number; runs: number }>;
   /** What the profile or a budget left out of this check, and the option that covers it. */
   cuts: Array<{ what: string; option: string }>;
+  /** Transport faults met, by kind (harness/io/target/faults.ts); absent from a tally that met none. */
+  faults?: FaultCounts;
 }
 
 export function newTally(): TrafficTally {

@@ -112,12 +112,12 @@ describe('rpc envelope and headers', () => {
 });
 
 describe('odd responses are recorded, never thrown', () => {
-  it('records an HTML body with its parse error', async () => {
+  it('records an HTML body with its parse error (a 502 page: a gateway fault)', async () => {
     const c = await setup((_req, res) =>
       res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad</h1>'),
     );
     const ex = await c.rpc('tasks/get', {});
-    expect(ex.error).toBeUndefined();
+    expect(ex.error?.kind).toBe('gateway');
     expect(ex.response).toMatchObject({ status: 502, body: '<h1>Bad</h1>', invalidUtf8: false });
     expect(ex.response?.headers['content-type']).toBe('text/html');
     expect(ex.response?.json).toBeUndefined();
