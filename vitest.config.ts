@@ -33,6 +33,8 @@ const E2E = [
   'test/client/client.test.ts',
   // Certifications of reference replicas behind the loopback balancer (shared Redis, own memory).
   'test/reference-server/replicas-e2e.test.ts',
+  // run --replica: the cross-replica checks against isolated and shared replica sets.
+  'test/harness/cross-replica-e2e.test.ts',
   // The CLI's `run` in process, through the whole runner (quiet, verbose, baseline).
   'test/reporters/cli-run.test.ts',
   // The README's and the guides' commands, run against the bundled reference server.
