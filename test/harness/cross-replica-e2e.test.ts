@@ -57,7 +57,7 @@ describe('run --replica', () => {
     expect(result.exitCode).toBe(1);
     for (const id of CROSS) {
       const check = crossCheck(result, id);
-      expect(check?.status, id).toBe('fail');
+      expect(check?.status, `${id}: ${check?.message}`).toBe('fail');
       expect(JSON.stringify(check), id).toContain(`replica ${urls[1]} did not know task`);
     }
   }, 300_000);
@@ -69,7 +69,10 @@ describe('run --replica', () => {
       set.replicas.map((r) => r.baseUrl),
     );
     expect(result.exitCode).toBe(0);
-    for (const id of CROSS) expect(crossCheck(result, id)?.status, id).toBe('pass');
+    for (const id of CROSS) {
+      const check = crossCheck(result, id);
+      expect(check?.status, `${id}: ${check?.message}`).toBe('pass');
+    }
     // Without --replica the same checks have nothing to grade.
     const plain = await certify(set.baseUrl);
     for (const id of CROSS) expect(crossCheck(plain, id)?.status, id).toBe('not-applicable');
