@@ -1,7 +1,7 @@
 // `run --replica` against reference replicas behind the loopback balancer: two replicas with their
 // own memory fail the cross-replica checks (exit 1), each failure naming the replica that did not
-// know the task; three replicas on one Redis pass them (exit 0). Without --replica the checks are
-// not-applicable.
+// know the task, and without --replica the root cause names replicas not sharing task state; three
+// replicas on one Redis pass them (exit 0), and without --replica the checks are not-applicable.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runConformance, type RunResult } from '../../harness/index.ts';
 import { startReplicaSet, type ReplicaSet } from '../../bench/field/replicas.ts';
@@ -60,6 +60,10 @@ describe('run --replica', () => {
       expect(check?.status, `${id}: ${check?.message}`).toBe('fail');
       expect(JSON.stringify(check), id).toContain(`replica ${urls[1]} did not know task`);
     }
+    // Without --replica, the balancer's luck meets the bug: the root cause names it.
+    const plain = await certify(set.baseUrl);
+    expect(plain.exitCode).toBe(1);
+    expect(plain.rootCauses?.map((c) => c.kind)).toContain('state-not-shared');
   }, 300_000);
 
   it('three replicas on one Redis: exit 0, the cross-replica checks pass', async () => {
