@@ -313,6 +313,26 @@ export const RUN_OPTIONS = [
     reproduce: true,
   },
   {
+    key: 'replica',
+    arg: '<url>',
+    env: 'A2A_REPLICAS',
+    help: 'base URL of one replica of the agent behind --target (repeatable, two or more): the cross-replica checks make a task through one replica and read, cancel, resubscribe to and configure it through the others; without it they are not-applicable',
+    repeatable: true,
+    schema: {
+      description:
+        'Base URLs of the replicas behind the balanced target, each reachable on its own; two or more for the cross-replica checks.',
+      type: 'array',
+      items: { type: 'string', pattern: '^https?://' },
+    },
+    more: 'The same credentials and headers are sent to every replica. See [Certify a replicated agent](certify-replicas.md).',
+    // One agent's replicas: never a run option shared by a fleet's agents.
+    perAgent: true,
+    value: VALUE.urls,
+    as: 'replicas',
+    field: true,
+    reproduce: true,
+  },
+  {
     key: 'caCert',
     arg: '<pem>',
     env: 'A2A_CA_CERT',

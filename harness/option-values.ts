@@ -39,5 +39,23 @@ const positive: OptionValue<number> = { parse: (v, name) => integer(v, name, 1),
 /** A duration with its unit (`--max-wait 6m`), resolved to milliseconds. */
 const duration: OptionValue<number> = { parse: durationMs, spell: spellDuration };
 
+/**
+ * Base URLs (`--replica http://10.0.0.5:8080`, repeated, or comma-separated in the environment):
+ * each http(s), without its trailing slashes, in the order given.
+ */
+const urls: OptionValue<string[]> = {
+  parse: (value, name) => {
+    const given = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+    return given.map((v) => {
+      const url = typeof v === 'string' ? v.trim() : '';
+      if (!/^https?:\/\/[^/\s]+/.test(url)) {
+        throw new ConfigError(`${name} must be http(s) base URLs, got ${JSON.stringify(v)}`);
+      }
+      return url.replace(/\/+$/, '');
+    });
+  },
+  spell: (value) => value.join(','),
+};
+
 /** The kinds the table's rows name. */
-export const VALUE = Object.freeze({ positive, duration });
+export const VALUE = Object.freeze({ positive, duration, urls });

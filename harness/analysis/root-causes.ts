@@ -12,6 +12,8 @@ import {
   expectedStatuses,
   isFinding,
   methodOf,
+  paramsOf,
+  resultsOf,
   rpcErrorOf,
 } from './findings.ts';
 import { normalise } from '../../core/describe.ts';
@@ -38,9 +40,47 @@ function specMeaning(code: number): string | undefined {
   return meaning === undefined ? undefined : `in this spec ${code} means "${meaning}"`;
 }
 
-function exchangeSymptom(ex: Exchange, check: CheckResult): Symptom | undefined {
+/** The ids of the tasks the run made: every task a result carried (a result with an id and a status). */
+function madeTaskIds(requirements: readonly RequirementResult[]): Set<string> {
+  const ids = new Set<string>();
+  for (const r of requirements) {
+    for (const check of r.checks) {
+      for (const ex of check.evidence.exchanges) {
+        for (const result of resultsOf(ex)) {
+          if (typeof result.id === 'string' && isObject(result.status)) ids.add(result.id);
+        }
+      }
+    }
+  }
+  return ids;
+}
+
+/**
+ * The classic scale-out bug: a task the run made through the target is answered "not found" by the
+ * same target, so the request reached a replica that keeps tasks in its own memory.
+ */
+const STATE_NOT_SHARED: Omit<Symptom, 'example' | 'method'> = {
+  kind: 'state-not-shared',
+  key: 'state-not-shared',
+  cause:
+    'replicas do not share task state: tasks this run made through the target were answered "not found" by it',
+  expected:
+    'one agent behind the target: a task it made is known to every later request (spec 4.3-4.7); `run --replica <url>` for each replica names the one that does not know it',
+};
+
+function exchangeSymptom(ex: Exchange, check: CheckResult, made: ReadonlySet<string>): Symptom | undefined {
   const method = methodOf(ex);
   const base = { ...(method === undefined ? {} : { method }), example: ex };
+  const notFound = rpcErrorOf(ex);
+  const taskId = paramsOf(ex).taskId;
+  if (
+    notFound !== undefined &&
+    /not found/i.test(notFound.message) &&
+    typeof taskId === 'string' &&
+    made.has(taskId)
+  ) {
+    return { ...base, ...STATE_NOT_SHARED };
+  }
   if (ex.response === undefined) {
     const kind = ex.error?.kind ?? 'other';
     return {
@@ -140,8 +180,8 @@ function assertionSymptoms(check: CheckResult): Symptom[] {
   return symptoms;
 }
 
-function checkSymptoms(check: CheckResult): Symptom[] {
-  const fromExchanges = check.evidence.exchanges.flatMap((ex) => exchangeSymptom(ex, check) ?? []);
+function checkSymptoms(check: CheckResult, made: ReadonlySet<string>): Symptom[] {
+  const fromExchanges = check.evidence.exchanges.flatMap((ex) => exchangeSymptom(ex, check, made) ?? []);
   const symptoms = [...fromExchanges, ...assertionSymptoms(check)];
   if (symptoms.length === 0 && check.status === 'error') {
     const why = check.message.split('\n')[0]!.slice(0, 160);
@@ -160,16 +200,18 @@ function causeText(g: Group): string {
   const methods = [...g.methods];
   const who =
     methods.length === 0 ? '' : `${methods.slice(0, 3).join(', ')}${methods.length > 3 ? ', …' : ''} `;
-  return g.first.kind === 'error-code' || g.first.kind === 'http-status' || g.first.kind === 'no-answer'
-    ? `${who}${g.first.cause}`
-    : g.first.cause;
+  return g.first.kind === 'state-not-shared'
+    ? `${g.first.cause} (${methods.join(', ')})`
+    : g.first.kind === 'error-code' || g.first.kind === 'http-status' || g.first.kind === 'no-answer'
+      ? `${who}${g.first.cause}`
+      : g.first.cause;
 }
 
 /** Greedy: the cause shared by the most findings first, its findings taken out of every other cause. */
-function groupFindings(findings: readonly RequirementResult[]): RootCause[] {
+function groupFindings(findings: readonly RequirementResult[], made: ReadonlySet<string>): RootCause[] {
   const groups = new Map<string, Group>();
   for (const r of findings) {
-    for (const s of decidingChecks(r).flatMap(checkSymptoms)) {
+    for (const s of decidingChecks(r).flatMap((c) => checkSymptoms(c, made))) {
       const g = groups.get(s.key) ?? {
         first: s,
         methods: new Set<string>(),
@@ -232,7 +274,7 @@ export function analyseRun(
   }
   causes.sort((a, b) => b.requirements.length - a.requirements.length);
   const rest = findings.filter((r) => !detection?.explains.has(r.id));
-  causes.push(...groupFindings(rest));
+  causes.push(...groupFindings(rest, madeTaskIds(requirements)));
   return detection === undefined ? { rootCauses: causes } : { dialect: detection.report, rootCauses: causes };
 }
 

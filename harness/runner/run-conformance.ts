@@ -47,6 +47,8 @@ export interface RunOptions extends FleetRunOptions {
   bearer?: string;
   /** Headers whose values are secret (`Name: value`), sent on every request and redacted everywhere. */
   secretHeader?: string[];
+  /** Base URLs of the replicas behind `target`, for the cross-replica checks (two or more). */
+  replica?: string[];
   /** Directory for the report files (default ./reports); null writes none. */
   out?: string | null;
   /** File the run's events stream into, one JSON line each (`-`: stdout); absent: none. */

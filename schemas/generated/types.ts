@@ -2147,7 +2147,14 @@ export interface ReportDialectDifference {
  */
 export interface ReportRootCause {
   kind:
-    'dialect' | 'error-code' | 'http-status' | 'no-answer' | 'missing-field' | 'no-error' | 'harness-error';
+    | 'dialect'
+    | 'error-code'
+    | 'http-status'
+    | 'no-answer'
+    | 'missing-field'
+    | 'no-error'
+    | 'harness-error'
+    | 'state-not-shared';
   /**
    * Stable key of the cause, e.g. `error-code 200 -32001 Task not found: #` or `dialect task-id-param`.
    */

@@ -124,6 +124,34 @@ describe('resolveOptions precedence', () => {
   });
 });
 
+describe('--replica', () => {
+  it('reads repeated flags, a comma-separated variable and a config list, as base URLs', () => {
+    const flag = resolveOptions({
+      flag: { ...target, replica: ['http://10.0.0.5:8080/', 'http://10.0.0.6:8080'] },
+      env: none,
+      file: none,
+    });
+    expect(flag.replicas).toEqual(['http://10.0.0.5:8080', 'http://10.0.0.6:8080']);
+    const env = resolveOptions({
+      flag: target,
+      env: readEnv({ A2A_REPLICAS: 'http://a:1, http://b:2' }),
+      file: none,
+    });
+    expect(env.replicas).toEqual(['http://a:1', 'http://b:2']);
+    expect(resolveOptions({ flag: target, env: none, file: none }).replicas).toBeNull();
+    expect(runSettings(flag, undefined).field.replicas).toEqual([
+      'http://10.0.0.5:8080',
+      'http://10.0.0.6:8080',
+    ]);
+  });
+
+  it('refuses what is not an http(s) base URL, naming the option', () => {
+    expect(() =>
+      resolveOptions({ flag: { ...target, replica: ['10.0.0.5:8080'] }, env: none, file: none }),
+    ).toThrow(/replica must be http\(s\) base URLs/);
+  });
+});
+
 describe('readConfigFile', () => {
   const dir = mkdtempSync(join(tmpdir(), 'a2a-opts-'));
   it('reads known keys and refuses unknown ones', () => {

@@ -1,0 +1,84 @@
+// `run --replica` against reference replicas behind the loopback balancer: two replicas with their
+// own memory fail the cross-replica checks (exit 1), each failure naming the replica that did not
+// know the task, and without --replica the root cause names replicas not sharing task state; three
+// replicas on one Redis pass them (exit 0), and without --replica the checks are not-applicable.
+import { afterEach, describe, expect, it } from 'vitest';
+import { runConformance, type RunResult } from '../../harness/index.ts';
+import { startReplicaSet, type ReplicaSet } from '../../bench/field/replicas.ts';
+import { defaultAgent, generateApiKey } from '../../reference-server/index.ts';
+import type { ReferenceServerOptions } from '../../reference-server/types.ts';
+
+const key = generateApiKey();
+const server: ReferenceServerOptions = {
+  allowPrivateWebhookTargets: true,
+  agents: [
+    {
+      ...defaultAgent('reference-agent', key),
+      limits: { requestsPerMinute: 6000, concurrentTasks: 4, maxMessageLength: 100_000 },
+    },
+  ],
+};
+/** The cross-replica checks' requirements (suites/*\/replicas.test.ts). */
+const CROSS = [
+  '4.3/get-current-state',
+  '4.4/cancel-completed-task-code',
+  '4.5/resubscribe-final-task-returns-status',
+  '4.7/get-reflects-set',
+];
+let set: ReplicaSet | undefined;
+afterEach(async () => {
+  await set?.close();
+  set = undefined;
+});
+
+function certify(target: string, replica?: string[]): Promise<RunResult> {
+  return runConformance({
+    target,
+    agentId: 'reference-agent',
+    apiKey: key,
+    out: null,
+    seed: 7,
+    only: CROSS,
+    ...(replica === undefined ? {} : { replica }),
+  });
+}
+
+/** The cross-replica check of a requirement (its title names replicas). */
+function crossCheck(result: RunResult, id: string) {
+  const req = result.requirements.find((r) => r.id === id);
+  return req?.checks.find((c) => c.title.includes('replica'));
+}
+
+describe('run --replica', () => {
+  it('two replicas with their own memory: exit 1, each cross-replica check fails naming the replica', async () => {
+    set = await startReplicaSet({ count: 2, mode: 'round-robin', store: 'isolated', server });
+    const urls = set.replicas.map((r) => r.baseUrl);
+    const result = await certify(set.baseUrl, urls);
+    expect(result.exitCode).toBe(1);
+    for (const id of CROSS) {
+      const check = crossCheck(result, id);
+      expect(check?.status, `${id}: ${check?.message}`).toBe('fail');
+      expect(JSON.stringify(check), id).toContain(`replica ${urls[1]} did not know task`);
+    }
+    // Without --replica, the balancer's luck meets the bug: the root cause names it.
+    const plain = await certify(set.baseUrl);
+    expect(plain.exitCode).toBe(1);
+    expect(plain.rootCauses?.map((c) => c.kind)).toContain('state-not-shared');
+  }, 300_000);
+
+  it('three replicas on one Redis: exit 0, the cross-replica checks pass', async () => {
+    set = await startReplicaSet({ count: 3, mode: 'round-robin', store: 'shared', server });
+    const result = await certify(
+      set.baseUrl,
+      set.replicas.map((r) => r.baseUrl),
+    );
+    expect(result.exitCode).toBe(0);
+    for (const id of CROSS) {
+      const check = crossCheck(result, id);
+      expect(check?.status, `${id}: ${check?.message}`).toBe('pass');
+    }
+    // Without --replica the same checks have nothing to grade.
+    const plain = await certify(set.baseUrl);
+    for (const id of CROSS) expect(crossCheck(plain, id)?.status, id).toBe('not-applicable');
+  }, 300_000);
+});
