@@ -28,6 +28,7 @@ import {
 } from './expectations.ts';
 import { WebhookScope } from './webhooks.ts';
 import { buildResult, collectEvidence } from './check-result.ts';
+import { faultsOfRun, rerunDue, verdictOfRuns, type CheckRunOf } from './reruns.ts';
 
 export type CheckFn = (c: CheckContext) => void | Promise<void>;
 
@@ -202,7 +203,10 @@ function agentTimeOf(governor: TrafficGovernor, tally: TrafficTally, planned: Pl
  */
 const WAIT_SHARE_OF_REST = 0.75;
 
-/** Runs a check; its requests are counted in `tally` (RunResult.traffic). */
+/**
+ * Runs a check; its requests are counted in `tally` (RunResult.traffic). A run that met a transport
+ * fault is run again from scratch within what is left of the check's budget (reruns.ts).
+ */
 export async function runCheck(
   spec: CheckSpec,
   run: ProvidedRun,
@@ -210,7 +214,44 @@ export async function runCheck(
   /** Filled with the webhook expectations the run settles at its end (run.webhookLink). */
   settlement?: WebhookSettlement,
 ): Promise<CheckResult> {
+  const budgetMs = spec.timeoutMs ?? run.checkTimeoutMs;
+  const runs: OneRun[] = [];
+  let leftMs = budgetMs;
+  for (;;) {
+    const one = await runOnce(spec, run, tally, leftMs);
+    runs.push(one);
+    leftMs -= one.countedMs;
+    const runEnds = run.field.budget?.endsAt ?? Infinity;
+    if (!rerunDue(runs) || leftMs < budgetMs * MIN_RERUN_SHARE || Date.now() >= runEnds) break;
+  }
+  const { result, decidedBy } = verdictOfRuns(runs);
+  const decider = runs[decidedBy]!;
+  if (settlement !== undefined) {
+    settlement.expectations.push(...decider.settled.expectations);
+    settlement.lagsMs.push(...decider.settled.lagsMs);
+  }
+  return result;
+}
+
+// Why: a re-run with less than a quarter of the check's budget left would mostly end on the budget,
+// a verdict about the harness's arithmetic rather than the agent.
+const MIN_RERUN_SHARE = 0.25;
+
+/** One run of a check: its result, the faults it met, what of the budget it counted, its open expectations. */
+interface OneRun extends CheckRunOf {
+  countedMs: number;
+  settled: WebhookSettlement;
+}
+
+/** Runs the check once, from scratch (fresh clients, webhook URLs and recorder), within `budgetMs`. */
+async function runOnce(
+  spec: CheckSpec,
+  run: ProvidedRun,
+  tally: TrafficTally,
+  budgetMs: number,
+): Promise<OneRun> {
   const t0 = performance.now();
+  const settlement: WebhookSettlement = { expectations: [], lagsMs: [] };
   const absent = absentCapabilities(spec.requirement, run.card);
   const recorder = new CheckRecorder();
   const controller = new AbortController();
@@ -219,7 +260,6 @@ export async function runCheck(
   const pool = new ClientPool(run, tally, controller.signal, spec.overflowsTasks === true);
   const planned = new Planned();
   const agentTime = agentTimeOf(runGovernor(run), tally, planned);
-  const budgetMs = spec.timeoutMs ?? run.checkTimeoutMs;
   const credited0 = agentTime();
   const waitBoundMs = (): number => {
     const spent = performance.now() - t0 - (agentTime() - credited0);
@@ -227,6 +267,7 @@ export async function runCheck(
   };
   const hooks = new WebhookScope(run, { waitBoundMs });
   let outcome: Outcome;
+  let thrown: unknown;
   const budget = run.field.budget;
   if (absent.length > 0) {
     outcome = {
@@ -236,7 +277,6 @@ export async function runCheck(
   } else if (budget !== undefined && Date.now() >= budget.endsAt) {
     outcome = runBudgetOutcome(run.field, tally, 'ran');
   } else {
-    let thrown: unknown;
     try {
       const extend = (ms: number): void => void (planned.ms += ms);
       const between = spec.betweenSteps;
@@ -262,11 +302,8 @@ export async function runCheck(
       thrown = e;
     }
     await pool.closeAll();
-    const pending = await settleExpectations(hooks, recorder);
-    if (settlement !== undefined) {
-      settlement.expectations.push(...pending);
-      settlement.lagsMs.push(...hooks.lagsMs);
-    }
+    settlement.expectations.push(...(await settleExpectations(hooks, recorder)));
+    settlement.lagsMs.push(...hooks.lagsMs);
     outcome = outcomeOf(thrown, recorder, tally, run.field, hooks);
   }
   const received = hooks.deliveries();
@@ -281,7 +318,12 @@ export async function runCheck(
   const secrets = pool.secrets();
   const deliveries = received.slice(0, MAX_DELIVERY_EVIDENCE).map((d) => deliveryEvidence(d, secrets));
   const evidence = collectEvidence(pool.exchanges(), deliveries);
-  return redact(buildResult(spec, run, outcome, recorder, evidence, performance.now() - t0), secrets);
+  const result = redact(buildResult(spec, run, outcome, recorder, evidence, performance.now() - t0), secrets);
+  // A run the harness ended (its budget, the run's, an interrupt, the pace) met no fault of the target.
+  const ended = controller.signal.aborted || isGovernorStop(thrown);
+  const faults = ended ? [] : redact(faultsOfRun(thrown, outcome.status, pool.ownExchanges()), secrets);
+  const countedMs = performance.now() - t0 - (agentTime() - credited0);
+  return { result, faults, countedMs, settled: settlement };
 }
 
 /**
