@@ -7,6 +7,7 @@ import { verdictOfRuns, type RunFault } from '../../harness/check/reruns.ts';
 import { formatSummary } from '../../reporters/console/console-summary.ts';
 import { htmlData } from '../../reporters/html/html-data.ts';
 import { renderJsonReport } from '../../reporters/json-report.ts';
+import { trimEvidence } from '../../harness/runner/trim-evidence.ts';
 import { renderJunit } from '../../reporters/junit.ts';
 import { renderMarkdown } from '../../reporters/markdown.ts';
 import { validate } from '../../schemas/registry.ts';
@@ -78,6 +79,14 @@ describe('re-runs in every report format', () => {
     const text = formatSummary(run);
     expect(text).toContain('intermittent: run 1 proved the violation, run 2 passed');
     expect(text).toContain('2 check(s) re-run from scratch after a transport fault');
+  });
+
+  it("--evidence failing drops the runs' evidence of a passing check, keeps an intermittent fail's", () => {
+    const trimmed = trimEvidence(run, 'failing');
+    const [pass, fail] = trimmed.requirements.map((r) => r.checks[0]!);
+    expect(pass?.runs?.map((r) => r.evidence)).toEqual([undefined, undefined]);
+    expect(pass?.runs?.[0]?.faults).toEqual([reset]);
+    expect(fail?.runs?.[1]?.evidence).toBeDefined();
   });
 
   it('says nothing of re-runs when every check ran once', () => {
