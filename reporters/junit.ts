@@ -1,6 +1,7 @@
 // junit.xml for CI test-report readers: one testsuite per spec section, one testcase per
 // requirement. fail -> <failure>, error -> <error>, not-applicable / not-exercised -> <skipped>,
-// warn and info -> a passing testcase with a <system-out> note; baseline expectations applied.
+// warn and info -> a passing testcase with a <system-out> note; baseline expectations applied; a
+// check re-run after a transport fault -> Surefire's <flakyFailure> (passed) or <rerunFailure> (intermittent).
 import { hostname } from 'node:os';
 import type { BaselineDiff, RequirementResult, RunResult } from '../core/types.ts';
 import { complianceOf, verdictLine } from './score.ts';
@@ -9,6 +10,7 @@ import {
   findingOf,
   firstFinding,
   groupBySection,
+  rerunLine,
   roleTarget,
   type SectionGroup,
 } from './sections.ts';
@@ -37,6 +39,7 @@ export function findingsText(r: RequirementResult): string {
     if (f.field !== undefined) lines.push(`  field:    ${f.field}`);
     if (f.expected !== undefined) lines.push(`  expected: ${f.expected}`, `  actual:   ${f.actual}`);
     if (f.message !== '') lines.push(`  message:  ${f.message}`);
+    if (f.reruns !== undefined) lines.push(`  reruns:   ${f.reruns}`);
     lines.push(`  reproduce: ${f.reproduce}`);
     if (f.curl !== undefined) lines.push(`  curl: ${cap(f.curl, 2_000)}`);
   }
@@ -73,6 +76,29 @@ export function outcomeOf(r: RequirementResult, baseline?: BaselineDiff): Outcom
   }
 }
 
+/**
+ * Surefire's shapes for re-runs: a passing testcase whose check passed after a re-run carries a
+ * <flakyFailure> per run that met a transport fault; a failure proven in one run while another
+ * passed (intermittent) carries a <rerunFailure> naming the runs.
+ */
+function rerunElements(r: RequirementResult, o: Outcome): string {
+  let out = '';
+  for (const check of r.checks) {
+    const line = rerunLine(check);
+    if (line === undefined) continue;
+    if (o.kind === 'failure' && check.intermittent === true) {
+      out += `      <rerunFailure${attrs({ message: line, type: 'intermittent' })}>${escapeXml(cap(`${check.title}: ${line}`))}</rerunFailure>\n`;
+    } else if (o.kind === 'pass' && check.status === 'pass') {
+      for (const run of check.runs ?? []) {
+        if (run.faults.length === 0) continue;
+        const said = run.faults.map((f) => `${f.kind} on ${f.method}: ${f.message}`).join('\n');
+        out += `      <flakyFailure${attrs({ message: `${check.title}: ${line}`, type: 'transport-fault' })}>${escapeXml(cap(said))}</flakyFailure>\n`;
+      }
+    }
+  }
+  return out;
+}
+
 export function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
@@ -92,6 +118,7 @@ export function testcase(r: RequirementResult, classname: string, baseline?: Bas
   } else if (o.kind === 'pass' && o.note !== undefined) {
     inner = `      <system-out>${escapeXml(o.note)}</system-out>\n`;
   }
+  inner += rerunElements(r, o);
   return inner === '' ? `${open}/>` : `${open}>\n${inner}    </testcase>`;
 }
 

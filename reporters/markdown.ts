@@ -14,7 +14,7 @@ import {
   explainedCount,
   rootCausesOf,
 } from './root-causes.ts';
-import { anchorOf, ATTENTION, firstFinding, roleTarget } from './sections.ts';
+import { anchorOf, ATTENTION, firstFinding, rerunSummary, roleTarget } from './sections.ts';
 import { toolLabel } from '../core/tool-label.ts';
 import { trafficFacts } from './traffic.ts';
 
@@ -178,6 +178,8 @@ export function renderMarkdown(result: RunResult, options: MarkdownOptions = {})
   if (c.level === 'unverified' && c.unverified.length > 0)
     lines.push('', '**Not verified (MUST)**', '', ...unverifiedLines(c).map((l) => `- ${cell(l, 400)}`));
   lines.push('', ...countsTable(result));
+  const reruns = rerunSummary(result);
+  if (reruns !== undefined) lines.push('', `**Re-runs**: ${reruns}.`);
   lines.push(...attentionRows(result, href));
   lines.push(...notExercisedLines(result, href));
   if (result.harnessErrors.length > 0) {

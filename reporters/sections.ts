@@ -85,6 +85,39 @@ export interface Finding {
   actual?: string;
   reproduce: string;
   curl?: string;
+  /** The check ran more than once (a re-run after a transport fault): what its runs did (rerunLine). */
+  reruns?: string;
+}
+
+/**
+ * What a check's re-runs after transport faults came to, in one line; undefined when it ran once.
+ * An intermittent fail names the run that proved the violation and the one that passed.
+ */
+export function rerunLine(check: CheckResult): string | undefined {
+  const runs = check.runs;
+  if (runs === undefined || runs.length < 2) return undefined;
+  const faults = runs.flatMap((r) => r.faults.map((f) => `${f.kind} on ${f.method}`));
+  const said = `${runs.length} runs, ${faults.length} transport fault(s): ${[...new Set(faults)].join(', ')}`;
+  if (check.intermittent === true) {
+    const failed = runs.findIndex((r) => r.status === 'fail') + 1;
+    const passed = runs.findIndex((r) => r.status === 'pass') + 1;
+    return `intermittent: run ${failed} proved the violation, run ${passed} passed (${said})`;
+  }
+  const by = runs.findIndex((r) => r.decided) + 1;
+  return `${check.status} decided by run ${by} after re-runs from scratch (${said})`;
+}
+
+/** `N check(s) re-run after a transport fault (M intermittent fail(s))`, or undefined when none was. */
+export function rerunSummary(result: Pick<RunResult, 'requirements'>): string | undefined {
+  const checks = result.requirements.flatMap((r) => r.checks);
+  const rerun = checks.filter((c) => (c.runs?.length ?? 0) > 1).length;
+  if (rerun === 0) return undefined;
+  const intermittent = checks.filter((c) => c.intermittent === true).length;
+  const marked =
+    intermittent > 0
+      ? ` (${intermittent} intermittent fail(s): a violation in one run, a pass in another)`
+      : '';
+  return `${rerun} check(s) re-run from scratch after a transport fault${marked}`;
 }
 
 export function findingOf(check: CheckResult): Finding {
@@ -95,6 +128,8 @@ export function findingOf(check: CheckResult): Finding {
     if (check.field !== undefined) f.field = check.field;
   }
   if (check.reproduce.curl !== undefined) f.curl = check.reproduce.curl;
+  const reruns = rerunLine(check);
+  if (reruns !== undefined) f.reruns = reruns;
   return f;
 }
 
@@ -110,7 +145,8 @@ export function firstFinding(r: Pick<RequirementResult, 'verdict' | 'checks' | '
   if (check === undefined)
     return r.message ?? r.checks.find((c) => c.status !== 'pass' && c.message !== '')?.message ?? '';
   const f = findingOf(check);
-  return f.expected === undefined ? `${f.title}: ${f.message}` : `${f.title}: ${comparison(f)}`;
+  const mark = check.intermittent === true ? 'intermittent: ' : '';
+  return f.expected === undefined ? `${mark}${f.title}: ${f.message}` : `${mark}${f.title}: ${comparison(f)}`;
 }
 
 /** The requirement's anchor in report.html (`#req-4.2/stream-final`); ids are kept readable. */

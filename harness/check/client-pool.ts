@@ -43,9 +43,14 @@ export class ClientPool {
     for (const ex of exchanges) if (!this.cited.includes(ex)) this.cited.push(ex);
   }
 
+  /** Every exchange this pool's clients sent (none it cites), in creation order per client. */
+  ownExchanges(): Exchange[] {
+    return this.clients.flatMap((c) => c.exchanges());
+  }
+
   /** Every exchange of every client, in creation order per client, then those the check cites. */
   exchanges(): Exchange[] {
-    const own = this.clients.flatMap((c) => c.exchanges());
+    const own = this.ownExchanges();
     return [...own, ...this.cited.filter((ex) => !own.includes(ex))];
   }
 

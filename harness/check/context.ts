@@ -186,6 +186,7 @@ export function createCheckContext(
         predicate,
         {
           ...options,
+          isFault: (e) => e instanceof NoAnswerError && !signal.aborted,
           allowance: propertyAllowance(run, pool.tally, recorder, label, name),
           betweenCases: betweenSteps,
         },

@@ -74,7 +74,17 @@ export interface PropertyRunOptions {
    * Default 1.
    */
   lanes?: number;
+  /**
+   * A transport fault of the target (no answer, a reset): the case that met it is discarded and
+   * replaced, never a counterexample; past MAX_FAULTED_CASES the fault ends the property (the check
+   * met it, reruns.ts).
+   */
+  isFault?: (e: unknown) => boolean;
 }
+
+// Why: a few faulted cases are a bad minute and are replaced; more mean the target is not answering,
+// and replacing every case (fast-check's skips are a hundred per run) would wait out that many timeouts.
+const MAX_FAULTED_CASES = 3;
 
 export async function checkProperty<T>(
   recorder: CheckRecorder,
@@ -83,7 +93,7 @@ export async function checkProperty<T>(
   label: string,
   arb: fc.Arbitrary<T>,
   predicate: PropertyPredicate<T>,
-  { numRuns = settings.runs, allowance, betweenCases, lanes = 1 }: PropertyRunOptions = {},
+  { numRuns = settings.runs, allowance, betweenCases, lanes = 1, isFault }: PropertyRunOptions = {},
 ): Promise<boolean> {
   const bounded =
     allowance !== undefined &&
@@ -104,10 +114,15 @@ export async function checkProperty<T>(
       if (!held) guard?.failed();
       return held;
     } catch (e) {
+      if (isFault?.(e) === true) {
+        faulted.push(e);
+        throw new fc.PreconditionFailure(faulted.length > MAX_FAULTED_CASES);
+      }
       if (!fc.PreconditionFailure.isFailure(e)) guard?.failed();
       throw e;
     }
   });
+  const faulted: unknown[] = [];
   const params = { seed: settings.seed, numRuns };
   let details: fc.RunDetails<[T]> | undefined;
   let laneRuns: number | undefined;
@@ -121,6 +136,10 @@ export async function checkProperty<T>(
     }
   } else {
     details = await fc.check(property, params);
+  }
+  if (faulted.length > MAX_FAULTED_CASES) throw faulted.at(-1);
+  if (faulted.length > 0) {
+    recorder.info(`${label}: ${faulted.length} generated case(s) met a transport fault and were replaced`);
   }
   // Stopped by the allowance: every case before it held (a failing one would have ended the run).
   const stopped =

@@ -6,14 +6,13 @@ import type { Requirement } from '../../requirements/types.ts';
 import { absentCapabilities } from '../capabilities.ts';
 import { redact } from '../../core/evidence.ts';
 import { deliveryEvidence } from '../../core/evidence.ts';
-import { RunBudgetError, type TrafficGovernor } from '../io/traffic/governor.ts';
+import { RunBudgetError } from '../io/traffic/governor.ts';
 import { paceBudgetOptions, PaceBudgetError } from '../io/traffic/pace.ts';
-import { newTally, TurnBudgetError, turnsInProgressMs, type TrafficTally } from '../io/traffic/tallies.ts';
+import { newTally, TurnBudgetError, type TrafficTally } from '../io/traffic/tallies.ts';
 import { distinctDeliveries, summarizeDeliveries } from '../io/webhooks/webhook-receiver.ts';
 import { budgetCut, type FieldSettings, type ProvidedRun } from '../provided.ts';
 import type { CheckResult } from '../../core/types.ts';
 import { isGovernorStop } from '../io/traffic/governor-stop.ts';
-import { pacedLengthsMs } from './agent-time.ts';
 import { ClientPool } from './client-pool.ts';
 import { createCheckContext, type CheckContext } from './context.ts';
 import { runGovernor } from './run-governor.ts';
@@ -28,6 +27,8 @@ import {
 } from './expectations.ts';
 import { WebhookScope } from './webhooks.ts';
 import { buildResult, collectEvidence } from './check-result.ts';
+import { agentTimeOf, BudgetSpent, Planned, withBudget, type WaitingOn } from './check-budget.ts';
+import { faultsOfRun, rerunDue, verdictOfRuns, type CheckRunOf } from './reruns.ts';
 
 export type CheckFn = (c: CheckContext) => void | Promise<void>;
 
@@ -54,147 +55,9 @@ export interface CheckSpec {
   outlivesRun?: () => void;
 }
 
-/** What a check was waiting on when its budget ended: the agent's sender, the agent's limits, or nothing of the agent's. */
-type WaitingOn = 'deliveries' | 'limits' | undefined;
-
-class BudgetSpent extends Error {
-  constructor(
-    readonly budgetMs: number,
-    /** What the check was waiting on when its budget ended (undefined: its own code). */
-    readonly waitingOn: WaitingOn,
-  ) {
-    super(`the check exceeded its budget of ${budgetMs} ms`);
-  }
-}
-
-/**
- * Time a check's budget does not count beside the governor's: waits it planned (a system timeout),
- * and time it stood aside for a check that needs the agent idle (counted while it lasts, so a long
- * one never spends the budget before it ends).
- */
-class Planned {
-  ms = 0;
-  private pausing = 0;
-  private since = 0;
-
-  pausedMs(): number {
-    return this.pausing > 0 ? performance.now() - this.since : 0;
-  }
-
-  async paused(wait: Promise<void>): Promise<void> {
-    if (this.pausing === 0) this.since = performance.now();
-    this.pausing += 1;
-    try {
-      await wait;
-    } finally {
-      this.pausing -= 1;
-      if (this.pausing === 0) this.ms += performance.now() - this.since;
-    }
-  }
-}
-
 // Why a cap: a check sees a handful of deliveries (retries included); a target flooding its URL
 // must not grow one check result, and the run result the CLI holds, without bound.
 const MAX_DELIVERY_EVIDENCE = 50;
-
-/**
- * Races the check against its budget. Time the run spent held back by the governor (the pace,
- * Retry-After) is the agent's limit, and time its requests to message/send and message/stream took
- * is the agent's thinking,
- * not the check's slowness: the budget is extended by both.
- */
-function withBudget(
-  work: Promise<void>,
-  ms: number,
-  controller: AbortController,
-  agentTime: () => number,
-  waitingOn: () => WaitingOn,
-  runEnd?: RunEnd,
-): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  let endTimer: NodeJS.Timeout | undefined;
-  let credited = agentTime();
-  const budget = new Promise<never>((_, reject) => {
-    const expire = (): void => {
-      const owed = agentTime() - credited;
-      if (owed > 0) {
-        credited += owed;
-        timer = setTimeout(expire, Math.max(owed, 100));
-        return;
-      }
-      // Read before the abort ends the waits.
-      const spent = new BudgetSpent(ms, waitingOn());
-      controller.abort();
-      reject(spent);
-    };
-    timer = setTimeout(expire, ms);
-  });
-  let toldAt = -Infinity;
-  const ended = new Promise<never>((_, reject) => {
-    if (runEnd === undefined) return;
-    const look = (): void => {
-      const now = Date.now();
-      const left = runEnd.endsAt - now;
-      if (left > 0 || runEnd.unanswered() > 0) {
-        if (left <= 0 && runEnd.outlived !== undefined && now - toldAt >= OUTLIVED_EVERY_MS) {
-          toldAt = now;
-          runEnd.outlived();
-        }
-        endTimer = setTimeout(look, Math.min(Math.max(left, RUN_END_POLL_MS), MAX_TIMER_MS));
-        return;
-      }
-      controller.abort();
-      reject(new RunBudgetError());
-    };
-    look();
-  });
-  // A check still running after its budget must not surface later as an unhandled rejection.
-  work.catch(() => undefined);
-  return Promise.race([work, budget, ended]).finally(() => {
-    clearTimeout(timer);
-    clearTimeout(endTimer);
-  });
-}
-
-/** The run's budget end (FieldSettings.budget) and what the check still waits for of the target. */
-interface RunEnd {
-  endsAt: number;
-  /** Requests the check sent that the target has not answered (ClientPool.unanswered). */
-  unanswered: () => number;
-  /** CheckSpec.outlivesRun. */
-  outlived?: (() => void) | undefined;
-}
-
-// How often a check still running after the run's budget ended looks whether the target has answered
-// everything it sent (it then ends not-exercised: a sleep or a wait of its own would outlast the
-// runner's grace). A check that waits on an answer is left to the answer; one the target never gives
-// outlasts the grace, and the runner ends the run as one that could not be done.
-const RUN_END_POLL_MS = 50;
-// How often a check still waiting on the target after the run's budget tells so (CheckSpec.outlivesRun).
-const OUTLIVED_EVERY_MS = 1_000;
-// setTimeout's longest delay; a later end is looked at again when it fires.
-const MAX_TIMER_MS = 2_147_483_647;
-
-/**
- * Time the agent took that the check's budget does not count (the pace, scripted lengths grown by
- * it, turns answered and in progress, planned waits). It never goes back: a figure that fell (a
- * turn in progress counted to its headers, then to its first event once its stream ends) would
- * take back time a budget or a wait's bound was already given.
- */
-function agentTimeOf(governor: TrafficGovernor, tally: TrafficTally, planned: Planned): () => number {
-  let shown = 0;
-  return () => {
-    const now =
-      governor.heldBackMs() +
-      pacedLengthsMs() +
-      tally.agentMs +
-      turnsInProgressMs(tally) +
-      planned.ms +
-      planned.pausedMs();
-    shown = Math.max(shown, now);
-    return shown;
-  };
-}
 
 /**
  * What of its budget a wait for a delivery may take: what is left, less a quarter of the budget for
@@ -202,7 +65,10 @@ function agentTimeOf(governor: TrafficGovernor, tally: TrafficTally, planned: Pl
  */
 const WAIT_SHARE_OF_REST = 0.75;
 
-/** Runs a check; its requests are counted in `tally` (RunResult.traffic). */
+/**
+ * Runs a check; its requests are counted in `tally` (RunResult.traffic). A run that met a transport
+ * fault is run again from scratch within what is left of the check's budget (reruns.ts).
+ */
 export async function runCheck(
   spec: CheckSpec,
   run: ProvidedRun,
@@ -210,7 +76,44 @@ export async function runCheck(
   /** Filled with the webhook expectations the run settles at its end (run.webhookLink). */
   settlement?: WebhookSettlement,
 ): Promise<CheckResult> {
+  const budgetMs = spec.timeoutMs ?? run.checkTimeoutMs;
+  const runs: OneRun[] = [];
+  let leftMs = budgetMs;
+  for (;;) {
+    const one = await runOnce(spec, run, tally, leftMs);
+    runs.push(one);
+    leftMs -= one.countedMs;
+    const runEnds = run.field.budget?.endsAt ?? Infinity;
+    if (!rerunDue(runs) || leftMs < budgetMs * MIN_RERUN_SHARE || Date.now() >= runEnds) break;
+  }
+  const { result, decidedBy } = verdictOfRuns(runs);
+  const decider = runs[decidedBy]!;
+  if (settlement !== undefined) {
+    settlement.expectations.push(...decider.settled.expectations);
+    settlement.lagsMs.push(...decider.settled.lagsMs);
+  }
+  return result;
+}
+
+// Why: a re-run with less than a quarter of the check's budget left would mostly end on the budget,
+// a verdict about the harness's arithmetic rather than the agent.
+const MIN_RERUN_SHARE = 0.25;
+
+/** One run of a check: its result, the faults it met, what of the budget it counted, its open expectations. */
+interface OneRun extends CheckRunOf {
+  countedMs: number;
+  settled: WebhookSettlement;
+}
+
+/** Runs the check once, from scratch (fresh clients, webhook URLs and recorder), within `budgetMs`. */
+async function runOnce(
+  spec: CheckSpec,
+  run: ProvidedRun,
+  tally: TrafficTally,
+  budgetMs: number,
+): Promise<OneRun> {
   const t0 = performance.now();
+  const settlement: WebhookSettlement = { expectations: [], lagsMs: [] };
   const absent = absentCapabilities(spec.requirement, run.card);
   const recorder = new CheckRecorder();
   const controller = new AbortController();
@@ -219,7 +122,6 @@ export async function runCheck(
   const pool = new ClientPool(run, tally, controller.signal, spec.overflowsTasks === true);
   const planned = new Planned();
   const agentTime = agentTimeOf(runGovernor(run), tally, planned);
-  const budgetMs = spec.timeoutMs ?? run.checkTimeoutMs;
   const credited0 = agentTime();
   const waitBoundMs = (): number => {
     const spent = performance.now() - t0 - (agentTime() - credited0);
@@ -227,6 +129,7 @@ export async function runCheck(
   };
   const hooks = new WebhookScope(run, { waitBoundMs });
   let outcome: Outcome;
+  let thrown: unknown;
   const budget = run.field.budget;
   if (absent.length > 0) {
     outcome = {
@@ -236,7 +139,6 @@ export async function runCheck(
   } else if (budget !== undefined && Date.now() >= budget.endsAt) {
     outcome = runBudgetOutcome(run.field, tally, 'ran');
   } else {
-    let thrown: unknown;
     try {
       const extend = (ms: number): void => void (planned.ms += ms);
       const between = spec.betweenSteps;
@@ -262,11 +164,8 @@ export async function runCheck(
       thrown = e;
     }
     await pool.closeAll();
-    const pending = await settleExpectations(hooks, recorder);
-    if (settlement !== undefined) {
-      settlement.expectations.push(...pending);
-      settlement.lagsMs.push(...hooks.lagsMs);
-    }
+    settlement.expectations.push(...(await settleExpectations(hooks, recorder)));
+    settlement.lagsMs.push(...hooks.lagsMs);
     outcome = outcomeOf(thrown, recorder, tally, run.field, hooks);
   }
   const received = hooks.deliveries();
@@ -281,7 +180,12 @@ export async function runCheck(
   const secrets = pool.secrets();
   const deliveries = received.slice(0, MAX_DELIVERY_EVIDENCE).map((d) => deliveryEvidence(d, secrets));
   const evidence = collectEvidence(pool.exchanges(), deliveries);
-  return redact(buildResult(spec, run, outcome, recorder, evidence, performance.now() - t0), secrets);
+  const result = redact(buildResult(spec, run, outcome, recorder, evidence, performance.now() - t0), secrets);
+  // A run the harness ended (its budget, the run's, an interrupt, the pace) met no fault of the target.
+  const ended = controller.signal.aborted || isGovernorStop(thrown);
+  const faults = ended ? [] : redact(faultsOfRun(thrown, outcome.status, pool.ownExchanges()), secrets);
+  const countedMs = performance.now() - t0 - (agentTime() - credited0);
+  return { result, faults, countedMs, settled: settlement };
 }
 
 /**

@@ -17,6 +17,8 @@ function trimCheck(c: CheckResult, mode: Exclude<EvidenceMode, 'all'>): CheckRes
     // A passing check keeps only its verdict; the assertions of one that did not pass are the finding.
     assertions: passed ? [] : c.assertions,
     evidence: NO_EVIDENCE(),
+    // The runs of a re-run check keep their outcome and faults, not their evidence.
+    ...(c.runs === undefined ? {} : { runs: c.runs.map(({ evidence: _e, assertions: _a, ...run }) => run) }),
     reproduce,
     evidenceOmitted: {
       // The stricter mode names what is missing: none also dropped the evidence failing kept.

@@ -10,6 +10,7 @@ import {
   decidingChecks,
   findingOf,
   firstFinding,
+  rerunSummary,
   groupBySection,
   roleTarget,
   type Finding,
@@ -102,6 +103,7 @@ function findingLines(r: RequirementResult, p: Palette, mode: ConsoleMode, expec
     if (f.expected !== undefined) lines.push(...comparisonLines(f, p));
     if (f.message !== '' && (f.expected === undefined || mode === 'verbose'))
       lines.push(`        ${f.message}`);
+    if (f.reruns !== undefined) lines.push(`        ${f.reruns}`);
     lines.push(`        reproduce: ${f.reproduce}`, ...curlLine(f));
   }
   if (checks.length === 0) lines.push(`      ${firstFinding(r)}`);
@@ -193,7 +195,12 @@ export function formatRunSummary(result: RunResult, p: Palette, mode: ConsoleMod
     lines.push(`${p.verdict('error', 'HARNESS')} ${e.file ? `${e.file}: ` : ''}${e.message.split('\n')[0]}`);
   }
   const faults = faultsLine(result);
-  lines.push(...baselineLines(result, p), ...notVerifiedLines(result, c, p));
+  const reruns = rerunSummary(result);
+  lines.push(
+    ...baselineLines(result, p),
+    ...notVerifiedLines(result, c, p),
+    ...(reruns === undefined ? [] : [reruns]),
+  );
   if (faults !== null) lines.push(faults);
   lines.push(verdict, exit);
   return lines.join('\n');

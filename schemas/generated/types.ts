@@ -1388,6 +1388,14 @@ export interface ReportCheck {
    * Suite file that registered the check, relative to the project root.
    */
   file?: string;
+  /**
+   * Set on a fail when one run of the check proved the violation and another, re-run after a transport fault, passed: the violation stands, and runs holds both runs' evidence.
+   */
+  intermittent?: true;
+  /**
+   * Set when the check ran more than once: each run in order (at most three). A run is re-run from scratch (a fresh task, fresh webhook URLs) only when it met a transport fault; the verdict comes from the runs whose exchanges were complete. The check's own evidence is that of the run that decided it.
+   */
+  runs?: ReportCheckRun[];
   evidenceOmitted?: ReportEvidenceOmitted;
 }
 /**
@@ -1751,6 +1759,44 @@ export interface ReportReproduce {
    * The first exchange of the check as a curl line; credentials as $A2A_API_KEY / $A2A_BEARER.
    */
   curl?: string;
+}
+/**
+ * One run of a check that ran more than once: its outcome, the transport faults it met, and (for a run that did not decide the verdict) its assertions and evidence.
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "checkRun".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportCheckRun".
+ */
+export interface ReportCheckRun {
+  status: ReportCheckStatus;
+  message: string;
+  /**
+   * The transport faults this run met (none: its exchanges were complete).
+   */
+  faults: ReportRunFault[];
+  durationMs: number;
+  /**
+   * Whether this run's verdict is the check's (its evidence is then the check's own).
+   */
+  decided: boolean;
+  assertions?: ReportAssertion[];
+  evidence?: ReportEvidence;
+}
+/**
+ * A transport fault one run of a check met: the kind (ioError.kind), the call it met it on and what happened.
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "runFault".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportRunFault".
+ */
+export interface ReportRunFault {
+  kind: string;
+  method: string;
+  message: string;
 }
 /**
  * Set when --evidence left this check's wire evidence out (a passing check under failing, every check under none): how many of each there were.

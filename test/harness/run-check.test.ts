@@ -1,5 +1,5 @@
 // runCheck (harness/check/run-check.ts) against a fixture target: evidence and reproduction lines,
-// secrets redacted, and the harness-failure family (budget spent, no answer) reported as `error`.
+// secrets redacted, a spent budget reported as `error` and no answer from the target as not-exercised naming it.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGovernor } from '../../harness/check/run-governor.ts';
@@ -466,14 +466,15 @@ describe('runCheck', () => {
     await closeSharedReceiver();
   });
 
-  it('turns no answer from the target into error, never fail', async () => {
+  it('turns no answer from the target into not-exercised naming the fault, never fail', async () => {
     const port = await closedPort();
     const result = await runCheck(
       { requirement, title: 't', fn: async (c) => void (await c.rpc('agent/authenticatedExtendedCard')) },
       { ...run, baseUrl: `http://127.0.0.1:${port}` },
     );
-    expect(result.status).toBe('error');
-    expect(result.message).toContain('no answer from the target');
+    expect(result.status).toBe('not-exercised');
+    expect(result.message).toContain('met a transport fault');
+    expect(result.message).toContain('connect on agent/authenticatedExtendedCard');
     expect(result.evidence.exchanges[0]?.error?.kind).toBe('connect');
   });
 
@@ -563,7 +564,7 @@ describe('c.property', () => {
     expect(result.durationMs).toBeGreaterThanOrEqual(300);
   });
 
-  it('reports no answer inside a property as error, not as a counterexample', async () => {
+  it('reports no answer inside a property as not-exercised, not as a counterexample', async () => {
     const port = await closedPort();
     const result = await runCheck(
       {
@@ -575,6 +576,7 @@ describe('c.property', () => {
       },
       { ...run, baseUrl: `http://127.0.0.1:${port}` },
     );
-    expect(result.status).toBe('error');
+    expect(result.status).toBe('not-exercised');
+    expect(result.assertions).toEqual([]);
   });
 });

@@ -1,0 +1,134 @@
+// A check re-run from scratch after a transport fault (harness/check/reruns.ts), against a loopback
+// target that resets the connections it is told to: a pass after a re-run counts the fault, a proven
+// violation beside a passing run is an intermittent fail, and faults in every run leave the check
+// not exercised naming them.
+import fc from 'fast-check';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCheck } from '../../harness/check/run-check.ts';
+import type { ProvidedRun } from '../../harness/provided.ts';
+import { testRequirement, testRun } from '../support/check-run.ts';
+import { closedPort } from './fixtures/jsonrpc-fixture.ts';
+
+const requirement = testRequirement();
+
+/** Requests (1-based, in arrival order) whose connection the target resets before answering. */
+let resetAt = new Set<number>();
+/** Requests answered with an id that is not the request's (a violation of 2.2). */
+let wrongIdAt = new Set<number>();
+let seen = 0;
+let server: Server;
+let run: ProvidedRun;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      seen += 1;
+      if (resetAt.has(seen)) {
+        req.socket.destroy();
+        return;
+      }
+      const id = (JSON.parse(body) as { id: unknown }).id;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: wrongIdAt.has(seen) ? 'not-yours' : id, result: {} }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  run = testRun({ baseUrl: `http://127.0.0.1:${port}`, agentId: 'a' }, { checkTimeoutMs: 10_000 });
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function script(resets: number[], wrongIds: number[] = []): void {
+  seen = 0;
+  resetAt = new Set(resets);
+  wrongIdAt = new Set(wrongIds);
+}
+
+/** Two sends, each of whose answers must carry the request's id. */
+const echoesIds = {
+  requirement,
+  title: 'echoes ids',
+  fn: async (c: Parameters<Parameters<typeof runCheck>[0]['fn']>[0]) => {
+    for (const id of ['one', 'two']) {
+      const ex = await c.rpc('message/send', {}, { id });
+      c.check(`response id of ${id}`, (ex.response.json as { id: unknown }).id, id);
+    }
+  },
+};
+
+describe('re-running a check after a transport fault', () => {
+  it('passes a check whose first run met a reset and whose re-run passed, the fault counted', async () => {
+    script([1]);
+    const result = await runCheck(echoesIds, run);
+    expect(result.status).toBe('pass');
+    expect(result.intermittent).toBeUndefined();
+    expect(result.runs).toHaveLength(2);
+    expect(result.runs?.[0]).toMatchObject({ status: 'error', decided: false });
+    expect(result.runs?.[0]?.faults[0]).toMatchObject({ kind: 'reset', method: 'message/send' });
+    expect(result.runs?.[1]).toMatchObject({ status: 'pass', decided: true, faults: [] });
+    expect(result.notes.join('\n')).toContain('met a transport fault and were run again from scratch');
+  });
+
+  it('fails, marked intermittent, a check whose one run proved a violation and another passed', async () => {
+    // Run 1: the first answer has a wrong id (proven), the second send is reset (a fault); run 2 is clean.
+    script([2], [1]);
+    const result = await runCheck(echoesIds, run);
+    expect(result.status).toBe('fail');
+    expect(result.intermittent).toBe(true);
+    expect(result.message).toContain('intermittent');
+    expect(result.expected).toBe('one');
+    expect(result.runs?.map((r) => [r.status, r.decided])).toEqual([
+      ['fail', true],
+      ['pass', false],
+    ]);
+    // Both runs' evidence: the failing run's as the check's own, the passing run's in its record.
+    expect(result.evidence.exchanges.some((ex) => ex.response?.body.includes('not-yours'))).toBe(true);
+    expect(result.runs?.[1]?.evidence?.exchanges).toHaveLength(2);
+    expect(result.runs?.[1]?.assertions?.every((a) => a.pass)).toBe(true);
+  });
+
+  it('never re-runs a proven violation away: a fail with no fault runs once', async () => {
+    script([], [1]);
+    const result = await runCheck(echoesIds, run);
+    expect(result.status).toBe('fail');
+    expect(result.runs).toBeUndefined();
+    expect(seen).toBe(2);
+  });
+
+  it('leaves a check whose every run met faults not exercised, naming them', async () => {
+    const port = await closedPort();
+    const result = await runCheck(echoesIds, { ...run, baseUrl: `http://127.0.0.1:${port}` });
+    expect(result.status).toBe('not-exercised');
+    expect(result.runs).toHaveLength(3);
+    expect(result.message).toMatch(
+      /every run of the check \(3\) met a transport fault.*connect on message\/send/,
+    );
+    expect(result.runs?.every((r) => r.faults[0]?.kind === 'connect')).toBe(true);
+  });
+
+  it('discards and replaces a property case that met a fault, never a counterexample', async () => {
+    script([2]);
+    const result = await runCheck(
+      {
+        requirement,
+        title: 'property',
+        fn: async (c) => {
+          await c.property('ids', fc.integer(), async () => {
+            const ex = await c.rpc('message/send', {}, { id: 'x' });
+            return (ex.response.json as { id: unknown }).id === 'x';
+          });
+        },
+      },
+      run,
+    );
+    expect(result.status).toBe('pass');
+    expect(result.runs).toBeUndefined();
+    expect(result.notes.join('\n')).toContain('1 generated case(s) met a transport fault and were replaced');
+  });
+});
