@@ -49,6 +49,7 @@ export const SCHEMA_NAMES = [
   'fleet-shard',
   'fleet-report',
   'run-event',
+  'link',
 ] as const;
 
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
@@ -127,6 +128,24 @@ export function getValidator(name: SchemaName): ValidateFunction {
 
 export function validate(name: SchemaName, value: unknown): ValidationResult {
   const validator = getValidator(name);
+  if (validator(value)) return { valid: true };
+  return { valid: false, errors: toIssues(validator.errors ?? [], value) };
+}
+
+/**
+ * The validator of one part of a schema, by JSON pointer (`/$defs/admit/properties/request`): the
+ * link's messages (link.schema.json) are parts of one file. Compiled on first use and kept.
+ */
+export function getPartValidator(name: SchemaName, pointer: string): ValidateFunction {
+  getValidator(name);
+  const validator = AJV.getSchema(`${schemaId(name)}#${pointer}`);
+  if (validator === undefined) throw new Error(`no part ${pointer} in schema ${name}`);
+  return validator;
+}
+
+/** `validate` against one part of a schema (getPartValidator). */
+export function validatePart(name: SchemaName, pointer: string, value: unknown): ValidationResult {
+  const validator = getPartValidator(name, pointer);
   if (validator(value)) return { valid: true };
   return { valid: false, errors: toIssues(validator.errors ?? [], value) };
 }

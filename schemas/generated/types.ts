@@ -90,6 +90,16 @@ export type WebhookEvent =
  */
 export type JsonRpcResponse = JsonRpcSuccessResponse | JsonRpcErrorResponse;
 /**
+ * One record of the webhook stream.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "streamRecord".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkStreamRecord".
+ */
+export type LinkStreamRecord = LinkHello | LinkDeliveryRecord | LinkResponseRecord;
+/**
  * Spec 2.7/6.3: ISO 8601 timestamp, RFC 3339 profile with a time zone (C-39).
  *
  * This interface was referenced by `SchemaTypes`'s JSON-Schema
@@ -147,6 +157,7 @@ export interface SchemaTypes {
   'jsonrpc-request': JsonRpcRequest;
   'jsonrpc-response': JsonRpcResponse;
   'jsonrpc-success-response': JsonRpcSuccessResponse;
+  link: LinkCalls;
   message: Message;
   'message-params': MessageParams;
   part: Part;
@@ -1050,6 +1061,339 @@ export interface JsonRpcSuccessResponse {
     [k: string]: unknown;
   };
   error?: never;
+}
+/**
+ * The link between the harness's processes (not a wire object of the spec): the runner serves its governor, the suite-file lock and the run's webhook receiver on 127.0.0.1 to the suites' workers (harness/io/links/link-protocol.ts). A call is a POST to /{name} with `request` as its body; its answer is `{ answer, state? }` (`state`: the runner's figures), or, for a held call, NDJSON lines of that form while the grant lasts. A refusal is `{ error: { name, message } }`. Each side validates what it receives against this file.
+ */
+export interface LinkCalls {
+  admit: LinkAdmit;
+  release: LinkRelease;
+  rateLimited: LinkRateLimited;
+  turnAnswered: LinkTurnAnswered;
+  notATurn: LinkNotATurn;
+  holdTask: LinkHoldTask;
+  lock: LinkLock;
+  yield: LinkYield;
+  unlock: LinkUnlock;
+  webhookScript: LinkWebhookScript;
+  webhookStream: LinkWebhookStream;
+}
+/**
+ * Waits for the pace and a request slot (TrafficGovernor.admit); the slot is `lease` until `release`.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "admit".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkAdmit".
+ */
+export interface LinkAdmit {
+  request: {
+    turn: boolean;
+    bypass: boolean;
+    keep?: number;
+    prepaid?: boolean;
+  };
+  answer: {
+    lease: number;
+  };
+}
+/**
+ * Ends a lease of admit; idempotent.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "release".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkRelease".
+ */
+export interface LinkRelease {
+  request: {
+    lease: number;
+  };
+  answer: {};
+}
+/**
+ * A rate-limited answer: waits out Retry-After (or the backoff of `attempt`) run-wide.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "rateLimited".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkRateLimited".
+ */
+export interface LinkRateLimited {
+  request: {
+    attempt: number;
+    retryAfterMs?: number;
+  };
+  answer: {};
+}
+/**
+ * An agent turn answered in `ms`.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "turnAnswered".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkTurnAnswered".
+ */
+export interface LinkTurnAnswered {
+  request: {
+    ms: number;
+  };
+  answer: {};
+}
+/**
+ * A request that proved not to be an agent turn.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "notATurn".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkNotATurn".
+ */
+export interface LinkNotATurn {
+  request: {};
+  answer: {};
+}
+/**
+ * One of the agent's task slots, held while the answer stays open; `owner` names the check run-wide.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "holdTask".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkHoldTask".
+ */
+export interface LinkHoldTask {
+  request: {
+    owner?: string;
+  };
+  answer: {};
+}
+/**
+ * The suite-file lock (harness/runner/file-lock.ts): shared (`exclusive` null) or exclusive to a file; `hold` names the grant.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "lock".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkLock".
+ */
+export interface LinkLock {
+  request: {
+    exclusive: string | null;
+  };
+  answer: {
+    hold: number;
+  };
+}
+/**
+ * A shared holder lets a waiting exclusive file run first, then holds the lock again.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "yield".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkYield".
+ */
+export interface LinkYield {
+  request: {
+    hold: number;
+  };
+  answer: {};
+}
+/**
+ * Ends the hold; idempotent (a hold already ended is nothing), so a lost answer is sent again.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "unlock".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkUnlock".
+ */
+export interface LinkUnlock {
+  request: {
+    hold: number;
+  };
+  answer: {};
+}
+/**
+ * Scripts the answers of a check's webhook URL (its token) on the run's receiver, before the check hands the URL to the agent.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "webhookScript".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkWebhookScript".
+ */
+export interface LinkWebhookScript {
+  request: {
+    token: string;
+    responses: LinkScriptedResponse[];
+  };
+  answer: {};
+}
+/**
+ * One scripted answer of a webhook URL (harness/io/webhooks/webhook-receiver.ts ScriptedResponse).
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "scriptedResponse".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkScriptedResponse".
+ */
+export interface LinkScriptedResponse {
+  status?: number;
+  delayMs?: number;
+  reset?: boolean;
+  hang?: boolean;
+  body?: string;
+}
+/**
+ * Follows the run's receiver: a held answer whose first record is `hello` (the receiver's URL), then every delivery so far and as it comes, and the answer each one got.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "webhookStream".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkWebhookStream".
+ */
+export interface LinkWebhookStream {
+  request: {};
+  answer: LinkStreamRecord;
+}
+/**
+ * The receiver's base URL, first.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "hello".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkHello".
+ */
+export interface LinkHello {
+  kind: 'hello';
+  url: string;
+}
+/**
+ * A delivery the receiver got.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "delivery".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkDeliveryRecord".
+ */
+export interface LinkDeliveryRecord {
+  kind: 'delivery';
+  delivery: LinkWireDelivery;
+}
+/**
+ * A delivery (ReportDelivery of report.schema.json) with its raw body in Base64; the fields the mirror relies on are checked, the others come as the receiver recorded them.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "wireDelivery".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkWireDelivery".
+ */
+export interface LinkWireDelivery {
+  seq: number;
+  token?: string;
+  body: string;
+  response: LinkDeliveryResponse;
+  [k: string]: unknown;
+}
+/**
+ * How the receiver answered a delivery (ReportDeliveryResponse of report.schema.json).
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "deliveryResponse".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkDeliveryResponse".
+ */
+export interface LinkDeliveryResponse {
+  status?: number;
+  delayMs?: number;
+  reset?: boolean;
+  hang?: boolean;
+  atMs?: number;
+}
+/**
+ * The answer the delivery `seq` got, once given (ReportDeliveryResponse of report.schema.json).
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "response".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkResponseRecord".
+ */
+export interface LinkResponseRecord {
+  kind: 'response';
+  seq: number;
+  response: LinkDeliveryResponse;
+}
+/**
+ * The runner's figures, in every answer of the worker link: a worker's clients and budgets read them.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "state".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkState".
+ */
+export interface LinkState {
+  /**
+   * Requests in flight now, run-wide.
+   */
+  inFlight: number;
+  /**
+   * The governor's heldBackMs().
+   */
+  heldBackMs: number;
+  /**
+   * The governor's turnAllowanceMs().
+   */
+  allowanceMs: number;
+  /**
+   * The governor's paceWaitMs().
+   */
+  paceWaitMs: number;
+  /**
+   * Task slots held now, run-wide.
+   */
+  tasks: number;
+}
+/**
+ * Every answer (and every line of a held answer): the call's answer, checked against its own definition, and the runner's figures when the link has any.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "answered".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkAnswered".
+ */
+export interface LinkAnswered {
+  answer: {};
+  state?: LinkState;
+}
+/**
+ * A call refused: its error's class name (rebuilt in the worker) and message.
+ *
+ * This interface was referenced by `LinkCalls`'s JSON-Schema
+ * via the `definition` "refusal".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "LinkRefusal".
+ */
+export interface LinkRefusal {
+  error: {
+    name: string;
+    message: string;
+  };
 }
 /**
  * Spec 2.13/4.7: the result of tasks/pushNotificationConfig/get. When not configured, config and configId are null and active is false; otherwise configId is a string. secret and headers never appear (C-29), neither in config nor beside it.

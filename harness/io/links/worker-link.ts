@@ -1,15 +1,10 @@
 // The link between the suites' workers and the runner, when suite files run in several workers: the
 // runner serves its Governor (and the suite-file lock) on 127.0.0.1:0 and each worker reaches it
 // through a RemoteGovernor, so the pace, the cap on requests in flight, the agent's task slots, the
-// turn count and Retry-After stay run-wide.
-//
-// WORKER_CALLS is the whole protocol: each call's name, request and answer declared once as shapes
-// (field: kind), the TypeScript types and both sides' checks derived from them. A call is a POST to
-// /{name}; a body unlike its declaration (a field missing, of another kind, or not declared) is
-// refused (400) with what is wrong. A held call (a task slot) keeps its answer open: the grant lasts
-// until the worker closes it, so a worker that ends or aborts frees what it held.
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Agent, request } from 'undici';
+// turn count and Retry-After stay run-wide. Its calls are those of the link protocol
+// (link-protocol.ts, schemas/link.schema.json); every answer carries the runner's figures (LinkState).
+// A held call (a task slot) keeps its answer open: the grant lasts until the worker closes it, so a
+// worker that ends or aborts frees what it held.
 import {
   GOVERNOR_STOPS,
   type AdmitOptions,
@@ -17,178 +12,46 @@ import {
   type TaskSlotOptions,
   type TrafficGovernor,
 } from '../traffic/governor.ts';
-import { linkAgent, linkServer, listen, readBody, sendJson } from '../../kit/loopback.ts';
 import { count, WaitClock, type TrafficTally } from '../traffic/tallies.ts';
+import {
+  LinkClient,
+  LinkError,
+  serveLink,
+  type AnswerOf,
+  type LinkHandler,
+  type LinkServer,
+  type LinkState,
+  type PlainName,
+  type RequestOf,
+} from './link-protocol.ts';
 
-/** What a field holds; `{ optional: kind }`: it may be left out. */
-type Kind = 'boolean' | 'count' | 'ms' | 'string' | 'string or null';
-type Shape = Record<string, Kind | { optional: Kind }>;
-type ValueOf<K extends Kind> = K extends 'boolean'
-  ? boolean
-  : K extends 'count' | 'ms'
-    ? number
-    : K extends 'string'
-      ? string
-      : string | null;
-/** The type a shape declares. */
-type DataOf<S extends Shape> = {
-  -readonly [F in keyof S as S[F] extends Kind ? F : never]: S[F] extends Kind ? ValueOf<S[F]> : never;
-} & {
-  -readonly [F in keyof S as S[F] extends Kind ? never : F]?: S[F] extends { optional: infer K extends Kind }
-    ? ValueOf<K>
-    : never;
-};
-
-const KINDS: Record<Kind, { is: (v: unknown) => boolean; reads: string }> = {
-  boolean: { is: (v) => typeof v === 'boolean', reads: 'a boolean' },
-  count: { is: (v) => Number.isSafeInteger(v) && (v as number) >= 0, reads: 'a whole number >= 0' },
-  ms: { is: (v) => typeof v === 'number' && Number.isFinite(v), reads: 'a finite number' },
-  string: { is: (v) => typeof v === 'string', reads: 'a string' },
-  'string or null': { is: (v) => v === null || typeof v === 'string', reads: 'a string or null' },
-};
-
-/** What is wrong with `data` against `shape`; empty when nothing is. */
-function shapeProblems(shape: Shape, data: unknown): string[] {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return ['must be an object'];
-  const record = data as Record<string, unknown>;
-  const problems = Object.keys(record)
-    .filter((f) => !Object.hasOwn(shape, f))
-    .map((f) => `${f} is not a field of it`);
-  for (const [f, spec] of Object.entries(shape)) {
-    const kind = typeof spec === 'string' ? spec : spec.optional;
-    if (!Object.hasOwn(record, f)) {
-      if (typeof spec === 'string') problems.push(`${f} is missing`);
-    } else if (!KINDS[kind].is(record[f])) {
-      problems.push(
-        `${f} must be ${KINDS[kind].reads} (got ${JSON.stringify(record[f]) ?? typeof record[f]})`,
-      );
-    }
-  }
-  return problems;
-}
-
-function check(shape: Shape, data: unknown, what: string): void {
-  const problems = shapeProblems(shape, data);
-  if (problems.length > 0) throw new WorkerLinkError(`${what}: ${problems.join('; ')}`);
-}
-
-const NOTHING = {} as const;
-
-/** The runner's figures, in every answer: a worker's clients and budgets read them. */
-const STATE = {
-  /** Requests in flight now, run-wide. */
-  inFlight: 'count',
-  /** The governor's heldBackMs(). */
-  heldBackMs: 'ms',
-  /** The governor's turnAllowanceMs(). */
-  allowanceMs: 'ms',
-  /** The governor's paceWaitMs(). */
-  paceWaitMs: 'ms',
-  /** Task slots held now, run-wide. */
-  tasks: 'count',
-} as const satisfies Shape;
-
-/**
- * Every call of the link: `request` is its body, `answer` what its answer adds to the runner's
- * figures (STATE); `held`: the answer stays open as long as the grant lasts.
- */
-export const WORKER_CALLS = {
-  /** Waits for the pace and a request slot (TrafficGovernor.admit); the slot is `lease` until `release`. */
-  admit: {
-    request: {
-      turn: 'boolean',
-      bypass: 'boolean',
-      keep: { optional: 'count' },
-      prepaid: { optional: 'boolean' },
-    },
-    answer: { lease: 'count' },
-  },
-  release: { request: { lease: 'count' }, answer: NOTHING },
-  /** A rate-limited answer: waits out Retry-After (or the backoff of `attempt`) run-wide. */
-  rateLimited: { request: { attempt: 'count', retryAfterMs: { optional: 'ms' } }, answer: NOTHING },
-  turnAnswered: { request: { ms: 'ms' }, answer: NOTHING },
-  notATurn: { request: NOTHING, answer: NOTHING },
-  /** One of the agent's task slots, held while the answer stays open; `owner` names the check run-wide. */
-  holdTask: { request: { owner: { optional: 'string' } }, answer: NOTHING, held: true },
-  /** The suite-file lock (runner/file-lock.ts): shared (`exclusive` null) or exclusive to a file; `hold` names the grant. */
-  lock: { request: { exclusive: 'string or null' }, answer: { hold: 'count' } },
-  /** A shared holder lets a waiting exclusive file run first, then holds the lock again. */
-  yield: { request: { hold: 'count' }, answer: NOTHING },
-  /** Ends the hold; idempotent (a hold already ended is nothing), so a lost answer is sent again. */
-  unlock: { request: { hold: 'count' }, answer: NOTHING },
-} as const satisfies Record<string, CallSpec>;
-
-interface CallSpec {
-  request: Shape;
-  answer: Shape;
-  held?: true;
-}
-
-type Calls = typeof WORKER_CALLS;
-export type CallName = keyof Calls;
-type HeldName = { [K in CallName]: Calls[K] extends { held: true } ? K : never }[CallName];
-type PlainName = Exclude<CallName, HeldName>;
-export type LinkState = DataOf<typeof STATE>;
-export type RequestOf<K extends CallName> = DataOf<Calls[K]['request']>;
-/** What the call's handler answers (the link adds the runner's figures). */
-export type AnswerOf<K extends CallName> = DataOf<Calls[K]['answer']>;
-export type Answered<K extends CallName> = AnswerOf<K> & LinkState;
-
-/** A call's answer, and what to give back when it never reaches the worker (or, held, when the worker lets go). */
-export interface Granted<A> {
-  answer: A;
-  giveBack?: () => void;
-}
+/** The worker link's calls: the governor's and the suite-file lock's. */
+export const WORKER_CALL_NAMES = [
+  'admit',
+  'release',
+  'rateLimited',
+  'turnAnswered',
+  'notATurn',
+  'holdTask',
+  'lock',
+  'yield',
+  'unlock',
+] as const;
+export type WorkerCallName = (typeof WORKER_CALL_NAMES)[number];
+export type FileLockCall = 'lock' | 'yield' | 'unlock';
+/** What a worker's call resolves to: the call's answer and the runner's figures. */
+export type Answered<K extends WorkerCallName> = AnswerOf<K> & LinkState;
 
 /** The runner's side of each call; the signal aborts when the worker gives up waiting. */
-export type WorkerCallHandlers = {
-  [K in CallName]: (
-    body: RequestOf<K>,
-    signal: AbortSignal,
-  ) => Granted<AnswerOf<K>> | Promise<Granted<AnswerOf<K>>>;
-};
-
-/** A call the link could not make: an unknown name, a body or an answer unlike its declaration. */
-export class WorkerLinkError extends Error {
-  constructor(message: string) {
-    super(`worker link: ${message}`);
-    this.name = 'WorkerLinkError';
-  }
-}
-
-const REFUSAL = { error: { name: 'string', message: 'string' } } as const;
-
-function isRefusal(json: unknown): json is { error: { name: string; message: string } } {
-  const error = (json as { error?: unknown } | null)?.error;
-  return shapeProblems(REFUSAL.error, error).length === 0;
-}
+export type WorkerCallHandlers = { [K in WorkerCallName]: LinkHandler<K> };
 
 // The refusals a handler may throw, rebuilt in the worker with their own class (checks tell them
 // apart): the governor's stops (GOVERNOR_STOPS) and the link's own error.
-const REFUSALS = new Map<string, { prototype: Error }>(
-  [...GOVERNOR_STOPS, WorkerLinkError].map((c) => [c.name, c]),
-);
+const REFUSALS = [...GOVERNOR_STOPS, LinkError];
 
-function rebuild(error: { name: string; message: string }): Error {
-  const refusal = REFUSALS.get(error.name);
-  if (refusal === undefined) return new Error(error.message);
-  const e = Object.create(refusal.prototype) as Error;
-  Error.captureStackTrace(e, rebuild);
-  e.name = error.name;
-  e.message = error.message;
-  return e;
-}
+export type WorkerLinkServer = LinkServer;
 
-function refuse(res: ServerResponse, status: number, e: Error): void {
-  sendJson(res, status, { error: { name: e.name, message: e.message } });
-}
-
-export interface WorkerLinkServer {
-  url: string;
-  close(): Promise<void>;
-}
-
-/** The governor's calls of the table. */
+/** The governor's calls of the link. */
 function governorCalls(governor: Governor): Omit<WorkerCallHandlers, FileLockCall> {
   const leases = new Map<number, () => void>();
   let next = 0;
@@ -228,185 +91,66 @@ function governorCalls(governor: Governor): Omit<WorkerCallHandlers, FileLockCal
   };
 }
 
-export type FileLockCall = 'lock' | 'yield' | 'unlock';
-
 /** Serves `governor`, and the suite-file lock's calls, to the suites' workers. */
-export async function serveWorkerLink(
+export function serveWorkerLink(
   governor: Governor,
   fileLock: Pick<WorkerCallHandlers, FileLockCall>,
 ): Promise<WorkerLinkServer> {
-  const handlers: WorkerCallHandlers = { ...governorCalls(governor), ...fileLock };
-  const state = (): LinkState => ({
+  return serveLink<WorkerCallName>({ ...governorCalls(governor), ...fileLock }, () => ({
     inFlight: governor.inFlightNow,
     heldBackMs: governor.heldBackMs(),
     allowanceMs: governor.turnAllowanceMs(),
     paceWaitMs: governor.paceWaitMs(),
     tasks: governor.tasksNow,
-  });
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const name = (req.url ?? '').slice(1);
-    const text = (await readBody(req)).toString('utf8');
-    const spec = Object.hasOwn(WORKER_CALLS, name) ? (WORKER_CALLS[name as CallName] as CallSpec) : undefined;
-    if (req.method !== 'POST' || spec === undefined) {
-      const calls = Object.keys(WORKER_CALLS).join(', ');
-      return refuse(
-        res,
-        404,
-        new WorkerLinkError(`no call ${req.method ?? ''} ${req.url ?? ''} (POST /name: ${calls})`),
-      );
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-      check(spec.request, body, `${name} request`);
-    } catch (e) {
-      const error = e instanceof WorkerLinkError ? e : new WorkerLinkError(`${name} request is not JSON`);
-      return refuse(res, 400, error);
-    }
-    const aborted = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) aborted.abort(new Error('the worker gave up waiting'));
-    });
-    let granted: Granted<object>;
-    try {
-      const handler = handlers[name as CallName] as (
-        b: unknown,
-        s: AbortSignal,
-      ) => Granted<object> | Promise<Granted<object>>;
-      granted = await handler(body, aborted.signal);
-    } catch (e) {
-      return refuse(res, 409, e as Error);
-    }
-    if (res.destroyed) return granted.giveBack?.();
-    if (spec.held !== true) return sendJson(res, 200, { ...granted.answer, ...state() });
-    // Held while this answer stays open: the worker closes it to let go.
-    if (granted.giveBack !== undefined) res.on('close', granted.giveBack);
-    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-    res.write(`${JSON.stringify({ ...granted.answer, ...state() })}\n`);
-  };
-  const server = linkServer((req, res) => void handle(req, res).catch(() => res.destroy()));
-  const { baseUrl, close } = await listen(server);
-  return { url: baseUrl, close };
+  }));
 }
 
-// Attempts of a call that must reach the runner (callUntilAnswered): 50 ms doubling, ~6 s in all.
-const UNTIL_ANSWERED_ATTEMPTS = 7;
-
-/** A worker's end of the link: the calls of WORKER_CALLS, typed by the table. */
+/** A worker's end of the link: the worker calls, typed by the link's schema. */
 export class WorkerLinkClient {
-  private readonly calls = linkAgent({ connections: 64 });
-  // Held calls are open requests: on their own connections, never in the way of the others.
-  private readonly holds = new Agent({ keepAliveTimeout: 1_000 });
+  private readonly link: LinkClient;
   /** The runner's figures at the last answer. */
   last: LinkState = { inFlight: 0, heldBackMs: 0, allowanceMs: 0, paceWaitMs: 0, tasks: 0 };
   /** When (epoch ms) the last answer came: the runner's figures are as of then. */
   lastAt = 0;
 
-  constructor(readonly url: string) {}
-
-  async call<K extends PlainName>(name: K, body: RequestOf<K>, signal?: AbortSignal): Promise<Answered<K>> {
-    const res = await this.post(name, body, this.calls, signal);
-    const json: unknown = await res.body.json();
-    return this.answer(name, res.statusCode, json);
+  constructor(readonly url: string) {
+    this.link = new LinkClient(url, { refusals: REFUSALS });
   }
 
-  /**
-   * A call whose loss would leak a grant (a lease never released holds one of the run's request
-   * slots for good: enough of them and every admit waits forever). The runner's handling of it is
-   * idempotent, so it is sent again, a few times over a few seconds, until answered.
-   */
-  async callUntilAnswered<K extends PlainName>(name: K, body: RequestOf<K>): Promise<void> {
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        await this.call(name, body);
-        return;
-      } catch {
-        if (attempt >= UNTIL_ANSWERED_ATTEMPTS) return;
-        await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      }
-    }
-  }
-
-  /** A held call: its answer, and the function that lets go of the grant (closes the request). */
-  async hold<K extends HeldName>(
+  async call<K extends WorkerCallName & PlainName>(
     name: K,
     body: RequestOf<K>,
     signal?: AbortSignal,
-  ): Promise<{ answer: Answered<K>; release: () => void }> {
-    const res = await this.post(name, body, this.holds, signal);
-    // The check's abort also ends the request, and with it the hold.
-    res.body.on('error', () => undefined);
-    if (res.statusCode !== 200) refused(name, res.statusCode, await res.body.json());
-    const release = (): void => void res.body.destroy();
-    try {
-      const line = await firstLine(res.body);
-      return { answer: this.answer(name, res.statusCode, JSON.parse(line)), release };
-    } catch (e) {
-      release();
-      throw e;
-    }
+  ): Promise<Answered<K>> {
+    const { answer, state } = await this.link.call(name, body, signal);
+    return { ...answer, ...this.figures(name, state) };
   }
 
-  private post(name: CallName, body: unknown, dispatcher: Agent, signal: AbortSignal | undefined) {
-    return request(`${this.url}/${name}`, {
-      dispatcher,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      ...(signal === undefined ? {} : { signal }),
-    });
+  /** See LinkClient.callUntilAnswered. */
+  callUntilAnswered<K extends WorkerCallName & PlainName>(name: K, body: RequestOf<K>): Promise<void> {
+    return this.link.callUntilAnswered(name, body);
   }
 
-  private answer<K extends CallName>(name: K, status: number, json: unknown): Answered<K> {
-    if (status !== 200) refused(name, status, json);
-    check({ ...(WORKER_CALLS[name] as CallSpec).answer, ...STATE }, json, `${name} answer`);
-    const answered = json as Answered<K>;
+  /** A task slot: its answer, and the function that lets go of it (closes the request). */
+  async hold(
+    name: 'holdTask',
+    body: RequestOf<'holdTask'>,
+    signal?: AbortSignal,
+  ): Promise<{ answer: Answered<'holdTask'>; release: () => void }> {
+    const { answer, state, release } = await this.link.hold(
+      name,
+      body,
+      signal === undefined ? {} : { signal },
+    );
+    return { answer: { ...answer, ...this.figures(name, state) }, release };
+  }
+
+  private figures(name: WorkerCallName, state: LinkState | undefined): LinkState {
+    if (state === undefined) throw new LinkError(`${name} answer: state is missing (the runner's figures)`);
     this.lastAt = Date.now();
-    this.last = {
-      inFlight: answered.inFlight,
-      heldBackMs: answered.heldBackMs,
-      allowanceMs: answered.allowanceMs,
-      paceWaitMs: answered.paceWaitMs,
-      tasks: answered.tasks,
-    };
-    return answered;
+    this.last = state;
+    return state;
   }
-}
-
-/** Throws the runner's refusal of a call, rebuilt with its own class. */
-function refused(name: CallName, status: number, json: unknown): never {
-  if (isRefusal(json)) throw rebuild(json.error);
-  throw new WorkerLinkError(`${name}: HTTP ${status} without a refusal`);
-}
-
-/** The first line of a held answer, leaving the body open (its end is the end of the hold). */
-function firstLine(body: NodeJS.ReadableStream): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const leave = (): void => {
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', onError);
-    };
-    const onData = (chunk: Buffer): void => {
-      text += chunk.toString('utf8');
-      const end = text.indexOf('\n');
-      if (end < 0) return;
-      leave();
-      resolve(text.slice(0, end));
-    };
-    const onEnd = (): void => {
-      leave();
-      reject(new WorkerLinkError('a held answer ended before its grant'));
-    };
-    const onError = (e: Error): void => {
-      leave();
-      reject(e);
-    };
-    body.on('data', onData);
-    body.on('end', onEnd);
-    body.on('error', onError);
-  });
 }
 
 /** A worker's view of the runner's governor. */

@@ -2,13 +2,12 @@
 // credentials per spec 5). Every exchange is recorded as evidence, as the wire carried it (the checks
 // compare it; core/redaction.ts redacts a check's result once decided); protocol oddities are
 // recorded, never thrown; every request ends by a total deadline; redirects are never followed.
-import { performance } from 'node:perf_hooks';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { answerMadeTask, turnBudgetMs } from './agent-turn.ts';
-import { ACCEPT_ENCODING, decodedBody, readCapped, type BodyAccumulator } from './body-reader.ts';
+import { ACCEPT_ENCODING } from './body-reader.ts';
 import type { Exchange } from '../../../core/evidence.ts';
 import type { TrafficGovernor } from '../traffic/governor.ts';
-import { answerFault, classifyError, countFault, sendResendingReads } from './faults.ts';
+import { countFault, sendResendingReads } from './faults.ts';
 import { networkSecrets, targetDispatcher } from './network.ts';
 import {
   agentPath,
@@ -20,7 +19,8 @@ import {
   type RequestSpec,
 } from './request-spec.ts';
 import { resendWhileRateLimited } from '../traffic/rate-limited.ts';
-import { fillFromTranscript, recordResponse } from './response-record.ts';
+import { fillFromTranscript } from './response-record.ts';
+import { sendExchange, type ExchangeWire } from './send-exchange.ts';
 import { openSseStream, type SseStream } from './sse-reader.ts';
 import { turnInProgress } from '../traffic/tallies.ts';
 import type {
@@ -51,7 +51,8 @@ class Client implements TargetClient {
   /** The extra headers of every request: the base a request's own headers are merged over. */
   private readonly extraHeaders: Record<string, string>;
   private readonly timeoutMs: number;
-  private readonly maxBodyBytes: number;
+  /** What sendExchange needs of this client: its dispatcher, body cap, requests in flight. */
+  private readonly wire: ExchangeWire;
   private readonly recordChars: number;
   private readonly maxExchanges: number;
   private readonly secretList: string[] = [];
@@ -66,7 +67,6 @@ class Client implements TargetClient {
     this.baseUrl = opts.baseUrl;
     this.agentId = opts.agentId;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
-    this.maxBodyBytes = opts.maxBodyBytes ?? 16 * 1024 * 1024;
     this.recordChars = opts.recordBodyChars ?? 256 * 1024;
     this.maxExchanges = opts.maxExchanges ?? 10_000;
     this.addSecrets(...(opts.secrets ?? []), opts.auth.apiKey ?? '', opts.auth.bearer ?? '');
@@ -78,6 +78,13 @@ class Client implements TargetClient {
       headersMs: this.timeoutMs,
       bodyMs: this.timeoutMs,
     });
+    this.wire = {
+      dispatcher: this.dispatcher,
+      maxBodyBytes: opts.maxBodyBytes ?? 16 * 1024 * 1024,
+      recordChars: this.recordChars,
+      secrets: this.secretList,
+      inflight: this.inflight,
+    };
   }
 
   agentPath(agentId: string = this.agentId): string {
@@ -364,74 +371,8 @@ class Client implements TargetClient {
     return ex;
   }
 
-  private async send(spec: RequestSpec, timeoutMs: number): Promise<Exchange> {
-    const ex = this.record(spec, 'http');
-    const t0 = performance.now();
-    const acc: BodyAccumulator = { chunks: [], bytes: 0 };
-    const res = await this.transmit(spec, timeoutMs, ex, acc, t0);
-    if (res !== undefined) {
-      const complete = ex.error === undefined;
-      ex.response = recordResponse(
-        res.statusCode,
-        res.headers,
-        acc,
-        complete,
-        this.secretList,
-        this.recordChars,
-      );
-      // A complete answer that is not the agent's (a gateway's 503, a throttle's 429, an error page).
-      if (complete) {
-        const fault = answerFault(res.statusCode, res.headers, ex.response.json);
-        if (fault !== undefined) ex.error = fault;
-      }
-    }
-    ex.timings.totalMs = elapsed(t0);
-    return ex;
-  }
-
-  /** Sends and reads the body into `acc` under one total deadline; failures land in ex.error. */
-  private async transmit(
-    spec: RequestSpec,
-    timeoutMs: number,
-    ex: Exchange,
-    acc: BodyAccumulator,
-    t0: number,
-  ): Promise<Dispatcher.ResponseData | undefined> {
-    const controller = new AbortController();
-    this.inflight.add(controller);
-    let deadlineHit = false;
-    const timer = setTimeout(() => {
-      deadlineHit = true;
-      controller.abort();
-    }, timeoutMs);
-    let res: Dispatcher.ResponseData | undefined;
-    try {
-      res = await request(spec.url, {
-        dispatcher: this.dispatcher,
-        method: spec.method as Dispatcher.HttpMethod,
-        headers: spec.headers,
-        body: spec.body ?? null,
-        signal: controller.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      ex.timings.headersMs = elapsed(t0);
-      // What the request advertised (a raw request may send none): named when a coding is not decoded.
-      const advertised = spec.headers['accept-encoding'] ?? null;
-      const body = decodedBody(res.headers['content-encoding'], res.body, advertised);
-      await readCapped(body, acc, this.maxBodyBytes);
-    } catch (err) {
-      ex.error = classifyError(err, deadlineHit, res !== undefined);
-      if (deadlineHit) {
-        const phase = res === undefined ? 'waiting for response headers' : 'reading the body';
-        ex.error.message = `no complete response within ${timeoutMs} ms (${phase}): ${ex.error.message}`;
-      }
-      res?.body.destroy();
-    } finally {
-      clearTimeout(timer);
-      this.inflight.delete(controller);
-    }
-    return res;
+  private send(spec: RequestSpec, timeoutMs: number): Promise<Exchange> {
+    return sendExchange(this.wire, spec, timeoutMs, this.record(spec, 'http'));
   }
 }
 
@@ -443,10 +384,6 @@ class Client implements TargetClient {
 export function settled<T>(p: Promise<T>): Promise<T> {
   p.catch(() => undefined);
   return p;
-}
-
-function elapsed(t0: number): number {
-  return Math.round((performance.now() - t0) * 10) / 10;
 }
 
 export function createTargetClient(opts: TargetClientOptions): TargetClient {

@@ -10,7 +10,8 @@ import { PaceBudgetError } from '../../../harness/io/traffic/pace.ts';
 import { RateLimitedError } from '../../../harness/io/traffic/rate-limited.ts';
 import { TaskSlotError } from '../../../harness/io/traffic/slots.ts';
 import { TurnBudgetError } from '../../../harness/io/traffic/tallies.ts';
-import { RemoteGovernor, serveWorkerLink, WorkerLinkError } from '../../../harness/io/links/worker-link.ts';
+import { LinkError } from '../../../harness/io/links/link-protocol.ts';
+import { RemoteGovernor, serveWorkerLink } from '../../../harness/io/links/worker-link.ts';
 
 // One of each stop, as the governor throws it.
 const STOPS: GovernorStop[] = [
@@ -26,7 +27,7 @@ describe("the governor's stops", () => {
     expect(new Set(STOPS.map((s) => s.constructor))).toEqual(new Set(GOVERNOR_STOPS));
     for (const stop of STOPS) expect(isGovernorStop(stop)).toBe(true);
     expect(isGovernorStop(new Error('no answer'))).toBe(false);
-    expect(isGovernorStop(new WorkerLinkError('bad body'))).toBe(false);
+    expect(isGovernorStop(new LinkError('bad body'))).toBe(false);
   });
 
   it('cross the worker link as their own class, with their message', async () => {

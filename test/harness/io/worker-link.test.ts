@@ -13,11 +13,11 @@ import { listen, readBody, relay } from '../../../harness/kit/loopback.ts';
 import {
   RemoteGovernor,
   serveWorkerLink,
-  WORKER_CALLS,
+  WORKER_CALL_NAMES,
   WorkerLinkClient,
-  WorkerLinkError,
   type WorkerLinkServer,
 } from '../../../harness/io/links/worker-link.ts';
+import { LINK_MESSAGE_BYTES, LinkError } from '../../../harness/io/links/link-protocol.ts';
 
 describe('the link to the runner (suite files in several workers)', () => {
   it('keeps one pace and one count for every worker, and rebuilds its refusals', async () => {
@@ -142,16 +142,14 @@ describe('the table of calls', () => {
     // The types come from the same table: a wrong body does not compile either.
     // @ts-expect-error turn is a boolean, bypass is missing
     const wrong = await client.call('admit', { turn: 'yes' }).catch((e: unknown) => e);
-    expect(wrong).toBeInstanceOf(WorkerLinkError);
-    expect((wrong as Error).message).toBe(
-      'worker link: admit request: turn must be a boolean (got "yes"); bypass is missing',
-    );
+    expect(wrong).toBeInstanceOf(LinkError);
+    expect((wrong as Error).message).toBe('link: admit request: bypass: is missing; turn: must be boolean');
     expect(await post('/release', '{"lease":1,"extra":0}')).toMatchObject({
       status: 400,
       json: {
         error: {
-          name: 'WorkerLinkError',
-          message: 'worker link: release request: extra is not a field of it',
+          name: 'LinkError',
+          message: 'link: release request: extra: is not a field of it',
         },
       },
     });
@@ -159,18 +157,23 @@ describe('the table of calls', () => {
       status: 400,
       json: {
         error: {
-          message:
-            'worker link: rateLimited request: attempt must be a whole number >= 0 (got -1); retryAfterMs must be a finite number (got "1")',
+          message: 'link: rateLimited request: attempt: must be >= 0; retryAfterMs: must be number',
         },
       },
     });
     expect(await post('/lock', '[]')).toMatchObject({
       status: 400,
-      json: { error: { message: 'worker link: lock request: must be an object' } },
+      json: { error: { message: 'link: lock request: must be object' } },
     });
     expect(await post('/lock', '{"exclusive":')).toMatchObject({
       status: 400,
-      json: { error: { message: 'worker link: lock request is not JSON' } },
+      json: { error: { message: 'link: lock request is not JSON' } },
+    });
+    // A message over the link's cap is refused whole, with a 400 that says so.
+    const huge = await post('/lock', `{"exclusive":"${'x'.repeat(LINK_MESSAGE_BYTES)}"}`);
+    expect(huge).toMatchObject({
+      status: 400,
+      json: { error: { message: `link: lock request is over ${LINK_MESSAGE_BYTES} bytes` } },
     });
     // Nothing was granted by the refused calls: the governor counts no request.
     expect((await client.call('release', { lease: 0 })).inFlight).toBe(0);
@@ -180,21 +183,26 @@ describe('the table of calls', () => {
     const { status, json } = await post('/admitt', '{}');
     expect(status).toBe(404);
     const message = (json as { error: { message: string } }).error.message;
-    expect(message).toMatch(/^worker link: no call POST \/admitt/);
-    for (const name of Object.keys(WORKER_CALLS)) expect(message).toContain(name);
+    expect(message).toMatch(/^link: no call POST \/admitt/);
+    for (const name of WORKER_CALL_NAMES) expect(message).toContain(name);
   });
 
   it('a worker refuses an answer unlike its declaration', async () => {
     const liar = createServer((req, res) => {
       req.resume();
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ lease: 'one', inFlight: 0, heldBackMs: 0, allowanceMs: 0, tasks: 0 }));
+      res.end(
+        JSON.stringify({
+          answer: { lease: 'one' },
+          state: { inFlight: 0, heldBackMs: 0, allowanceMs: 0, paceWaitMs: 0, tasks: 0 },
+        }),
+      );
     });
     await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve));
     try {
       const client = new WorkerLinkClient(`http://127.0.0.1:${(liar.address() as AddressInfo).port}`);
       await expect(client.call('admit', { turn: false, bypass: false })).rejects.toThrow(
-        'worker link: admit answer: lease must be a whole number >= 0 (got "one")',
+        'link: admit answer: lease: must be integer',
       );
     } finally {
       await new Promise((resolve) => liar.close(resolve));
