@@ -45,7 +45,7 @@ export interface FirstAnswerOptions {
  */
 export function stillStarting(ex: Exchange, resetIsStarting = true): boolean {
   if (ex.response === undefined) return resetIsStarting && ex.error?.kind === 'reset';
-  return ex.error === undefined && WARMING_STATUS.has(ex.response.status);
+  return (ex.error === undefined || ex.error.kind === 'gateway') && WARMING_STATUS.has(ex.response.status);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Governor } from '../io/traffic/governor.ts';
 import type { TrafficTally } from '../io/traffic/tallies.ts';
 import { observeConnection, tlsHint, type ConnectionSeen } from '../io/target/connection-seen.ts';
 import type { NetworkSettings } from '../io/target/network.ts';
+import { ANSWER_FAULTS } from '../io/target/faults.ts';
 import { createTargetClient } from '../io/target/target-client.ts';
 import type { Reachability } from '../../core/types.ts';
 import { probeDialect } from '../analysis/dialect.ts';
@@ -68,7 +69,8 @@ function classify(
   const base = { reachable: true, status: res.status };
   // One complete answer is the least a run needs: a body cut by the deadline, a reset or the body
   // cap means every later request would spend its whole budget the same way.
-  if (ex.error !== undefined) {
+  // A gateway's, a throttle's or an error page's complete answer is judged below like any other.
+  if (ex.error !== undefined && !ANSWER_FAULTS.has(ex.error.kind)) {
     const message = `the target's answer to the probe did not complete (HTTP ${res.status}, ${ex.error.kind}): ${ex.error.message}`;
     return { ...base, authenticated: false, message, card: null, couldNotRun: message };
   }
@@ -194,6 +196,8 @@ async function probe(
       const reachability = { reachable: true, authenticated: false, message, durationMs: 0 };
       return { reachability, card: null, couldNotRun: message };
     }
+    // The target client resends a read that met a gateway's 5xx or a reset: such a card is a cold start too.
+    if (client.exchanges().length > 1 && first.ex.error === undefined) first = { ...first, coldStart: true };
     const { ex } = first;
     const { card, couldNotRun, ...reach } = classify(ex, target.auth);
     if (ex.response === undefined && coldStartMs > target.timeoutMs) {

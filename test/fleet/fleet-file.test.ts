@@ -153,7 +153,8 @@ describe('loadFleet', () => {
 describe('fleet-file.schema.json', () => {
   it('allows every run option but the ones the fleet sets per agent (target, agent id, out, credentials, secret headers)', () => {
     const schema = loadSchema('fleet-file') as { $defs: { runOptions: { properties: object } } };
-    const perAgent = ['target', 'agentId', 'apiKey', 'bearer', 'out', 'secretHeader'];
+    // Also each agent's own event stream and replicas: they name one agent's files and addresses.
+    const perAgent = ['target', 'agentId', 'apiKey', 'bearer', 'out', 'secretHeader', 'events', 'replica'];
     const runOptions = Object.keys(ENV_VARS).filter((k) => !perAgent.includes(k));
     expect(Object.keys(schema.$defs.runOptions.properties).sort()).toEqual(runOptions.sort());
   });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../harness/cli/program.ts';
 import { probeTarget } from '../../harness/runner/probe.ts';
+import { READ_ATTEMPTS } from '../../harness/io/target/faults.ts';
 
 type Handler = (method: string | undefined, res: ServerResponse) => void;
 
@@ -61,8 +62,8 @@ describe('the probe tells a web server from an agent', () => {
     expect(outcome.couldNotRun).toContain('HTTP 501, text/html;charset=utf-8');
     expect(outcome.couldNotRun).toContain('"<!DOCTYPE HTML> <html lang=\\"en\\">');
     expect(outcome.couldNotRun).toMatch(/message\/send got the same\). Check --target .* and --agent-id$/);
-    // Two requests: the card and one message/send; nothing more is spent on it.
-    expect(seen).toHaveLength(2);
+    // The card (a read, sent again after an error page: READ_ATTEMPTS in all) and one message/send.
+    expect(seen).toHaveLength(READ_ATTEMPTS + 1);
   });
 
   it('a server answering plain text 200: could not run, the text shown', async () => {
@@ -144,7 +145,7 @@ describe('run against a web server that is no agent', () => {
       /exit 2: run could not be done: the target is not an A2A agent: .*HTTP 501, text\/html/,
     );
     expect(`${out}${err}`).not.toMatch(/harness error|TypeError|\n\s+at /);
-    expect(seen).toHaveLength(2);
+    expect(seen).toHaveLength(READ_ATTEMPTS + 1);
     const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as { exitCode: number };
     expect(report.exitCode).toBe(2);
     for (const name of ['junit.xml', 'report.html', 'summary.md', 'badge.svg', 'console.txt', 'report.har'])

@@ -22,12 +22,19 @@ describe('run settings', () => {
 
   it("hold the option table's field rows by their resolved names", () => {
     const { field } = state({ maxWait: '6m', maxTurns: '50', concurrency: '4' }).settings;
-    expect(field).toEqual({ profile: 'standard', concurrency: 4, maxTurns: 50, maxWaitMs: 360_000 });
+    expect(field).toEqual({
+      profile: 'standard',
+      concurrency: 4,
+      maxTurns: 50,
+      maxWaitMs: 360_000,
+      replicas: null,
+    });
     expect(state().settings.field).toEqual({
       profile: 'standard',
       concurrency: 32,
       maxTurns: null,
       maxWaitMs: null,
+      replicas: null,
     });
   });
 

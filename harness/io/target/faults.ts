@@ -9,6 +9,7 @@ import type { Exchange, IoError, IoErrorKind, RecordedResponse } from '../../../
 import { BodyTooLargeError, errorCode, errorMessage } from './io-errors.ts';
 import { sleep } from '../traffic/pace.ts';
 import { retryAfterMs } from '../traffic/rate-limited.ts';
+import type { FaultCounts } from '../traffic/tallies.ts';
 
 /** How the harness treats one kind of transport fault. */
 export interface FaultPolicy {
@@ -173,11 +174,7 @@ export function resendWaitMs(ex: Exchange, attempt: number, maxMs: number): numb
   return Math.min(asked ?? backoff, maxMs);
 }
 
-/**
- * Counts of the faults met, by kind (report.json's traffic.faults): each fault, the ones whose call
- * was sent again, the ones whose check was re-run from scratch; the rest were lost.
- */
-export type FaultCounts = Partial<Record<IoErrorKind, { count: number; retried: number; reRun: number }>>;
+export type { FaultCounts };
 
 /** Counts one fault of `ex` (when it met one) into `counts`; `retried` when the call was sent again. */
 export function countFault(counts: FaultCounts | undefined, ex: Exchange, retried: boolean): void {

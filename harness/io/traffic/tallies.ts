@@ -2,7 +2,14 @@
 // RunResult.traffic, report.json's traffic.*), the turn budget (--max-turns), the clock of the time
 // the agent's limits held the run back, and the turn latency that grows a slow agent's deadlines.
 import { GovernorStop } from './governor-stop.ts';
-import type { FaultCounts } from '../target/faults.ts';
+import type { IoErrorKind } from '../../../core/evidence.ts';
+
+/**
+ * Counts of the transport faults met, by kind (report.json's traffic.faults; the kinds and their
+ * policy are harness/io/target/faults.ts): each fault, the ones whose call was sent again, the ones
+ * whose check was re-run from scratch; the rest were lost.
+ */
+export type FaultCounts = Partial<Record<IoErrorKind, { count: number; retried: number; reRun: number }>>;
 
 /** Counts of one check's requests (or of the probe's); summed into RunResult.traffic by the runner. */
 export interface TrafficTally {
