@@ -143,7 +143,7 @@ import { startReferenceServer, type ReferenceServer } from 'a2a-conformance/refe
 
 const server: ReferenceServer = await startReferenceServer({ port: 0 });
 const result: RunResult = await runConformance({ target: server.baseUrl, agentId: 'a', apiKey: 'k', out: null });
-const code: 0 | 1 | 2 = result.exitCode;
+const code: 0 | 1 | 2 | 130 | 143 = result.exitCode;
 const first: Verdict | undefined = result.requirements[0]?.verdict;
 export { code, first };
 `;
