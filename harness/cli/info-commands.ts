@@ -50,37 +50,47 @@ export async function listCommand(flags: Record<string, unknown>, io: CliIo): Pr
     }
   }
   if (selections.length === 0) throw new ConfigError('no requirement matches the selection');
-  if (flags.json === true) return listJson(selections, io);
-  let total = 0;
-  let covered = 0;
-  let checkCount = 0;
-  for (const [role, selected] of selections) {
-    const checks = await checksOf(role, io);
-    if (checks === null) return 2;
-    checkCount += checks.length;
-    for (const r of selected) {
-      const mine = checks.filter((c) => c.requirementId === r.id);
-      if (mine.length > 0) covered += 1;
-      io.out(`${r.id}  ${r.level}  ${r.role}  ${r.behaviour}\n`);
-      for (const c of mine) io.out(`    check: ${c.title}  (${c.file})\n`);
-      if (mine.length === 0) io.out('    (no check registered)\n');
-    }
-    total += selected.length;
+  const listed = await listedChecks(selections, io);
+  if (listed === null) return 2;
+  const covered = listed.requirements.filter((r) => r.checks.length > 0).length;
+  if (flags.json === true) {
+    const { requirements, checkCount } = listed;
+    const doc = { requirements, total: requirements.length, covered, checks: checkCount };
+    io.out(`${JSON.stringify(doc, null, 2)}\n`);
+    return 0;
   }
-  io.out(`${total} requirement(s), ${covered} with checks, ${checkCount} check(s) in all\n`);
+  for (const r of listed.requirements) {
+    io.out(`${r.id}  ${r.level}  ${r.role}  ${r.behaviour}\n`);
+    for (const c of r.checks) io.out(`    check: ${c.title}  (${c.file})\n`);
+    if (r.checks.length === 0) io.out('    (no check registered)\n');
+  }
+  io.out(
+    `${listed.requirements.length} requirement(s), ${covered} with checks, ${listed.checkCount} check(s) in all\n`,
+  );
   return 0;
 }
 
 /**
- * `list --json`: one JSON document, for tools: each selected requirement with its ledger fields and
- * the checks that verify it, and the counts the text listing ends with.
+ * Each selected requirement with its ledger fields and the checks that verify it (`list`, and
+ * `list --json` for tools), and the count of checks of the roles listed; null when a role's checks
+ * could not be collected.
  */
-async function listJson(selections: Array<[Role, Requirement[]]>, io: CliIo): Promise<number> {
+async function listedChecks(
+  selections: Array<[Role, Requirement[]]>,
+  io: CliIo,
+): Promise<{
+  requirements: Array<
+    Pick<Requirement, 'id' | 'section' | 'level' | 'role' | 'behaviour'> & {
+      checks: Array<{ title: string; file: string }>;
+    }
+  >;
+  checkCount: number;
+} | null> {
   const requirements = [];
   let checkCount = 0;
   for (const [role, selected] of selections) {
     const checks = await checksOf(role, io);
-    if (checks === null) return 2;
+    if (checks === null) return null;
     checkCount += checks.length;
     for (const r of selected) {
       const mine = checks
@@ -90,10 +100,7 @@ async function listJson(selections: Array<[Role, Requirement[]]>, io: CliIo): Pr
       requirements.push({ id, section, level, role: r.role, behaviour, checks: mine });
     }
   }
-  const covered = requirements.filter((r) => r.checks.length > 0).length;
-  const doc = { requirements, total: requirements.length, covered, checks: checkCount };
-  io.out(`${JSON.stringify(doc, null, 2)}\n`);
-  return 0;
+  return { requirements, checkCount };
 }
 
 export async function explainCommand(id: string, io: CliIo): Promise<number> {
