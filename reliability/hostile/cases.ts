@@ -13,9 +13,10 @@ export interface HostileCase {
    * The exit code of the short slice: 2 the run could not be done (or only errors), 1 a gating
    * requirement failed. On the whole ledger a run whose suites meet the hostility may also spend
    * its --budget-ms first with a check still waiting on the target, which is exit 2 whatever it
-   * found: those cases allow 1 or 2 there.
+   * found: those cases allow 1 or 2 there. 0: no check got a complete answer, so none is evidence
+   * (not-exercised, the level unverified).
    */
-  exit: 1 | 2;
+  exit: 0 | 1 | 2;
   /** --only scope of the short slice in `npm test`. */
   only: string[];
   /** Requirements whose verdict must not be pass (beyond "no pass at all" for exit-2-at-probe cases). */
@@ -67,7 +68,9 @@ export const CASES: readonly HostileCase[] = [
     target: 'trickle',
     probe: 'honest',
     what: 'answers the probe, then trickles every answer',
-    exit: 2,
+    // No complete answer is no evidence: the checks end not-exercised naming the fault, the run exit 0
+    // with the level unverified (a run that answers the probe is no unreachable target).
+    exit: 0,
     only: ['7/method-not-found-code', '7/parse-error-code'],
     affected: ['7/method-not-found-code', '7/parse-error-code'],
     probeFails: false,
@@ -111,10 +114,11 @@ export const CASES: readonly HostileCase[] = [
     target: 'invalid-utf8',
     probe: 'hostile',
     what: 'JSON-RPC-shaped answers whose bytes are not UTF-8',
-    exit: 1,
+    // No answer parses as JSON-RPC, to the card or to message/send: not an A2A agent, exit 2 at the probe.
+    exit: 2,
     only: ERROR_IDS,
-    affected: ERROR_IDS,
-    probeFails: false,
+    affected: [],
+    probeFails: true,
     inSlice: true,
   },
   {
@@ -122,10 +126,11 @@ export const CASES: readonly HostileCase[] = [
     target: 'html',
     probe: 'hostile',
     what: 'an HTML login page to every request',
-    exit: 1,
+    // Not an A2A agent (no JSON-RPC to the card or to message/send): exit 2 at the probe.
+    exit: 2,
     only: [...ERROR_IDS, ...VACUOUS_ON_HTML],
-    affected: [...ERROR_IDS, ...VACUOUS_ON_HTML],
-    probeFails: false,
+    affected: [],
+    probeFails: true,
     inSlice: true,
   },
   {
