@@ -16,7 +16,7 @@ import { loadClarifications } from '../../core/clarifications.ts';
 import { ConfigError, resolveOptions } from '../options.ts';
 import { receiverCheckList } from '../receiver/run-receiver.ts';
 import { listChecks, type ListedCheck } from '../runner/list-checks.ts';
-import { assertKnownGlobs, selectForRun } from '../runner/run-conformance.ts';
+import { assertKnownGlobs, selectForRun } from '../runner/select-requirements.ts';
 import type { CliIo } from './shared.ts';
 import { traceRequirement, type RequirementTrace } from './requirement-trace.ts';
 
