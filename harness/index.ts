@@ -1,7 +1,8 @@
 // Public API of the harness (the package's main entry): run a conformance run programmatically,
 // register checks, and the result types every reporter reads. No suite imports it.
 export { runConformance, runReceiver, runClient } from './runs.ts';
-export { TOOL, type RunOptions, type RunReporter } from './runner/run-conformance.ts';
+export { type RunOptions, type RunReporter } from './runner/run-conformance.ts';
+export { TOOL } from './runner/tool.ts';
 export type { ReceiverRunOptions } from './receiver/run-receiver.ts';
 export type { ClientRunOptions } from './client/run-client.ts';
 export { SCENARIOS, SCENARIO_TASKS, type Scenario } from './client/scenarios.ts';

@@ -1,5 +1,5 @@
 // The ids or sections nearest to one the ledger does not hold, for the "did you mean" of `explain`
-// and `--only` (harness/cli/info-commands.ts, harness/runner/run-conformance.ts): an id that holds
+// and `--only` (harness/cli/info-commands.ts, harness/runner/select-requirements.ts): an id that holds
 // what was typed first, then the smallest edit distance (fastest-levenshtein).
 import { distance } from 'fastest-levenshtein';
 import { REQUIREMENTS, SECTIONS } from './index.ts';

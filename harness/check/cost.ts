@@ -4,7 +4,8 @@
 // `verifies(..., { cost, property, samples })` on a check that differs. The runner collects the
 // declarations when vitest collects the suites (each test carries its own in `task.meta.a2aPlan`),
 // orders the files by them and plans the run from them (harness/runner/plan.ts). No path or text of a
-// file decides anything.
+// file decides anything. A check filed in another section's suite folder than its requirement's says
+// why there, in its own declaration (`crossSection`); the coverage gate holds every such check to it.
 
 /** A wait a check plans beyond its requests' own round trips, and what it derives from. */
 export type PlannedWait =
@@ -55,6 +56,13 @@ export interface CheckDeclaration {
    * outside (and always ends not-exercised saying so). The plan never takes it to reach its requirement.
    */
   unobservable?: true;
+  /**
+   * Why a check of another section's requirement is in this file's suite folder, not its own section's
+   * (suites/<section>/): e.g. it grades on the sample this file already makes (one task, one delivery,
+   * one malformed body serves several sections' requirements, which saves agent turns), or it must
+   * run at a point of the run only this file gives it. Said by `list --json` and `explain`.
+   */
+  crossSection?: string;
 }
 
 export interface SuiteFileDeclaration {
@@ -100,6 +108,8 @@ export interface CheckPlanMeta {
   needsIdleAgent: boolean;
   /** CheckDeclaration.unobservable. */
   unobservable?: true;
+  /** CheckDeclaration.crossSection. */
+  crossSection?: string;
 }
 
 function count(what: string, n: unknown): void {
@@ -151,6 +161,11 @@ export function resolveCheckPlan(
       throw new Error('verifies() property.runsDivisor must be >= 1');
     if (check.property.cases !== undefined) count('verifies() property.cases', check.property.cases);
   }
+  if (
+    check.crossSection !== undefined &&
+    (typeof check.crossSection !== 'string' || check.crossSection.trim() === '')
+  )
+    throw new Error('verifies() crossSection says why the check is filed in this section (a sentence)');
   const samples = [...(check.samples ?? [])];
   for (const name of samples) {
     if (file.samples?.[name] === undefined)
@@ -164,5 +179,6 @@ export function resolveCheckPlan(
   };
   if (check.property !== undefined) plan.property = check.property;
   if (check.unobservable === true) plan.unobservable = true;
+  if (check.crossSection !== undefined) plan.crossSection = check.crossSection;
   return plan;
 }

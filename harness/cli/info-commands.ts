@@ -16,7 +16,7 @@ import { loadClarifications } from '../../core/clarifications.ts';
 import { ConfigError, resolveOptions } from '../options.ts';
 import { receiverCheckList } from '../receiver/run-receiver.ts';
 import { listChecks, type ListedCheck } from '../runner/list-checks.ts';
-import { assertKnownGlobs, selectForRun } from '../runner/run-conformance.ts';
+import { assertKnownGlobs, selectForRun } from '../runner/select-requirements.ts';
 import type { CliIo } from './shared.ts';
 import { traceRequirement, type RequirementTrace } from './requirement-trace.ts';
 
@@ -28,6 +28,17 @@ async function checksOf(role: Role, io: CliIo): Promise<ListedCheck[] | null> {
   const { checks, errors } = await listChecks();
   for (const e of errors) io.err(`suite error${e.file ? ` in ${e.file}` : ''}: ${e.message}\n`);
   return errors.length > 0 ? null : checks;
+}
+
+/** A check as `list --json` shows it: its title, its file, and why it is filed in another section. */
+function checkEntry(c: ListedCheck): { title: string; file: string; crossSection?: string } {
+  const reason = c.plan?.crossSection;
+  return { title: c.title, file: c.file, ...(reason === undefined ? {} : { crossSection: reason }) };
+}
+
+/** Where a check is, and why there when its file is of another section (verifies(..., { crossSection })). */
+function checkPlace(c: { file: string; crossSection?: string }): string {
+  return c.crossSection === undefined ? `(${c.file})` : `(${c.file}: ${c.crossSection})`;
 }
 
 function rolesOf(value: unknown): Role[] {
@@ -61,7 +72,7 @@ export async function listCommand(flags: Record<string, unknown>, io: CliIo): Pr
   }
   for (const r of listed.requirements) {
     io.out(`${r.id}  ${r.level}  ${r.role}  ${r.behaviour}\n`);
-    for (const c of r.checks) io.out(`    check: ${c.title}  (${c.file})\n`);
+    for (const c of r.checks) io.out(`    check: ${c.title}  ${checkPlace(c)}\n`);
     if (r.checks.length === 0) io.out('    (no check registered)\n');
   }
   io.out(
@@ -81,7 +92,7 @@ async function listedChecks(
 ): Promise<{
   requirements: Array<
     Pick<Requirement, 'id' | 'section' | 'level' | 'role' | 'behaviour'> & {
-      checks: Array<{ title: string; file: string }>;
+      checks: Array<{ title: string; file: string; crossSection?: string }>;
     }
   >;
   checkCount: number;
@@ -93,9 +104,7 @@ async function listedChecks(
     if (checks === null) return null;
     checkCount += checks.length;
     for (const r of selected) {
-      const mine = checks
-        .filter((c) => c.requirementId === r.id)
-        .map((c) => ({ title: c.title, file: c.file }));
+      const mine = checks.filter((c) => c.requirementId === r.id).map(checkEntry);
       const { id, section, level, behaviour } = r;
       requirements.push({ id, section, level, role: r.role, behaviour, checks: mine });
     }
@@ -125,7 +134,7 @@ export async function explainCommand(id: string, io: CliIo): Promise<number> {
   if (checks === null) return 2;
   const mine = checks.filter((c) => c.requirementId === r.id);
   io.out(`\nchecks (${mine.length}):\n`);
-  for (const c of mine) io.out(`  ${c.title}  (${c.file})\n`);
+  for (const c of mine) io.out(`  ${c.title}  ${checkPlace(checkEntry(c))}\n`);
   if (mine.length === 0) io.out('  (no check registered: a run reports it not-exercised)\n');
   printTrace(r, await traceRequirement(r), io);
   return 0;

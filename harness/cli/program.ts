@@ -5,7 +5,7 @@ import { formatLedgerVersion } from '../../requirements/index.ts';
 import { COMMAND_LINE_OPTIONS, flagOf, helpOf, OPTIONS, type OptionSpec } from '../option-table.ts';
 import { ConfigError } from '../options.ts';
 import { redactLine } from '../../core/redaction.ts';
-import { TOOL } from '../runner/run-conformance.ts';
+import { TOOL } from '../runner/tool.ts';
 import { addFleetCommand } from './fleet-command.ts';
 import { explainCommand, listCommand } from './info-commands.ts';
 import { addClientCommand } from './client-command.ts';

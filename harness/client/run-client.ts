@@ -10,7 +10,7 @@ import { runRoleCheck } from '../roles/role-check.ts';
 import { roleRunOptions, roleRunResult, type RoleRunOptions } from '../roles/role-run.ts';
 import { ConfigError } from '../options.ts';
 import { shellQuote } from '../reproduce.ts';
-import { selectForRun } from '../runner/run-conformance.ts';
+import { selectForRun } from '../runner/select-requirements.ts';
 import type { CheckResult, RunResult } from '../../core/types.ts';
 import { EVERY_MESSAGE_CHECKS, EVERY_REQUEST_CHECKS } from './client-checks.ts';
 import type { ClientCheckDef, ScenarioRun } from './client-evidence.ts';

@@ -7,7 +7,7 @@ import { REPORT_FILES } from '../../reporters/index.ts';
 import { COMPLIANCE_LABELS, formatScore } from '../../reporters/score.ts';
 import type { FleetAgentOutcome, FleetExitCode, FleetShard } from '../../schemas/generated/types.ts';
 import { checkOutputDir } from '../output-dir.ts';
-import { TOOL } from '../runner/run-conformance.ts';
+import { TOOL } from '../runner/tool.ts';
 import { interruptedBy, interruptionOf, type Interruption } from '../../core/interrupt.ts';
 import { completeReport, type ReportFigures } from './agent-report.ts';
 import { commandFor, optionsText, runAgent, type AgentRunResult } from './agent-run.ts';

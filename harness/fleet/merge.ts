@@ -13,7 +13,7 @@ import type {
 } from '../../schemas/generated/types.ts';
 import { validate } from '../../schemas/registry.ts';
 import { ConfigError } from '../options.ts';
-import { TOOL } from '../runner/run-conformance.ts';
+import { TOOL } from '../runner/tool.ts';
 import { trimEvidence } from '../runner/trim-evidence.ts';
 import { readReportDocument } from './agent-report.ts';
 import { diffFleets } from './changes.ts';

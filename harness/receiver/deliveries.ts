@@ -3,7 +3,7 @@
 // 6.2 and the signature of 6.4, plus the forgeries of C-70 derived from a correct signature.
 import { randomUUID } from 'node:crypto';
 import { signatureFor } from '../io/webhooks/webhook-signature.ts';
-import { TOOL } from '../runner/run-conformance.ts';
+import { TOOL } from '../runner/tool.ts';
 
 export const TASK_EVENTS = [
   'task.submitted',

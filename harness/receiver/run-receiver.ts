@@ -10,7 +10,7 @@ import type { Exchange } from '../../core/evidence.ts';
 import { shellQuote } from '../reproduce.ts';
 import { runRoleCheck } from '../roles/role-check.ts';
 import { roleRunOptions, roleRunResult, type RoleRunOptions } from '../roles/role-run.ts';
-import { selectForRun } from '../runner/run-conformance.ts';
+import { selectForRun } from '../runner/select-requirements.ts';
 import type { CheckResult, Reachability, RunResult } from '../../core/types.ts';
 import { deliveryOf, payloadFor, serialise, type Delivery } from './deliveries.ts';
 import { answerOf, RECEIVER_CHECKS, type ReceiverCheckContext } from './receiver-checks.ts';

@@ -14,7 +14,7 @@ import type {
 } from '../../core/types.ts';
 import { ledgerFields } from '../runner/assemble.ts';
 import { decideExitWithBaseline, diffBaseline, loadBaseline } from '../runner/baseline.ts';
-import { TOOL } from '../runner/run-conformance.ts';
+import { TOOL } from '../runner/tool.ts';
 import { decideExit, foldVerdict, summarize } from '../../core/verdict.ts';
 import { interruptedExit, interruptedMessage, interruptionOf } from '../../core/interrupt.ts';
 

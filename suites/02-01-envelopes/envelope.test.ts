@@ -97,7 +97,7 @@ verifies(
     c.check('id', res.id, null);
     c.check('result', res.result, is.absent());
   },
-  reads(TRUNCATED),
+  { ...reads(TRUNCATED), crossSection: 'the envelope checks send the unreadable body' },
 );
 
 verifies('2.1/jsonrpc-required', 'a request without jsonrpc gets -32600', async (c) => {
@@ -117,13 +117,18 @@ verifies('2.1/method-required', 'a request without method gets -32600', async (c
   c.check('id', res.id, is.oneOf([null, id]));
 });
 
-verifies('7/invalid-request-code', 'jsonrpc "1.0" gets -32600', async (c) => {
-  const id = requestId();
-  const ex = await c.rpc(CARD, undefined, { id, envelope: { jsonrpc: '1.0' } });
-  const res = requireResponse(c, ex);
-  c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
-  c.check('id', res.id, is.oneOf([null, id]));
-});
+verifies(
+  '7/invalid-request-code',
+  'jsonrpc "1.0" gets -32600',
+  async (c) => {
+    const id = requestId();
+    const ex = await c.rpc(CARD, undefined, { id, envelope: { jsonrpc: '1.0' } });
+    const res = requireResponse(c, ex);
+    c.check('error.code', errorOf(ex)?.code, ERROR_CODES.INVALID_REQUEST);
+    c.check('id', res.id, is.oneOf([null, id]));
+  },
+  { crossSection: 'the envelope checks send the wrong jsonrpc version' },
+);
 
 verifies('2.1/method-from-section-4', 'a wrong-case section 4 method name gets -32601', async (c) => {
   const ex = await c.rpc('Message/Send', {}, { id: requestId() });
@@ -146,5 +151,5 @@ verifies(
       UNKNOWN_METHOD,
     );
   },
-  reads(UNKNOWN),
+  { ...reads(UNKNOWN), crossSection: 'the envelope checks send the unknown method' },
 );

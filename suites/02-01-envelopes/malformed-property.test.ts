@@ -161,7 +161,7 @@ verifies(
     );
     tellUnanswered(c, j);
   },
-  concurrent,
+  { ...concurrent, crossSection: 'graded on the malformed-envelope property run' },
 );
 
 verifies(
@@ -179,5 +179,5 @@ verifies(
     );
     tellUnanswered(c, j);
   },
-  concurrent,
+  { ...concurrent, crossSection: 'graded on the malformed-envelope property run' },
 );

@@ -76,4 +76,5 @@ verifies(
     reportExtras(c, 'tasks/cancel result', s.result);
     checkSchema(c, 'cancel-result', s.result, 'tasks/cancel result');
   },
+  { crossSection: 'section 2 applies to every result: graded on each result type' },
 );

@@ -162,4 +162,5 @@ verifies(
       checkSchema(c, 'resubscribe-result', r, label);
     });
   },
+  { crossSection: 'section 2 applies to every result: graded on each result type' },
 );

@@ -187,4 +187,5 @@ verifies(
       checkSchema(c, 'stream-task', e, `message/stream event ${i + 1} result`),
     );
   },
+  { crossSection: 'section 2 applies to every result: graded on each result type' },
 );

@@ -15,21 +15,26 @@ suiteFile({
   },
 });
 
-verifies('6/no-delivery-without-config', 'a task no configuration covers is delivered nowhere', async (c) => {
-  const agent = requireResult(c, 'agent-level get', await getConfig(c));
-  if (agent.config !== null) {
-    const url = isObject(agent.config) ? agent.config.url : agent.config;
-    c.notExercised(
-      `an agent-level configuration (url ${String(url)}) was set before this check, so every task is covered`,
-    );
-  }
-  // A task-level configuration of another task gives a target that mixes scopes somewhere to send to.
-  const hooks = await c.webhooks();
-  await requireSet(c, { url: hooks.newUrl('other-task').url }, await finishedTaskId(c));
-  const { task } = await sendTask(c, [textPart('a task no configuration covers')]);
-  // The spec sets no delivery latency: a delivery of the task is a violation whenever it comes, so
-  // the run's receiver watches for one until the end of the run (settled after the grace period).
-  hooks.expectNothingMore('deliveries of the uncovered task, to any url of the run', {
-    taskId: String(task.id),
-  });
-});
+verifies(
+  '6/no-delivery-without-config',
+  'a task no configuration covers is delivered nowhere',
+  async (c) => {
+    const agent = requireResult(c, 'agent-level get', await getConfig(c));
+    if (agent.config !== null) {
+      const url = isObject(agent.config) ? agent.config.url : agent.config;
+      c.notExercised(
+        `an agent-level configuration (url ${String(url)}) was set before this check, so every task is covered`,
+      );
+    }
+    // A task-level configuration of another task gives a target that mixes scopes somewhere to send to.
+    const hooks = await c.webhooks();
+    await requireSet(c, { url: hooks.newUrl('other-task').url }, await finishedTaskId(c));
+    const { task } = await sendTask(c, [textPart('a task no configuration covers')]);
+    // The spec sets no delivery latency: a delivery of the task is a violation whenever it comes, so
+    // the run's receiver watches for one until the end of the run (settled after the grace period).
+    hooks.expectNothingMore('deliveries of the uncovered task, to any url of the run', {
+      taskId: String(task.id),
+    });
+  },
+  { crossSection: 'must run before any file sets an agent-level configuration' },
+);

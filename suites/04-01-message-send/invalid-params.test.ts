@@ -192,6 +192,10 @@ for (const id of [...new Set(INVALID.map((k) => k.id))]) {
         SIDE_BY_SIDE,
       );
     },
-    { concurrent: true, property: { requests: 1, turns: 0, cases: cases.length } },
+    {
+      concurrent: true,
+      property: { requests: 1, turns: 0, cases: cases.length },
+      crossSection: 'graded on the invalid message/send params table',
+    },
   );
 }

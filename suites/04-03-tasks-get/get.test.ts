@@ -248,7 +248,7 @@ verifies(
       is.where('a non-decreasing sequence', () => currents.every((v, i) => i === 0 || v >= currents[i - 1]!)),
     );
   },
-  { concurrent: true },
+  { concurrent: true, crossSection: 'graded on the tasks/get progress trace' },
 );
 
 verifies(

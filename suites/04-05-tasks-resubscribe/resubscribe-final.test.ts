@@ -208,6 +208,7 @@ verifies(
     );
     c.info('error.data', error?.data);
   },
+  { crossSection: 'graded on the resubscribe to an unknown task' },
 );
 
 /** The resubscribe was answered as for a final task (C-09): a result that says final, plain or one event. */

@@ -134,7 +134,7 @@ verifies(
     c.check('error.data.field', errorData(ex)?.field, 'contextId');
     c.check('result', resultOf(ex), is.absent());
   },
-  { concurrent: true },
+  { concurrent: true, crossSection: 'graded on the multi-turn context sample' },
 );
 
 verifies(
@@ -147,5 +147,5 @@ verifies(
     const second = await sendText(c, 'same session, another message', { sessionId });
     checkSchema(c, 'send-result', resultOf(second), 'second message/send result');
   },
-  { concurrent: true },
+  { concurrent: true, crossSection: 'graded on the multi-turn context sample' },
 );

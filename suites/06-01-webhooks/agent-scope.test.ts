@@ -60,6 +60,7 @@ verifies(
       true,
     );
   },
+  { crossSection: 'observable only through deliveries' },
 );
 
 // Under the one agent-level configuration, the checks below only read their own tasks' deliveries.
@@ -77,7 +78,7 @@ verifies(
     c.check('task.submitted of the new task delivered', events.includes('task.submitted'), true);
     c.check(`${s.finalEvent} of the new task delivered`, events.includes(s.finalEvent), true);
   },
-  together,
+  { ...together, crossSection: 'observable only through deliveries' },
 );
 
 verifies(
@@ -95,7 +96,7 @@ verifies(
       differenceMs: Date.parse(String(config.lastUsed)) - Date.parse(last.timestamp),
     });
   },
-  together,
+  { ...together, crossSection: 'set by a delivery' },
 );
 
 // The sample's deliveries follow the set within milliseconds, so a lastUsed stuck at createdAt (or
@@ -131,7 +132,7 @@ verifies(
       ),
     );
   },
-  together,
+  { ...together, crossSection: 'set by a delivery' },
 );
 
 verifies(
@@ -145,7 +146,7 @@ verifies(
     c.check('result.config.url', config.url, at.url);
     c.check('result.active', result.active, true);
   },
-  together,
+  { ...together, crossSection: 'shares the agent-level configuration of the delivery checks' },
 );
 
 verifies(
@@ -158,7 +159,7 @@ verifies(
     c.check('result.configId', result.configId, null);
     c.check('result.active', result.active, false);
   },
-  together,
+  { ...together, crossSection: 'shares the agent-level configuration of the delivery checks' },
 );
 
 verifies(
@@ -237,7 +238,10 @@ verifies(
     );
   },
   // The agent-level set, message/send.
-  { cost: { requests: 2, turns: 1 } },
+  {
+    cost: { requests: 2, turns: 1 },
+    crossSection: 'it sets an agent-level configuration of its own, and this is the one file that sets them',
+  },
 );
 
 verifies('6.1/events-filter', 'a configuration of task.submitted gets no other event', async (c) => {

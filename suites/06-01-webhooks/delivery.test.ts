@@ -256,7 +256,7 @@ verifies(
     c.require('attempts received', run.deliveries.length, 2);
     checkGaps(c, retryGaps(run.deliveries), { ...run.policy, initialDelay: 1 }, run.roundTripMs);
   },
-  ownRun,
+  { ...ownRun, crossSection: 'observable only through delivery retries' },
 );
 
 verifies(
@@ -270,7 +270,7 @@ verifies(
     checkGaps(c, gaps, { ...run.policy, backoffMultiplier: 2 }, run.roundTripMs);
     c.info('ratio of the second retry delay to the first', gaps[0] ? gaps[1]!.ms / gaps[0].ms : undefined);
   },
-  ownRun,
+  { ...ownRun, crossSection: 'observable only through delivery retries' },
 );
 
 verifies(
@@ -295,7 +295,7 @@ verifies(
       max.map(() => 4),
     );
   },
-  ownRun,
+  { ...ownRun, crossSection: 'observable only through delivery retries' },
 );
 
 verifies(
@@ -323,7 +323,7 @@ verifies(
   },
   // Two running tasks: two message/stream, the set, per task tasks/get until working, tasks/cancel and
   // tasks/get.
-  { ...concurrent, cost: { requests: 9, turns: 2 } },
+  { ...concurrent, cost: { requests: 9, turns: 2 }, crossSection: 'observable only through deliveries' },
 );
 
 // The agent-level filter checks (agent-scope.test.ts) say nothing of task-level configurations,

@@ -237,7 +237,7 @@ export function registerEventChecks(opts: VerifiesOptions = {}): void {
       c.check(`${s.finalEvent} (the end of the task) delivered`, events.includes(s.finalEvent), true);
       c.info('task.working delivered (optional per agent, spec 3)', events.includes('task.working'));
     },
-    opts,
+    { ...opts, crossSection: 'observable only through deliveries' },
   );
 
   verifies(
@@ -251,7 +251,7 @@ export function registerEventChecks(opts: VerifiesOptions = {}): void {
       const canceled = requireCanceled(c, s);
       c.check('task.canceled delivered', canceled.deliveries.map(eventOf).includes('task.canceled'), true);
     },
-    opts,
+    { ...opts, crossSection: 'observable only through deliveries' },
   );
 
   // Spec 3's webhook column read on the same samples (03-states/webhooks.test.ts shows each under a
@@ -265,7 +265,7 @@ export function registerEventChecks(opts: VerifiesOptions = {}): void {
       const s = requireSample(c, await agentSample(c), 'agent-level sample');
       checkEvent(c, { ...s, hooks: await c.webhooks() }, 'task.submitted');
     },
-    opts,
+    { ...opts, crossSection: 'read on the agent-level delivery samples: no requests of their own' },
   );
 
   verifies(
@@ -276,7 +276,7 @@ export function registerEventChecks(opts: VerifiesOptions = {}): void {
       requireCompletedSample(c, s);
       checkEvent(c, { ...s, hooks: await c.webhooks() }, 'task.completed', { 'status.state': 'completed' });
     },
-    opts,
+    { ...opts, crossSection: 'read on the agent-level delivery samples: no requests of their own' },
   );
 
   verifies(
@@ -291,6 +291,6 @@ export function registerEventChecks(opts: VerifiesOptions = {}): void {
         'status.error.message': failed.message,
       });
     },
-    opts,
+    { ...opts, crossSection: 'read on the agent-level delivery samples: no requests of their own' },
   );
 }

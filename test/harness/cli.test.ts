@@ -174,6 +174,26 @@ describe.concurrent('a2a-conformance CLI', () => {
     );
   }, 90_000);
 
+  it('says why a check is filed in another section than its requirement, in list --json and explain', async () => {
+    const r = await inProcess(['list', '--json', '--only', '6/no-delivery-without-config']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      requirements: Array<{ checks: Array<{ file: string; crossSection?: string }> }>;
+    };
+    const [check] = doc.requirements[0]!.checks;
+    expect(check).toMatchObject({
+      file: 'suites/02-11-webhook-config/no-config.test.ts',
+      crossSection: 'must run before any file sets an agent-level configuration',
+    });
+    // A check in its own section's folder says nothing of the kind.
+    const own = await inProcess(['list', '--json', '--only', '2.2/response-id-equals-request-id']);
+    expect(JSON.stringify(JSON.parse(own.stdout))).not.toContain('crossSection');
+    const explained = await inProcess(['explain', '6/no-delivery-without-config']);
+    expect(explained.stdout).toContain(
+      '(suites/02-11-webhook-config/no-config.test.ts: must run before any file sets an agent-level configuration)',
+    );
+  }, 90_000);
+
   it('explains a requirement with its rulings and checks', async () => {
     const r = await inProcess(['explain', '2.2/response-id-equals-request-id']);
     expect(r.code).toBe(0);

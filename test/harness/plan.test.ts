@@ -9,7 +9,9 @@ import type {
   SuiteFileDeclaration,
 } from '../../harness/check/cost.ts';
 import type { CollectedTest } from '../../harness/runner/collector.ts';
-import { makePlan, planLines, waitMs, type AgentPace, type PlanInput } from '../../harness/runner/plan.ts';
+import { makePlan, type PlanInput } from '../../harness/runner/plan.ts';
+import { planLines } from '../../harness/runner/plan-console.ts';
+import { waitMs, type AgentPace } from '../../harness/runner/plan-estimate.ts';
 import { paceIntervalMs } from '../../harness/io/traffic/pace.ts';
 import { mergeBreadth } from '../../harness/runner/run-phases.ts';
 import type { PlannedCheck } from '../../harness/runner/schedule.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { interruption } from '../../core/interrupt.ts';
 import type { CheckResult } from '../../core/types.ts';
 import { roleRunOptions, roleRunResult } from '../../harness/roles/role-run.ts';
-import { selectForRun } from '../../harness/runner/run-conformance.ts';
+import { selectForRun } from '../../harness/runner/select-requirements.ts';
 
 function interrupted(signal: 'SIGINT' | 'SIGTERM'): AbortSignal {
   const controller = new AbortController();

@@ -41,6 +41,14 @@ describe('verifies', () => {
     expect(resolveCheckPlan(file, {}, true).needsIdleAgent).toBe(true);
   });
 
+  it('a check filed in another section carries its reason, and a reason is a sentence', () => {
+    const file = { cost: { requests: 1, turns: 0 } };
+    const reason = 'graded on the sample this file already makes';
+    expect(resolveCheckPlan(file, { crossSection: reason }, false).crossSection).toBe(reason);
+    expect(resolveCheckPlan(file, {}, false)).not.toHaveProperty('crossSection');
+    expect(() => resolveCheckPlan(file, { crossSection: ' ' }, false)).toThrow(/crossSection says why/);
+  });
+
   it('a check runs concurrently when it says so, else when its file does', () => {
     const plain = { cost: { requests: 1, turns: 0 } };
     const sideBySide = { ...plain, concurrent: true };

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requirementsOf, type Requirement } from '../../requirements/index.ts';
-import { listChecks, type Listing } from '../../harness/runner/list-checks.ts';
+import { listChecks, type ListedCheck, type Listing } from '../../harness/runner/list-checks.ts';
 
 let listing: Listing;
 
@@ -46,50 +46,26 @@ const SUITE_FOLDERS = readdirSync(`${ROOT}suites`, { withFileTypes: true })
   .map((d) => d.name);
 
 /**
- * Checks that grade a requirement of another ledger file on the sample their own file makes (one
- * task, one delivery, one malformed body serves several sections' requirements, which saves agent
- * turns), or that must run at a point of the run only their folder gives them. Keyed by
- * `<folder> <requirement id>`; every entry must still be in use.
+ * The checks filed against the layout rule without saying why: a check of another ledger file's
+ * requirement states its reason in its own declaration (verifies(..., { crossSection })), e.g. it
+ * grades on the sample its file already makes, or must run at a point of the run only its folder
+ * gives it; a check in its requirement's own folder states none (a reason left behind is stale).
  */
-const QUEUE = 'graded on the queue scenario: every slot is filled once per run, not once per section';
-const CROSS_SECTION: Readonly<Record<string, string>> = {
-  '02-01-envelopes 7/parse-error-code': 'the envelope checks send the unreadable body',
-  '02-01-envelopes 7/invalid-request-code': 'the envelope checks send the wrong jsonrpc version',
-  '02-01-envelopes 7/method-not-found-code': 'the envelope checks send the unknown method',
-  '02-01-envelopes 7/jsonrpc-errors-http-200': 'graded on the malformed-envelope property run',
-  '02-01-envelopes 7/invalid-params-field': 'graded on the malformed-envelope property run',
-  '02-07-task 2/extra-fields-tolerated': 'section 2 applies to every result: graded on each result type',
-  '02-11-webhook-config 6/no-delivery-without-config':
-    'must run before any file sets an agent-level configuration',
-  '04-01-message-send 2.3/message-id-uuid-v4': 'graded on the invalid message/send params table',
-  '04-01-message-send 2.3/role-user': 'graded on the invalid message/send params table',
-  '04-01-message-send 2.3/parts-non-empty-array': 'graded on the invalid message/send params table',
-  '04-01-message-send 2.4/part-type': 'graded on the invalid message/send params table',
-  '04-01-message-send 2.5/file-bytes-base64-no-prefix': 'graded on the invalid message/send params table',
-  '04-03-tasks-get 2.8/progress-monotone': 'graded on the tasks/get progress trace',
-  '04-05-tasks-resubscribe 7/task-not-found-code': 'graded on the resubscribe to an unknown task',
-  '04-09-multi-turn-files 2.6/unknown-context-id': 'graded on the multi-turn context sample',
-  '04-09-multi-turn-files 2.6/session-id-accepted': 'graded on the multi-turn context sample',
-  '06-01-webhooks 2.11/agent-scoped-config': 'observable only through deliveries',
-  '06-01-webhooks 2.11/events-default-all': 'observable only through deliveries',
-  '06-01-webhooks 2.11/initial-delay-default': 'observable only through delivery retries',
-  '06-01-webhooks 2.11/backoff-multiplier-default': 'observable only through delivery retries',
-  '06-01-webhooks 2.11/max-retries-default': 'observable only through delivery retries',
-  '06-01-webhooks 2.11/task-scoped-config': 'observable only through deliveries',
-  '06-01-webhooks 2.13/get-config-last-used': 'set by a delivery',
-  '06-01-webhooks 4.7/get-agent-scope': 'shares the agent-level configuration of the delivery checks',
-  '06-01-webhooks 4.7/get-returns-scope': 'shares the agent-level configuration of the delivery checks',
-  '06-01-webhooks 3/task-submitted-announced':
-    'read on the agent-level delivery samples (no requests of their own); the one file that sets the agent-level configuration',
-  '06-01-webhooks 3/completed-webhook': 'read on the agent-level delivery samples: no requests of their own',
-  '06-01-webhooks 3/failed-webhook': 'read on the agent-level delivery samples: no requests of their own',
-  '08-limits 3/new-task-submitted': QUEUE,
-  '08-limits 3/submitted-to-working-on-dequeue': QUEUE,
-  '08-limits 3/cancel-from-submitted': QUEUE,
-  '08-limits 3/cancel-from-submitted-webhook': QUEUE,
-  '08-limits 3/working-webhook-optional': QUEUE,
-  '08-limits 4.3/get-current-state': QUEUE,
-};
+function misfiled(checks: readonly ListedCheck[], home: ReadonlyMap<string, string>): string[] {
+  const problems: string[] = [];
+  for (const check of checks) {
+    const folder = check.file.replace(/^.*suites\//, '').split('/')[0]!;
+    const reason = check.plan?.crossSection;
+    const own = home.get(check.requirementId) === folder;
+    if (!own && reason === undefined)
+      problems.push(
+        `${check.file}: ${check.requirementId} is not of this section and states no crossSection`,
+      );
+    if (own && reason !== undefined)
+      problems.push(`${check.file}: ${check.requirementId} is in its own section yet states a crossSection`);
+  }
+  return problems;
+}
 
 async function ledgerFileOf(): Promise<Map<string, string>> {
   const home = new Map<string, string>();
@@ -133,18 +109,28 @@ describe('suite layout', () => {
     expect([...fileOfSection].filter(([, files]) => files.size !== 1)).toEqual([]);
   });
 
-  it('keeps every check in the suite folder of its requirement, or names why not', async () => {
-    const home = await ledgerFileOf();
-    const used = new Set<string>();
-    const stray: string[] = [];
-    for (const check of listing.checks) {
-      const folder = check.file.replace(/^.*suites\//, '').split('/')[0]!;
-      if (home.get(check.requirementId) === folder) continue;
-      const key = `${folder} ${check.requirementId}`;
-      if (key in CROSS_SECTION) used.add(key);
-      else stray.push(`${check.file}: ${check.requirementId}`);
-    }
-    expect(stray).toEqual([]);
-    expect(Object.keys(CROSS_SECTION).filter((k) => !used.has(k))).toEqual([]);
+  it('keeps every check in the suite folder of its requirement, or the check says why not', async () => {
+    expect(misfiled(listing.checks, await ledgerFileOf())).toEqual([]);
+  });
+
+  it('refuses a check of another section that states no reason, and a reason where none is needed', () => {
+    const home = new Map([
+      ['7/parse-error-code', '07-errors'],
+      ['2.1/jsonrpc-required', '02-01-envelopes'],
+    ]);
+    const plan = { file: { cost: { requests: 1, turns: 0 } }, cost: { requests: 1, turns: 0 }, samples: [] };
+    const at = (requirementId: string, crossSection?: string): ListedCheck => ({
+      requirementId,
+      title: 'a check',
+      file: 'suites/02-01-envelopes/envelope.test.ts',
+      plan: { ...plan, needsIdleAgent: false, ...(crossSection === undefined ? {} : { crossSection }) },
+    });
+    expect(
+      misfiled([at('7/parse-error-code', 'graded on the unreadable body'), at('2.1/jsonrpc-required')], home),
+    ).toEqual([]);
+    expect(misfiled([at('7/parse-error-code')], home)).toEqual([
+      'suites/02-01-envelopes/envelope.test.ts: 7/parse-error-code is not of this section and states no crossSection',
+    ]);
+    expect(misfiled([at('2.1/jsonrpc-required', 'stale')], home)).toHaveLength(1);
   });
 });
