@@ -137,4 +137,6 @@ export function fileWork(checks: readonly PlannedCheck[], agent: AgentPace): Map
   return byFile;
 }
 
-export const testName = (c: PlannedCheck): string => `${c.requirementId} ${c.title}`;
+/** The name verifies() gives a check's test: `<requirement id> <title>`. */
+export const testName = (c: Pick<PlannedCheck, 'requirementId' | 'title'>): string =>
+  `${c.requirementId} ${c.title}`;

@@ -6,6 +6,7 @@ import type { Collector, CollectedTest } from './collector.ts';
 import { declarationsKey, readDeclarations, writeDeclarations } from './declaration-cache.ts';
 import { listingOf, type Listing } from './list-checks.ts';
 import { PROJECT_ROOT, SUITES_CONFIG } from './paths.ts';
+import { testName } from './plan-estimate.ts';
 import type { RunPlan } from './plan.ts';
 import type { RunState } from './run-state.ts';
 import { fileSchedules, providedSchedule, suitePhases, type FileSchedule } from './schedule.ts';
@@ -208,9 +209,6 @@ function dropListenersSince(before: Listeners): void {
     for (const listener of now[signal]) if (!before[signal].includes(listener)) process.off(signal, listener);
   }
 }
-
-export const testName = (c: { requirementId: string; title: string }): string =>
-  `${c.requirementId} ${c.title}`;
 
 /** A pattern that selects exactly these test names (vitest matches it against the full name). */
 function exactNames(names: readonly string[]): string {
