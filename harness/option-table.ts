@@ -48,6 +48,13 @@ type ValueOf<R> = R extends { default: unknown }
     ? ParsedOf<R>
     : ParsedOf<R> | null;
 
+/** The rows' one-value defaults, by key, in the CLI's spelling. */
+export type DefaultValues = {
+  [R in Row as R extends { default: unknown } ? R['key'] : never]: R extends { default: number }
+    ? number
+    : string;
+};
+
 /** Every option as its kind parses it, by key: what the layers gave (absent: not given). */
 export type GivenValues = { [R in Row as R['key']]?: ParsedOf<R> };
 

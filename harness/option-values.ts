@@ -32,10 +32,10 @@ export function flagOf(key: string): string {
 }
 
 /** Milliseconds per unit of a duration or a pace's window. */
-export const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
 /** An integer >= `min`, from a number or its decimal text. */
-export function integer(value: unknown, name: string, min: number): number {
+function integer(value: unknown, name: string, min: number): number {
   const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < min) {
     throw new ConfigError(`${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
@@ -44,7 +44,7 @@ export function integer(value: unknown, name: string, min: number): number {
 }
 
 /** A duration with its unit: `300s`, `5m`, `1h`, `1500ms`, in milliseconds. */
-export function durationMs(value: unknown, name: string): number {
+function durationMs(value: unknown, name: string): number {
   const m = typeof value === 'string' ? /^\s*(\d+)\s*(ms|s|m|h)\s*$/.exec(value) : null;
   if (!m)
     throw new ConfigError(`${name} must be a duration such as 90s, 5m or 1h, got ${JSON.stringify(value)}`);
@@ -52,7 +52,7 @@ export function durationMs(value: unknown, name: string): number {
 }
 
 /** Milliseconds in the largest unit that writes them whole: `7m`, `90s`, `1500ms`. */
-export function spellDuration(ms: number): string {
+function spellDuration(ms: number): string {
   return ms % 60_000 === 0 ? `${ms / 60_000}m` : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
 

@@ -7,11 +7,11 @@ import { ConfigError } from '../schemas/config-error.ts';
 import type { Pace } from './io/traffic/pace.ts';
 import { checkTlsFiles, resolveProxy, type NetworkSettings } from './io/target/network.ts';
 import { higherLayer, mergeLayers, type Layer, type RawOptions } from './option-layers.ts';
-import type { RUN_OPTIONS } from './option-table.ts';
 import {
   nameOf,
   OPTIONS,
   rowOf,
+  type DefaultValues,
   type FieldValues,
   type GivenValues,
   type OptionKey,
@@ -57,21 +57,11 @@ export interface ResolvedRunOptions extends TableValues {
 /** The run's budget with --profile smoke unless --budget-ms says otherwise. */
 export const SMOKE_BUDGET_MS = 300_000;
 
-type Defaults = {
-  [R in (typeof RUN_OPTIONS)[number] as R extends { default: unknown } ? R['key'] : never]: R extends {
-    default: infer D;
-  }
-    ? D extends number
-      ? number
-      : string
-    : never;
-};
-
 /** The defaults that are one value, from the option table, in the CLI's spelling. */
-export const DEFAULTS: Readonly<Defaults> = Object.freeze(
+export const DEFAULTS: Readonly<DefaultValues> = Object.freeze(
   Object.fromEntries(
     OPTIONS.filter((o) => o.default !== undefined).map((o) => [o.key, o.default]),
-  ) as Defaults,
+  ) as DefaultValues,
 );
 
 /** Every value the layers gave, parsed by its row's kind (a ConfigError naming the option when wrong). */
