@@ -1,6 +1,7 @@
-// Builds the reproduction lines of a check: a CLI command that re-runs one requirement and a curl
-// line for the check's first exchange. Credentials always appear as $A2A_API_KEY / $A2A_BEARER, and a
-// URL's user information never appears.
+// Builds the reproduction lines of a check: a CLI command that re-runs one requirement, each option
+// spelled by its kind in the option table (harness/option-values.ts), and a curl line for the check's
+// first exchange. Credentials always appear as $A2A_API_KEY / $A2A_BEARER, and a URL's user
+// information never appears.
 import { cardLimit } from './capabilities.ts';
 import type { Exchange } from '../core/evidence.ts';
 import { isSecretHeaderName, withoutUserinfo } from '../core/redaction.ts';
@@ -8,7 +9,16 @@ import type { AuthKind } from '../core/types.ts';
 import { withoutCredentials, type NetworkSettings } from './io/target/network.ts';
 import type { Pace } from './io/traffic/pace.ts';
 import { defaultCheckTimeoutMs, DEFAULTS } from './options.ts';
-import { flagOf, nameOf, OPTIONS, type FieldValues } from './option-table.ts';
+import {
+  flagOf,
+  nameOf,
+  OPTIONS,
+  rowOf,
+  type FieldValues,
+  type GivenValues,
+  type OptionKey,
+  type OptionSpec,
+} from './option-table.ts';
 import type { FieldSettings } from './provided.ts';
 
 export interface ReproduceBase {
@@ -39,18 +49,34 @@ export function shellQuote(text: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A run option's flag and value as the option table spells it, quoted for a shell (none: a switch off). */
+export function optionArgs<K extends OptionKey>(key: K, value: Exclude<GivenValues[K], undefined>): string[] {
+  return spelledArgs(rowOf(key), value);
+}
+
+function spelledArgs(row: OptionSpec, value: unknown): string[] {
+  const flag = flagOf(row.key);
+  const spelled = row.value.spell(value);
+  if (typeof spelled === 'boolean') return spelled ? [flag] : [];
+  return (typeof spelled === 'string' ? [spelled] : spelled).map((arg) => `${flag} ${shellQuote(arg)}`);
+}
+
 export function reproduceCommand(base: ReproduceBase, requirementId: string): string {
   const parts = ['npx a2a-conformance run'];
   if (!base.bundled) {
     parts.push(
-      `--target ${shellQuote(withoutUserinfo(base.baseUrl))}`,
-      `--agent-id ${shellQuote(base.agentId)}`,
+      ...optionArgs('target', withoutUserinfo(base.baseUrl)),
+      ...optionArgs('agentId', base.agentId),
     );
     if (base.authKind === 'api-key') parts.push('--api-key "$A2A_API_KEY"');
     if (base.authKind === 'bearer') parts.push('--bearer "$A2A_BEARER"');
   }
   parts.push(...networkArgs(base.network));
-  parts.push(`--only ${shellQuote(requirementId)}`, `--seed ${base.seed}`, `--runs ${base.runs}`);
+  parts.push(
+    ...optionArgs('only', [requirementId]),
+    ...optionArgs('seed', base.seed),
+    ...optionArgs('runs', base.runs),
+  );
   parts.push(...settingFlags(base));
   return parts.join(' ');
 }
@@ -62,20 +88,19 @@ export function reproduceCommand(base: ReproduceBase, requirementId: string): st
 function networkArgs(net: NetworkSettings | undefined): string[] {
   if (net === undefined) return [];
   const args: string[] = [];
-  if (net.caCert !== undefined) args.push(`--ca-cert ${shellQuote(net.caCert)}`);
-  if (net.insecure === true) args.push('--insecure');
-  if (net.clientCert !== undefined) args.push(`--client-cert ${shellQuote(net.clientCert)}`);
-  if (net.clientKey !== undefined) args.push(`--client-key ${shellQuote(net.clientKey)}`);
+  if (net.caCert !== undefined) args.push(...optionArgs('caCert', net.caCert));
+  args.push(...optionArgs('insecure', net.insecure === true));
+  if (net.clientCert !== undefined) args.push(...optionArgs('clientCert', net.clientCert));
+  if (net.clientKey !== undefined) args.push(...optionArgs('clientKey', net.clientKey));
   if (net.proxy?.source === 'option' && net.proxy.http !== undefined)
-    args.push(`--proxy ${shellQuote(withoutCredentials(net.proxy.http))}`);
+    args.push(...optionArgs('proxy', withoutCredentials(net.proxy.http)));
   const secret = new Set(net.secretHeaders ?? []);
-  for (const [name, value] of Object.entries(net.headers ?? {}))
-    if (!secret.has(name) && !isSecretHeaderName(name))
-      args.push(`--header ${shellQuote(`${name}: ${value}`)}`);
+  const plain = Object.entries(net.headers ?? {}).filter(
+    ([name]) => !secret.has(name) && !isSecretHeaderName(name),
+  );
+  args.push(...optionArgs('header', Object.fromEntries(plain)));
   return args;
 }
-
-const UNITS: Record<number, string> = { 1000: 's', 60_000: 'm', 3_600_000: 'h' };
 
 function cardRate(card: Record<string, unknown> | null | undefined): number | undefined {
   const n = cardLimit(card, 'requestsPerMinute');
@@ -91,11 +116,9 @@ export function rateFlag(
   pace: Pace | null,
   card: Record<string, unknown> | null | undefined,
 ): string | undefined {
-  if (pace === null) return cardRate(card) === undefined ? undefined : '--rate off';
-  if (pace.source === 'card') return undefined;
-  const unit = UNITS[pace.windowMs];
-  if (unit !== undefined) return `--rate ${pace.limit}/${unit}`;
-  return `--rate ${Math.max(1, Math.floor((pace.limit * 60_000) / pace.windowMs))}/m`;
+  if (pace === null && cardRate(card) === undefined) return undefined;
+  if (pace?.source === 'card') return undefined;
+  return optionArgs('rate', pace).join(' ');
 }
 
 /** The flags of the run's settings that change what the check does, in the CLI's spelling. */
@@ -103,19 +126,18 @@ function settingFlags(base: ReproduceBase): string[] {
   const flags: string[] = [];
   const f = base.field;
   if (f !== undefined) {
-    flags.push(`--profile ${f.profile}`);
+    flags.push(...optionArgs('profile', f.profile));
     const rate = rateFlag(f.pace, base.card);
     if (rate !== undefined) flags.push(rate);
     flags.push(...tableFlags(f));
   }
   const timeoutMs = base.timeoutMs ?? DEFAULTS.timeoutMs;
-  if (timeoutMs !== DEFAULTS.timeoutMs) flags.push(`--timeout-ms ${timeoutMs}`);
+  if (timeoutMs !== DEFAULTS.timeoutMs) flags.push(...optionArgs('timeoutMs', timeoutMs));
   if (base.checkTimeoutMs !== undefined && base.checkTimeoutMs !== defaultCheckTimeoutMs(timeoutMs)) {
-    flags.push(`--check-timeout-ms ${base.checkTimeoutMs}`);
+    flags.push(...optionArgs('checkTimeoutMs', base.checkTimeoutMs));
   }
-  if (base.webhookPublicUrl !== undefined) {
-    flags.push(`--webhook-public-url ${shellQuote(base.webhookPublicUrl)}`);
-  }
+  if (base.webhookPublicUrl !== undefined)
+    flags.push(...optionArgs('webhookPublicUrl', base.webhookPublicUrl));
   return flags;
 }
 
@@ -126,10 +148,12 @@ function settingFlags(base: ReproduceBase): string[] {
 function tableFlags(field: Partial<Record<string, unknown>>): string[] {
   const flags: string[] = [];
   for (const row of OPTIONS) {
-    if (row.reproduce !== true || row.value === undefined) continue;
+    if (row.reproduce !== true) continue;
     const value = field[nameOf(row)];
-    if (value === undefined || value === null || value === row.default) continue;
-    flags.push(`${flagOf(row.key)} ${shellQuote(row.value.spell(value))}`);
+    if (value === undefined || value === null) continue;
+    const args = spelledArgs(row, value);
+    const byDefault = row.default === undefined ? [] : spelledArgs(row, row.value.parse(row.default, row));
+    if (args.join(' ') !== byDefault.join(' ')) flags.push(...args);
   }
   return flags;
 }

@@ -358,42 +358,6 @@ export interface FleetFile {
  * via the `definition` "FleetRunOptions".
  */
 export interface FleetRunOptions {
-  level?: 'must' | 'should' | 'all';
-  only?: string | string[];
-  /**
-   * host:port of the webhook capture receiver (default 127.0.0.1:0).
-   */
-  webhookListen?: string;
-  webhookPublicUrl?: string;
-  timeoutMs?: number;
-  coldStartMs?: number;
-  checkTimeoutMs?: number;
-  budgetMs?: number;
-  seed?: number;
-  runs?: number;
-  /**
-   * Expected failures; a relative path is read from the fleet file's directory.
-   */
-  baseline?: string;
-  /**
-   * Exit 1 when a MUST requirement was not exercised (the level unverified).
-   */
-  failOnUnverified?: boolean;
-  /**
-   * Wire evidence kept (default failing with a target, all for the bundled server).
-   */
-  evidence?: 'all' | 'failing' | 'none';
-  /**
-   * Request pace of the run: `<n>/s`, `<n>/m`, `<n>/h` or `off`.
-   */
-  rate?: string;
-  concurrency?: number;
-  profile?: 'smoke' | 'standard' | 'full';
-  maxTurns?: number;
-  /**
-   * Longest wait a check may plan, with its unit: `300s`, `5m`.
-   */
-  maxWait?: string;
   /**
    * PEM bundle added to the default roots; a relative path is read from the fleet file's directory.
    */
@@ -419,6 +383,42 @@ export interface FleetRunOptions {
     | {
         [k: string]: string;
       };
+  /**
+   * host:port of the webhook capture receiver (default 127.0.0.1:0).
+   */
+  webhookListen?: string;
+  webhookPublicUrl?: string;
+  level?: 'must' | 'should' | 'all';
+  only?: string | string[];
+  profile?: 'smoke' | 'standard' | 'full';
+  seed?: number;
+  runs?: number;
+  /**
+   * Request pace of the run: `<n>/s`, `<n>/m`, `<n>/h` or `off`.
+   */
+  rate?: string;
+  concurrency?: number;
+  maxTurns?: number;
+  /**
+   * Longest wait a check may plan, with its unit: `300s`, `5m`.
+   */
+  maxWait?: string;
+  timeoutMs?: number;
+  coldStartMs?: number;
+  checkTimeoutMs?: number;
+  budgetMs?: number;
+  /**
+   * Wire evidence kept (default failing with a target, all for the bundled server).
+   */
+  evidence?: 'all' | 'failing' | 'none';
+  /**
+   * Expected failures; a relative path is read from the fleet file's directory.
+   */
+  baseline?: string;
+  /**
+   * Exit 1 when a MUST requirement was not exercised (the level unverified).
+   */
+  failOnUnverified?: boolean;
 }
 /**
  * This interface was referenced by `FleetFile`'s JSON-Schema
