@@ -29,6 +29,13 @@ export interface ReplicaTargetOptions {
   mode?: BalancerMode;
 }
 
+/**
+ * The certification agent's limits with a rate limit of 600 a minute: the burst of the rate-limit
+ * checks (the limit plus 20, C-04) then takes a second or two through the proxies instead of a minute
+ * on a loaded machine, and the other cross-replica checks need a few dozen requests at that pace.
+ */
+const REPLICA_LIMITS = { requestsPerMinute: 600, concurrentTasks: 4, maxMessageLength: 100_000 };
+
 export async function startReplicaTarget(opts: ReplicaTargetOptions): Promise<MutantTarget> {
   const closers: Array<() => Promise<void>> = [];
   const close = async (): Promise<void> => {
@@ -46,7 +53,7 @@ export async function startReplicaTarget(opts: ReplicaTargetOptions): Promise<Mu
         allowPrivateWebhookTargets: true,
         host: '127.0.0.1',
         port: 0,
-        agents: [certificationAgent(MUTANT_AGENT_ID, apiKey, opts.agent)],
+        agents: [certificationAgent(MUTANT_AGENT_ID, apiKey, { limits: REPLICA_LIMITS, ...opts.agent })],
         ...(redis === undefined ? {} : { store: redis.url }),
       });
       closers.push(() => server.close());
