@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mapInOrder } from '../harness/pool.ts';
 import { hasFreedom } from '../requirements/index.ts';
-import { startMutant } from './proxy.ts';
-import { runHarness, runOnTarget } from './runner.ts';
+import { byControl, mergeVerdicts, PROXY_CONTROL, runOnTarget } from './runner.ts';
 import type { LegalVariant, SetRunOptions } from './types.ts';
 
 export const LEGAL_DIR = fileURLToPath(new URL('./legal/', import.meta.url));
@@ -104,30 +103,36 @@ export async function runLegalVariant(
   };
 }
 
-/** The control (the proxy with no change, over the union of the scopes), then every variant. */
+/**
+ * Each control (the proxy with no change, or the unchanged target a variant names) over the union of
+ * its variants' scopes, then every variant, compared with its own control.
+ */
 export async function runLegal(
   variants: readonly LegalVariant[],
   { concurrency = 3, onResult, keep }: SetRunOptions<LegalResult> = {},
 ): Promise<LegalRun> {
   const started = Date.now();
-  const target = await startMutant();
-  let controlRun;
-  try {
-    controlRun = await runHarness(
-      target,
-      scopeOf(variants),
-      keep === undefined ? undefined : join(keep, 'control'),
+  const controls = new Map<string, Record<string, string>>();
+  const problems: string[] = [];
+  for (const group of byControl(variants)) {
+    const plain = group.control === PROXY_CONTROL;
+    const dir = plain ? 'control' : `control-${group.control.name}`;
+    const run = await runOnTarget(
+      () => group.control.start(),
+      scopeOf(group.variants),
+      keep === undefined ? undefined : join(keep, dir),
     );
-  } finally {
-    await target.close();
+    controls.set(group.control.name, run.verdicts);
+    if (run.problem !== undefined) problems.push(plain ? run.problem : `${run.problem} (${dir})`);
   }
   const control = {
-    verdicts: controlRun.verdicts,
+    verdicts: mergeVerdicts([...controls.values()]),
     durationMs: Date.now() - started,
-    ...(controlRun.problem !== undefined ? { problem: controlRun.problem } : {}),
+    ...(problems.length > 0 ? { problem: problems.join('; ') } : {}),
   };
   const results = await mapInOrder(variants, concurrency, async (v) => {
-    const r = await runLegalVariant(v, control.verdicts, keep);
+    const own = controls.get((v.control ?? PROXY_CONTROL).name) ?? {};
+    const r = await runLegalVariant(v, own, keep);
     onResult?.(r);
     return r;
   });

@@ -9,7 +9,7 @@ import { mapInOrder } from '../harness/pool.ts';
 import { hasRequirement } from '../requirements/index.ts';
 import { expectedVerdict, idSlug } from './define.ts';
 import { startMutant } from './proxy.ts';
-import type { Area, MutantTarget, SetRunOptions, Variant } from './types.ts';
+import type { Area, ControlTarget, MutantTarget, SetRunOptions, Variant } from './types.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const VARIANTS_DIR = join(ROOT, 'mutants', 'variants');
@@ -205,33 +205,69 @@ export async function runVariant(v: Variant, keep?: string): Promise<VariantResu
   };
 }
 
-/** The union of the variants' --only scopes, run through the proxy with no hook: every verdict must pass. */
+/** The control of variants that name none: the proxy with no hook. */
+export const PROXY_CONTROL: ControlTarget = { name: 'proxy', start: () => startMutant() };
+
+/** The variants grouped by their control (default the plain proxy), in the order first named. */
+export function byControl<V extends { control?: ControlTarget }>(
+  variants: readonly V[],
+): Array<{ control: ControlTarget; variants: V[] }> {
+  const groups = new Map<string, { control: ControlTarget; variants: V[] }>();
+  for (const v of variants) {
+    const control = v.control ?? PROXY_CONTROL;
+    const group = groups.get(control.name) ?? { control, variants: [] };
+    group.variants.push(v);
+    groups.set(control.name, group);
+  }
+  return [...groups.values()];
+}
+
+/** A verdict seen in two control runs: the one that is not a pass, if either (a control must pass both). */
+export function mergeVerdicts(runs: ReadonlyArray<Record<string, string>>): Record<string, string> {
+  const merged: Record<string, string> = {};
+  for (const verdicts of runs) {
+    for (const [id, verdict] of Object.entries(verdicts)) {
+      if (merged[id] === undefined || merged[id] === 'pass') merged[id] = verdict;
+    }
+  }
+  return merged;
+}
+
+/**
+ * The union of the variants' --only scopes, run on each control with no hook (the plain proxy, or the
+ * faithful target a variant names): every verdict must pass.
+ */
 export async function runControl(variants: readonly Variant[]): Promise<ControlResult> {
   const started = Date.now();
-  const only = [...new Set(variants.flatMap((v) => v.only ?? [v.breaks]))].sort();
-  const target = await startMutant();
-  try {
-    const run = await runHarness(target, only);
-    const ok = new Set(['pass', 'not-applicable']);
-    const unfaithful = Object.entries(run.verdicts)
-      .filter(([, verdict]) => !ok.has(verdict))
-      .map(([id, verdict]) => `${id}: ${verdict}`);
-    for (const v of variants) {
+  const ok = new Set(['pass', 'not-applicable']);
+  const unfaithful: string[] = [];
+  const problems: string[] = [];
+  const runs: Array<Record<string, string>> = [];
+  let exitCode: number | null = 0;
+  for (const group of byControl(variants)) {
+    const only = [...new Set(group.variants.flatMap((v) => v.only ?? [v.breaks]))].sort();
+    const run = await runOnTarget(() => group.control.start(), only);
+    const where = group.control === PROXY_CONTROL ? '' : ` (control ${group.control.name})`;
+    runs.push(run.verdicts);
+    if (run.problem !== undefined) problems.push(`${run.problem}${where}`);
+    if (exitCode === 0) exitCode = run.exitCode;
+    for (const [id, verdict] of Object.entries(run.verdicts)) {
+      if (!ok.has(verdict)) unfaithful.push(`${id}: ${verdict}${where}`);
+    }
+    for (const v of group.variants) {
       if (run.verdicts[v.breaks] !== 'pass' && !unfaithful.some((u) => u.startsWith(`${v.breaks}:`))) {
-        unfaithful.push(`${v.breaks}: ${run.verdicts[v.breaks] ?? 'not run'}`);
+        unfaithful.push(`${v.breaks}: ${run.verdicts[v.breaks] ?? 'not run'}${where}`);
       }
     }
-    return {
-      only,
-      verdicts: run.verdicts,
-      unfaithful,
-      exitCode: run.exitCode,
-      durationMs: Date.now() - started,
-      ...(run.problem !== undefined ? { problem: run.problem } : {}),
-    };
-  } finally {
-    await target.close();
   }
+  return {
+    only: [...new Set(variants.flatMap((v) => v.only ?? [v.breaks]))].sort(),
+    verdicts: mergeVerdicts(runs),
+    unfaithful,
+    exitCode,
+    durationMs: Date.now() - started,
+    ...(problems.length > 0 ? { problem: problems.join('; ') } : {}),
+  };
 }
 
 export interface MutationRun {

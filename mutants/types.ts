@@ -26,6 +26,15 @@ export interface MutantTarget {
   close(): Promise<void>;
 }
 
+/**
+ * The target with no mutation a variant is held against, when it is not the plain proxy (a replicated
+ * agent for the cross-replica checks): variants naming the same control share one run of it.
+ */
+export interface ControlTarget {
+  name: string;
+  start(): Promise<MutantTarget>;
+}
+
 export interface Variant {
   /** unique kebab name starting with the requirement id with '/' and '.' replaced by '-', e.g. '7-method-not-found-code--answers-32600' */
   name: string;
@@ -37,6 +46,8 @@ export interface Variant {
   description: string;
   /** --only patterns for the harness run; default [breaks] */
   only?: string[];
+  /** The faithful target it is held against; default the proxy with no hook (mutants/proxy.ts). */
+  control?: ControlTarget;
   start(): Promise<MutantTarget>;
 }
 
@@ -65,5 +76,7 @@ export interface LegalVariant {
   allowedBy: string;
   /** --only patterns for the harness run; default every requirement */
   only?: string[];
+  /** The unchanged target it is compared with; default the proxy with no change. */
+  control?: ControlTarget;
   start(): Promise<MutantTarget>;
 }

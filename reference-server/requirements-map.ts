@@ -101,6 +101,10 @@ export const REQUIREMENTS_MAP: readonly ImplementedBy[] = Object.freeze([
   { select: '6.4', files: [`${RS}/webhooks/signer.ts`, `${RS}/webhooks/attempt.ts`] },
   { select: '6.5', files: [`${RS}/webhooks/delivery.ts`, `${RS}/webhooks/attempt.ts`] },
   {
+    select: '6.5/delivery-id-across-replicas',
+    files: [`${RS}/webhooks/delivery.ts`, `${RS}/store/redis-store.ts`, `${RS}/store/redis-scripts.ts`],
+  },
+  {
     select: '6.6',
     files: [`${RS}/methods/tasks-resubscribe.ts`, `${RS}/sse/sse-writer.ts`, `${RS}/sse/task-stream.ts`],
   },
@@ -110,6 +114,10 @@ export const REQUIREMENTS_MAP: readonly ImplementedBy[] = Object.freeze([
   { select: '8/max-message-length', files: [`${RS}/rpc/message-params.ts`] },
   { select: '8/limits-reported', files: [`${RS}/agents/card.ts`] },
   { select: '8/rate-limit-*', files: [`${RS}/http/rate-limit.ts`, `${RS}/http/server.ts`] },
+  {
+    select: '8/rate-limit-agent-wide',
+    files: [`${RS}/store/redis-scripts.ts`, `${RS}/store/redis-store.ts`],
+  },
   { select: '8/concurrent-*', files: [`${RS}/tasks/queue.ts`, `${RS}/tasks/task-engine.ts`] },
   {
     select: '8/reference-bounds',

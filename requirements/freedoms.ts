@@ -669,6 +669,19 @@ export const FREEDOMS: readonly Freedom[] = [
     touches: 'all',
   },
   {
+    id: 'deployment.replicas',
+    group: 'deployment',
+    freedom:
+      'The agent runs as several replicas behind one address: any of them answers a request, sends a webhook delivery (again, under its one id) or refuses a request over the agent\u2019s rate limit, each at its own pace.',
+    accept:
+      'Each replica\u2019s answers read as the one agent\u2019s (--replica): a copy of a delivery under its id, a refusal from any replica and uneven latency between replicas are never findings.',
+    sources: [
+      { ruling: 'C-59', quote: 'Free: which replica delivers, how often an event is delivered' },
+      { ruling: 'C-60', quote: 'and which replica refuses' },
+    ],
+    touches: ['4.3', '4.4', '4.5', '4.7', '6.5', '8'],
+  },
+  {
     id: 'deployment.turn-latency',
     group: 'deployment',
     freedom: 'Each agent turn takes as long as its model takes (an LLM call: seconds).',

@@ -384,4 +384,15 @@ export const SECTION_6_TO_6_5: readonly Requirement[] = [
     rulings: ['C-20'],
     capabilities: ['webhooks'],
   },
+  {
+    id: '6.5/delivery-id-across-replicas',
+    section: '6.5',
+    role: 'service',
+    level: 'MUST',
+    behaviour:
+      'Every delivery of one event to one configuration carries one `X-Webhook-Delivery` id whichever replica of the agent sends it.',
+    source: { line: 294, quote: '`<delivery-id>`; use for idempotency' },
+    rulings: ['C-59', 'C-20'],
+    capabilities: ['webhooks'],
+  },
 ];

@@ -84,6 +84,16 @@ export const SECTION_8: readonly Requirement[] = [
     rulings: ['C-04'],
   },
   {
+    id: '8/rate-limit-agent-wide',
+    section: '8',
+    role: 'service',
+    level: 'SHOULD',
+    behaviour:
+      'limits.requestsPerMinute holds for the agent as a whole: requests spread across its replicas beyond it within a sliding 60 s window are refused.',
+    source: { line: 358, quote: '| limits.requestsPerMinute | number reported per agent | requests |' },
+    rulings: ['C-60', 'C-04'],
+  },
+  {
     id: '8/concurrent-tasks-cap',
     section: '8',
     role: 'service',

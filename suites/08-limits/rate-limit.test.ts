@@ -1,13 +1,15 @@
 // Spec 8 (limits.requestsPerMinute), ruled by C-04: requests sent quickly until one is refused (or
 // limit + 20 were sent) get HTTP 429, Retry-After and -32012 {limit, retryAfterSeconds}; the checks
-// then say how long the window took to let a request in again (window-reset.ts). Last suite of the
-// run (suites/vitest.config.ts): the agent stays blocked for up to 60 s afterwards.
+// then say how long the window took to let a request in again (window-reset.ts). With --replica the
+// burst goes to each replica in turn, and the limit must hold for the agent as a whole (C-60). Last
+// suite of the run (suites/vitest.config.ts): the agent stays blocked for up to 60 s afterwards.
 import { inject } from 'vitest';
-import { BURST_MAX_LIMIT, sendBurstRequest } from '../../harness/check/index.ts';
+import { BURST_MAX_LIMIT, sendBurstRequest, type TargetClient } from '../../harness/check/index.ts';
 import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
 import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { requireCardLimit } from '../support/card.ts';
 import { errorData } from '../support/errors.ts';
+import { givenReplicas, replicaUrls } from '../support/replicas.ts';
 import { errorOf, responseOf } from '../support/rpc.ts';
 import { sharedSample } from '../support/samples.ts';
 import { timed } from '../support/timing.ts';
@@ -45,6 +47,8 @@ interface Burst {
   other: unknown[];
   ms: number;
   refused?: AnsweredExchange;
+  /** Requests served by each address the burst went to (the replicas in turn, or the target). */
+  servedBy: Record<string, number>;
   /** How long the window took to let a request in again after the refusal. */
   reset?: WindowReset;
 }
@@ -55,17 +59,27 @@ function isRefusal(ex: AnsweredExchange): boolean {
 
 async function send(c: CheckContext, limit: number): Promise<Omit<Burst, 'ms'>> {
   // Only the last exchanges are kept as evidence: thousands of identical card requests say nothing.
-  // The one client that exceeds the pace on purpose: its rate-limited answers reach the check.
-  const client = c.newClient({ maxExchanges: 20, recordBodyChars: 4096, bypassPacing: true });
-  const seen: Omit<Burst, 'ms'> = { limit, sent: 0, served: 0, other: [] };
+  // The one client (one per replica) that exceeds the pace on purpose: its rate-limited answers reach
+  // the check. The burst's size is the same whatever it is spread across: the agent's limit is one.
+  const options = { maxExchanges: 20, recordBodyChars: 4096, bypassPacing: true };
+  const replicas = givenReplicas(c);
+  const to: Array<{ url: string; client: TargetClient }> =
+    replicas.length === 0
+      ? [{ url: c.target.baseUrl, client: c.newClient(options) }]
+      : replicas.map((baseUrl) => ({ url: baseUrl, client: c.newClient({ ...options, baseUrl }) }));
+  const servedBy = Object.fromEntries(to.map((t) => [t.url, 0]));
+  const seen: Omit<Burst, 'ms'> = { limit, sent: 0, served: 0, other: [], servedBy };
   const worker = async (): Promise<void> => {
     while (seen.refused === undefined && seen.sent < limit + BEYOND_LIMIT && !c.signal.aborted) {
+      const { url, client } = to[seen.sent % to.length]!;
       seen.sent += 1;
       const ex = await sendBurstRequest(client);
       if (ex.response === undefined) seen.other.push(ex.error?.message);
       else if (isRefusal(ex as AnsweredExchange)) seen.refused ??= ex as AnsweredExchange;
-      else if (responseOf(ex as AnsweredExchange)?.result !== undefined) seen.served += 1;
-      else seen.other.push(ex.response.status);
+      else if (responseOf(ex as AnsweredExchange)?.result !== undefined) {
+        seen.served += 1;
+        servedBy[url] = (servedBy[url] ?? 0) + 1;
+      } else seen.other.push(ex.response.status);
     }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
@@ -222,6 +236,40 @@ verifies(
       seconds,
       is.where('between 1 and 60', (v) => (v as number) >= 1 && (v as number) <= 60),
     );
+  },
+  BURST,
+);
+
+verifies(
+  '8/rate-limit-agent-wide',
+  'a burst spread across the replicas is refused at the limit of the agent as a whole',
+  async (c) => {
+    // Without two replicas the burst goes to the target alone, and this check has nothing to grade.
+    const replicas = replicaUrls(c);
+    const b = await burst(c);
+    const perReplica = replicas.map((url) => `${url}: ${b.servedBy[url] ?? 0}`).join(', ');
+    c.info(
+      `${b.sent} requests in ${b.ms} ms across ${replicas.length} replicas: ${b.served} served (${perReplica})`,
+      b.other,
+    );
+    tellWindowFill(c, b);
+    if (b.refused === undefined && b.ms >= WINDOW_MS) {
+      c.notExercised(
+        `the ${b.sent} requests took ${b.ms} ms, longer than the 60 s window, and none was refused: ` +
+          `no window was shown to hold more than ${b.limit}`,
+      );
+    }
+    c.check(
+      'a request refused (HTTP 429 or -32012) by any replica',
+      b.refused === undefined ? `none of ${b.sent} across ${replicas.length} replicas` : 'refused',
+      'refused',
+    );
+    if (b.ms < WINDOW_MS)
+      c.check(
+        `requests served across the replicas (${perReplica})`,
+        b.served,
+        is.where(`at most ${b.limit}, the agent's limit`, (n) => (n as number) <= b.limit),
+      );
   },
   BURST,
 );

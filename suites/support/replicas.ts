@@ -18,10 +18,16 @@ import { awaitState, isFinalState, stateOf } from './tasks.ts';
 export const NO_REPLICAS =
   'no --replica given (at least two): the cross-replica checks need the base URL of each replica besides the balanced --target';
 
+/** The replicas' base URLs when at least two were given, else none (one address tells nothing apart). */
+export function givenReplicas(c: CheckContext): readonly string[] {
+  const urls = c.config.field.replicas ?? [];
+  return urls.length >= 2 ? urls : [];
+}
+
 /** The replicas' base URLs, at least two, or the check ends not-applicable. */
 export function replicaUrls(c: CheckContext): readonly string[] {
-  const urls = c.config.field.replicas ?? [];
-  if (urls.length < 2) c.notApplicable(NO_REPLICAS);
+  const urls = givenReplicas(c);
+  if (urls.length === 0) c.notApplicable(NO_REPLICAS);
   return urls;
 }
 
@@ -82,6 +88,6 @@ export async function taskOnFirstReplica(c: CheckContext, what: string): Promise
 }
 
 /** The evidence line of a replica that did not know the task. */
-export function didNotKnow(url: string, t: ReplicaTask, answered: string): string {
+export function didNotKnow(url: string, t: Pick<ReplicaTask, 'taskId' | 'maker'>, answered: string): string {
   return `replica ${url} did not know task ${t.taskId} made through replica ${t.maker}: ${answered}`;
 }

@@ -104,6 +104,8 @@ export const UNTIL_FINISHED: DirectiveFields = { runUntilCanceled: true, finishO
 export async function startRunningTask(
   c: CheckContext,
   directive: DirectiveFields = UNTIL_FINISHED,
+  /** Where finish() sends its requests (default `c`): another replica of the agent, for one. */
+  finishThrough: CheckContext = c,
 ): Promise<RunningTask> {
   const scripted = await directivesHonoured(c);
   const parts = [textPart('webhook conformance'), ...(scripted ? [directivePart(directive)] : [])];
@@ -112,12 +114,15 @@ export async function startRunningTask(
     if (!scripted) return Date.now();
     // A task still queued would be canceled rather than finished: wait until it runs (C-21).
     await awaitStateOf(c, started, (state) => state !== 'submitted', 5_000);
-    const cancel = await c.rpc('tasks/cancel', { taskId: started.taskId, reason: 'finish (finishOnCancel)' });
+    const cancel = await finishThrough.rpc('tasks/cancel', {
+      taskId: started.taskId,
+      reason: 'finish (finishOnCancel)',
+    });
     // The agent's system timeout (or a queue the harness could not wait out) may have ended the task
     // first: then no task.completed is owed, and the check cannot show what it was for.
     const owed =
       directive.finishOnCancel !== true ? 'canceled' : directive.fail !== undefined ? 'failed' : 'completed';
-    const ended = await getTask(c, started.taskId);
+    const ended = await getTask(finishThrough, started.taskId);
     if (stateOf(ended) !== owed) {
       const status = isObject(ended?.status) ? ended.status : {};
       c.notExercised(

@@ -214,7 +214,7 @@ describe.concurrent('a2a-conformance CLI', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/reference server \(\d+\):\n {2}reference-server\/methods\/tasks-cancel\.ts\n/);
     expect(r.stdout).toContain(
-      'mutants (1), each must make the harness fail or warn here:\n  4-4-cancel-completed-task-code--answers-32002  (mutants/variants/cancel.ts)',
+      'mutants (2), each must make the harness fail or warn here:\n  4-4-cancel-completed-task-code--answers-32002  (mutants/variants/cancel.ts)',
     );
     const legal = r.stdout.slice(r.stdout.indexOf('legal variants ('));
     expect(legal).toContain('\n  cancel-finished-task-answers-32000  (mutants/legal/ruled-choices.ts)');

@@ -88,3 +88,29 @@ describe('run --replica', () => {
     for (const id of CROSS) expect(crossCheck(plain, id)?.status, id).toBe('not-applicable');
   }, 300_000);
 });
+
+/** The requirements of the rulings on replicas (C-59, C-60): checked only with --replica. */
+const RULED = ['6.5/delivery-id-across-replicas', '8/rate-limit-agent-wide'];
+
+describe('run --replica: the rulings on replicas', () => {
+  it('two replicas on one Redis: one delivery id per event, and the burst spread across them refused at the agent limit', async () => {
+    set = await startReplicaSet({ count: 2, mode: 'round-robin', store: 'shared', server });
+    const urls = set.replicas.map((r) => r.baseUrl);
+    const result = await runConformance({
+      target: set.baseUrl,
+      agentId: 'reference-agent',
+      apiKey: key,
+      out: null,
+      seed: 7,
+      only: RULED,
+      replica: urls,
+    });
+    for (const id of RULED) {
+      const req = result.requirements.find((r) => r.id === id);
+      expect(`${id}: ${req?.verdict}`).toBe(`${id}: pass`);
+    }
+    // The burst went to each replica in turn: the report names what each one served.
+    const burst = crossCheck(result, '8/rate-limit-agent-wide');
+    for (const url of urls) expect(JSON.stringify(burst)).toContain(`${url}: `);
+  }, 300_000);
+});

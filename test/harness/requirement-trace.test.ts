@@ -59,6 +59,7 @@ describe('traceRequirement', () => {
     expect(t.referenceFiles).toContain('reference-server/methods/tasks-cancel.ts');
     expect(t.mutants?.map((m) => `${m.name} ${m.file}`)).toEqual([
       '4-4-cancel-completed-task-code--answers-32002 mutants/variants/cancel.ts',
+      '4-4-cancel-completed-task-code--replica-own-memory mutants/variants/replicas.ts',
     ]);
     expect(t.legal?.map((v) => v.name)).toContain('cancel-finished-task-answers-32000');
     expect(t.legal?.find((v) => v.name === 'cancel-finished-task-answers-32000')?.file).toBe(
