@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGovernor } from '../../harness/check/run-governor.ts';
-import { runCheck } from '../../harness/check/run-check.ts';
+import { runCheck, type CheckFn } from '../../harness/check/run-check.ts';
 import { closeSharedReceiver } from '../../harness/check/webhooks.ts';
 import { Governor } from '../../harness/io/traffic/governor.ts';
 import { PaceBudgetError } from '../../harness/io/traffic/pace.ts';
@@ -26,6 +26,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await fx.close();
 });
+
+/** A budget short enough that a check waiting on a hanging call or a missing delivery outlives it. */
+const BUDGET_MS = 300;
+/** A check with that budget, run against the fixture (or `on`). */
+const withBudget = (title: string, fn: CheckFn, on: ProvidedRun = run) =>
+  runCheck({ requirement, title, timeoutMs: BUDGET_MS, fn }, on);
 
 describe('runCheck', () => {
   it('records a pass with its exchanges and reproduction lines, credentials redacted', async () => {
@@ -167,17 +173,9 @@ describe('runCheck', () => {
   });
 
   it('turns a spent check budget into error', async () => {
-    const result = await runCheck(
-      {
-        requirement,
-        title: 't',
-        timeoutMs: 300,
-        fn: async (c) => void (await c.rpc('tasks/get', { taskId: 'x' })),
-      },
-      run,
-    );
+    const result = await withBudget('t', async (c) => void (await c.rpc('tasks/get', { taskId: 'x' })));
     expect(result.status).toBe('error');
-    expect(result.message).toContain('budget of 300 ms');
+    expect(result.message).toContain(`budget of ${BUDGET_MS} ms`);
   });
 
   it('leaves a check past the rate budget not-exercised, naming what would run it for this profile', async () => {
@@ -383,16 +381,12 @@ describe('runCheck', () => {
   it('spends no budget on a turn still waiting for its answer', async () => {
     const slow = await startFixture({ delayMs: 700 });
     try {
-      const result = await runCheck(
-        {
-          requirement,
-          title: 'a slow turn',
-          timeoutMs: 300,
-          fn: async (c) => {
-            const message = { role: 'user', parts: [{ kind: 'text', text: 'hi' }], messageId: 'm-1' };
-            await c.rpc('message/send', { message });
-            c.check('answered', true, true);
-          },
+      const result = await withBudget(
+        'a slow turn',
+        async (c) => {
+          const message = { role: 'user', parts: [{ kind: 'text', text: 'hi' }], messageId: 'm-1' };
+          await c.rpc('message/send', { message });
+          c.check('answered', true, true);
         },
         testRun(slow),
       );
@@ -403,26 +397,18 @@ describe('runCheck', () => {
   });
 
   it('leaves a check whose budget ends while it waits for a delivery not-exercised, with what arrived', async () => {
-    const result = await runCheck(
-      {
-        requirement,
-        title: 'waits for a second delivery',
-        timeoutMs: 300,
-        fn: async (c) => {
-          const hooks = await c.webhooks();
-          const mine = hooks.newUrl('mine');
-          await fetch(mine.url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-webhook-delivery': 'd-1' },
-            body: '{"event":"task.completed","taskId":"t-1"}',
-          });
-          // A wait of its own, longer than the check's budget: the budget ends it.
-          await hooks.receiver.waitFor({ token: mine.token }, { timeoutMs: 5_000, count: 2 });
-          c.check('second delivery', true, true);
-        },
-      },
-      run,
-    );
+    const result = await withBudget('waits for a second delivery', async (c) => {
+      const hooks = await c.webhooks();
+      const mine = hooks.newUrl('mine');
+      await fetch(mine.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-webhook-delivery': 'd-1' },
+        body: '{"event":"task.completed","taskId":"t-1"}',
+      });
+      // A wait of its own, longer than the check's budget: the budget ends it.
+      await hooks.receiver.waitFor({ token: mine.token }, { timeoutMs: 5_000, count: 2 });
+      c.check('second delivery', true, true);
+    });
     expect(result.status).toBe('not-exercised');
     expect(result.message).toContain('ended while it waited for a webhook delivery');
     expect(result.message).toContain('"event":"task.completed","taskId":"t-1"');
@@ -430,39 +416,23 @@ describe('runCheck', () => {
   });
 
   it('keeps a failure recorded before the budget ended in a wait for a delivery', async () => {
-    const result = await runCheck(
-      {
-        requirement,
-        title: 'a failure, then a wait',
-        timeoutMs: 300,
-        fn: async (c) => {
-          c.check('first', 1, 2);
-          const hooks = await c.webhooks();
-          await hooks.receiver.waitFor({ token: hooks.newUrl().token }, { timeoutMs: 5_000 });
-        },
-      },
-      run,
-    );
+    const result = await withBudget('a failure, then a wait', async (c) => {
+      c.check('first', 1, 2);
+      const hooks = await c.webhooks();
+      await hooks.receiver.waitFor({ token: hooks.newUrl().token }, { timeoutMs: 5_000 });
+    });
     expect(result).toMatchObject({ status: 'fail', expected: 2, actual: 1 });
-    expect(result.message).toContain('then stopped: the check exceeded its budget of 300 ms');
+    expect(result.message).toContain(`then stopped: the check exceeded its budget of ${BUDGET_MS} ms`);
     await closeSharedReceiver();
   });
 
   it("keeps a budget spent in the check's own code an error", async () => {
-    const result = await runCheck(
-      {
-        requirement,
-        title: 'hangs in its own code',
-        timeoutMs: 300,
-        fn: async (c) => {
-          await c.webhooks();
-          await new Promise((resolve) => setTimeout(resolve, 5_000));
-        },
-      },
-      run,
-    );
+    const result = await withBudget('hangs in its own code', async (c) => {
+      await c.webhooks();
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+    });
     expect(result.status).toBe('error');
-    expect(result.message).toBe('the check exceeded its budget of 300 ms');
+    expect(result.message).toBe(`the check exceeded its budget of ${BUDGET_MS} ms`);
     await closeSharedReceiver();
   });
 
