@@ -3,21 +3,10 @@
 // know the task, and without --replica the root cause names replicas not sharing task state; three
 // replicas on one Redis pass them (exit 0), and without --replica the checks are not-applicable.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runConformance, type RunResult } from '../../harness/index.ts';
+import type { RunResult } from '../../harness/index.ts';
 import { startReplicaSet, type ReplicaSet } from '../../bench/field/replicas.ts';
-import { defaultAgent, generateApiKey } from '../../reference-server/index.ts';
-import type { ReferenceServerOptions } from '../../reference-server/types.ts';
+import { certifyReplicas, REPLICA_SERVER as server } from '../support/replica-runs.ts';
 
-const key = generateApiKey();
-const server: ReferenceServerOptions = {
-  allowPrivateWebhookTargets: true,
-  agents: [
-    {
-      ...defaultAgent('reference-agent', key),
-      limits: { requestsPerMinute: 6000, concurrentTasks: 4, maxMessageLength: 100_000 },
-    },
-  ],
-};
 /** The cross-replica checks' requirements (suites/*\/replicas.test.ts). */
 const CROSS = [
   '4.3/get-current-state',
@@ -31,17 +20,8 @@ afterEach(async () => {
   set = undefined;
 });
 
-function certify(target: string, replica?: string[]): Promise<RunResult> {
-  return runConformance({
-    target,
-    agentId: 'reference-agent',
-    apiKey: key,
-    out: null,
-    seed: 7,
-    only: CROSS,
-    ...(replica === undefined ? {} : { replica }),
-  });
-}
+const certify = (target: string, replica?: string[]): Promise<RunResult> =>
+  certifyReplicas(target, CROSS, replica === undefined ? {} : { replica });
 
 /** The cross-replica check of a requirement (its title names replicas). */
 function crossCheck(result: RunResult, id: string) {
