@@ -7,11 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runArgv, runCli } from '../support/cli-run.ts';
-import type { ProgressEvent } from '../../core/progress.ts';
 import { EventStream } from '../../reporters/event-stream.ts';
 import { validate } from '../../schemas/registry.ts';
 import { startFixture, type Fixture } from '../harness/fixtures/jsonrpc-fixture.ts';
-import { check, fixtureRun } from './fixtures.ts';
+import { check, fixtureRun, startAndPlan } from './fixtures.ts';
 
 type Line = Record<string, unknown> & { event: string };
 
@@ -27,30 +26,14 @@ function expectValid(lines: Line[]): void {
     expect(validate('run-event', line), JSON.stringify(line)).toEqual({ valid: true });
 }
 
-const TOOL = { name: 'a2a-conformance', version: '0.0.0' };
-const start: ProgressEvent = {
-  kind: 'start',
-  tool: TOOL,
-  target: { baseUrl: 'http://127.0.0.1:8080', agentId: 'agent-1' },
-  requirements: [
-    { id: '2.2/response-id-equals-request-id', level: 'MUST' },
-    { id: '2.1/id-required', level: 'SHOULD' },
+const [start, plan] = startAndPlan(
+  [
+    ['2.2/response-id-equals-request-id', 'MUST', 'a', 1_000],
+    ['2.2/response-id-equals-request-id', 'MUST', 'b', 1_000],
+    ['2.1/id-required', 'SHOULD', 'c', 2_000],
   ],
-};
-const plan: ProgressEvent = {
-  kind: 'plan',
-  checks: [
-    { requirementId: '2.2/response-id-equals-request-id', title: 'a', weightMs: 1_000 },
-    { requirementId: '2.2/response-id-equals-request-id', title: 'b', weightMs: 1_000 },
-    { requirementId: '2.1/id-required', title: 'c', weightMs: 2_000 },
-  ],
-  estimateMs: 4_000,
-  budgetMs: 600_000,
-  fits: 'everything',
-  requirements: 2,
-  requests: 12,
-  turns: 0,
-};
+  12,
+);
 
 function stream(secrets: string[] = []): { s: EventStream; out: () => Line[] } {
   let text = '';
