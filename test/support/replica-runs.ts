@@ -9,17 +9,23 @@ import type { AgentConfigInput, ReferenceServerOptions } from '../../reference-s
 const AGENT_ID = 'reference-agent';
 const key = generateApiKey();
 
-/** Options of every replica: the certification agent, webhooks to the harness's loopback receiver allowed (C-19). */
+/**
+ * Options of every replica: the certification agent (its 2 s system timeout frees the slot of a task
+ * one replica holds and the other cannot cancel), webhooks to the harness's loopback receiver allowed (C-19).
+ */
 export const REPLICA_SERVER: ReferenceServerOptions = {
   allowPrivateWebhookTargets: true,
   agents: [certificationAgent(AGENT_ID, key) as AgentConfigInput],
 };
 
-/** A run of the requirements `only` selects against `target` (a balancer or one replica), seed 7. */
+/**
+ * A run of the requirements `only` selects against `target` (a balancer or one replica), seed 7;
+ * `more`: the replicas behind the balancer (--replica) and the checks run at once (--concurrency).
+ */
 export function certifyReplicas(
   target: string,
   only: string[],
-  more: Pick<RunOptions, 'replica'> = {},
+  more: Pick<RunOptions, 'replica' | 'concurrency'> = {},
 ): Promise<RunResult> {
   return runConformance({ target, agentId: AGENT_ID, apiKey: key, out: null, seed: 7, only, ...more });
 }
