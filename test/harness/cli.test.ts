@@ -36,6 +36,9 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   });
 }
 
+/** The same CLI in-process (no tsx start-up per case). */
+const inProcess = (args: string[]): Promise<Ran> => runCli(args);
+
 describe.concurrent('a2a-conformance CLI', () => {
   it('prints help with every run option', async () => {
     const r = await cli(['run', '--help']);
@@ -72,7 +75,7 @@ describe.concurrent('a2a-conformance CLI', () => {
       ['run', '--version'],
       ['fleet', 'run', '-V'],
     ]) {
-      const r = await runCli(args);
+      const r = await inProcess(args);
       expect(`${args.join(' ')}: ${r.code} ${r.stdout.trim()}`).toBe(
         `${args.join(' ')}: 0 ${VERSION}, ${formatLedgerVersion(LEDGER_VERSION)}`,
       );
@@ -84,7 +87,7 @@ describe.concurrent('a2a-conformance CLI', () => {
   it.each([['-V'], ['-Vq3x'], ['-h'], ['--version']])(
     'takes %j after a value option as its value, not as the program option',
     async (key) => {
-      const r = await runCli(['run', '--api-key', key, '--only', 'no-such-section/*']);
+      const r = await inProcess(['run', '--api-key', key, '--only', 'no-such-section/*']);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/--only no-such-section\/\* matches no requirement/);
       expect(r.stdout).not.toContain(VERSION);
@@ -127,13 +130,13 @@ describe.concurrent('a2a-conformance CLI', () => {
     ],
     [['frobnicate'], /unknown command/],
   ])('exits 2 with a clear message for %j', async (args, message) => {
-    const r = await runCli(args);
+    const r = await inProcess(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
   });
 
   it('lists requirements with their checks', async () => {
-    const r = await runCli(['list', '--only', '2.2/response-id-equals-request-id']);
+    const r = await inProcess(['list', '--only', '2.2/response-id-equals-request-id']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('2.2/response-id-equals-request-id  MUST');
     expect(r.stdout).toContain('check: a success response echoes the string id');
@@ -141,7 +144,7 @@ describe.concurrent('a2a-conformance CLI', () => {
   }, 90_000);
 
   it('lists them as one JSON document with --json, and nothing else on stdout', async () => {
-    const r = await runCli(['list', '--json', '--only', '2.2/response-id-equals-request-id']);
+    const r = await inProcess(['list', '--json', '--only', '2.2/response-id-equals-request-id']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as {
       requirements: Array<{
@@ -166,14 +169,14 @@ describe.concurrent('a2a-conformance CLI', () => {
   }, 90_000);
 
   it('explains a requirement with its rulings and checks', async () => {
-    const r = await runCli(['explain', '2.2/response-id-equals-request-id']);
+    const r = await inProcess(['explain', '2.2/response-id-equals-request-id']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('C-13 Id types');
     expect(r.stdout).toContain('checks (2)');
-    const bad = await runCli(['explain', 'nope/nothing']);
+    const bad = await inProcess(['explain', 'nope/nothing']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("unknown requirement id 'nope/nothing'");
-    const typo = await runCli(['explain', 'cancel-race']);
+    const typo = await inProcess(['explain', 'cancel-race']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain(
       "unknown requirement id 'cancel-race'; did you mean 4.4/cancel-race-consistent, ",
@@ -181,7 +184,7 @@ describe.concurrent('a2a-conformance CLI', () => {
   }, 90_000);
 
   it('explains a requirement down to its reference-server code, mutants and legal variants', async () => {
-    const r = await runCli(['explain', '4.4/cancel-completed-task-code']);
+    const r = await inProcess(['explain', '4.4/cancel-completed-task-code']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/reference server \(\d+\):\n {2}reference-server\/methods\/tasks-cancel\.ts\n/);
     expect(r.stdout).toContain(
@@ -194,7 +197,7 @@ describe.concurrent('a2a-conformance CLI', () => {
 
   it("refuses a bad serve --port with the reference server's own port rule", async () => {
     for (const port of ['abc', '70000', '']) {
-      const r = await runCli(['serve', '--port', port]);
+      const r = await inProcess(['serve', '--port', port]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`port: must be an integer from 0 to 65535 (got ${JSON.stringify(port)})`);
     }
