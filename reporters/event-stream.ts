@@ -70,10 +70,8 @@ export class EventStream {
 
   /** Where the run is, as the console's status line says it. */
   status(): void {
-    const s = this.live.status();
-    const { checksDone, checksTotal, requests, mustDecided, mustTotal } = s;
-    const eta = s.etaMs === undefined ? {} : { etaMs: s.etaMs };
-    this.emit({ event: 'status', checksDone, checksTotal, requests, mustDecided, mustTotal, ...eta });
+    const { elapsedMs: _elapsed, planned: _planned, ...counts } = this.live.status();
+    this.emit({ event: 'status', ...counts });
   }
 
   /** The run's end: the verdicts it decided or changed, its harness errors, then `end`. */

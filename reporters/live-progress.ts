@@ -7,21 +7,18 @@ import type { PlannedCheckWeight, ProgressEvent } from '../core/progress.ts';
 import type { CheckResult, Verdict } from '../core/types.ts';
 import { foldVerdict } from '../core/verdict.ts';
 import type { Level } from '../requirements/types.ts';
+import type { RunStatusEvent } from '../schemas/generated/types.ts';
 
-export interface LiveStatus {
+/**
+ * Where the run is: the counts of the event stream's `status` event (schemas/run-event.schema.json,
+ * RunStatusEvent: one definition of them), plus what the console alone says.
+ */
+export type LiveStatus = Omit<RunStatusEvent, 'event' | 'time'> & {
   /** Ms since the run started (since this tracker was made). */
   elapsedMs: number;
   /** Whether the plan is known: before it, the run probes the target and collects its checks. */
   planned: boolean;
-  checksDone: number;
-  checksTotal: number;
-  /** Requests of the checks that ended. */
-  requests: number;
-  mustDecided: number;
-  mustTotal: number;
-  /** Ms left, from the plan and the pace so far; undefined before the plan. */
-  etaMs?: number;
-}
+};
 
 /** A requirement whose checks have all ended, with the verdict they fold to. */
 export interface DecidedRequirement {

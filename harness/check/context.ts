@@ -36,6 +36,15 @@ export class NoAnswerError extends Error {
   }
 }
 
+/**
+ * The exchange, answered whole; a deadline or reset mid-answer is no answer: NoAnswerError, and the
+ * check ends as a harness error or not-exercised, never graded.
+ */
+export function requireAnswer(ex: Exchange): AnsweredExchange {
+  if (!completeAnswer(ex)) throw new NoAnswerError(ex);
+  return ex;
+}
+
 export interface CheckContext {
   readonly requirement: Requirement;
   readonly target: { readonly baseUrl: string; readonly agentId: string; readonly authKind: AuthKind };
@@ -161,13 +170,7 @@ export function createCheckContext(
     newClient: (overrides) => pool.create(overrides),
     exchanges: () => pool.exchanges(),
     cite: (exchanges) => pool.cite(exchanges),
-    rpc: (method, params, opts) =>
-      settled(
-        client.rpc(method, params, opts).then((ex) => {
-          if (!completeAnswer(ex)) throw new NoAnswerError(ex);
-          return ex as AnsweredExchange;
-        }),
-      ),
+    rpc: (method, params, opts) => settled(client.rpc(method, params, opts).then(requireAnswer)),
     stream: (method, params, opts) => client.stream(method, params, opts),
     webhooks: () => hooks.open(),
     check: (label, actual, expected) => rec().check(label, actual, expected),

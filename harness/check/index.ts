@@ -4,7 +4,7 @@
 // types and readers are those of the evidence it records (harness/README.md, Writing a check).
 export { declaredSample, suiteFile, verifies, type VerifiesOptions } from './verifies.ts';
 export type { CheckCost, CheckDeclaration, PlannedWait, PropertyCost, SuiteFileDeclaration } from './cost.ts';
-export { NoAnswerError, type CheckContext } from './context.ts';
+export { NoAnswerError, requireAnswer, type CheckContext } from './context.ts';
 export { completeAnswer, type AnsweredExchange } from '../io/target/faults.ts';
 export { DEFAULT_MAX_WAIT_MS } from './agent-time.ts';
 export { SIDE_BY_SIDE, type EachOptions } from './cases.ts';

@@ -3,15 +3,12 @@
 import { ConfigError } from '../options.ts';
 import type { CliIo } from './shared.ts';
 
+/** The flags of `serve` that runServe reads (reference-server/cli.ts ServeOptions), each a string here. */
+const SERVE_FLAGS = ['host', 'port', 'agentId', 'apiKey', 'config', 'store'] as const;
+type ServeFlags = Partial<Record<(typeof SERVE_FLAGS)[number], string>>;
+
 interface ServeModule {
-  runServe(options: {
-    host?: string;
-    port?: number | string;
-    agentId?: string;
-    apiKey?: string;
-    config?: string;
-    store?: string;
-  }): Promise<unknown>;
+  runServe(options: ServeFlags): Promise<unknown>;
 }
 
 /** Exit "code" telling main.ts not to exit: the server owns the process from here. */
@@ -20,14 +17,13 @@ export const KEEP_RUNNING = -1;
 const SERVE_MODULE = '../../reference-server/cli.ts';
 
 export async function serveCommand(flags: Record<string, unknown>, _io: CliIo): Promise<number> {
-  const options: Parameters<ServeModule['runServe']>[0] = {};
-  if (typeof flags.host === 'string') options.host = flags.host;
-  // runServe validates the port, as it does A2A_PORT's (one rule: an integer from 0 to 65535).
-  if (typeof flags.port === 'string') options.port = flags.port;
-  if (typeof flags.agentId === 'string') options.agentId = flags.agentId;
-  if (typeof flags.apiKey === 'string') options.apiKey = flags.apiKey;
-  if (typeof flags.config === 'string') options.config = flags.config;
-  if (typeof flags.store === 'string') options.store = flags.store;
+  // runServe validates every value, as it does the A2A_* variables' (one rule each, e.g. the port an
+  // integer from 0 to 65535).
+  const options: ServeFlags = {};
+  for (const name of SERVE_FLAGS) {
+    const value = flags[name];
+    if (typeof value === 'string') options[name] = value;
+  }
   const mod = (await import(SERVE_MODULE)) as ServeModule;
   try {
     await mod.runServe(options);

@@ -1454,23 +1454,7 @@ export interface PushConfigSetResult {
  */
 export interface ConformanceReport {
   $schema?: 'https://a2a-conformance.dev/schemas/report.schema.json';
-  tool: {
-    name: string;
-    version: string;
-    /**
-     * The requirement ledger graded against: two reports compare honestly only when it matches.
-     */
-    ledger?: {
-      /**
-       * First 12 hex digits of the SHA-256 of each requirement's id, level, behaviour and quoted spec text.
-       */
-      hash: string;
-      /**
-       * How many requirements the ledger holds.
-       */
-      requirements: number;
-    };
-  };
+  tool: ReportTool;
   /**
    * The role certified: service (run), receiver (receiver) or client (client); absent from reports older than roles (service).
    */
@@ -1521,6 +1505,32 @@ export interface ConformanceReport {
    */
   exitReason: string;
   compliance: ReportCompliance;
+}
+/**
+ * The tool that wrote the report or event, and the requirement ledger it graded against.
+ *
+ * This interface was referenced by `ConformanceReport`'s JSON-Schema
+ * via the `definition` "tool".
+ *
+ * This interface was referenced by `SchemaTypes`'s JSON-Schema
+ * via the `definition` "ReportTool".
+ */
+export interface ReportTool {
+  name: string;
+  version: string;
+  /**
+   * The requirement ledger graded against: two reports compare honestly only when it matches.
+   */
+  ledger?: {
+    /**
+     * First 12 hex digits of the SHA-256 of each requirement's id, level, behaviour and quoted spec text.
+     */
+    hash: string;
+    /**
+     * How many requirements the ledger holds.
+     */
+    requirements: number;
+  };
 }
 /**
  * The run's options; a credential is only ever recorded as [redacted].
@@ -2668,17 +2678,7 @@ export interface RunStartEvent {
    * When the event happened (RFC 3339, UTC).
    */
   time: string;
-  tool: {
-    name: string;
-    version: string;
-    /**
-     * The ledger graded against (report.json tool.ledger).
-     */
-    ledger?: {
-      hash: string;
-      requirements: number;
-    };
-  };
+  tool: ReportTool;
   target: {
     baseUrl: string;
     agentId: string;

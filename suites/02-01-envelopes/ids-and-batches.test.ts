@@ -13,9 +13,9 @@ suiteFile({
   concurrent: true,
 });
 
-function sendEnvelope(taskId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function sendEnvelope(taskId: string): Record<string, unknown> {
   const params = messageParams([textPart('must not run')], { id: taskId });
-  return { jsonrpc: '2.0', id: requestId(), method: 'message/send', params, ...extra };
+  return { jsonrpc: '2.0', id: requestId(), method: 'message/send', params };
 }
 
 /** JSON-RPC error -32600 with id null, as a single response object on HTTP 200 (C-11, C-12, C-13). */
@@ -28,27 +28,34 @@ function expectInvalidRequestNullId(c: CheckContext, ex: AnsweredExchange, label
   c.check(`${at}HTTP status`, ex.response.status, 200);
 }
 
-/** The task the refused request named must not exist (-32000 task not found). */
-async function expectNotPerformed(c: CheckContext, taskId: string): Promise<void> {
-  const ex = await c.rpc('tasks/get', { taskId });
+/**
+ * A message/send of a fresh task id, its envelope sent as `body` makes it: refused with -32600 and id
+ * null, and not run (a tasks/get of the task id it named: task not found).
+ */
+async function expectRefusedNotRun(
+  c: CheckContext,
+  body: (envelope: Record<string, unknown>) => unknown,
+): Promise<void> {
+  const taskId = randomUUID();
+  const ex = await c.rpc('message/send', undefined, { rawBody: JSON.stringify(body(sendEnvelope(taskId))) });
+  expectInvalidRequestNullId(c, ex);
   c.check(
     `tasks/get of the task id the refused request named (${taskId})`,
-    errorOf(ex)?.code,
+    errorOf(await c.rpc('tasks/get', { taskId }))?.code,
     ERROR_CODES.TASK_NOT_FOUND,
   );
 }
+
+/** The cost of expectRefusedNotRun: the send, then the read. */
+const SEND_THEN_READ = { cost: { requests: 2, turns: 0 } };
 
 verifies(
   '2.1/id-required',
   'a message/send without id gets -32600 with id null and creates no task',
   async (c) => {
-    const taskId = randomUUID();
-    const { id: _id, ...notification } = sendEnvelope(taskId);
-    const ex = await c.rpc('message/send', undefined, { rawBody: JSON.stringify(notification) });
-    expectInvalidRequestNullId(c, ex);
-    await expectNotPerformed(c, taskId);
+    await expectRefusedNotRun(c, ({ id: _id, ...notification }) => notification);
   },
-  { cost: { requests: 2, turns: 0 } },
+  SEND_THEN_READ,
 );
 
 /** A small positive integer first: the id a client that counts its requests sends. */
@@ -100,26 +107,18 @@ verifies(
   '2.1/id-types',
   'a message/send with an object id creates no task',
   async (c) => {
-    const taskId = randomUUID();
-    const ex = await c.rpc('message/send', undefined, {
-      rawBody: JSON.stringify(sendEnvelope(taskId, { id: {} })),
-    });
-    expectInvalidRequestNullId(c, ex);
-    await expectNotPerformed(c, taskId);
+    await expectRefusedNotRun(c, (envelope) => ({ ...envelope, id: {} }));
   },
-  { cost: { requests: 2, turns: 0 } },
+  SEND_THEN_READ,
 );
 
 verifies(
   '2.1/batch-not-supported',
   'a one-element batch gets one -32600 with id null and is not run',
   async (c) => {
-    const taskId = randomUUID();
-    const ex = await c.rpc('message/send', undefined, { rawBody: JSON.stringify([sendEnvelope(taskId)]) });
-    expectInvalidRequestNullId(c, ex);
-    await expectNotPerformed(c, taskId);
+    await expectRefusedNotRun(c, (envelope) => [envelope]);
   },
-  { cost: { requests: 2, turns: 0 } },
+  SEND_THEN_READ,
 );
 
 verifies(

@@ -2,15 +2,8 @@
 // ones answer -32601; streaming true means message/stream really streams (a broken stream is false
 // advertising), streaming false means -32601; the same for webhooks and the pushNotificationConfig pair.
 import { randomUUID } from 'node:crypto';
-import {
-  ERROR_CODES,
-  is,
-  METHODS,
-  SIDE_BY_SIDE,
-  suiteFile,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
+import { ERROR_CODES, is, METHODS, SIDE_BY_SIDE, suiteFile, verifies } from '../support/index.ts';
+import type { CheckContext } from '../support/index.ts';
 import { answer, methodCalls } from '../support/calls.ts';
 import { fetchCard, listedMethods, pathValue } from '../support/card.ts';
 import { answerError } from '../support/errors.ts';

@@ -2,10 +2,9 @@
 // agent_id (C-23), a path that is not an agent path and a wrong HTTP method (C-32) are refused with a
 // JSON-RPC error body and the HTTP status of C-03. Checks are independent and run concurrently.
 import {
-  completeAnswer,
   ERROR_CODES,
   is,
-  NoAnswerError,
+  requireAnswer,
   SIDE_BY_SIDE,
   suiteFile,
   typeOf,
@@ -185,9 +184,7 @@ async function raw(c: CheckContext, method: string, path: string, body?: string)
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body }),
   });
-  // A deadline or reset mid-answer is no answer (the check ends as a harness error, never graded).
-  if (!completeAnswer(ex)) throw new NoAnswerError(ex);
-  return ex as AnsweredExchange;
+  return requireAnswer(ex);
 }
 
 const ENVELOPE = JSON.stringify({ jsonrpc: '2.0', id: 'route-1', method: CARD, params: {} });

@@ -1,15 +1,8 @@
 // Spec 4 (Endpoints): the request's Content-Type (C-28: application/json with parameters allowed,
 // otherwise 415 with -32600), the Accept header of streaming and plain methods (C-27) and the
 // required body (an empty one is a parse error, C-02). Checks are independent and run concurrently.
-import {
-  ERROR_CODES,
-  is,
-  SIDE_BY_SIDE,
-  suiteFile,
-  typeOf,
-  verifies,
-  type AnsweredExchange,
-} from '../support/index.ts';
+import { ERROR_CODES, is, SIDE_BY_SIDE, suiteFile, typeOf, verifies } from '../support/index.ts';
+import type { AnsweredExchange } from '../support/index.ts';
 import { streamingClaimed } from '../support/card.ts';
 import { messageParams, sendText, textPart } from '../support/messages.ts';
 import { CARD, errorOf, responseOf, resultOf } from '../support/rpc.ts';

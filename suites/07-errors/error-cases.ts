@@ -3,13 +3,7 @@
 // errors come with HTTP 200; transport-level conditions with their own status and still a JSON-RPC body.
 import { randomUUID } from 'node:crypto';
 import type { Exchange } from '../../harness/check/index.ts';
-import {
-  completeAnswer,
-  ERROR_CODES,
-  NoAnswerError,
-  SIDE_BY_SIDE,
-  type CheckContext,
-} from '../support/index.ts';
+import { ERROR_CODES, requireAnswer, SIDE_BY_SIDE, type CheckContext } from '../support/index.ts';
 import { NO_CREDENTIAL } from '../support/credentials.ts';
 import { CARD } from '../support/rpc.ts';
 import { sampleTaskId } from '../support/samples.ts';
@@ -165,9 +159,7 @@ export async function provoke(
   const known = provoked.get(key);
   if (known !== undefined) return { answer: await known, shared: true };
   const made = (async () => {
-    const ex = await errorCase.send(c);
-    // A deadline or reset mid-answer is no answer (the check ends as a harness error, never graded).
-    if (!completeAnswer(ex)) throw new NoAnswerError(ex);
+    const ex = requireAnswer(await errorCase.send(c));
     return { errorCase, ex, status: ex.response.status, json: ex.response.json };
   })();
   provoked.set(key, made);

@@ -2,8 +2,7 @@
 // JSON even on a streaming method), and whether the agent served it; a valid call of each section 4
 // method (for the checks that try every method under one condition), and the answer's HTTP headers.
 import {
-  completeAnswer,
-  NoAnswerError,
+  requireAnswer,
   type AnsweredExchange,
   type RpcOptions,
   type TargetClient,
@@ -32,12 +31,10 @@ export async function answer(
   opts: RpcOptions = {},
 ): Promise<Answer> {
   if (!STREAMING.has(method)) {
-    const ex = await client.rpc(method, params, opts);
-    // A deadline or reset mid-answer is no answer (the check ends as a harness error, never graded).
-    if (!completeAnswer(ex)) throw new NoAnswerError(ex);
+    const ex = requireAnswer(await client.rpc(method, params, opts));
     const json = ex.response.json;
     return {
-      ex: ex as AnsweredExchange,
+      ex,
       status: ex.response.status,
       json,
       eventStream: false,

@@ -9,6 +9,7 @@ export {
   isNotExercisedStop,
   is,
   NoAnswerError,
+  requireAnswer,
   SIDE_BY_SIDE,
   suiteFile,
   typeOf,

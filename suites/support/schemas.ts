@@ -45,3 +45,17 @@ export function reportExtras(c: CheckContext, label: string, value: unknown, lis
   const extra = isObject(value) ? Object.keys(value).filter((k) => !listed.includes(k)) : [];
   if (extra.length > 0) c.info(`${label} carries fields the spec does not list (tolerated, C-36)`, extra);
 }
+
+/**
+ * A whole result against its schema, with the fields it carries beyond the spec's lists reported
+ * first (tolerated, C-36): a schema miss is then read beside what the target added.
+ */
+export function checkSchemaWithExtras(
+  c: CheckContext,
+  name: SchemaName,
+  value: unknown,
+  label: string,
+): boolean {
+  reportExtras(c, label, value);
+  return checkSchema(c, name, value, label);
+}

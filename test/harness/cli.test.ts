@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../harness/cli/program.ts';
 import { formatLedgerVersion, LEDGER_VERSION } from '../../requirements/index.ts';
+import { runCli } from '../support/cli-run.ts';
 import { closedPort } from './fixtures/jsonrpc-fixture.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -36,14 +36,8 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   });
 }
 
-/** The same CLI in-process (no tsx start-up per case): main() returns the exit code. */
-async function inProcess(args: string[]): Promise<Ran> {
-  let stdout = '';
-  let stderr = '';
-  const io = { out: (t: string) => void (stdout += t), err: (t: string) => void (stderr += t), env: {} };
-  const code = await main(['node', 'a2a-conformance', ...args], io);
-  return { code, stdout, stderr };
-}
+/** The same CLI in-process (no tsx start-up per case). */
+const inProcess = (args: string[]): Promise<Ran> => runCli(args);
 
 describe.concurrent('a2a-conformance CLI', () => {
   it('prints help with every run option', async () => {

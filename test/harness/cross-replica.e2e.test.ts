@@ -3,25 +3,10 @@
 // know the task, and without --replica the root cause names replicas not sharing task state; three
 // replicas on one Redis pass them (exit 0), and without --replica the checks are not-applicable.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runConformance, type RunResult } from '../../harness/index.ts';
+import type { RunResult } from '../../harness/index.ts';
 import { startReplicaSet, type ReplicaSet } from '../../bench/field/replicas.ts';
-import { defaultAgent, generateApiKey } from '../../reference-server/index.ts';
-import type { ReferenceServerOptions } from '../../reference-server/types.ts';
+import { certifyReplicas, REPLICA_SERVER as server } from '../support/replica-runs.ts';
 
-const key = generateApiKey();
-const server: ReferenceServerOptions = {
-  allowPrivateWebhookTargets: true,
-  agents: [
-    {
-      ...defaultAgent('reference-agent', key),
-      limits: { requestsPerMinute: 6000, concurrentTasks: 4, maxMessageLength: 100_000 },
-      // The certification agent's system timeout: a task one replica holds and the other cannot
-      // cancel frees its slot in 2 s, instead of filling the slots for every later check.
-      systemTimeoutMs: 2000,
-      keepAliveMs: 200,
-    },
-  ],
-};
 /** The cross-replica checks' requirements (suites/*\/replicas.test.ts). */
 const CROSS = [
   '4.3/get-current-state',
@@ -35,18 +20,11 @@ afterEach(async () => {
   set = undefined;
 });
 
-function certify(target: string, replica?: string[], concurrency?: number): Promise<RunResult> {
-  return runConformance({
-    target,
-    agentId: 'reference-agent',
-    apiKey: key,
-    out: null,
-    seed: 7,
-    only: CROSS,
+const certify = (target: string, replica?: string[], concurrency?: number): Promise<RunResult> =>
+  certifyReplicas(target, CROSS, {
     ...(replica === undefined ? {} : { replica }),
     ...(concurrency === undefined ? {} : { concurrency }),
   });
-}
 
 /** The cross-replica check of a requirement (its title names replicas). */
 function crossCheck(result: RunResult, id: string) {
@@ -96,15 +74,7 @@ describe('run --replica: the rulings on replicas', () => {
   it('two replicas on one Redis: one delivery id per event, and the burst spread across them refused at the agent limit', async () => {
     set = await startReplicaSet({ count: 2, mode: 'round-robin', store: 'shared', server });
     const urls = set.replicas.map((r) => r.baseUrl);
-    const result = await runConformance({
-      target: set.baseUrl,
-      agentId: 'reference-agent',
-      apiKey: key,
-      out: null,
-      seed: 7,
-      only: RULED,
-      replica: urls,
-    });
+    const result = await certifyReplicas(set.baseUrl, RULED, { replica: urls });
     for (const id of RULED) {
       const req = result.requirements.find((r) => r.id === id);
       expect(`${id}: ${req?.verdict}`).toBe(`${id}: pass`);

@@ -7,9 +7,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../harness/cli/program.ts';
 import { probeTarget } from '../../harness/runner/probe.ts';
 import { READ_ATTEMPTS } from '../../harness/io/target/faults.ts';
+import { runArgv, runCli } from '../support/cli-run.ts';
 
 type Handler = (method: string | undefined, res: ServerResponse) => void;
 
@@ -120,31 +120,13 @@ describe('the probe tells a web server from an agent', () => {
 describe('run against a web server that is no agent', () => {
   it('exits 2 with what it answered, no stack trace, and writes every report', async () => {
     const { url, seen } = await serve(httpServer);
-    let out = '';
-    let err = '';
-    const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t), env: {} };
     const reports = join(dir, 'reports');
-    const code = await main(
-      [
-        'node',
-        'a2a-conformance',
-        'run',
-        '--target',
-        url,
-        '--agent-id',
-        'a',
-        '--api-key',
-        'key-123',
-        '--out',
-        reports,
-      ],
-      io,
-    );
-    expect(code).toBe(2);
-    expect(out).toMatch(
+    const ran = await runCli(runArgv(url, 'a', 'key-123', '--out', reports));
+    expect(ran.code).toBe(2);
+    expect(ran.stdout).toMatch(
       /exit 2: run could not be done: the target is not an A2A agent: .*HTTP 501, text\/html/,
     );
-    expect(`${out}${err}`).not.toMatch(/harness error|TypeError|\n\s+at /);
+    expect(ran.output).not.toMatch(/harness error|TypeError|\n\s+at /);
     expect(seen).toHaveLength(READ_ATTEMPTS + 1);
     const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as { exitCode: number };
     expect(report.exitCode).toBe(2);

@@ -8,9 +8,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../harness/cli/program.ts';
 import { checkOutputDir, checkOutputFile, describeWriteError } from '../../harness/output-dir.ts';
 import { ConfigError } from '../../harness/options.ts';
+import { runArgv, runCli } from '../support/cli-run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'a2a-output-dir-'));
 const aFile = join(dir, 'a-file');
@@ -35,17 +35,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io = {
-    out: (t: string) => void (out += t),
-    err: (t: string) => void (err += t),
-    env: { FLEET_KEY: 'fleet-key-123' },
-  };
-  const code = await main(['node', 'a2a-conformance', ...args], io);
-  return { code, out, err };
-}
+const cli = (args: string[]) => runCli(args, { env: { FLEET_KEY: 'fleet-key-123' } });
+/** `run` against the counting target, writing to `out`. */
+const runTo = (out: string) => cli(runArgv(url, 'a', 'key-123', '--out', out));
 
 describe('checkOutputDir', () => {
   it('creates a missing directory and accepts it', () => {
@@ -95,28 +87,18 @@ describe('checkOutputDir', () => {
 describe('every mode checks its outputs before the first request', () => {
   it('run --out <file>: exit 2 naming the fix, no request sent', async () => {
     const before = requests;
-    const r = await cli(['run', '--target', url, '--agent-id', 'a', '--api-key', 'key-123', '--out', aFile]);
+    const r = await runTo(aFile);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/error: --out .*a-file is a file, not a directory: give --out a directory/);
-    expect(r.err).not.toMatch(/harness error|\n\s+at /);
+    expect(r.stderr).toMatch(/error: --out .*a-file is a file, not a directory: give --out a directory/);
+    expect(r.stderr).not.toMatch(/harness error|\n\s+at /);
     expect(requests).toBe(before);
   });
 
   it('run --out under a file: exit 2, no request sent', async () => {
     const before = requests;
-    const r = await cli([
-      'run',
-      '--target',
-      url,
-      '--agent-id',
-      'a',
-      '--api-key',
-      'key-123',
-      '--out',
-      join(aFile, 'x'),
-    ]);
+    const r = await runTo(join(aFile, 'x'));
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/cannot be made: .*a-file is a file/);
+    expect(r.stderr).toMatch(/cannot be made: .*a-file is a file/);
     expect(requests).toBe(before);
   });
 
@@ -124,7 +106,7 @@ describe('every mode checks its outputs before the first request', () => {
     const before = requests;
     const r = await cli(['receiver', '--url', url, '--out', aFile]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/--out .*is a file, not a directory/);
+    expect(r.stderr).toMatch(/--out .*is a file, not a directory/);
     const b = await cli([
       'receiver',
       '--url',
@@ -135,7 +117,7 @@ describe('every mode checks its outputs before the first request', () => {
       join(dir, 'nope.json'),
     ]);
     expect(b.code).toBe(2);
-    expect(b.err).toMatch(/cannot read baseline .*nope\.json/);
+    expect(b.stderr).toMatch(/cannot read baseline .*nope\.json/);
     expect(requests).toBe(before);
   });
 
@@ -144,7 +126,7 @@ describe('every mode checks its outputs before the first request', () => {
     const driver = `require('fs').writeFileSync(${JSON.stringify(mark)}, 'x')`;
     const r = await cli(['client', '--out', aFile, '--', process.execPath, '-e', driver]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/--out .*is a file, not a directory/);
+    expect(r.stderr).toMatch(/--out .*is a file, not a directory/);
     expect(existsSync(mark)).toBe(false);
   });
 
@@ -157,17 +139,17 @@ describe('every mode checks its outputs before the first request', () => {
     const before = requests;
     const r = await cli(['fleet', 'run', '--fleet', fleet, '--out', aFile]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/--out .*is a file, not a directory/);
+    expect(r.stderr).toMatch(/--out .*is a file, not a directory/);
     // An agent's own directory that cannot be made is found before any agent runs, too.
     const shard = join(dir, 'shard');
     mkdirSync(shard, { recursive: true });
     writeFileSync(join(shard, 'one'), 'a file where the agent directory goes');
     const under = await cli(['fleet', 'run', '--fleet', fleet, '--out', shard]);
     expect(under.code).toBe(2);
-    expect(under.err).toMatch(/one is a file, not a directory/);
+    expect(under.stderr).toMatch(/one is a file, not a directory/);
     expect(requests).toBe(before);
     const m = await cli(['fleet', 'merge', shard, '--out', aFile]);
     expect(m.code).toBe(2);
-    expect(m.err).toMatch(/--out .*is a file, not a directory/);
+    expect(m.stderr).toMatch(/--out .*is a file, not a directory/);
   });
 });

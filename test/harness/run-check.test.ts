@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGovernor } from '../../harness/check/run-governor.ts';
-import { runCheck } from '../../harness/check/run-check.ts';
+import { runCheck, type CheckFn, type CheckSpec } from '../../harness/check/run-check.ts';
 import { closeSharedReceiver } from '../../harness/check/webhooks.ts';
 import { Governor } from '../../harness/io/traffic/governor.ts';
 import { PaceBudgetError } from '../../harness/io/traffic/pace.ts';
@@ -27,19 +27,21 @@ afterAll(async () => {
   await fx.close();
 });
 
+/** A budget short enough that a check waiting on a hanging call or a missing delivery outlives it. */
+const BUDGET_MS = 300;
+/** A check of the test requirement, run against the fixture (or `on`). */
+const check = (title: string, fn: CheckFn, on: ProvidedRun = run, spec: Partial<CheckSpec> = {}) =>
+  runCheck({ requirement, title, fn, ...spec }, on);
+/** The same with a budget of BUDGET_MS. */
+const withBudget = (title: string, fn: CheckFn, on: ProvidedRun = run) =>
+  check(title, fn, on, { timeoutMs: BUDGET_MS });
+
 describe('runCheck', () => {
   it('records a pass with its exchanges and reproduction lines, credentials redacted', async () => {
-    const result = await runCheck(
-      {
-        requirement,
-        title: 'echoes the id',
-        fn: async (c) => {
-          const ex = await c.rpc('agent/authenticatedExtendedCard', undefined, { id: 'abc' });
-          c.check('response id', (ex.response.json as { id: unknown }).id, 'abc');
-        },
-      },
-      run,
-    );
+    const result = await check('echoes the id', async (c) => {
+      const ex = await c.rpc('agent/authenticatedExtendedCard', undefined, { id: 'abc' });
+      c.check('response id', (ex.response.json as { id: unknown }).id, 'abc');
+    });
     expect(result).toMatchObject({ requirementId: '2.2/test-id', title: 'echoes the id', status: 'pass' });
     expect(result.evidence.exchanges).toHaveLength(1);
     expect(JSON.stringify(result)).not.toContain(fx.apiKey);
@@ -51,14 +53,11 @@ describe('runCheck', () => {
   it('decides the verdict on what the wire carried, then redacts: a secret equal to a compared value', async () => {
     // The id the check compares is also a secret of the run (a short, common value): the verdict holds.
     const secretRun: ProvidedRun = { ...run, alternateAuth: { bearer: 'abc' } };
-    const result = await runCheck(
-      {
-        requirement,
-        title: 'echoes the id',
-        fn: async (c) => {
-          const ex = await c.rpc('agent/authenticatedExtendedCard', undefined, { id: 'abc' });
-          c.check('response id', (ex.response.json as { id: unknown }).id, 'abc');
-        },
+    const result = await check(
+      'echoes the id',
+      async (c) => {
+        const ex = await c.rpc('agent/authenticatedExtendedCard', undefined, { id: 'abc' });
+        c.check('response id', (ex.response.json as { id: unknown }).id, 'abc');
       },
       secretRun,
     );
@@ -151,33 +150,18 @@ describe('runCheck', () => {
   });
 
   it('records expected beside actual on a failure', async () => {
-    const result = await runCheck(
-      {
-        requirement,
-        title: 't',
-        fn: async (c) => {
-          const ex = await c.rpc('nope/method', undefined, { id: 'x' });
-          c.check('error.code', (ex.response.json as { error: { code: unknown } }).error.code, -32602);
-        },
-      },
-      run,
-    );
+    const result = await check('t', async (c) => {
+      const ex = await c.rpc('nope/method', undefined, { id: 'x' });
+      c.check('error.code', (ex.response.json as { error: { code: unknown } }).error.code, -32602);
+    });
     expect(result).toMatchObject({ status: 'fail', expected: -32602, actual: -32601 });
     expect(result.message).toBe('error.code: expected -32602, actual -32601');
   });
 
   it('turns a spent check budget into error', async () => {
-    const result = await runCheck(
-      {
-        requirement,
-        title: 't',
-        timeoutMs: 300,
-        fn: async (c) => void (await c.rpc('tasks/get', { taskId: 'x' })),
-      },
-      run,
-    );
+    const result = await withBudget('t', async (c) => void (await c.rpc('tasks/get', { taskId: 'x' })));
     expect(result.status).toBe('error');
-    expect(result.message).toContain('budget of 300 ms');
+    expect(result.message).toContain(`budget of ${BUDGET_MS} ms`);
   });
 
   it('leaves a check past the rate budget not-exercised, naming what would run it for this profile', async () => {
@@ -234,14 +218,11 @@ describe('runCheck', () => {
     });
 
     it('keeps a failure the check recorded before it', async () => {
-      const result = await runCheck(
-        {
-          requirement,
-          title: 'fails, then waits',
-          fn: async (c) => {
-            c.check('a value', 1, 2);
-            await new Promise((r) => setTimeout(r, 10_000));
-          },
+      const result = await check(
+        'fails, then waits',
+        async (c) => {
+          c.check('a value', 1, 2);
+          await new Promise((r) => setTimeout(r, 10_000));
         },
         { ...run, field: ending(200) },
       );
@@ -287,13 +268,10 @@ describe('runCheck', () => {
 
     it('ends a check that starts after it at once, sending nothing', async () => {
       let called = false;
-      const result = await runCheck(
-        {
-          requirement,
-          title: 'too late',
-          fn: () => {
-            called = true;
-          },
+      const result = await check(
+        'too late',
+        () => {
+          called = true;
         },
         { ...run, field: ending(-1) },
       );
@@ -383,16 +361,12 @@ describe('runCheck', () => {
   it('spends no budget on a turn still waiting for its answer', async () => {
     const slow = await startFixture({ delayMs: 700 });
     try {
-      const result = await runCheck(
-        {
-          requirement,
-          title: 'a slow turn',
-          timeoutMs: 300,
-          fn: async (c) => {
-            const message = { role: 'user', parts: [{ kind: 'text', text: 'hi' }], messageId: 'm-1' };
-            await c.rpc('message/send', { message });
-            c.check('answered', true, true);
-          },
+      const result = await withBudget(
+        'a slow turn',
+        async (c) => {
+          const message = { role: 'user', parts: [{ kind: 'text', text: 'hi' }], messageId: 'm-1' };
+          await c.rpc('message/send', { message });
+          c.check('answered', true, true);
         },
         testRun(slow),
       );
@@ -403,26 +377,18 @@ describe('runCheck', () => {
   });
 
   it('leaves a check whose budget ends while it waits for a delivery not-exercised, with what arrived', async () => {
-    const result = await runCheck(
-      {
-        requirement,
-        title: 'waits for a second delivery',
-        timeoutMs: 300,
-        fn: async (c) => {
-          const hooks = await c.webhooks();
-          const mine = hooks.newUrl('mine');
-          await fetch(mine.url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-webhook-delivery': 'd-1' },
-            body: '{"event":"task.completed","taskId":"t-1"}',
-          });
-          // A wait of its own, longer than the check's budget: the budget ends it.
-          await hooks.receiver.waitFor({ token: mine.token }, { timeoutMs: 5_000, count: 2 });
-          c.check('second delivery', true, true);
-        },
-      },
-      run,
-    );
+    const result = await withBudget('waits for a second delivery', async (c) => {
+      const hooks = await c.webhooks();
+      const mine = hooks.newUrl('mine');
+      await fetch(mine.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-webhook-delivery': 'd-1' },
+        body: '{"event":"task.completed","taskId":"t-1"}',
+      });
+      // A wait of its own, longer than the check's budget: the budget ends it.
+      await hooks.receiver.waitFor({ token: mine.token }, { timeoutMs: 5_000, count: 2 });
+      c.check('second delivery', true, true);
+    });
     expect(result.status).toBe('not-exercised');
     expect(result.message).toContain('ended while it waited for a webhook delivery');
     expect(result.message).toContain('"event":"task.completed","taskId":"t-1"');
@@ -430,39 +396,23 @@ describe('runCheck', () => {
   });
 
   it('keeps a failure recorded before the budget ended in a wait for a delivery', async () => {
-    const result = await runCheck(
-      {
-        requirement,
-        title: 'a failure, then a wait',
-        timeoutMs: 300,
-        fn: async (c) => {
-          c.check('first', 1, 2);
-          const hooks = await c.webhooks();
-          await hooks.receiver.waitFor({ token: hooks.newUrl().token }, { timeoutMs: 5_000 });
-        },
-      },
-      run,
-    );
+    const result = await withBudget('a failure, then a wait', async (c) => {
+      c.check('first', 1, 2);
+      const hooks = await c.webhooks();
+      await hooks.receiver.waitFor({ token: hooks.newUrl().token }, { timeoutMs: 5_000 });
+    });
     expect(result).toMatchObject({ status: 'fail', expected: 2, actual: 1 });
-    expect(result.message).toContain('then stopped: the check exceeded its budget of 300 ms');
+    expect(result.message).toContain(`then stopped: the check exceeded its budget of ${BUDGET_MS} ms`);
     await closeSharedReceiver();
   });
 
   it("keeps a budget spent in the check's own code an error", async () => {
-    const result = await runCheck(
-      {
-        requirement,
-        title: 'hangs in its own code',
-        timeoutMs: 300,
-        fn: async (c) => {
-          await c.webhooks();
-          await new Promise((resolve) => setTimeout(resolve, 5_000));
-        },
-      },
-      run,
-    );
+    const result = await withBudget('hangs in its own code', async (c) => {
+      await c.webhooks();
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+    });
     expect(result.status).toBe('error');
-    expect(result.message).toBe('the check exceeded its budget of 300 ms');
+    expect(result.message).toBe(`the check exceeded its budget of ${BUDGET_MS} ms`);
     await closeSharedReceiver();
   });
 
@@ -479,25 +429,18 @@ describe('runCheck', () => {
   });
 
   it('keeps deliveries to the webhook URLs of the check as evidence, and only those', async () => {
-    const result = await runCheck(
-      {
-        requirement,
-        title: 't',
-        fn: async (c) => {
-          const hooks = await c.webhooks();
-          const mine = hooks.newUrl('mine');
-          await fetch(hooks.receiver.urlFor('someone-else'), { method: 'POST', body: '{}' });
-          await fetch(mine.url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: '{"event":"task.completed"}',
-          });
-          const got = await hooks.receiver.waitFor({ token: mine.token }, { timeoutMs: 1000 });
-          c.check('deliveries', got.length, 1);
-        },
-      },
-      run,
-    );
+    const result = await check('t', async (c) => {
+      const hooks = await c.webhooks();
+      const mine = hooks.newUrl('mine');
+      await fetch(hooks.receiver.urlFor('someone-else'), { method: 'POST', body: '{}' });
+      await fetch(mine.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"event":"task.completed"}',
+      });
+      const got = await hooks.receiver.waitFor({ token: mine.token }, { timeoutMs: 1000 });
+      c.check('deliveries', got.length, 1);
+    });
     expect(result.status).toBe('pass');
     expect(result.evidence.deliveries).toHaveLength(1);
     expect(result.evidence.deliveries[0]).toMatchObject({ json: { event: 'task.completed' } });
@@ -506,15 +449,13 @@ describe('runCheck', () => {
 
   it('does not run a check whose capability the card says is absent', async () => {
     let ran = false;
-    const result = await runCheck(
-      {
-        requirement: { ...requirement, capabilities: ['webhooks'] },
-        title: 't',
-        fn: () => {
-          ran = true;
-        },
+    const result = await check(
+      't',
+      () => {
+        ran = true;
       },
       { ...run, card: { capabilities: { webhooks: false } } },
+      { requirement: { ...requirement, capabilities: ['webhooks'] } },
     );
     expect(ran).toBe(false);
     expect(result).toMatchObject({ status: 'not-applicable' });
@@ -523,27 +464,15 @@ describe('runCheck', () => {
 
 describe('c.property', () => {
   it('records a counterexample with its replay seed as a failure, and a held property as a pass', async () => {
-    const failing = await runCheck(
-      {
-        requirement,
-        title: 't',
-        fn: async (c) => {
-          await c.property('small numbers', fc.integer({ min: 0, max: 1000 }), (n) => n < 500);
-        },
-      },
-      run,
-    );
+    const failing = await check('t', async (c) => {
+      await c.property('small numbers', fc.integer({ min: 0, max: 1000 }), (n) => n < 500);
+    });
     expect(failing.status).toBe('fail');
     expect(failing.expected).toBe('holds for every generated case');
     expect((failing.actual as { counterexample: number }).counterexample).toBe(500);
     expect(failing.notes.join()).toContain('replay with --seed 7');
-    const holding = await runCheck(
-      {
-        requirement,
-        title: 't',
-        fn: (c) => c.property('any', fc.integer(), () => true).then(() => undefined),
-      },
-      run,
+    const holding = await check('t', (c) =>
+      c.property('any', fc.integer(), () => true).then(() => undefined),
     );
     expect(holding).toMatchObject({ status: 'pass', message: '1 assertion(s) held' });
     expect(holding.assertions[0]!.actual).toBe('3 generated case(s) held');
@@ -566,13 +495,10 @@ describe('c.property', () => {
 
   it('reports no answer inside a property as not-exercised, not as a counterexample', async () => {
     const port = await closedPort();
-    const result = await runCheck(
-      {
-        requirement,
-        title: 't',
-        fn: async (c) => {
-          await c.property('ids', fc.string(), async (id) => void (await c.rpc('x', undefined, { id })));
-        },
+    const result = await check(
+      't',
+      async (c) => {
+        await c.property('ids', fc.string(), async (id) => void (await c.rpc('x', undefined, { id })));
       },
       { ...run, baseUrl: `http://127.0.0.1:${port}` },
     );

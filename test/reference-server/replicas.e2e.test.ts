@@ -2,24 +2,11 @@
 // replicas on one Redis certify like one process (exit 0, the same verdict for every requirement);
 // two replicas with their own memory fail (exit 1), tasks made on one being unknown to the other.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runConformance, type RunResult } from '../../harness/index.ts';
+import type { RunResult } from '../../harness/index.ts';
 import { startReplicaSet, type ReplicaSet } from '../../bench/field/replicas.ts';
-import { defaultAgent, generateApiKey, startReferenceServer } from '../../reference-server/index.ts';
-import type { ReferenceServerOptions } from '../../reference-server/types.ts';
+import { startReferenceServer } from '../../reference-server/index.ts';
+import { certifyReplicas, REPLICA_SERVER } from '../support/replica-runs.ts';
 
-const key = generateApiKey();
-/** The agent of `npm run certify`, so the runs are as fast as the bundled one. */
-const server: ReferenceServerOptions = {
-  allowPrivateWebhookTargets: true,
-  agents: [
-    {
-      ...defaultAgent('reference-agent', key),
-      limits: { requestsPerMinute: 6000, concurrentTasks: 4, maxMessageLength: 100_000 },
-      systemTimeoutMs: 2000,
-      keepAliveMs: 200,
-    },
-  ],
-};
 let set: ReplicaSet | undefined;
 afterEach(async () => {
   await set?.close();
@@ -33,16 +20,7 @@ afterEach(async () => {
  */
 const SHARED_STATE = ['4.3/*', '4.4/*', '4.5/*', '4.7/*', '6.3/*'];
 
-function certify(target: string): Promise<RunResult> {
-  return runConformance({
-    target,
-    agentId: 'reference-agent',
-    apiKey: key,
-    out: null,
-    seed: 7,
-    only: SHARED_STATE,
-  });
-}
+const certify = (target: string): Promise<RunResult> => certifyReplicas(target, SHARED_STATE);
 
 const verdicts = (result: RunResult): Record<string, string> =>
   Object.fromEntries(result.requirements.map((r) => [r.id, r.verdict]));
@@ -62,14 +40,14 @@ function comparable(a: RunResult, b: RunResult): [Record<string, string>, Record
 
 describe('the reference server as replicas behind a balancer', () => {
   it('three replicas on one Redis, round-robin: exit 0 and the verdicts of one process', async () => {
-    const one = await startReferenceServer(server);
+    const one = await startReferenceServer(REPLICA_SERVER);
     let alone: RunResult;
     try {
       alone = await certify(one.baseUrl);
     } finally {
       await one.close();
     }
-    set = await startReplicaSet({ count: 3, mode: 'round-robin', store: 'shared', server });
+    set = await startReplicaSet({ count: 3, mode: 'round-robin', store: 'shared', server: REPLICA_SERVER });
     const replicated = await certify(set.baseUrl);
     expect(set.counts().every((n) => n > 0)).toBe(true);
     expect(replicated.exitCode).toBe(0);
@@ -79,7 +57,7 @@ describe('the reference server as replicas behind a balancer', () => {
   }, 600_000);
 
   it('two replicas with their own memory, round-robin: exit 1, tasks not found on the other replica', async () => {
-    set = await startReplicaSet({ count: 2, mode: 'round-robin', store: 'isolated', server });
+    set = await startReplicaSet({ count: 2, mode: 'round-robin', store: 'isolated', server: REPLICA_SERVER });
     const result = await certify(set.baseUrl);
     expect(result.exitCode).toBe(1);
     expect(JSON.stringify(result.requirements.filter((r) => r.verdict === 'fail'))).toContain(

@@ -5,38 +5,18 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../harness/cli/program.ts';
 import { closedPort, startFixture, type Fixture } from '../harness/fixtures/jsonrpc-fixture.ts';
+import { runArgv, runCli } from '../support/cli-run.ts';
 import { REPORT_FILE_NAMES } from '../support/report-files.ts';
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}, isTTY = false): Promise<Ran> {
-  let stdout = '';
-  let stderr = '';
-  const io = { out: (t: string) => void (stdout += t), err: (t: string) => void (stderr += t), env, isTTY };
-  const code = await main(['node', 'a2a-conformance', ...args], io);
-  return { code, stdout, stderr };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}, isTTY = false) => runCli(args, { env, isTTY });
 
 const dir = mkdtempSync(join(tmpdir(), 'a2a-cli-run-'));
 
 describe('console flags', () => {
   let unreachable: string[];
   beforeAll(async () => {
-    unreachable = [
-      'run',
-      '--target',
-      `http://127.0.0.1:${await closedPort()}`,
-      '--agent-id',
-      'a',
-      '--api-key',
-      'key-123456',
-    ];
+    unreachable = runArgv(`http://127.0.0.1:${await closedPort()}`, 'a', 'key-123456');
   });
 
   it('refuses --quiet with --verbose (exit 2)', async () => {
@@ -77,8 +57,8 @@ describe('--baseline through the runner (a fixture that does not echo the reques
 
   beforeAll(async () => {
     fx = await startFixture({ wrongId: 'not-your-id' });
-    target = ['run', '--target', fx.baseUrl, '--agent-id', fx.agentId, '--api-key', fx.apiKey];
-    target.push('--only', `${FAILING},${PASSING}`, '--seed', '3', '--runs', '2', '--quiet');
+    target = runArgv(fx.baseUrl, fx.agentId, fx.apiKey, '--only', `${FAILING},${PASSING}`);
+    target.push('--seed', '3', '--runs', '2', '--quiet');
   });
   afterAll(async () => {
     await fx.close();

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useColour } from '../../reporters/console/ansi.ts';
 import { ConsoleReporter, type ConsoleOptions } from '../../reporters/console/console-reporter.ts';
 import { formatSummary } from '../../harness/index.ts';
-import { check, fixtureRun } from './fixtures.ts';
+import { check, fixtureRun, startAndPlan } from './fixtures.ts';
 
 const ESC = '\u001b[';
 
@@ -165,30 +165,14 @@ describe('summary', () => {
 });
 
 describe('the status line', () => {
-  const start = {
-    kind: 'start' as const,
-    tool: { name: 'a2a-conformance', version: '0.0.0' },
-    target: { baseUrl: 'http://127.0.0.1:8080', agentId: 'a' },
-    requirements: [
-      { id: '1/a', level: 'MUST' as const },
-      { id: '1/b', level: 'MUST' as const },
-      { id: '1/c', level: 'SHOULD' as const },
+  const [start, plan] = startAndPlan(
+    [
+      ['1/a', 'MUST', 'one', 10_000],
+      ['1/b', 'MUST', 'two', 10_000],
+      ['1/c', 'SHOULD', 'three', 20_000],
     ],
-  };
-  const plan = {
-    kind: 'plan' as const,
-    checks: [
-      { requirementId: '1/a', title: 'one', weightMs: 10_000 },
-      { requirementId: '1/b', title: 'two', weightMs: 10_000 },
-      { requirementId: '1/c', title: 'three', weightMs: 20_000 },
-    ],
-    estimateMs: 40_000,
-    budgetMs: 600_000,
-    fits: 'everything' as const,
-    requirements: 3,
-    requests: 30,
-    turns: 0,
-  };
+    30,
+  );
 
   it('says checks done, requests, MUST decided and the time left once the console was silent long enough', () => {
     const { r, out, advance } = reporter({ statusEveryMs: 5_000 });

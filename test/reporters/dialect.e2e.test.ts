@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChild, type Child } from '../../bench/lib/child.ts';
-import { main } from '../../harness/cli/program.ts';
+import { runArgv, runCli } from '../support/cli-run.ts';
 import { validate } from '../../schemas/registry.ts';
 
 const ONLY = [
@@ -28,17 +28,16 @@ interface Report {
 describe('run against an @a2a-js/sdk 0.3 agent (A2A v0.3 JSON-RPC)', () => {
   const out = mkdtempSync(join(tmpdir(), 'a2a-dialect-'));
   let peer: Child<{ url: string; apiKey: string }>;
-  let stdout = '';
+  /** What the run printed, stdout and stderr as written. */
+  let printed = '';
   let code = -1;
   let report: Report;
 
   beforeAll(async () => {
     peer = await startChild<{ url: string; apiKey: string }>('sdk-peer');
     const url = new URL(peer.info.url);
-    const io = { out: (t: string) => void (stdout += t), err: (t: string) => void (stdout += t), env: {} };
-    const argv = ['run', '--target', url.origin, '--agent-id', 'peer', '--api-key', peer.info.apiKey];
-    argv.push('--only', ONLY.join(','), '--out', out);
-    code = await main(['node', 'a2a-conformance', ...argv], io);
+    const argv = runArgv(url.origin, 'peer', peer.info.apiKey, '--only', ONLY.join(','), '--out', out);
+    ({ code, output: printed } = await runCli(argv));
     report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
   }, 120_000);
 
@@ -47,7 +46,7 @@ describe('run against an @a2a-js/sdk 0.3 agent (A2A v0.3 JSON-RPC)', () => {
   });
 
   it('says so in its first lines, before any suite runs', () => {
-    const lines = stdout.split('\n');
+    const lines = printed.split('\n');
     expect(lines[0]).toMatch(
       /^a2a-conformance .*: http:\/\/127\.0\.0\.1:\d+ agent peer, 6 requirement\(s\)$/,
     );
@@ -58,7 +57,7 @@ describe('run against an @a2a-js/sdk 0.3 agent (A2A v0.3 JSON-RPC)', () => {
   });
 
   it('leads the console summary with the dialect and groups every failure under a difference', () => {
-    const summary = stdout.slice(stdout.indexOf('\ntarget: ') + 1);
+    const summary = printed.slice(printed.indexOf('\ntarget: ') + 1);
     const lines = summary.split('\n');
     expect(lines[0]).toMatch(/^target: /);
     const dialect = lines.findIndex((l) => l.startsWith('DIALECT '));

@@ -6,12 +6,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../harness/cli/program.ts';
-import type { ProgressEvent } from '../../core/progress.ts';
+import { runArgv, runCli } from '../support/cli-run.ts';
 import { EventStream } from '../../reporters/event-stream.ts';
 import { validate } from '../../schemas/registry.ts';
 import { startFixture, type Fixture } from '../harness/fixtures/jsonrpc-fixture.ts';
-import { check, fixtureRun } from './fixtures.ts';
+import { check, fixtureRun, startAndPlan } from './fixtures.ts';
 
 type Line = Record<string, unknown> & { event: string };
 
@@ -27,30 +26,14 @@ function expectValid(lines: Line[]): void {
     expect(validate('run-event', line), JSON.stringify(line)).toEqual({ valid: true });
 }
 
-const TOOL = { name: 'a2a-conformance', version: '0.0.0' };
-const start: ProgressEvent = {
-  kind: 'start',
-  tool: TOOL,
-  target: { baseUrl: 'http://127.0.0.1:8080', agentId: 'agent-1' },
-  requirements: [
-    { id: '2.2/response-id-equals-request-id', level: 'MUST' },
-    { id: '2.1/id-required', level: 'SHOULD' },
+const [start, plan] = startAndPlan(
+  [
+    ['2.2/response-id-equals-request-id', 'MUST', 'a', 1_000],
+    ['2.2/response-id-equals-request-id', 'MUST', 'b', 1_000],
+    ['2.1/id-required', 'SHOULD', 'c', 2_000],
   ],
-};
-const plan: ProgressEvent = {
-  kind: 'plan',
-  checks: [
-    { requirementId: '2.2/response-id-equals-request-id', title: 'a', weightMs: 1_000 },
-    { requirementId: '2.2/response-id-equals-request-id', title: 'b', weightMs: 1_000 },
-    { requirementId: '2.1/id-required', title: 'c', weightMs: 2_000 },
-  ],
-  estimateMs: 4_000,
-  budgetMs: 600_000,
-  fits: 'everything',
-  requirements: 2,
-  requests: 12,
-  turns: 0,
-};
+  12,
+);
 
 function stream(secrets: string[] = []): { s: EventStream; out: () => Line[] } {
   let text = '';
@@ -155,8 +138,10 @@ describe('run --events through the CLI', () => {
 
   beforeAll(async () => {
     fx = await startFixture({ wrongId: 'not-your-id' });
-    target = ['run', '--target', fx.baseUrl, '--agent-id', fx.agentId, '--api-key', fx.apiKey];
-    target.push(
+    target = runArgv(
+      fx.baseUrl,
+      fx.agentId,
+      fx.apiKey,
       '--only',
       '2.2/response-id-equals-request-id,2.2/response-jsonrpc-version',
       '--seed',
@@ -169,16 +154,8 @@ describe('run --events through the CLI', () => {
     await fx.close();
   });
 
-  async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    let stdout = '';
-    let stderr = '';
-    const io = { out: (t: string) => void (stdout += t), err: (t: string) => void (stderr += t), env: {} };
-    const code = await main(['node', 'a2a-conformance', ...args], io);
-    return { code, stdout, stderr };
-  }
-
   it('--events - writes only the stream on stdout, the console on stderr; verdicts come before the end', async () => {
-    const r = await cli([...target, '--out', join(dir, 'stdout'), '--events', '-']);
+    const r = await runCli([...target, '--out', join(dir, 'stdout'), '--events', '-']);
     expect(r.code).toBe(1);
     const lines = parsed(r.stdout);
     expectValid(lines);
@@ -198,7 +175,7 @@ describe('run --events through the CLI', () => {
 
   it('--events <file> writes the same stream into the file and leaves the console on stdout', async () => {
     const file = join(dir, 'events.ndjson');
-    const r = await cli([...target, '--out', join(dir, 'file'), '--events', file, '--quiet']);
+    const r = await runCli([...target, '--out', join(dir, 'file'), '--events', file, '--quiet']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/exit 1:/);
     const lines = parsed(readFileSync(file, 'utf8'));
@@ -207,7 +184,7 @@ describe('run --events through the CLI', () => {
   });
 
   it('refuses a path it cannot write before the first request (exit 2)', async () => {
-    const r = await cli([...target, '--events', join(dir, 'no-such-dir', 'e.ndjson')]);
+    const r = await runCli([...target, '--events', join(dir, 'no-such-dir', 'e.ndjson')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--events .*cannot write it/);
     // The run never began: no console line about the target, no report.

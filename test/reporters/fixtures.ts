@@ -1,9 +1,11 @@
 // RunResult fixtures for the reporter tests: one requirement per verdict over real ledger ids, with
 // HTTP, SSE and webhook evidence, built with the harness's own verdict folding and summary.
 import type { Exchange, StreamTranscript } from '../../core/evidence.ts';
+import type { ProgressEvent } from '../../core/progress.ts';
 import type { CheckResult, CheckStatus, RequirementResult, RunResult, Verdict } from '../../core/types.ts';
 import { decideExit, summarize } from '../../core/verdict.ts';
 import { getRequirement } from '../../requirements/index.ts';
+import type { Level } from '../../requirements/types.ts';
 
 export const TARGET = 'http://127.0.0.1:8080';
 const AGENT_PATH = `${TARGET}/api/v1/a2a/agent-1`;
@@ -252,4 +254,33 @@ export function fixtureRun(
 /** Requirements all with one verdict per level: for score and compliance cases. */
 export function withVerdicts(entries: [id: string, verdict: Verdict][]): RequirementResult[] {
   return entries.map(([id, verdict]) => requirement(id, verdict, []));
+}
+
+/**
+ * The `start` and `plan` progress events of a run of `checks` (each: its requirement and level, its
+ * title, the ms the plan gives it), as the runner reports them: the requirements in the order of
+ * their first check, the estimate the sum of the weights, `requests` the plan's count.
+ */
+export function startAndPlan(
+  checks: ReadonlyArray<[id: string, level: Level, title: string, weightMs: number]>,
+  requests: number,
+): [ProgressEvent, ProgressEvent] {
+  const levels = new Map(checks.map(([id, level]) => [id, level]));
+  const start: ProgressEvent = {
+    kind: 'start',
+    tool: { name: 'a2a-conformance', version: '0.0.0' },
+    target: { baseUrl: TARGET, agentId: 'agent-1' },
+    requirements: [...levels].map(([id, level]) => ({ id, level })),
+  };
+  const plan: ProgressEvent = {
+    kind: 'plan',
+    checks: checks.map(([requirementId, , title, weightMs]) => ({ requirementId, title, weightMs })),
+    estimateMs: checks.reduce((ms, [, , , weightMs]) => ms + weightMs, 0),
+    budgetMs: 600_000,
+    fits: 'everything',
+    requirements: levels.size,
+    requests,
+    turns: 0,
+  };
+  return [start, plan];
 }

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../harness/cli/program.ts';
 import { startReferenceServer } from '../../reference-server/index.ts';
 import { validate } from '../../schemas/registry.ts';
+import { runArgv, runCli, type CliRun } from '../support/cli-run.ts';
 import { REPORT_FILE_NAMES } from '../support/report-files.ts';
 
 const API_KEY = `e2e-key-${randomBytes(12).toString('hex')}`;
@@ -34,16 +34,10 @@ function forms(secret: string): string[] {
   ];
 }
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 describe('run --out DIR against the reference server (--only four 6.2 and 6.4 requirements)', () => {
   const out = mkdtempSync(join(tmpdir(), 'a2a-e2e-'));
   let server: Awaited<ReturnType<typeof startReferenceServer>>;
-  let ran: Ran;
+  let ran: CliRun;
   let report: Record<string, unknown> & { requirements: { id: string; checks: unknown[] }[] };
 
   beforeAll(async () => {
@@ -51,14 +45,10 @@ describe('run --out DIR against the reference server (--only four 6.2 and 6.4 re
       allowPrivateWebhookTargets: true,
       agents: [{ id: 'e2e-agent', apiKeys: [API_KEY], bearerTokens: [BEARER] }],
     });
-    let stdout = '';
-    let stderr = '';
-    const io = { out: (t: string) => void (stdout += t), err: (t: string) => void (stderr += t), env: {} };
-    const argv = ['run', '--target', server.baseUrl, '--agent-id', 'e2e-agent', '--api-key', API_KEY];
-    argv.push('--bearer', BEARER, '--only', ONLY.join(','), '--out', out, '--seed', '7', '--runs', '3');
+    const argv = runArgv(server.baseUrl, 'e2e-agent', API_KEY, '--bearer', BEARER, '--only', ONLY.join(','));
+    argv.push('--out', out, '--seed', '7', '--runs', '3');
     argv.push('--evidence', 'all'); // the exchanges and deliveries of passing checks too
-    const code = await main(['node', 'a2a-conformance', ...argv], io);
-    ran = { code, stdout, stderr };
+    ran = await runCli(argv);
     report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
   }, 120_000);
 

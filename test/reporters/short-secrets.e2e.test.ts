@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../harness/cli/program.ts';
 import { startReferenceServer } from '../../reference-server/index.ts';
+import { runArgv, runCli, type CliRun } from '../support/cli-run.ts';
 import { REPORT_FILE_NAMES } from '../support/report-files.ts';
 
 const KEY = 'k';
@@ -41,9 +41,7 @@ interface Report {
 describe('run with a one-letter key, a common-word token and a password in the target URL', () => {
   const out = mkdtempSync(join(tmpdir(), 'a2a-short-secrets-'));
   let server: Awaited<ReturnType<typeof startReferenceServer>>;
-  let code: number;
-  let stdout = '';
-  let stderr = '';
+  let ran: CliRun;
   let files: Record<string, string>;
   let report: Report;
 
@@ -52,11 +50,9 @@ describe('run with a one-letter key, a common-word token and a password in the t
       agents: [{ id: 'short-agent', apiKeys: [KEY], bearerTokens: [KEY] }],
     });
     const target = server.baseUrl.replace('://', `://user:${PASSWORD}@`);
-    const io = { out: (t: string) => void (stdout += t), err: (t: string) => void (stderr += t), env: {} };
-    const argv = ['run', '--target', target, '--agent-id', 'short-agent', '--api-key', KEY];
-    argv.push('--secret-header', `X-Gateway-Pass: ${HEADER_SECRET}`);
+    const argv = runArgv(target, 'short-agent', KEY, '--secret-header', `X-Gateway-Pass: ${HEADER_SECRET}`);
     argv.push('--only', ONLY.join(','), '--out', out, '--seed', '7', '--runs', '3', '--evidence', 'all');
-    code = await main(['node', 'a2a-conformance', ...argv, '--verbose'], io);
+    ran = await runCli([...argv, '--verbose']);
     files = Object.fromEntries(REPORT_FILE_NAMES.map((f) => [f, readFileSync(join(out, f), 'utf8')]));
     report = JSON.parse(files['report.json']!) as Report;
   }, 120_000);
@@ -66,15 +62,15 @@ describe('run with a one-letter key, a common-word token and a password in the t
   });
 
   it('gives the verdicts of long keys: every selected requirement passes, exit 0', () => {
-    expect(stderr).toBe('');
-    expect(code, stdout).toBe(0);
+    expect(ran.stderr).toBe('');
+    expect(ran.code, ran.stdout).toBe(0);
     expect(Object.fromEntries(report.requirements.map((r) => [r.id, r.verdict]))).toEqual(
       Object.fromEntries(ONLY.map((id) => [id, 'pass'])),
     );
   });
 
   it('cuts no word of any report file or of the console', () => {
-    for (const [name, text] of Object.entries({ ...files, console: stdout })) {
+    for (const [name, text] of Object.entries({ ...files, console: ran.stdout })) {
       const m = CUT_WORD.exec(text);
       expect(m === null ? null : text.slice(Math.max(0, m.index - 40), m.index + 40), name).toBeNull();
     }
@@ -113,7 +109,7 @@ describe('run with a one-letter key, a common-word token and a password in the t
 
   it('leaves no credential in clear in any file or the console', () => {
     const basic = Buffer.from(`user:${PASSWORD}`).toString('base64');
-    for (const [name, text] of Object.entries({ ...files, console: stdout })) {
+    for (const [name, text] of Object.entries({ ...files, console: ran.stdout })) {
       expect(text, name).not.toContain(`:${PASSWORD}@`);
       expect(text, name).not.toContain(basic);
       expect(text, name).not.toMatch(/x-api-key\\?"?: ?\\?"?k\b/);
