@@ -4,12 +4,7 @@
 // through one replica must be known to every other (tasks/get, tasks/cancel, tasks/resubscribe and
 // its webhook configuration are all the same agent's answers, spec 4.3-4.7); a replica that answers
 // it "not found" keeps the task in its own memory (docs/certify-replicas.md).
-import {
-  completeAnswer,
-  NoAnswerError,
-  type AnsweredExchange,
-  type CheckContext,
-} from '../../harness/check/index.ts';
+import { requireAnswer, type AnsweredExchange, type CheckContext } from '../../harness/check/index.ts';
 import { sendTask, textPart } from './messages.ts';
 import { errorOf } from './rpc.ts';
 import { awaitState, isFinalState, stateOf } from './tasks.ts';
@@ -38,12 +33,8 @@ export function onReplica(c: CheckContext, baseUrl: string): CheckContext {
     ...c,
     target: { ...c.target, baseUrl },
     client,
-    rpc: async (method, params, opts) => {
-      const ex = await client.rpc(method, params, opts);
-      // No answer from a replica is a harness error, as from the target (harness/check/context.ts).
-      if (!completeAnswer(ex)) throw new NoAnswerError(ex);
-      return ex as AnsweredExchange;
-    },
+    // No answer from a replica is a harness error, as from the target (harness/check/context.ts).
+    rpc: async (method, params, opts) => requireAnswer(await client.rpc(method, params, opts)),
     stream: (method, params, opts) => client.stream(method, params, opts),
   };
   return view;
