@@ -1,6 +1,7 @@
 // Certifications of the sections that share task state, of the reference server as replicas behind the loopback balancer: three
-// replicas on one Redis certify like one process (exit 0, the same verdict for every requirement);
-// two replicas with their own memory fail (exit 1), tasks made on one being unknown to the other.
+// replicas on one Redis certify like one process (exit 0, the same verdict for every requirement).
+// Replicas with their own memory are test/harness/cross-replica.e2e.test.ts's (exit 1, the replica
+// that did not know the task named, and the root cause without --replica).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../harness/index.ts';
 import { startReplicaSet, type ReplicaSet } from '../../bench/field/replicas.ts';
@@ -54,14 +55,5 @@ describe('the reference server as replicas behind a balancer', () => {
     const [replicatedVerdicts, aloneVerdicts] = comparable(replicated, alone);
     expect(replicatedVerdicts).toEqual(aloneVerdicts);
     expect(Object.keys(replicatedVerdicts).length).toBeGreaterThan(replicated.requirements.length * 0.95);
-  }, 600_000);
-
-  it('two replicas with their own memory, round-robin: exit 1, tasks not found on the other replica', async () => {
-    set = await startReplicaSet({ count: 2, mode: 'round-robin', store: 'isolated', server: REPLICA_SERVER });
-    const result = await certify(set.baseUrl);
-    expect(result.exitCode).toBe(1);
-    expect(JSON.stringify(result.requirements.filter((r) => r.verdict === 'fail'))).toContain(
-      'Task not found',
-    );
   }, 600_000);
 });
