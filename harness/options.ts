@@ -142,15 +142,16 @@ export function resolveOptions(
   const alone = aloneValues(given);
   const timeoutMs = alone.timeoutMs;
   const smoke = given.profile === 'smoke';
+  // smoke is the quick look: five minutes, every MUST requirement first (harness/runner/plan.ts).
+  const budgetMs = given.budgetMs ?? (smoke ? SMOKE_BUDGET_MS : DEFAULTS.budgetMs);
   const resolved: ResolvedRunOptions = {
     ...alone,
     out: out === null ? null : (given.out ?? DEFAULTS.out),
     // smoke exercises the MUST requirements only, unless --level says otherwise.
     level: given.level ?? (smoke ? 'must' : (defaultOf('level') as LevelSelection)),
     checkTimeoutMs: given.checkTimeoutMs ?? defaultCheckTimeoutMs(timeoutMs),
-    coldStartMs: Math.max(timeoutMs, given.coldStartMs ?? DEFAULTS.coldStartMs),
-    // smoke is the quick look: five minutes, every MUST requirement first (harness/runner/plan.ts).
-    budgetMs: given.budgetMs ?? (smoke ? SMOKE_BUDGET_MS : DEFAULTS.budgetMs),
+    coldStartMs: Math.max(timeoutMs, Math.min(given.coldStartMs ?? DEFAULTS.coldStartMs, budgetMs)),
+    budgetMs,
     seed: given.seed ?? Math.floor(Math.random() * 2 ** 31),
     evidence: given.evidence ?? evidenceDefault(alone.target),
     profile: given.profile ?? (alone.target === undefined ? 'full' : 'standard'),

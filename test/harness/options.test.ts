@@ -40,6 +40,15 @@ describe('resolveOptions precedence', () => {
     expect(resolveOptions({ flag: { profile: 'standard' }, env: none, file: none }).budgetMs).toBe(600_000);
   });
 
+  it('waits for a cold start no longer than the whole run may take, and no less than one request', () => {
+    const opts = (flag: Record<string, string>) => resolveOptions({ flag, env: none, file: none });
+    expect(opts({}).coldStartMs).toBe(60_000);
+    expect(opts({ budgetMs: '30000' }).coldStartMs).toBe(30_000);
+    expect(opts({ budgetMs: '30000', coldStartMs: '90000' }).coldStartMs).toBe(30_000);
+    expect(opts({ budgetMs: '5000', timeoutMs: '8000' }).coldStartMs).toBe(8_000);
+    expect(opts({ coldStartMs: '2000', timeoutMs: '8000' }).coldStartMs).toBe(8_000);
+  });
+
   it('prefers flags over env over the config file, key by key', () => {
     const file = { ...target, level: 'must', timeoutMs: 1000, runs: 7, seed: 1 };
     const env = readEnv({ A2A_LEVEL: 'should', A2A_TIMEOUT_MS: '2000', A2A_SEED: '2' });
