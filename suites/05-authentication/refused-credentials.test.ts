@@ -2,7 +2,15 @@
 // Bearer token (C-01: no result and nothing performed MUST; HTTP 401, WWW-Authenticate and -32010
 // with data.reason SHOULD). What a refused call would have done is looked for afterwards.
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, is, SIDE_BY_SIDE, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import {
+  declareSample,
+  ERROR_CODES,
+  is,
+  SIDE_BY_SIDE,
+  suiteFile,
+  verifies,
+  type CheckContext,
+} from '../support/index.ts';
 import { answer, header, methodCalls, type Answer } from '../support/calls.ts';
 import { listedMethods, pathValue } from '../support/card.ts';
 import { REFUSED_CASES, type RefusedCase } from '../support/credentials.ts';
@@ -11,22 +19,17 @@ import { answerError } from '../support/errors.ts';
 import { startWorkingTask } from '../support/live-tasks.ts';
 import { messageParams, sendText, textPart } from '../support/messages.ts';
 import { errorOf, requestId, resultOf } from '../support/rpc.ts';
-import { sampleTaskId, sharedSample } from '../support/samples.ts';
+import { declareSampleTask, sampleTaskId, sharedSample } from '../support/samples.ts';
 import { getTask, stateOf } from '../support/tasks.ts';
 import { SET } from '../support/webhooks.ts';
 import { isObject } from '../../schemas/json.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: {
-    'message/send refused without a credential': { requests: 1, turns: 0 },
-    'task made for the requests that need one': { requests: 1, turns: 1 },
-    'whether the agent gives a task the id the client chose': { requests: 1, turns: 1 },
-  },
 });
 
-const REFUSED_SEND = 'message/send refused without a credential';
-const TASK_SAMPLE = 'task made for the requests that need one';
+const REFUSED_SEND = declareSample('message/send refused without a credential', { requests: 1, turns: 0 });
+const TASK_SAMPLE = declareSampleTask();
 const CLIENT_IDS = 'whether the agent gives a task the id the client chose';
 
 interface Refusal {
@@ -140,7 +143,7 @@ verifies(
 );
 
 /** Whether the target gives a task the id the client chose (C-16); else the refusal check proves little. */
-const honoursClientIds = sharedSample(CLIENT_IDS, async (c) => {
+const honoursClientIds = sharedSample(CLIENT_IDS, { requests: 1, turns: 1 }, async (c) => {
   const id = randomUUID();
   const ex = await sendText(c, 'conformance: client id', { id });
   return resultOf(ex)?.id === id;

@@ -2,7 +2,15 @@
 // method, -32000 with taskId and suggestion, -32003 with taskId and currentState (C-08), -32004 with
 // taskId and reason (C-41), -32603 (an unexpected fault, provoked by the a2a:directive internalError).
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, is, SIDE_BY_SIDE, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import {
+  declareSample,
+  ERROR_CODES,
+  is,
+  SIDE_BY_SIDE,
+  suiteFile,
+  verifies,
+  type CheckContext,
+} from '../support/index.ts';
 import { answer } from '../support/calls.ts';
 import { listedMethods } from '../support/card.ts';
 import { directivePart, requireDirectives } from '../support/directives.ts';
@@ -17,16 +25,12 @@ import { invalidParamsCases, leafName, type ParamsCase } from './params-cases.ts
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: {
-    'message/send without message': { requests: 1, turns: 0 },
-    'tasks/get of an unknown id': { requests: 1, turns: 0 },
-  },
   // Answers are shared through Maps of promises; the live-task checks each hold and cancel their own task.
   concurrent: true,
 });
 
-const FIRST_MISSING = 'message/send without message';
-const FIRST_UNKNOWN = 'tasks/get of an unknown id';
+const FIRST_MISSING = declareSample('message/send without message', { requests: 1, turns: 0 });
+const FIRST_UNKNOWN = declareSample('tasks/get of an unknown id', { requests: 1, turns: 0 });
 
 const C = ERROR_CODES;
 

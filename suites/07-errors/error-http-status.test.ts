@@ -2,7 +2,7 @@
 // transport-level conditions (401, 404, 405, 415; C-23, C-28, C-32, C-33) with their status and still
 // a JSON-RPC error body; a deterministic error is never a 5xx (clients retry only those).
 import { validate } from '../../schemas/registry.ts';
-import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
+import { declareSample, ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
 import { header } from '../support/calls.ts';
 import { pathValue } from '../support/card.ts';
 import { sendText } from '../support/messages.ts';
@@ -11,10 +11,6 @@ import { ERROR_CASES, eachError, errorMember, type ErrorAnswer, type ErrorCase }
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: {
-    'the answer to the first provoked JSON-RPC-level error': { requests: 1, turns: 0 },
-    'the answer to the first provoked transport-level error': { requests: 1, turns: 0 },
-  },
   // The checks read the provoked answers (error-cases.ts, one promise per case) or send their own body.
   concurrent: true,
 });
@@ -31,8 +27,14 @@ function readsErrors(filter: (e: ErrorCase) => boolean, sample: string) {
     property: { requests: 1, turns: 0, cases: ERROR_CASES.filter(filter).length },
   };
 }
-const FIRST_JSON_RPC = 'the answer to the first provoked JSON-RPC-level error';
-const FIRST_TRANSPORT = 'the answer to the first provoked transport-level error';
+const FIRST_JSON_RPC = declareSample('the answer to the first provoked JSON-RPC-level error', {
+  requests: 1,
+  turns: 0,
+});
+const FIRST_TRANSPORT = declareSample('the answer to the first provoked transport-level error', {
+  requests: 1,
+  turns: 0,
+});
 
 /** Media type without parameters, lower-cased (C-28 allows charset). */
 function mediaType(a: ErrorAnswer): string | undefined {

@@ -1,22 +1,31 @@
 // Spec 7 and JSON-RPC 2.0 section 5.1: the error object (code integer, message string, data an object
 // when present: C-40) on every error the catalogue provokes, JSON-RPC-level and transport-level alike;
 // plus the standard codes on cases the envelope suite does not send (C-02, C-13).
-import { ERROR_CODES, is, SIDE_BY_SIDE, suiteFile, typeOf, verifies } from '../support/index.ts';
+import {
+  declareSample,
+  ERROR_CODES,
+  is,
+  SIDE_BY_SIDE,
+  suiteFile,
+  typeOf,
+  verifies,
+} from '../support/index.ts';
 import type { CheckContext } from '../support/index.ts';
 import { CARD, errorOf, responseOf } from '../support/rpc.ts';
 import { ERROR_CASES, eachError, errorMember } from './error-cases.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
-  samples: { 'the answer to the first provoked error': { requests: 1, turns: 0 } },
   // The checks read the provoked answers (error-cases.ts, one promise per case) or send their own.
   concurrent: true,
 });
 
+const FIRST_ERROR = declareSample('the answer to the first provoked error', { requests: 1, turns: 0 });
+
 /** The checks that read the provoked errors: the first case's answer is shared, each further one may be. */
 const READS_ERRORS = {
   cost: { requests: 0, turns: 0 },
-  samples: ['the answer to the first provoked error'],
+  samples: [FIRST_ERROR],
   property: { requests: 1, turns: 0, cases: ERROR_CASES.length },
 } as const;
 

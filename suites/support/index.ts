@@ -6,6 +6,7 @@
 // timestamps.ts, timing.ts.
 export {
   completeAnswer,
+  declareSample,
   isNotExercisedStop,
   is,
   NoAnswerError,
