@@ -1,9 +1,10 @@
 // One task with progress steps (a2a:directive delayMs + progressSteps), polled with tasks/get from
 // creation to its end (spec 4.3, C-24, C-35). Made once per file and read by several checks at once.
-import { declareSample, type CheckContext } from '../support/index.ts';
+import type { CheckContext } from '../support/index.ts';
 import { requireDirectives, scriptParts } from '../support/directives.ts';
 import { openTask } from '../support/live-tasks.ts';
 import type { JsonObject } from '../support/rpc.ts';
+import { declareSample } from '../support/samples.ts';
 import { getTask, isFinalState, stateOf } from '../support/tasks.ts';
 import { sleep } from '../support/timing.ts';
 

@@ -3,19 +3,12 @@
 // always there; a non-boolean flag is -32602 (C-14).
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
-import {
-  declareSample,
-  ERROR_CODES,
-  is,
-  SIDE_BY_SIDE,
-  suiteFile,
-  typeOf,
-  verifies,
-} from '../support/index.ts';
+import { ERROR_CODES, is, SIDE_BY_SIDE, suiteFile, typeOf, verifies } from '../support/index.ts';
 import type { CheckContext } from '../support/index.ts';
 import { fetchCard } from '../support/card.ts';
 import { CARD, errorOf } from '../support/rpc.ts';
 import { requireObject } from '../support/schemas.ts';
+import { declareSample } from '../support/samples.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },

@@ -2,15 +2,7 @@
 // Bearer token (C-01: no result and nothing performed MUST; HTTP 401, WWW-Authenticate and -32010
 // with data.reason SHOULD). What a refused call would have done is looked for afterwards.
 import { randomUUID } from 'node:crypto';
-import {
-  declareSample,
-  ERROR_CODES,
-  is,
-  SIDE_BY_SIDE,
-  suiteFile,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
+import { ERROR_CODES, is, SIDE_BY_SIDE, suiteFile, verifies, type CheckContext } from '../support/index.ts';
 import { answer, header, methodCalls, type Answer } from '../support/calls.ts';
 import { listedMethods, pathValue } from '../support/card.ts';
 import { REFUSED_CASES, type RefusedCase } from '../support/credentials.ts';
@@ -19,7 +11,7 @@ import { answerError } from '../support/errors.ts';
 import { startWorkingTask } from '../support/live-tasks.ts';
 import { messageParams, sendText, textPart } from '../support/messages.ts';
 import { errorOf, requestId, resultOf } from '../support/rpc.ts';
-import { declareSampleTask, sampleTaskId, sharedSample } from '../support/samples.ts';
+import { declareSample, declareSampleTask, sampleTaskId, sharedSample } from '../support/samples.ts';
 import { getTask, stateOf } from '../support/tasks.ts';
 import { SET } from '../support/webhooks.ts';
 import { isObject } from '../../schemas/json.ts';

@@ -2,15 +2,7 @@
 // method, -32000 with taskId and suggestion, -32003 with taskId and currentState (C-08), -32004 with
 // taskId and reason (C-41), -32603 (an unexpected fault, provoked by the a2a:directive internalError).
 import { randomUUID } from 'node:crypto';
-import {
-  declareSample,
-  ERROR_CODES,
-  is,
-  SIDE_BY_SIDE,
-  suiteFile,
-  verifies,
-  type CheckContext,
-} from '../support/index.ts';
+import { ERROR_CODES, is, SIDE_BY_SIDE, suiteFile, verifies, type CheckContext } from '../support/index.ts';
 import { answer } from '../support/calls.ts';
 import { listedMethods } from '../support/card.ts';
 import { directivePart, requireDirectives } from '../support/directives.ts';
@@ -20,6 +12,7 @@ import { startWorkingTask } from '../support/live-tasks.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import { errorOf } from '../support/rpc.ts';
 import { awaitState } from '../support/tasks.ts';
+import { declareSample } from '../support/samples.ts';
 import { isObject } from '../../schemas/json.ts';
 import { invalidParamsCases, leafName, type ParamsCase } from './params-cases.ts';
 

@@ -2,11 +2,12 @@
 // transport-level conditions (401, 404, 405, 415; C-23, C-28, C-32, C-33) with their status and still
 // a JSON-RPC error body; a deterministic error is never a 5xx (clients retry only those).
 import { validate } from '../../schemas/registry.ts';
-import { declareSample, ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
+import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
 import { header } from '../support/calls.ts';
 import { pathValue } from '../support/card.ts';
 import { sendText } from '../support/messages.ts';
 import { errorOf } from '../support/rpc.ts';
+import { declareSample } from '../support/samples.ts';
 import { ERROR_CASES, eachError, errorMember, type ErrorAnswer, type ErrorCase } from './error-cases.ts';
 
 suiteFile({

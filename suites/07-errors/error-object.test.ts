@@ -1,17 +1,10 @@
 // Spec 7 and JSON-RPC 2.0 section 5.1: the error object (code integer, message string, data an object
 // when present: C-40) on every error the catalogue provokes, JSON-RPC-level and transport-level alike;
 // plus the standard codes on cases the envelope suite does not send (C-02, C-13).
-import {
-  declareSample,
-  ERROR_CODES,
-  is,
-  SIDE_BY_SIDE,
-  suiteFile,
-  typeOf,
-  verifies,
-} from '../support/index.ts';
+import { ERROR_CODES, is, SIDE_BY_SIDE, suiteFile, typeOf, verifies } from '../support/index.ts';
 import type { CheckContext } from '../support/index.ts';
 import { CARD, errorOf, responseOf } from '../support/rpc.ts';
+import { declareSample } from '../support/samples.ts';
 import { ERROR_CASES, eachError, errorMember } from './error-cases.ts';
 
 suiteFile({

@@ -6,7 +6,6 @@
 // timestamps.ts, timing.ts.
 export {
   completeAnswer,
-  declareSample,
   isNotExercisedStop,
   is,
   NoAnswerError,

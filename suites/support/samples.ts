@@ -14,6 +14,9 @@ import {
   type StreamTranscript,
 } from '../../harness/check/index.ts';
 import { servedMethods } from './card.ts';
+
+// A sample a file shares by other means than sharedSample declares its name and cost with it.
+export { declareSample };
 import { directivePart, requireDirectives, scriptParts, type DirectiveFields } from './directives.ts';
 import { endedBefore } from './ended-first.ts';
 import { cancellableTask, cancelLive } from './live-tasks.ts';
