@@ -1,7 +1,8 @@
 // What a check costs the agent and what it needs, declared next to the check: `suiteFile({...})` at
 // the top of a suite file (what its checks cost unless they say otherwise, whether the file runs
-// first or last, whether its checks need the agent to themselves, its shared samples) and
-// `verifies(..., { cost, property, samples })` on a check that differs. The runner collects the
+// first or last, whether its checks need the agent to themselves), each shared sample's own name and
+// cost where it is made (declareSample, sharedSample) and `verifies(..., { cost, property, samples })`
+// on a check that differs. The runner collects the
 // declarations when vitest collects the suites (each test carries its own in `task.meta.a2aPlan`),
 // orders the files by them and plans the run from them (harness/runner/plan.ts). No path or text of a
 // file decides anything. A check filed in another section's suite folder than its requirement's says
@@ -49,7 +50,7 @@ export interface CheckDeclaration {
   cost?: CheckCost;
   /** The check runs a property: each generated case after the first costs this. */
   property?: PropertyCost;
-  /** The file's shared samples (SuiteFileDeclaration.samples) the check reads. */
+  /** The file's shared samples (declared by declareSample / sharedSample above the check) it reads. */
   samples?: readonly string[];
   /**
    * The check can never exercise its requirement: it records why a part of it is not observable from
@@ -94,7 +95,11 @@ export interface SuiteFileDeclaration {
    * round trips instead of adding them up. A check may still say `concurrent: false`.
    */
   concurrent?: boolean;
-  /** The file's shared samples by name: made once per file by the first check that reads one. */
+  /**
+   * The file's shared samples by name: made once per file by the first check that reads one. Not
+   * written in suiteFile(): each sample declares its own name and cost (verifies.ts declareSample,
+   * suites/support/samples.ts sharedSample) and the file's declaration gathers them.
+   */
   samples?: Readonly<Record<string, CheckCost>>;
 }
 
@@ -143,8 +148,17 @@ export function validateFileDeclaration(decl: SuiteFileDeclaration): void {
   }
   if (decl.concurrent !== undefined && typeof decl.concurrent !== 'boolean')
     throw new Error('suiteFile().concurrent is true or false');
-  for (const [name, cost] of Object.entries(decl.samples ?? {}))
-    checkCost(`suiteFile().samples['${name}']`, cost);
+  for (const [name, cost] of Object.entries(decl.samples ?? {})) validateSampleCost(name, cost);
+}
+
+/** Throws a message naming what is wrong with a shared sample's cost. */
+export function validateSampleCost(name: string, cost: CheckCost): void {
+  checkCost(`sample '${name}' cost`, cost);
+}
+
+function knownSamples(file: SuiteFileDeclaration): string {
+  const known = Object.keys(file.samples ?? {});
+  return known.length === 0 ? '; it declares none' : `; it declares ${known.map((k) => `'${k}'`).join(', ')}`;
 }
 
 /** The check's declaration resolved against its file's; throws on a sample its file does not declare. */
@@ -169,7 +183,9 @@ export function resolveCheckPlan(
   const samples = [...(check.samples ?? [])];
   for (const name of samples) {
     if (file.samples?.[name] === undefined)
-      throw new Error(`verifies(): sample '${name}' is not one of its file's suiteFile({ samples })`);
+      throw new Error(
+        `verifies(): sample '${name}' is not one of its file's samples (declared above the check by sharedSample() or declareSample())${knownSamples(file)}`,
+      );
   }
   const plan: CheckPlanMeta = {
     file,

@@ -2,7 +2,7 @@
 // only module of the harness a suite imports (eslint.config.js enforces it). verifies() registers a
 // check; the context, the matchers and the recorder's stop are what a check works with; the wire
 // types and readers are those of the evidence it records (harness/README.md, Writing a check).
-export { declaredSample, suiteFile, verifies, type VerifiesOptions } from './verifies.ts';
+export { declareSample, suiteFile, verifies, type VerifiesOptions } from './verifies.ts';
 export type { CheckCost, CheckDeclaration, PlannedWait, PropertyCost, SuiteFileDeclaration } from './cost.ts';
 export { NoAnswerError, requireAnswer, type CheckContext } from './context.ts';
 export { completeAnswer, type AnsweredExchange } from '../io/target/faults.ts';

@@ -10,6 +10,8 @@ import { remoteGovernor } from './run-governor.ts';
 import {
   resolveCheckPlan,
   validateFileDeclaration,
+  validateSampleCost,
+  type CheckCost,
   type CheckDeclaration,
   type CheckPlanMeta,
   type SuiteFileDeclaration,
@@ -119,35 +121,51 @@ function collectingFile(): { name: string; meta: { a2aFile?: SuiteFileDeclaratio
   }
 }
 
+/** Each collecting file's samples by name, as its sharedSample()/declareSample() calls register them. */
+const fileSamples = new WeakMap<object, Record<string, CheckCost>>();
+
 /**
  * Declares what the checks of the suite file that calls it cost and need (harness/check/cost.ts):
  * call it once at the top of the file, before its first verifies(). The runner orders and plans the
- * run from these declarations; a file without one does not load.
+ * run from these declarations; a file without one does not load. Its shared samples are not named
+ * here: each declares its own name and cost (declareSample, sharedSample).
  */
-export function suiteFile(declaration: SuiteFileDeclaration): void {
+export function suiteFile(declaration: Omit<SuiteFileDeclaration, 'samples'>): void {
+  if (declaration !== null && typeof declaration === 'object' && 'samples' in declaration)
+    throw new Error(
+      'suiteFile(): a file does not list its samples; each declares its own name and cost (sharedSample(name, cost, make) or declareSample(name, cost))',
+    );
   validateFileDeclaration(declaration);
   const file = collectingFile();
   if (file === undefined) throw new Error('suiteFile(): call it at the top of a suite file');
   if (file.meta.a2aFile !== undefined) throw new Error(`suiteFile(): ${file.name} declares itself twice`);
-  file.meta.a2aFile = declaration;
+  const samples = fileSamples.get(file);
+  file.meta.a2aFile = samples === undefined ? { ...declaration } : { ...declaration, samples };
 }
 
 /**
- * A shared sample registering under `name` (suites/support/samples.ts): throws when the suite file
- * being collected declares no sample of that name in suiteFile({ samples }), so the name a sample
- * says of itself and the name its cost is declared under cannot drift apart. Outside collection
- * (a sample made by a support module's own test) it checks nothing.
+ * Declares a sample of the suite file being collected: made once per file by the first check that
+ * reads it, at `cost` (charged once, to the file). A check that reads it names it in
+ * verifies(..., { samples: [name] }), below this call. Returns `name`. A name declared twice in one
+ * file throws. Outside collection (a sample made by a support module's own test) it records nothing.
  */
-export function declaredSample(name: string): void {
+export function declareSample(name: string, cost: CheckCost): string {
+  if (typeof name !== 'string' || name.trim() === '') throw new Error('a shared sample needs a name');
+  validateSampleCost(name, cost);
   const file = collectingFile();
-  const declared = file?.meta.a2aFile;
-  if (file === undefined || declared === undefined) return;
-  if (declared.samples?.[name] === undefined) {
-    const known = Object.keys(declared.samples ?? {});
-    throw new Error(
-      `sharedSample('${name}') in ${file.name}: its suite file declares no sample of that name in suiteFile({ samples })${known.length > 0 ? `; it declares ${known.map((k) => `'${k}'`).join(', ')}` : ''}`,
-    );
+  if (file === undefined) return name;
+  let samples = fileSamples.get(file);
+  if (samples === undefined) {
+    samples = {};
+    fileSamples.set(file, samples);
   }
+  if (samples[name] !== undefined)
+    throw new Error(`sample '${name}' in ${file.name}: the file declares a sample of that name twice`);
+  samples[name] = cost;
+  // Imported modules register before the file's suiteFile(); a sample declared after it joins it here.
+  const declared = file.meta.a2aFile;
+  if (declared !== undefined && declared.samples === undefined) declared.samples = samples;
+  return name;
 }
 
 /** Whether a check runs beside the file's other concurrent checks: its own say, else its file's. */

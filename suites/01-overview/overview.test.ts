@@ -13,9 +13,6 @@ import { statusOf } from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 1 },
-  samples: {
-    'message/send of a plain text message': { requests: 0, turns: 0 },
-  },
   concurrent: true,
 });
 
@@ -23,7 +20,7 @@ function contentType(ex: AnsweredExchange): string {
   return String(ex.response.headers['content-type'] ?? '');
 }
 
-const sendSample = sharedSample('message/send of a plain text message', (c) =>
+const sendSample = sharedSample('message/send of a plain text message', { requests: 0, turns: 0 }, (c) =>
   sendText(c, 'overview: hello agent'),
 );
 

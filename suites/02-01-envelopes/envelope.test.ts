@@ -7,11 +7,6 @@ import { sharedSample } from '../support/samples.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
-  samples: {
-    'a card request with a string id': { requests: 1, turns: 0 },
-    'an unknown method with a string id': { requests: 1, turns: 0 },
-    'a request cut off mid-object': { requests: 1, turns: 0 },
-  },
   concurrent: true,
 });
 
@@ -19,15 +14,17 @@ const SUCCESS = 'a card request with a string id';
 const UNKNOWN = 'an unknown method with a string id';
 const TRUNCATED = 'a request cut off mid-object';
 /** The file's three answers that several checks read: each is sent once. */
-const success = sharedSample(SUCCESS, async (c) => {
+const success = sharedSample(SUCCESS, { requests: 1, turns: 0 }, async (c) => {
   const id = requestId();
   return { id, ex: await c.rpc(CARD, undefined, { id }) };
 });
-const unknownMethod = sharedSample(UNKNOWN, async (c) => {
+const unknownMethod = sharedSample(UNKNOWN, { requests: 1, turns: 0 }, async (c) => {
   const id = requestId();
   return { id, ex: await c.rpc(UNKNOWN_METHOD, {}, { id }) };
 });
-const truncated = sharedSample(TRUNCATED, (c) => c.rpc(CARD, undefined, { rawBody: truncatedRequest() }));
+const truncated = sharedSample(TRUNCATED, { requests: 1, turns: 0 }, (c) =>
+  c.rpc(CARD, undefined, { rawBody: truncatedRequest() }),
+);
 const reads = (sample: string) => ({ cost: { requests: 0, turns: 0 }, samples: [sample] });
 
 // A method no agent serves: the spec names eight methods (section 4), this is not one of them.

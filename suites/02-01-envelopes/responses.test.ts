@@ -9,25 +9,25 @@ import { checkSchema, reportExtras } from '../support/schemas.ts';
 
 suiteFile({
   cost: { requests: 2, turns: 0 },
-  samples: {
-    'card and message/send successes': { requests: 0, turns: 0 },
-    'unknown method and unknown task failures': { requests: 0, turns: 0 },
-  },
   concurrent: true,
 });
 
 const EXACTLY_ONE = is.where('exactly one of result and error', (a) => Array.isArray(a) && a.length === 1);
 
 /** One success and one failure of each kind this file needs, made once. */
-const successes = sharedSample('card and message/send successes', async (c) => ({
+const successes = sharedSample('card and message/send successes', { requests: 0, turns: 0 }, async (c) => ({
   card: await c.rpc(CARD),
   send: await sendText(c, 'response envelope sample'),
 }));
 
-const failures = sharedSample('unknown method and unknown task failures', async (c) => ({
-  unknownMethod: await c.rpc('tasks/conformanceUnknown', {}),
-  unknownTask: await c.rpc('tasks/get', { taskId: 'conformance-no-such-task' }),
-}));
+const failures = sharedSample(
+  'unknown method and unknown task failures',
+  { requests: 0, turns: 0 },
+  async (c) => ({
+    unknownMethod: await c.rpc('tasks/conformanceUnknown', {}),
+    unknownTask: await c.rpc('tasks/get', { taskId: 'conformance-no-such-task' }),
+  }),
+);
 
 function body(ex: AnsweredExchange): Record<string, unknown> | undefined {
   return isObject(ex.response.json) ? ex.response.json : undefined;

@@ -11,9 +11,6 @@ import { statusOf } from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 2, turns: 0 },
-  samples: {
-    'message/send result and message/stream events': { requests: 2, turns: 2 },
-  },
   concurrent: true,
 });
 
@@ -85,10 +82,14 @@ verifies(
 );
 
 /** The agent's messages of a plain send and a plain stream (when served). */
-const replies = sharedSample('message/send result and message/stream events', async (c) => {
-  const { send, streamed = [] } = await sentAndStreamed(c, 'reply role sample');
-  return { send, streamed };
-});
+const replies = sharedSample(
+  'message/send result and message/stream events',
+  { requests: 2, turns: 2 },
+  async (c) => {
+    const { send, streamed = [] } = await sentAndStreamed(c, 'reply role sample');
+    return { send, streamed };
+  },
+);
 
 function agentMessages(results: readonly (JsonObject | undefined)[]): JsonObject[] {
   return results.map((r) => statusOf(r)?.message).filter((m): m is JsonObject => isObject(m));

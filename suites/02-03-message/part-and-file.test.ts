@@ -13,9 +13,6 @@ import { statusOf } from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
-  samples: {
-    'message/send result and message/stream events': { requests: 5, turns: 4 },
-  },
   concurrent: true,
 });
 
@@ -58,10 +55,14 @@ verifies('2.4/file-part-needs-file', 'a file part without file gets -32602 with 
   expectInvalidParams(c, await sendParts(c, [{ type: 'file' }]), 'message.parts[0].file', false);
 });
 
-const replies = sharedSample('message/send result and message/stream events', async (c) => {
-  const { send, streamed = [] } = await sentAndStreamed(c, 'reply parts sample');
-  return [send, ...streamed];
-});
+const replies = sharedSample(
+  'message/send result and message/stream events',
+  { requests: 5, turns: 4 },
+  async (c) => {
+    const { send, streamed = [] } = await sentAndStreamed(c, 'reply parts sample');
+    return [send, ...streamed];
+  },
+);
 
 verifies(
   '2.4/reply-part-shape',

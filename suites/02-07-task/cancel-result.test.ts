@@ -11,14 +11,11 @@ import { statusOf } from '../support/tasks.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
-  samples: {
-    'cancellation of a running task': { requests: 0, turns: 0 },
-  },
   // The checks read the one shared cancellation; the non-ASCII reason cancels a task of its own.
   concurrent: true,
 });
 
-const cancellation = sharedSample('cancellation of a running task', async (c) =>
+const cancellation = sharedSample('cancellation of a running task', { requests: 0, turns: 0 }, async (c) =>
   servedMethods(c).includes('message/stream') ? cancelRunningTask(c, await directivesHonoured(c)) : undefined,
 );
 

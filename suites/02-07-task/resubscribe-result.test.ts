@@ -14,10 +14,6 @@ import { isObject } from '../../schemas/json.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: {
-    'tasks/resubscribe of a completed task': { requests: 3, turns: 1 },
-    'tasks/resubscribe of a running task': { requests: 3, turns: 1 },
-  },
   concurrent: true,
 });
 
@@ -40,33 +36,41 @@ async function resubscribe(c: CheckContext, taskId: string): Promise<Resubscript
   return { taskId, results, get: resultOf(await c.rpc('tasks/get', { taskId })) };
 }
 
-const ofFinished = sharedSample('tasks/resubscribe of a completed task', async (c) => {
-  const task = resultOf(await sendText(c, 'resubscribe sample'));
-  return typeof task?.id === 'string' ? resubscribe(c, task.id) : undefined;
-});
+const ofFinished = sharedSample(
+  'tasks/resubscribe of a completed task',
+  { requests: 3, turns: 1 },
+  async (c) => {
+    const task = resultOf(await sendText(c, 'resubscribe sample'));
+    return typeof task?.id === 'string' ? resubscribe(c, task.id) : undefined;
+  },
+);
 
 function resultState(ev: { json?: unknown }): unknown {
   return isObject(ev.json) && isObject(ev.json.result) ? statusOf(ev.json.result)?.state : undefined;
 }
 
-const ofRunning = sharedSample('tasks/resubscribe of a running task', async (c) => {
-  const parts = (await directivesHonoured(c))
-    ? [directivePart({ delayMs: c.scaled(120), progressSteps: 2 })]
-    : [textPart('live resubscribe sample')];
-  const origin = await c.stream('message/stream', messageParams(parts), {
-    closeOnFinal: true,
-    totalMs: 10_000,
-  });
-  let taskId: unknown;
-  // Resubscribe once the task is working, so the current status is known: working (C-10).
-  for await (const ev of origin.events()) {
-    if (isObject(ev.json) && isObject(ev.json.result)) taskId = ev.json.result.id;
-    if (resultState(ev) !== 'submitted') break;
-  }
-  const sample = typeof taskId === 'string' ? await resubscribe(c, taskId) : undefined;
-  await origin.done;
-  return sample;
-});
+const ofRunning = sharedSample(
+  'tasks/resubscribe of a running task',
+  { requests: 3, turns: 1 },
+  async (c) => {
+    const parts = (await directivesHonoured(c))
+      ? [directivePart({ delayMs: c.scaled(120), progressSteps: 2 })]
+      : [textPart('live resubscribe sample')];
+    const origin = await c.stream('message/stream', messageParams(parts), {
+      closeOnFinal: true,
+      totalMs: 10_000,
+    });
+    let taskId: unknown;
+    // Resubscribe once the task is working, so the current status is known: working (C-10).
+    for await (const ev of origin.events()) {
+      if (isObject(ev.json) && isObject(ev.json.result)) taskId = ev.json.result.id;
+      if (resultState(ev) !== 'submitted') break;
+    }
+    const sample = typeof taskId === 'string' ? await resubscribe(c, taskId) : undefined;
+    await origin.done;
+    return sample;
+  },
+);
 
 async function both(c: CheckContext): Promise<Array<[string, Resubscription]>> {
   const out: Array<[string, Resubscription]> = [];

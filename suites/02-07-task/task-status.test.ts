@@ -15,35 +15,39 @@ import { isObject } from '../../schemas/json.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: {
-    'plain message/send result and message/stream events': { requests: 5, turns: 3 },
-    'directive-driven failed, multi-step and cancelled tasks': { requests: 5, turns: 3 },
-  },
   // Every check reads the two shared samples (or cancels a task of its own): none reads another's.
   concurrent: true,
 });
 
 type Seen = Array<[string, JsonObject]>;
 
-const plain = sharedSample('plain message/send result and message/stream events', async (c) => {
-  const { send, streamed = [] } = await sentAndStreamed(c, 'status sample');
-  return { send, streamed };
-});
+const plain = sharedSample(
+  'plain message/send result and message/stream events',
+  { requests: 5, turns: 3 },
+  async (c) => {
+    const { send, streamed = [] } = await sentAndStreamed(c, 'status sample');
+    return { send, streamed };
+  },
+);
 
-const scripted = sharedSample('directive-driven failed, multi-step and cancelled tasks', async (c) => {
-  if (!(await directivesHonoured(c))) return undefined;
-  const streams = servedMethods(c).includes('message/stream');
-  // Four tasks of their own, made side by side: on a slow agent their turns overlap.
-  const [sent, stepped, cancel, polled] = await Promise.all([
-    c.rpc('message/send', messageParams([directivePart({ fail: 'conformance failure' })])),
-    streams
-      ? streamToEnd(c, [directivePart({ delayMs: c.scaled(90), progressSteps: 3 })]).then(streamResults)
-      : [],
-    streams ? cancelRunningTask(c, true) : undefined,
-    streams ? polledStatuses(c) : [],
-  ]);
-  return { failed: resultOf(sent), stepped, cancel, polled };
-});
+const scripted = sharedSample(
+  'directive-driven failed, multi-step and cancelled tasks',
+  { requests: 5, turns: 3 },
+  async (c) => {
+    if (!(await directivesHonoured(c))) return undefined;
+    const streams = servedMethods(c).includes('message/stream');
+    // Four tasks of their own, made side by side: on a slow agent their turns overlap.
+    const [sent, stepped, cancel, polled] = await Promise.all([
+      c.rpc('message/send', messageParams([directivePart({ fail: 'conformance failure' })])),
+      streams
+        ? streamToEnd(c, [directivePart({ delayMs: c.scaled(90), progressSteps: 3 })]).then(streamResults)
+        : [],
+      streams ? cancelRunningTask(c, true) : undefined,
+      streams ? polledStatuses(c) : [],
+    ]);
+    return { failed: resultOf(sent), stepped, cancel, polled };
+  },
+);
 
 /** tasks/get reads of a multi-step task while it is working and once it has ended. */
 async function polledStatuses(c: CheckContext): Promise<JsonObject[]> {

@@ -14,19 +14,20 @@ import { sleep } from '../support/timing.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: {
-    'message/send result, its tasks/get result and a message/stream': { requests: 7, turns: 3 },
-  },
   // The shared sample is made once; the updatedAt check holds and cancels a task of its own.
   concurrent: true,
 });
 
-const samples = sharedSample('message/send result, its tasks/get result and a message/stream', async (c) => {
-  const { send, streamed } = await sentAndStreamed(c, 'task fields sample');
-  const get =
-    typeof send?.id === 'string' ? resultOf(await c.rpc('tasks/get', { taskId: send.id })) : undefined;
-  return { send, get, streamed };
-});
+const samples = sharedSample(
+  'message/send result, its tasks/get result and a message/stream',
+  { requests: 7, turns: 3 },
+  async (c) => {
+    const { send, streamed } = await sentAndStreamed(c, 'task fields sample');
+    const get =
+      typeof send?.id === 'string' ? resultOf(await c.rpc('tasks/get', { taskId: send.id })) : undefined;
+    return { send, get, streamed };
+  },
+);
 
 /** Results of each kind, requiring the two this file cannot do without. */
 async function results(

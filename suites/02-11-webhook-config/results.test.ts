@@ -15,10 +15,6 @@ import { getConfig, requireResult, setConfig, type SetOutcome } from '../support
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: {
-    'set and get with events, secret and headers': { requests: 3, turns: 1 },
-    'set and get of a url only': { requests: 3, turns: 1 },
-  },
 });
 
 // Each check works on its own tasks (task-level scopes): they run side by side.
@@ -52,15 +48,20 @@ async function setThenGet(c: CheckContext, config: Record<string, unknown>): Pro
 }
 
 // The secret and header value are fresh per run, so finding one in an answer can only be a leak.
-const withSecret = sharedSample('set and get with events, secret and headers', (c) =>
-  setThenGet(c, {
-    url: HOOK,
-    events: EVENTS,
-    secret: randomBytes(18).toString('base64url'),
-    headers: { 'X-Conformance-Probe': randomBytes(12).toString('hex') },
-  }),
+const withSecret = sharedSample(
+  'set and get with events, secret and headers',
+  { requests: 3, turns: 1 },
+  (c) =>
+    setThenGet(c, {
+      url: HOOK,
+      events: EVENTS,
+      secret: randomBytes(18).toString('base64url'),
+      headers: { 'X-Conformance-Probe': randomBytes(12).toString('hex') },
+    }),
 );
-const bare = sharedSample('set and get of a url only', (c) => setThenGet(c, { url: HOOK }));
+const bare = sharedSample('set and get of a url only', { requests: 3, turns: 1 }, (c) =>
+  setThenGet(c, { url: HOOK }),
+);
 
 function requirePair(
   c: CheckContext,

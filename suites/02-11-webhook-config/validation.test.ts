@@ -20,18 +20,19 @@ import { getConfig, INVALID_PARAMS, requireResult, setConfig } from '../support/
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
-  samples: {
-    'finished task used as the scope of every set': { requests: 1, turns: 1 },
-  },
 });
 
 const HOOK = 'https://webhook.a2a-conformance.invalid/validation';
 
-const scopeTask = sharedSample('finished task used as the scope of every set', async (c) => {
-  const ex = await sendText(c, 'webhook validation scope');
-  const id = resultOf(ex)?.id;
-  return typeof id === 'string' ? id : undefined;
-});
+const scopeTask = sharedSample(
+  'finished task used as the scope of every set',
+  { requests: 1, turns: 1 },
+  async (c) => {
+    const ex = await sendText(c, 'webhook validation scope');
+    const id = resultOf(ex)?.id;
+    return typeof id === 'string' ? id : undefined;
+  },
+);
 
 async function taskScope(c: CheckContext): Promise<string> {
   const taskId = await scopeTask(c);

@@ -9,25 +9,21 @@ import { fetchCard, listedMethods, pathValue } from '../support/card.ts';
 import { answerError } from '../support/errors.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import { resultOf } from '../support/rpc.ts';
-import { sampleTaskId, sharedSample } from '../support/samples.ts';
+import { declareSampleTask, sampleTaskId, sharedSample } from '../support/samples.ts';
 import { GET, SET } from '../support/webhooks.ts';
 import { isObject } from '../../schemas/json.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: {
-    'the extended card': { requests: 1, turns: 0 },
-    'task made for the requests that need one': { requests: 1, turns: 1 },
-  },
   // Each check sends its own calls; the one that sets and reads back a webhook of the shared task
   // runs apart (concurrent: false below).
   concurrent: true,
 });
 
 const CARD_SAMPLE = 'the extended card';
-const TASK_SAMPLE = 'task made for the requests that need one';
+const TASK_SAMPLE = declareSampleTask();
 /** The card, fetched once for the file: every check reads the same claims. */
-const sharedCard = sharedSample(CARD_SAMPLE, (c) => fetchCard(c));
+const sharedCard = sharedSample(CARD_SAMPLE, { requests: 1, turns: 0 }, (c) => fetchCard(c));
 const NOT_FOUND = ERROR_CODES.METHOD_NOT_FOUND;
 
 async function cardWithCapabilities(c: CheckContext) {

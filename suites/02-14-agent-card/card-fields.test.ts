@@ -11,7 +11,6 @@ import { sharedSample } from '../support/samples.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: { 'the extended card asked with every include flag': { requests: 1, turns: 0 } },
   // The second card of metrics.totalRequests only informs when the count did not grow: a request of
   // another check in between cannot make it fail.
   concurrent: true,
@@ -19,7 +18,7 @@ suiteFile({
 
 const CARD_SAMPLE = 'the extended card asked with every include flag';
 /** One card for the file: every field check reads the same answer. */
-const sharedCard = sharedSample(CARD_SAMPLE, (c) =>
+const sharedCard = sharedSample(CARD_SAMPLE, { requests: 1, turns: 0 }, (c) =>
   fetchCard(c, { includeCapabilities: true, includeMetrics: true }),
 );
 const READS_CARD = { samples: [CARD_SAMPLE] };

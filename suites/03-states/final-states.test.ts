@@ -25,13 +25,6 @@ import { sleep } from '../support/timing.ts';
 suiteFile({
   // message/stream of a scripted task, tasks/get until working, tasks/cancel, tasks/get.
   cost: { requests: 4, turns: 1 },
-  samples: {
-    // message/send, tasks/cancel, tasks/get.
-    'a completed task, canceled, read again': { requests: 3, turns: 1 },
-    // The directive probe (once per file), message/stream, tasks/get until working, two tasks/cancel,
-    // two tasks/get.
-    'a canceled task, canceled again, read twice': { requests: 7, turns: 2 },
-  },
   // Each check reads a shared sample or makes its own task (a cancel of the file's failed task is
   // refused and leaves it as it was): side by side, a paced agent's window takes their first requests
   // together instead of one check per window.
@@ -41,34 +34,45 @@ suiteFile({
 const finished = finishedTasks();
 
 /** A completed task, a tasks/cancel of it and a tasks/get after: what the checks of a completed task read. */
-const completedCanceled = sharedSample('a completed task, canceled, read again', async (c: CheckContext) => {
-  const { task } = await sendTask(c, [textPart('done for good')]);
-  requireCompletedTask(c, task, 'the plain message');
-  const taskId = task.id as string;
-  // An answer before the end (not the blocking send of 4.1) is waited out, within the harness's window.
-  if (!isFinalState(stateOf(task))) {
-    const state = stateOf(await awaitState(c, taskId, isFinalState, 2_000));
-    if (!isFinalState(state)) notSeenIn(c, "the plain task's end", state, c.scaled(2_000));
-    c.require('state of the plain task', state, 'completed');
-  }
-  const cancel = await cancelTask(c, taskId);
-  // Past the cancel: an agent that applied it late would show it now.
-  await sleep(c.scaled(50));
-  return { task, taskId, cancel, got: await getTask(c, taskId) };
-});
+const completedCanceled = sharedSample(
+  'a completed task, canceled, read again',
+  // message/send, tasks/cancel, tasks/get.
+  { requests: 3, turns: 1 },
+  async (c: CheckContext) => {
+    const { task } = await sendTask(c, [textPart('done for good')]);
+    requireCompletedTask(c, task, 'the plain message');
+    const taskId = task.id as string;
+    // An answer before the end (not the blocking send of 4.1) is waited out, within the harness's window.
+    if (!isFinalState(stateOf(task))) {
+      const state = stateOf(await awaitState(c, taskId, isFinalState, 2_000));
+      if (!isFinalState(state)) notSeenIn(c, "the plain task's end", state, c.scaled(2_000));
+      c.require('state of the plain task', state, 'completed');
+    }
+    const cancel = await cancelTask(c, taskId);
+    // Past the cancel: an agent that applied it late would show it now.
+    await sleep(c.scaled(50));
+    return { task, taskId, cancel, got: await getTask(c, taskId) };
+  },
+);
 
 const FIRST_REASON = 'conformance: final canceled task';
 
 /** A task canceled while it ran, canceled again, then read twice: what the checks of a canceled task read. */
-const canceledTwice = sharedSample('a canceled task, canceled again, read twice', async (c: CheckContext) => {
-  const task = await cancellableTask(c, 'canceled for good');
-  await cancelLive(c, task, FIRST_REASON);
-  const second = await cancelTask(c, task.taskId, 'conformance: second cancel');
-  await sleep(c.scaled(50));
-  const reads = [await getTask(c, task.taskId), await getTask(c, task.taskId)];
-  await task.stream?.close();
-  return { taskId: task.taskId, second, reads };
-});
+const canceledTwice = sharedSample(
+  'a canceled task, canceled again, read twice',
+  // The directive probe (once per file), message/stream, tasks/get until working, two tasks/cancel,
+  // two tasks/get.
+  { requests: 7, turns: 2 },
+  async (c: CheckContext) => {
+    const task = await cancellableTask(c, 'canceled for good');
+    await cancelLive(c, task, FIRST_REASON);
+    const second = await cancelTask(c, task.taskId, 'conformance: second cancel');
+    await sleep(c.scaled(50));
+    const reads = [await getTask(c, task.taskId), await getTask(c, task.taskId)];
+    await task.stream?.close();
+    return { taskId: task.taskId, second, reads };
+  },
+);
 
 /** What every rejected cancel must be (spec 3 rule 2): an error, never a result. */
 function checkRejected(c: CheckContext, ex: AnsweredExchange): void {

@@ -26,11 +26,6 @@ import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 suiteFile({
   // message/stream of a scripted task, tasks/get until working, tasks/cancel, tasks/get.
   cost: { requests: 4, turns: 1 },
-  samples: {
-    // The directive probe (once per file), message/stream of a 250 ms task (scaled), tasks/get from its
-    // creation to its end (about four reads when paced).
-    'a task working for a while, polled to its end': { requests: 6, turns: 2 },
-  },
 });
 
 const AGENT_MESSAGE = is.objectContaining({ role: 'agent', parts: is.type('array') });
@@ -147,26 +142,32 @@ interface PolledRun {
  * A task working for a while (delayMs, progressSteps), polled with tasks/get from its creation to its
  * end: both the check of the table and the check of its completion read this one run.
  */
-const polledRun = sharedSample('a task working for a while, polled to its end', async (c: CheckContext) => {
-  await requireDirectives(c, 'a task that stays working for a while');
-  const task = await openTask(c, scriptParts('polled', { delayMs: c.scaled(250), progressSteps: 3 }));
-  const seen: unknown[] = [];
-  const last = await awaitState(
-    c,
-    task.taskId,
-    (s) => {
-      seen.push(s);
-      return isFinalState(s);
-    },
-    STATE_WINDOW_MS,
-  );
-  const run: PolledRun = { task, seen, last, windowMs: c.scaled(STATE_WINDOW_MS) };
-  if (task.stream !== undefined) {
-    if (!isFinalState(stateOf(last))) await task.stream.close();
-    run.streamed = await streamSeen(task.stream);
-  }
-  return run;
-});
+const polledRun = sharedSample(
+  'a task working for a while, polled to its end',
+  // The directive probe (once per file), message/stream of a 250 ms task (scaled), tasks/get from its
+  // creation to its end (about four reads when paced).
+  { requests: 6, turns: 2 },
+  async (c: CheckContext) => {
+    await requireDirectives(c, 'a task that stays working for a while');
+    const task = await openTask(c, scriptParts('polled', { delayMs: c.scaled(250), progressSteps: 3 }));
+    const seen: unknown[] = [];
+    const last = await awaitState(
+      c,
+      task.taskId,
+      (s) => {
+        seen.push(s);
+        return isFinalState(s);
+      },
+      STATE_WINDOW_MS,
+    );
+    const run: PolledRun = { task, seen, last, windowMs: c.scaled(STATE_WINDOW_MS) };
+    if (task.stream !== undefined) {
+      if (!isFinalState(stateOf(last))) await task.stream.close();
+      run.streamed = await streamSeen(task.stream);
+    }
+    return run;
+  },
+);
 
 // Checks that mostly wait for a task's delay: they run side by side.
 verifies(

@@ -19,12 +19,11 @@ import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
-  samples: { 'the card method sent to an unknown agent_id': { requests: 1, turns: 0 } },
 });
 
 const UNKNOWN_AGENT_CARD = 'the card method sent to an unknown agent_id';
 /** One card request to an unknown agent_id: the refusal and its status and code are read from it. */
-const unknownAgentCard = sharedSample(UNKNOWN_AGENT_CARD, async (c) => {
+const unknownAgentCard = sharedSample(UNKNOWN_AGENT_CARD, { requests: 1, turns: 0 }, async (c) => {
   const agentId = unknownId('conformance-no-such-agent');
   return { agentId, ex: await c.rpc(CARD, {}, { agentId }) };
 });

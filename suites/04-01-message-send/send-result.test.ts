@@ -16,20 +16,16 @@ import { timed } from '../support/timing.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 1 },
-  samples: {
-    sample: { requests: 0, turns: 0 },
-    failedSample: { requests: 0, turns: 0 },
-  },
   span: 'long',
 });
 
 const SEND_STATES = ['completed', 'working', 'failed', 'canceled'];
 
 /** One plain message per file: the field checks below only read its result. */
-const sample = sharedSample('sample', (c) => sendText(c, 'hello, conformance'));
+const sample = sharedSample('sample', { requests: 0, turns: 0 }, (c) => sendText(c, 'hello, conformance'));
 
 /** A task the agent fails on purpose (docs/directives.md `fail`); short, for agents with a small maxMessageLength. */
-const failedSample = sharedSample('failedSample', (c) =>
+const failedSample = sharedSample('failedSample', { requests: 0, turns: 0 }, (c) =>
   c.rpc('message/send', messageParams([textPart('f'), directivePart({ fail: 'scripted' })])),
 );
 

@@ -26,24 +26,15 @@ import { progressTrace, type ProgressTrace } from './progress-trace.ts';
 suiteFile({
   // Most checks only read a shared sample; the others say what they send.
   cost: READS_A_SAMPLE,
-  samples: {
-    // message/send, tasks/get until final (one read at most agents' pace), the read the checks share.
-    'the completed task, read once': { requests: 3, turns: 1 },
-    'the failed task, read once': { requests: 3, turns: 1 },
-    // The directive probe (once per file); message/stream, tasks/get until past submitted,
-    // tasks/cancel, tasks/get of the end.
-    'a task held working, then canceled': { requests: 5, turns: 2 },
-    // message/stream of a 300 ms task in 3 steps (scaled), a tasks/get once it exists, one in the middle
-    // of each step and one after its end (progress-trace.ts).
-    'a task polled from creation to its end': { requests: 6, turns: 1 },
-  },
 });
 
 const finished = finishedTasks();
 
 /** A finished sample task as one tasks/get read it: every check that only reads it reads this answer. */
 function finishedRead(outcome: 'completed' | 'failed') {
-  return sharedSample(`the ${outcome} task, read once`, async (c: CheckContext) => {
+  // message/send, tasks/get until final (one read at most agents' pace), the read the checks share.
+  const cost = { requests: 3, turns: 1 };
+  return sharedSample(`the ${outcome} task, read once`, cost, async (c: CheckContext) => {
     const taskId = await finished(c, outcome);
     return { taskId, task: await getTask(c, taskId) };
   });
@@ -69,26 +60,32 @@ interface HeldSample {
  * and the canceled one (C-35). What shows the task ended on its own first is read by the maker, whose
  * client holds the exchanges.
  */
-const heldThenCanceled = sharedSample('a task held working, then canceled', async (c: CheckContext) => {
-  await requireDirectives(c, 'a task that runs until canceled');
-  const task = await openTask(c, scriptParts('working, then canceled', { runUntilCanceled: true }));
-  let working: JsonObject | undefined;
-  let gone: string | undefined;
-  let cancel: AnsweredExchange;
-  try {
-    working = await awaitState(c, task.taskId, (s) => s !== 'submitted', STATE_WINDOW_MS);
-    gone = stateOf(working) === 'working' ? undefined : readTooLate(c, task);
-  } finally {
-    cancel = await cancelTask(c, task.taskId, 'conformance: held task read, then canceled');
-  }
-  const endedFirst = resultOf(cancel)?.canceled === true ? undefined : endedBefore(c, task, cancel);
-  const after = await awaitState(c, task.taskId, isFinalState, 2_000);
-  await task.stream?.close();
-  const sample: HeldSample = { taskId: task.taskId, working, cancel, after };
-  if (gone !== undefined) sample.gone = gone;
-  if (endedFirst !== undefined) sample.endedFirst = endedFirst;
-  return sample;
-});
+const heldThenCanceled = sharedSample(
+  'a task held working, then canceled',
+  // The directive probe (once per file); message/stream, tasks/get until past submitted,
+  // tasks/cancel, tasks/get of the end.
+  { requests: 5, turns: 2 },
+  async (c: CheckContext) => {
+    await requireDirectives(c, 'a task that runs until canceled');
+    const task = await openTask(c, scriptParts('working, then canceled', { runUntilCanceled: true }));
+    let working: JsonObject | undefined;
+    let gone: string | undefined;
+    let cancel: AnsweredExchange;
+    try {
+      working = await awaitState(c, task.taskId, (s) => s !== 'submitted', STATE_WINDOW_MS);
+      gone = stateOf(working) === 'working' ? undefined : readTooLate(c, task);
+    } finally {
+      cancel = await cancelTask(c, task.taskId, 'conformance: held task read, then canceled');
+    }
+    const endedFirst = resultOf(cancel)?.canceled === true ? undefined : endedBefore(c, task, cancel);
+    const after = await awaitState(c, task.taskId, isFinalState, 2_000);
+    await task.stream?.close();
+    const sample: HeldSample = { taskId: task.taskId, working, cancel, after };
+    if (gone !== undefined) sample.gone = gone;
+    if (endedFirst !== undefined) sample.endedFirst = endedFirst;
+    return sample;
+  },
+);
 
 function schemaErrors(name: Parameters<typeof validate>[0], value: unknown): unknown {
   const v = validate(name, value);

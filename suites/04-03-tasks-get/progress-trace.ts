@@ -4,6 +4,7 @@ import type { CheckContext } from '../support/index.ts';
 import { requireDirectives, scriptParts } from '../support/directives.ts';
 import { openTask } from '../support/live-tasks.ts';
 import type { JsonObject } from '../support/rpc.ts';
+import { declareSample } from '../support/samples.ts';
 import { getTask, isFinalState, stateOf } from '../support/tasks.ts';
 import { sleep } from '../support/timing.ts';
 
@@ -45,6 +46,10 @@ async function poll(c: CheckContext): Promise<ProgressTrace> {
       return { taskId, reads, delayMs: script.delayMs };
   }
 }
+
+// message/stream of a 300 ms task in 3 steps (scaled), a tasks/get once it exists, one in the middle
+// of each step and one after its end.
+declareSample('a task polled from creation to its end', { requests: 6, turns: 1 });
 
 /** The trace, polled by the first check that asks; a failed attempt is retried by the next. */
 export function progressTrace(c: CheckContext): Promise<ProgressTrace> {

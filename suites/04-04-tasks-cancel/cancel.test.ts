@@ -13,25 +13,26 @@ import { getTask, stateOf, statusOf } from '../support/tasks.ts';
 suiteFile({
   // A task caught running (message/stream, tasks/get until working), canceled, read with tasks/get.
   cost: { requests: 4, turns: 1 },
-  samples: {
-    // The directive probe (once per file), message/stream, tasks/get until working, tasks/cancel with
-    // a reason, tasks/get.
-    'a task canceled with a reason': { requests: 5, turns: 2 },
-  },
 });
 
 const finished = finishedTasks();
 
 /** One running task canceled with a reason, and read after: the result-shape and the reason checks read it. */
-const canceledWithReason = sharedSample('a task canceled with a reason', async (c: CheckContext) => {
-  // Spaces, punctuation and non-ASCII: the reason must travel verbatim.
-  const reason = `conformance: stop, please — ${Date.now()} ✓`;
-  const task = await cancellableTask(c, 'cancel with a reason');
-  const result = resultOf(await cancelLive(c, task, reason));
-  const got = await getTask(c, task.taskId);
-  await task.stream?.close();
-  return { taskId: task.taskId, reason, result, got };
-});
+const canceledWithReason = sharedSample(
+  'a task canceled with a reason',
+  // The directive probe (once per file), message/stream, tasks/get until working, tasks/cancel with
+  // a reason, tasks/get.
+  { requests: 5, turns: 2 },
+  async (c: CheckContext) => {
+    // Spaces, punctuation and non-ASCII: the reason must travel verbatim.
+    const reason = `conformance: stop, please — ${Date.now()} ✓`;
+    const task = await cancellableTask(c, 'cancel with a reason');
+    const result = resultOf(await cancelLive(c, task, reason));
+    const got = await getTask(c, task.taskId);
+    await task.stream?.close();
+    return { taskId: task.taskId, reason, result, got };
+  },
+);
 
 verifies(
   '4.4/cancel-task-id-required',

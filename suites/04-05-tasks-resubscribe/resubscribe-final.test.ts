@@ -34,10 +34,6 @@ import { sendUnawaited } from '../support/live-tasks.ts';
 suiteFile({
   // The error checks: one tasks/resubscribe each.
   cost: { requests: 1, turns: 0 },
-  samples: {
-    // message/send, tasks/get, tasks/resubscribe.
-    'a completed task, resubscribed': { requests: 3, turns: 1 },
-  },
 });
 
 /** The result a resubscribe gave for a finished task, in either C-09 form; records a third form. */
@@ -80,10 +76,15 @@ async function resubscribeFinished(c: CheckContext, taskId: string): Promise<Res
 }
 
 /** A completed task resubscribed to: the final-status check and the Content-Type check read it. */
-const completedResubscribed = sharedSample('a completed task, resubscribed', async (c: CheckContext) => {
-  const { task } = await sendTask(c, [textPart('finished task')]);
-  return resubscribeFinished(c, task.id as string);
-});
+const completedResubscribed = sharedSample(
+  'a completed task, resubscribed',
+  // message/send, tasks/get, tasks/resubscribe.
+  { requests: 3, turns: 1 },
+  async (c: CheckContext) => {
+    const { task } = await sendTask(c, [textPart('finished task')]);
+    return resubscribeFinished(c, task.id as string);
+  },
+);
 
 function checkFinalStatus(c: CheckContext, { taskId, stored, run }: Resubscribed): void {
   if (stateOf(stored) !== 'completed' && earlyError(run.t).error !== undefined) {

@@ -10,10 +10,6 @@ import { getConfig, requireResult, requireSet } from '../support/webhooks.ts';
 suiteFile({
   // A tasks/pushNotificationConfig/get, after the message/send of a finished task at most.
   cost: { requests: 2, turns: 1 },
-  samples: {
-    // message/send of a finished task, then its set.
-    'a finished task with a task-level configuration': { requests: 2, turns: 1 },
-  },
 });
 
 // Each check works on its own tasks (task-level scopes): they run side by side.
@@ -23,10 +19,15 @@ const HOOK = 'https://webhook.a2a-conformance.invalid/get';
 const EVENTS = ['task.completed', 'task.canceled'];
 
 /** One finished task given a task-level configuration: read back by one check, kept apart by the other. */
-const configured = sharedSample('a finished task with a task-level configuration', async (c) => {
-  const taskId = await finishedTaskId(c);
-  return { taskId, configId: await requireSet(c, { url: HOOK, events: EVENTS }, taskId) };
-});
+const configured = sharedSample(
+  'a finished task with a task-level configuration',
+  // message/send of a finished task, then its set.
+  { requests: 2, turns: 1 },
+  async (c) => {
+    const taskId = await finishedTaskId(c);
+    return { taskId, configId: await requireSet(c, { url: HOOK, events: EVENTS }, taskId) };
+  },
+);
 
 verifies(
   '4.7/get-reflects-set',

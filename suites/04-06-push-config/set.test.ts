@@ -19,10 +19,6 @@ suiteFile({
   // A running task given two task-level configurations: message/stream, two sets, tasks/get until
   // working, tasks/cancel (finishOnCancel), tasks/get.
   cost: { requests: 6, turns: 1 },
-  samples: {
-    // message/send of a task that ends at once (finishedTaskId).
-    'a finished task': { requests: 1, turns: 1 },
-  },
 });
 
 // Each check works on its own tasks (task-level scopes): they run side by side.
@@ -33,7 +29,12 @@ const NOT_OBJECTS: readonly unknown[] = [HOOK, [HOOK], 42, null, true];
 
 // The task the refused sets name: they store nothing, so one serves both. The replacing check makes its
 // own, so that a set wrongly accepted here cannot replace what it reads back.
-const refusalTask = sharedSample('a finished task', finishedTaskId);
+const refusalTask = sharedSample(
+  'a finished task',
+  // message/send of a task that ends at once (finishedTaskId).
+  { requests: 1, turns: 1 },
+  finishedTaskId,
+);
 
 async function expectConfigRefused(c: CheckContext, label: string, params: unknown): Promise<void> {
   const { code, field } = refusal(await c.rpc(SET, params));

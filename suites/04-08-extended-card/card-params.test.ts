@@ -8,19 +8,19 @@ import type { CheckContext } from '../support/index.ts';
 import { fetchCard } from '../support/card.ts';
 import { CARD, errorOf } from '../support/rpc.ts';
 import { requireObject } from '../support/schemas.ts';
+import { declareSample } from '../support/samples.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: {
-    'the card asked without params': { requests: 1, turns: 0 },
-    'the card asked with includeCapabilities false, includeMetrics true': { requests: 1, turns: 0 },
-  },
   // Each check reads the cards of the module's Map of promises (one fetch per params form) or sends its own.
   concurrent: true,
 });
 
-const NO_PARAMS = 'the card asked without params';
-const METRICS_ONLY = 'the card asked with includeCapabilities false, includeMetrics true';
+const NO_PARAMS = declareSample('the card asked without params', { requests: 1, turns: 0 });
+const METRICS_ONLY = declareSample('the card asked with includeCapabilities false, includeMetrics true', {
+  requests: 1,
+  turns: 0,
+});
 
 /** Params forms with what each must yield: `undefined` is a request without a params member. */
 const DEFAULT_CAPABILITIES: ReadonlyArray<[string, unknown]> = [

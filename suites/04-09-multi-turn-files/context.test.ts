@@ -14,10 +14,6 @@ import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 suiteFile({
   cost: { requests: 3, turns: 3 },
   span: 'long',
-  samples: {
-    // Four message/send turns, the last three with the contextId the first returned.
-    'a conversation of four turns': { requests: 4, turns: 4 },
-  },
 });
 
 /** Sends one turn; with `turn` the agent adds its turn and history lines (directives.md section 4). */
@@ -41,14 +37,19 @@ function contextOf(c: CheckContext, task: JsonObject, label: string): string {
  * A conversation of four turns, the last three sent with the contextId the first returned (none when
  * it returned none): its first turn is also the "first message" of the returned and distinct checks.
  */
-const conversation = sharedSample('a conversation of four turns', async (c: CheckContext) => {
-  const first = await turn(c, 'turn one');
-  const contextId =
-    typeof first.contextId === 'string' && first.contextId !== '' ? first.contextId : undefined;
-  const later: JsonObject[] = [];
-  if (contextId !== undefined) for (const n of [2, 3, 4]) later.push(await turn(c, `turn ${n}`, contextId));
-  return { first, later };
-});
+const conversation = sharedSample(
+  'a conversation of four turns',
+  // Four message/send turns, the last three with the contextId the first returned.
+  { requests: 4, turns: 4 },
+  async (c: CheckContext) => {
+    const first = await turn(c, 'turn one');
+    const contextId =
+      typeof first.contextId === 'string' && first.contextId !== '' ? first.contextId : undefined;
+    const later: JsonObject[] = [];
+    if (contextId !== undefined) for (const n of [2, 3, 4]) later.push(await turn(c, `turn ${n}`, contextId));
+    return { first, later };
+  },
+);
 
 verifies(
   '4.9/context-id-returned',

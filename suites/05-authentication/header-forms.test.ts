@@ -15,17 +15,14 @@ import {
 import { answerError } from '../support/errors.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import { CARD } from '../support/rpc.ts';
-import { sampleTaskId } from '../support/samples.ts';
+import { declareSampleTask, sampleTaskId } from '../support/samples.ts';
 import { isObject } from '../../schemas/json.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
-  samples: {
-    'task made for the requests that need one': { requests: 1, turns: 1 },
-  },
 });
 
-const TASK_SAMPLE = 'task made for the requests that need one';
+const TASK_SAMPLE = declareSampleTask();
 
 /** Three methods of different kinds: the card first (the cheapest), a task creation and a task read. */
 const SERVED_CALLS: ReadonlyArray<{ method: string; params: (c: CheckContext) => Promise<unknown> }> = [

@@ -11,22 +11,17 @@ import { answerError } from '../support/errors.ts';
 import { startWorkingTask } from '../support/live-tasks.ts';
 import { messageParams, sendText, textPart } from '../support/messages.ts';
 import { errorOf, requestId, resultOf } from '../support/rpc.ts';
-import { sampleTaskId, sharedSample } from '../support/samples.ts';
+import { declareSample, declareSampleTask, sampleTaskId, sharedSample } from '../support/samples.ts';
 import { getTask, stateOf } from '../support/tasks.ts';
 import { SET } from '../support/webhooks.ts';
 import { isObject } from '../../schemas/json.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: {
-    'message/send refused without a credential': { requests: 1, turns: 0 },
-    'task made for the requests that need one': { requests: 1, turns: 1 },
-    'whether the agent gives a task the id the client chose': { requests: 1, turns: 1 },
-  },
 });
 
-const REFUSED_SEND = 'message/send refused without a credential';
-const TASK_SAMPLE = 'task made for the requests that need one';
+const REFUSED_SEND = declareSample('message/send refused without a credential', { requests: 1, turns: 0 });
+const TASK_SAMPLE = declareSampleTask();
 const CLIENT_IDS = 'whether the agent gives a task the id the client chose';
 
 interface Refusal {
@@ -140,7 +135,7 @@ verifies(
 );
 
 /** Whether the target gives a task the id the client chose (C-16); else the refusal check proves little. */
-const honoursClientIds = sharedSample(CLIENT_IDS, async (c) => {
+const honoursClientIds = sharedSample(CLIENT_IDS, { requests: 1, turns: 1 }, async (c) => {
   const id = randomUUID();
   const ex = await sendText(c, 'conformance: client id', { id });
   return resultOf(ex)?.id === id;

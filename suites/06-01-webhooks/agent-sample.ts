@@ -94,15 +94,22 @@ export interface AgentConfig {
  * The file's one agent-level configuration (all events, default retries, a secret and a header),
  * under which every sample and concurrent check of agent-scope.test.ts runs; each reads its own task.
  */
-export const agentConfig = sharedSample('the agent-level configuration', async (c): Promise<AgentConfig> => {
-  const secret = randomBytes(24).toString('base64url');
-  const header = ['X-Conformance-Probe', randomBytes(12).toString('hex')] as const;
-  const at = await agentLevelUrl(c, 'agent-level', { secret, headers: { [header[0]]: header[1] } });
-  return { ...at, secret, header };
-});
+// One agent-level set.
+export const agentConfig = sharedSample(
+  'the agent-level configuration',
+  { requests: 1, turns: 0 },
+  async (c): Promise<AgentConfig> => {
+    const secret = randomBytes(24).toString('base64url');
+    const header = ['X-Conformance-Probe', randomBytes(12).toString('hex')] as const;
+    const at = await agentLevelUrl(c, 'agent-level', { secret, headers: { [header[0]]: header[1] } });
+    return { ...at, secret, header };
+  },
+);
 
 export const agentSample = sharedSample(
   'a plain task delivered to the agent-level configuration',
+  // One message/send (the configuration is its own sample); the deliveries cost the agent no request.
+  { requests: 1, turns: 1 },
   async (c) => {
     const at = await agentConfig(c);
     // This check's own scope: its budget bounds the wait, and the lag it sees is its evidence.
@@ -190,6 +197,9 @@ async function canceledTask(
 
 export const outcomeSample = sharedSample(
   'failed and canceled tasks under the agent-level configuration',
+  // The directive probe (once per file), message/send of a failed task, message/stream of a task
+  // running until canceled, its tasks/cancel.
+  { requests: 4, turns: 3 },
   async (c) => {
     const at = await agentConfig(c);
     const hooks = await c.webhooks();

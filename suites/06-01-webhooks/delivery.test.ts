@@ -20,26 +20,12 @@ import {
 } from '../support/deliveries.ts';
 import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 import { coveredInTime, requireSet, startRunningTask } from '../support/webhooks.ts';
-import { attemptsOf, failing, retries, scriptedRun } from './scripted-run.ts';
-
-/**
- * One scripted event (scripted-run.ts): message/stream of a held task, the set, tasks/get until working,
- * tasks/cancel (finishOnCancel), tasks/get; then the retry schedule the check configured.
- */
-const OWN_RUN = {
-  requests: 5,
-  turns: 1,
-  waits: [{ spec: 3_000, why: 'the retry schedule the check configures (initialDelay x multiplier^(n-1))' }],
-};
+import { attemptsOf, failing, OWN_RUN, retries, scriptedRun } from './scripted-run.ts';
 
 suiteFile({
   // Most checks read one of the file's two samples and send nothing of their own.
   cost: { requests: 0, turns: 0 },
   span: 'long',
-  samples: {
-    'three failing attempts of one event': OWN_RUN,
-    'one event answered 202, without a secret': OWN_RUN,
-  },
 });
 
 const concurrent = { concurrent: true };
@@ -227,7 +213,7 @@ verifies(
 
 // One event answered 202, with no secret configured: the acknowledgement check and the unsigned
 // delivery check read it.
-const acknowledged = sharedSample('one event answered 202, without a secret', (c) =>
+const acknowledged = sharedSample('one event answered 202, without a secret', OWN_RUN, (c) =>
   scriptedRun(c, {
     label: 'acknowledged',
     policy: { initialDelay: 0.1, backoffMultiplier: 2, maxRetries: 2 },

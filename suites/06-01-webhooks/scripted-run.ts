@@ -67,8 +67,18 @@ export async function scriptedRun(
 
 export const failing = (n: number): ScriptedResponse[] => Array.from({ length: n }, () => ({ status: 500 }));
 
+/**
+ * What one scripted event costs (scriptedRun): message/stream of a held task, the set, tasks/get until working,
+ * tasks/cancel (finishOnCancel), tasks/get; then the retry schedule the check configured.
+ */
+export const OWN_RUN = {
+  requests: 5,
+  turns: 1,
+  waits: [{ spec: 3_000, why: 'the retry schedule the check configures (initialDelay x multiplier^(n-1))' }],
+};
+
 // Three attempts, all answered 500: initialDelay 0.1 s, multiplier 2, two retries (C-20 within 1 s).
-export const retries = sharedSample('three failing attempts of one event', (c) =>
+export const retries = sharedSample('three failing attempts of one event', OWN_RUN, (c) =>
   scriptedRun(c, {
     label: 'retries',
     policy: { initialDelay: 0.1, backoffMultiplier: 2, maxRetries: 2 },

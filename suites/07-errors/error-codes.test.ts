@@ -12,21 +12,18 @@ import { startWorkingTask } from '../support/live-tasks.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import { errorOf } from '../support/rpc.ts';
 import { awaitState } from '../support/tasks.ts';
+import { declareSample } from '../support/samples.ts';
 import { isObject } from '../../schemas/json.ts';
 import { invalidParamsCases, leafName, type ParamsCase } from './params-cases.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: {
-    'message/send without message': { requests: 1, turns: 0 },
-    'tasks/get of an unknown id': { requests: 1, turns: 0 },
-  },
   // Answers are shared through Maps of promises; the live-task checks each hold and cancel their own task.
   concurrent: true,
 });
 
-const FIRST_MISSING = 'message/send without message';
-const FIRST_UNKNOWN = 'tasks/get of an unknown id';
+const FIRST_MISSING = declareSample('message/send without message', { requests: 1, turns: 0 });
+const FIRST_UNKNOWN = declareSample('tasks/get of an unknown id', { requests: 1, turns: 0 });
 
 const C = ERROR_CODES;
 

@@ -7,14 +7,11 @@ import { header } from '../support/calls.ts';
 import { pathValue } from '../support/card.ts';
 import { sendText } from '../support/messages.ts';
 import { errorOf } from '../support/rpc.ts';
+import { declareSample } from '../support/samples.ts';
 import { ERROR_CASES, eachError, errorMember, type ErrorAnswer, type ErrorCase } from './error-cases.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: {
-    'the answer to the first provoked JSON-RPC-level error': { requests: 1, turns: 0 },
-    'the answer to the first provoked transport-level error': { requests: 1, turns: 0 },
-  },
   // The checks read the provoked answers (error-cases.ts, one promise per case) or send their own body.
   concurrent: true,
 });
@@ -31,8 +28,14 @@ function readsErrors(filter: (e: ErrorCase) => boolean, sample: string) {
     property: { requests: 1, turns: 0, cases: ERROR_CASES.filter(filter).length },
   };
 }
-const FIRST_JSON_RPC = 'the answer to the first provoked JSON-RPC-level error';
-const FIRST_TRANSPORT = 'the answer to the first provoked transport-level error';
+const FIRST_JSON_RPC = declareSample('the answer to the first provoked JSON-RPC-level error', {
+  requests: 1,
+  turns: 0,
+});
+const FIRST_TRANSPORT = declareSample('the answer to the first provoked transport-level error', {
+  requests: 1,
+  turns: 0,
+});
 
 /** Media type without parameters, lower-cased (C-28 allows charset). */
 function mediaType(a: ErrorAnswer): string | undefined {

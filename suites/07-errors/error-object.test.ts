@@ -4,19 +4,21 @@
 import { ERROR_CODES, is, SIDE_BY_SIDE, suiteFile, typeOf, verifies } from '../support/index.ts';
 import type { CheckContext } from '../support/index.ts';
 import { CARD, errorOf, responseOf } from '../support/rpc.ts';
+import { declareSample } from '../support/samples.ts';
 import { ERROR_CASES, eachError, errorMember } from './error-cases.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
-  samples: { 'the answer to the first provoked error': { requests: 1, turns: 0 } },
   // The checks read the provoked answers (error-cases.ts, one promise per case) or send their own.
   concurrent: true,
 });
 
+const FIRST_ERROR = declareSample('the answer to the first provoked error', { requests: 1, turns: 0 });
+
 /** The checks that read the provoked errors: the first case's answer is shared, each further one may be. */
 const READS_ERRORS = {
   cost: { requests: 0, turns: 0 },
-  samples: ['the answer to the first provoked error'],
+  samples: [FIRST_ERROR],
   property: { requests: 1, turns: 0, cases: ERROR_CASES.length },
 } as const;
 

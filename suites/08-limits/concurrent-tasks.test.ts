@@ -23,14 +23,6 @@ const QUEUE = 'every slot held, three tasks queued behind them';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: {
-    // At the card's limit of 4: the directive probe, the slots filled (message/stream, watched on
-    // their streams until working), three queued tasks opened, two task-level sets, one tasks/get of
-    // every task, the cancel of the first queued task and a read of the holders, then per freed slot
-    // (two) a tasks/cancel and a tasks/get of each task still live, the clean-up cancels and a last
-    // read of the canceled queued task.
-    [QUEUE]: { requests: 32, turns: 7 },
-  },
 });
 
 const QUEUED_REASON = 'conformance: cancel while queued';
@@ -113,129 +105,138 @@ async function queueHooks(c: CheckContext, ids: string[]): Promise<Pick<Queue, '
   return { hooks: { canceled, dequeued } };
 }
 
-const queue = sharedSample(QUEUE, async (c): Promise<Queue> => {
-  const limit = requireCardLimit(c, 'concurrentTasks');
-  await requireDirectives(c, 'holding every slot with tasks that keep working until canceled');
-  const timeout = cardLimit(c, 'systemTimeoutMs');
-  const usableUntil = timeout === undefined ? Infinity : Date.now() + timeout - TIMEOUT_MARGIN_MS;
-  const fill = await fillSlots(c);
-  const holders = fill.holders.map((h) => h.taskId);
-  const q: LiveTask[] = [];
-  const gone = new Set<string>();
-  const s: Queue = {
-    limit,
-    queued: [],
-    heldStates: [],
-    queuedStates: [],
-    maxWorking: 0,
-    maxSample: [],
-    samples: 0,
-    cancelResult: undefined,
-    cancelRefusedAs: undefined,
-    canceledLater: undefined,
-    canceledAt: 0,
-    dequeuedState: undefined,
-    started: [],
-    dequeueWindowMs: c.scaled(DEQUEUE_WAIT_MS),
-    dequeuedEndedAt: 0,
-  };
-  /**
-   * One tasks/get of every task the harness has not canceled: the queued tasks first, then the
-   * holders (each group's reads at once); the most working kept. In that order the read counts what
-   * was working at once: a holder (working since the slots were filled) read working after the queued
-   * tasks were read was working while they were, even when a paced agent spreads the reads over
-   * seconds and a holder meets its system timeout in between.
-   */
-  const sample = async (groups = [s.queued, holders]): Promise<Map<string, unknown>> => {
-    const read = new Map<string, unknown>();
-    for (const group of groups) {
-      const live = group.filter((id) => !gone.has(id));
-      const got = await Promise.all(live.map(async (id) => stateOf(await getTask(c, id))));
-      live.forEach((id, i) => read.set(id, got[i]));
-    }
-    // Holders first in what the report shows.
-    const ids = [...holders, ...s.queued].filter((id) => read.has(id));
-    const states = ids.map((id) => read.get(id));
-    const working = states.filter((x) => x === 'working').length;
-    if (Date.now() < usableUntil) {
-      s.samples += 1;
-      if (working > s.maxWorking) [s.maxWorking, s.maxSample] = [working, states];
-    }
-    return new Map(ids.map((id, i) => [id, states[i]]));
-  };
-  // A task whose cancel the agent took is no longer read (its state says nothing of the others).
-  const cancel = async (id: string, reason?: string) => {
-    const ex = await cancelTask(c, id, reason);
-    if (resultOf(ex)?.canceled === true) gone.add(id);
-    return ex;
-  };
-  try {
-    // Each queued task opened once the one before exists, so their arrival order is known.
-    const scripts = [
-      [textPart('queued, then canceled')],
-      scriptParts('queued, dequeued first', { runUntilCanceled: true }),
-      scriptParts('queued, dequeued second', { runUntilCanceled: true }),
-    ];
-    for (const parts of scripts) {
-      const opened = await openQueued(c, parts);
-      if (opened.task === undefined) {
-        s.refusal = opened.refusal;
-        return s;
+const queue = sharedSample(
+  QUEUE,
+  // At the card's limit of 4: the directive probe, the slots filled (message/stream, watched on
+  // their streams until working), three queued tasks opened, two task-level sets, one tasks/get of
+  // every task, the cancel of the first queued task and a read of the holders, then per freed slot
+  // (two) a tasks/cancel and a tasks/get of each task still live, the clean-up cancels and a last
+  // read of the canceled queued task.
+  { requests: 32, turns: 7 },
+  async (c): Promise<Queue> => {
+    const limit = requireCardLimit(c, 'concurrentTasks');
+    await requireDirectives(c, 'holding every slot with tasks that keep working until canceled');
+    const timeout = cardLimit(c, 'systemTimeoutMs');
+    const usableUntil = timeout === undefined ? Infinity : Date.now() + timeout - TIMEOUT_MARGIN_MS;
+    const fill = await fillSlots(c);
+    const holders = fill.holders.map((h) => h.taskId);
+    const q: LiveTask[] = [];
+    const gone = new Set<string>();
+    const s: Queue = {
+      limit,
+      queued: [],
+      heldStates: [],
+      queuedStates: [],
+      maxWorking: 0,
+      maxSample: [],
+      samples: 0,
+      cancelResult: undefined,
+      cancelRefusedAs: undefined,
+      canceledLater: undefined,
+      canceledAt: 0,
+      dequeuedState: undefined,
+      started: [],
+      dequeueWindowMs: c.scaled(DEQUEUE_WAIT_MS),
+      dequeuedEndedAt: 0,
+    };
+    /**
+     * One tasks/get of every task the harness has not canceled: the queued tasks first, then the
+     * holders (each group's reads at once); the most working kept. In that order the read counts what
+     * was working at once: a holder (working since the slots were filled) read working after the queued
+     * tasks were read was working while they were, even when a paced agent spreads the reads over
+     * seconds and a holder meets its system timeout in between.
+     */
+    const sample = async (groups = [s.queued, holders]): Promise<Map<string, unknown>> => {
+      const read = new Map<string, unknown>();
+      for (const group of groups) {
+        const live = group.filter((id) => !gone.has(id));
+        const got = await Promise.all(live.map(async (id) => stateOf(await getTask(c, id))));
+        live.forEach((id, i) => read.set(id, got[i]));
       }
-      q.push(opened.task);
-      s.queued.push(opened.task.taskId);
-    }
-    Object.assign(s, await queueHooks(c, s.queued));
-    const held = await sample();
-    s.heldStates = holders.map((id) => held.get(id));
-    s.queuedStates = s.queued.map((id) => held.get(id));
-    // The first queued task, canceled while queued. A refusal is a finding when the task was still
-    // queued: the refusal says so (data.currentState submitted), or the holders still held every slot.
-    const [first, second] = s.queued as [string, string, string];
-    s.canceledAt = Date.now();
-    const canceled = await cancel(first, QUEUED_REASON);
-    s.cancelResult = resultOf(canceled);
-    s.cancelRefusedAs = errorData(canceled)?.currentState;
-    // Whether a slot freed before the cancel (a holder ended by itself, e.g. at a short system timeout
-    // on a loaded agent): then the task may have started first, and what it did says nothing of a
-    // queued task's cancel. The holders only: the queued tasks were read with them just before.
-    const after = await sample([holders]);
-    s.heldAfterCancel = holders.map((id) => after.get(id));
-    // Slots freed one at a time (holders first, then the queued tasks that started), each watched
-    // until a waiting task takes it: the order they start in, and the first one's state.
-    const waiting = new Set(s.queued.slice(1));
-    while (waiting.size > 0) {
-      const victim = [...holders, ...s.started].find((id) => !gone.has(id));
-      if (victim === undefined) break;
-      await cancel(victim);
-      const deadline = Date.now() + s.dequeueWindowMs;
-      let now = await sample();
-      while (![...waiting].some((id) => now.get(id) === 'working') && Date.now() < deadline) {
-        await sleep(Math.max(20, c.pollIntervalMs()));
-        now = await sample();
+      // Holders first in what the report shows.
+      const ids = [...holders, ...s.queued].filter((id) => read.has(id));
+      const states = ids.map((id) => read.get(id));
+      const working = states.filter((x) => x === 'working').length;
+      if (Date.now() < usableUntil) {
+        s.samples += 1;
+        if (working > s.maxWorking) [s.maxWorking, s.maxSample] = [working, states];
       }
-      if (s.started.length === 0) s.dequeuedState = now.get(second);
-      const took = [...waiting].filter((id) => now.get(id) === 'working');
-      if (took.length === 0) break;
-      for (const id of took) {
-        waiting.delete(id);
-        s.started.push(id);
+      return new Map(ids.map((id, i) => [id, states[i]]));
+    };
+    // A task whose cancel the agent took is no longer read (its state says nothing of the others).
+    const cancel = async (id: string, reason?: string) => {
+      const ex = await cancelTask(c, id, reason);
+      if (resultOf(ex)?.canceled === true) gone.add(id);
+      return ex;
+    };
+    try {
+      // Each queued task opened once the one before exists, so their arrival order is known.
+      const scripts = [
+        [textPart('queued, then canceled')],
+        scriptParts('queued, dequeued first', { runUntilCanceled: true }),
+        scriptParts('queued, dequeued second', { runUntilCanceled: true }),
+      ];
+      for (const parts of scripts) {
+        const opened = await openQueued(c, parts);
+        if (opened.task === undefined) {
+          s.refusal = opened.refusal;
+          return s;
+        }
+        q.push(opened.task);
+        s.queued.push(opened.task.taskId);
       }
+      Object.assign(s, await queueHooks(c, s.queued));
+      const held = await sample();
+      s.heldStates = holders.map((id) => held.get(id));
+      s.queuedStates = s.queued.map((id) => held.get(id));
+      // The first queued task, canceled while queued. A refusal is a finding when the task was still
+      // queued: the refusal says so (data.currentState submitted), or the holders still held every slot.
+      const [first, second] = s.queued as [string, string, string];
+      s.canceledAt = Date.now();
+      const canceled = await cancel(first, QUEUED_REASON);
+      s.cancelResult = resultOf(canceled);
+      s.cancelRefusedAs = errorData(canceled)?.currentState;
+      // Whether a slot freed before the cancel (a holder ended by itself, e.g. at a short system timeout
+      // on a loaded agent): then the task may have started first, and what it did says nothing of a
+      // queued task's cancel. The holders only: the queued tasks were read with them just before.
+      const after = await sample([holders]);
+      s.heldAfterCancel = holders.map((id) => after.get(id));
+      // Slots freed one at a time (holders first, then the queued tasks that started), each watched
+      // until a waiting task takes it: the order they start in, and the first one's state.
+      const waiting = new Set(s.queued.slice(1));
+      while (waiting.size > 0) {
+        const victim = [...holders, ...s.started].find((id) => !gone.has(id));
+        if (victim === undefined) break;
+        await cancel(victim);
+        const deadline = Date.now() + s.dequeueWindowMs;
+        let now = await sample();
+        while (![...waiting].some((id) => now.get(id) === 'working') && Date.now() < deadline) {
+          await sleep(Math.max(20, c.pollIntervalMs()));
+          now = await sample();
+        }
+        if (s.started.length === 0) s.dequeuedState = now.get(second);
+        const took = [...waiting].filter((id) => now.get(id) === 'working');
+        if (took.length === 0) break;
+        for (const id of took) {
+          waiting.delete(id);
+          s.started.push(id);
+        }
+      }
+    } finally {
+      s.dequeuedEndedAt = Date.now();
+      const live = [...holders, ...s.queued].filter((id) => !gone.has(id));
+      await Promise.allSettled(live.map((id) => cancelTask(c, id)));
+      await Promise.allSettled(fill.holders.map((h) => h.stream?.close()));
     }
-  } finally {
-    s.dequeuedEndedAt = Date.now();
-    const live = [...holders, ...s.queued].filter((id) => !gone.has(id));
-    await Promise.allSettled(live.map((id) => cancelTask(c, id)));
-    await Promise.allSettled(fill.holders.map((h) => h.stream?.close()));
-  }
-  // Read after every slot freed: a canceled task wrongly left in the queue would have started by then.
-  await sleep(c.scaled(50));
-  s.canceledLater = await getTask(c, q[0]!.taskId);
-  if (q[0]!.stream !== undefined) s.canceledStream = await streamSeen(q[0]!.stream);
-  if (q[1]!.stream !== undefined) s.dequeuedStream = await streamSeen(q[1]!.stream);
-  await Promise.allSettled(q.map((t) => t.stream?.close()));
-  return s;
-});
+    // Read after every slot freed: a canceled task wrongly left in the queue would have started by then.
+    await sleep(c.scaled(50));
+    s.canceledLater = await getTask(c, q[0]!.taskId);
+    if (q[0]!.stream !== undefined) s.canceledStream = await streamSeen(q[0]!.stream);
+    if (q[1]!.stream !== undefined) s.dequeuedStream = await streamSeen(q[1]!.stream);
+    await Promise.allSettled(q.map((t) => t.stream?.close()));
+    return s;
+  },
+);
 
 /** The queue read while every slot was held; not-exercised when the agent refused it or a slot freed first. */
 async function heldQueue(c: CheckContext): Promise<Queue> {

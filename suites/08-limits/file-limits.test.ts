@@ -11,9 +11,6 @@ import { sharedSample } from '../support/samples.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
-  samples: {
-    atLimit: { requests: 0, turns: 0 },
-  },
   // Files of maxFileSize, base64 in the body: megabytes that take a second over a slow link, so the
   // file starts with the long ones rather than ending the run alone.
   span: 'long',
@@ -45,7 +42,7 @@ function anyType(c: CheckContext): string {
 }
 
 /** The file of exactly maxFileSize bytes, sent once for the checks of this file. */
-const atLimit = sharedSample('atLimit', async (c) => {
+const atLimit = sharedSample('atLimit', { requests: 0, turns: 0 }, async (c) => {
   const max = requireMaxFileSize(c);
   const parts = [
     textPart('a file of exactly maxFileSize bytes'),

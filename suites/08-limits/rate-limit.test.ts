@@ -17,14 +17,6 @@ import { measureReset, type WindowReset } from './window-reset.ts';
 
 suiteFile({
   cost: { requests: 0, turns: 0 },
-  samples: {
-    burst: {
-      requests: 20,
-      turns: 0,
-      burst: true,
-      waits: [{ rateWindow: true, why: 'the tripped window, until a request is let in again' }],
-    },
-  },
   runs: {
     when: 'last',
     why: 'tripping the rate limit (C-04) blocks the agent for up to a minute: a check after it would wait that long',
@@ -87,16 +79,25 @@ async function send(c: CheckContext, limit: number): Promise<Omit<Burst, 'ms'>> 
 }
 
 /** The burst, once for the three checks of this file. */
-const burst = sharedSample('burst', async (c): Promise<Burst> => {
-  const limit = requireCardLimit(c, 'requestsPerMinute');
-  if (limit > BURST_MAX_LIMIT) {
-    c.notExercised(`limits.requestsPerMinute ${limit} is above the ${BURST_MAX_LIMIT} requests sent`);
-  }
-  const { value, ms } = await timed(() => send(c, limit));
-  const b: Burst = { ...value, ms };
-  if (b.refused !== undefined) b.reset = await measureReset(c, b.refused, probeWith(c), isRefusal);
-  return b;
-});
+const burst = sharedSample(
+  'burst',
+  {
+    requests: 20,
+    turns: 0,
+    burst: true,
+    waits: [{ rateWindow: true, why: 'the tripped window, until a request is let in again' }],
+  },
+  async (c): Promise<Burst> => {
+    const limit = requireCardLimit(c, 'requestsPerMinute');
+    if (limit > BURST_MAX_LIMIT) {
+      c.notExercised(`limits.requestsPerMinute ${limit} is above the ${BURST_MAX_LIMIT} requests sent`);
+    }
+    const { value, ms } = await timed(() => send(c, limit));
+    const b: Burst = { ...value, ms };
+    if (b.refused !== undefined) b.reset = await measureReset(c, b.refused, probeWith(c), isRefusal);
+    return b;
+  },
+);
 
 /** One request of the burst's kind from a client that bypasses pacing (its refusals reach the check). */
 function probeWith(c: CheckContext): () => Promise<AnsweredExchange | undefined> {

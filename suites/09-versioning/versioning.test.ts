@@ -8,13 +8,12 @@ import { READS_A_SAMPLE, sharedSample } from '../support/samples.ts';
 
 suiteFile({
   cost: { requests: 1, turns: 0 },
-  samples: { 'the card under /api/v1/a2a/{agent_id}': { requests: 1, turns: 0 } },
   concurrent: true,
 });
 
 const V1_CARD = 'the card under /api/v1/a2a/{agent_id}';
 /** The card asked on the explicit v1 path: the path check and the agent.version check read it. */
-const v1Card = sharedSample(V1_CARD, (c) =>
+const v1Card = sharedSample(V1_CARD, { requests: 1, turns: 0 }, (c) =>
   c.rpc(CARD, undefined, { path: `/api/v1/a2a/${encodeURIComponent(c.target.agentId)}` }),
 );
 

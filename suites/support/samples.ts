@@ -5,7 +5,7 @@
 // assertion.
 import { randomUUID } from 'node:crypto';
 import {
-  declaredSample,
+  declareSample,
   is,
   type AnsweredExchange,
   type CheckContext,
@@ -14,6 +14,9 @@ import {
   type StreamTranscript,
 } from '../../harness/check/index.ts';
 import { servedMethods } from './card.ts';
+
+// A sample a file shares by other means than sharedSample declares its name and cost with it.
+export { declareSample };
 import { directivePart, requireDirectives, scriptParts, type DirectiveFields } from './directives.ts';
 import { endedBefore } from './ended-first.ts';
 import { cancellableTask, cancelLive } from './live-tasks.ts';
@@ -28,11 +31,12 @@ export const READS_A_SAMPLE: Readonly<CheckCost> = { requests: 0, turns: 0 };
 /**
  * One sample per file, made by the first check that asks (its exchanges and deliveries are that
  * check's evidence); later checks note where it came from and cite the exchanges it was made of, so
- * that their own verdict shows them. `make` returns data and records nothing. `kind` is the name the
- * file declares the sample's cost under (suiteFile({ samples })); a name it does not declare throws.
+ * that their own verdict shows them. `make` returns data and records nothing. `kind` and `cost` are
+ * the sample's name and what making it costs the agent, declared for the file that calls this
+ * (declareSample): checks reading it name it in verifies(..., { samples: [kind] }).
  */
-export function sharedSample<T>(kind: string, make: (c: CheckContext) => Promise<T>) {
-  declaredSample(kind);
+export function sharedSample<T>(kind: string, cost: CheckCost, make: (c: CheckContext) => Promise<T>) {
+  declareSample(kind, cost);
   let made: Promise<{ value: T; exchanges: Exchange[] }> | undefined;
   let origin = '';
   return async (c: CheckContext): Promise<T> => {
@@ -51,7 +55,18 @@ export function sharedSample<T>(kind: string, make: (c: CheckContext) => Promise
 
 const samples = new Map<string, Promise<string>>();
 
-/** A finished task of the run's agent, created once per suite file; a fresh UUID if none could be. */
+/**
+ * Declares the file's sampleTaskId sample (one message/send) and returns its name, for the checks
+ * that read it: verifies(..., { samples: [name] }).
+ */
+export function declareSampleTask(): string {
+  return declareSample('task made for the requests that need one', { requests: 1, turns: 1 });
+}
+
+/**
+ * A finished task of the run's agent, created once per suite file (declared by declareSampleTask); a
+ * fresh UUID if none could be.
+ */
 export function sampleTaskId(c: CheckContext): Promise<string> {
   const key = `${c.target.baseUrl} ${c.target.agentId}`;
   let p = samples.get(key);

@@ -27,6 +27,10 @@ describe('verifies', () => {
     expect(() => suiteFile({ cost: { requests: 1, turns: 0, waits: [{ spec: 5_000, why: '' }] } })).toThrow(
       /says what it waits for/,
     );
+    // A file's samples are declared where each is made, never listed in suiteFile().
+    expect(() => suiteFile({ cost: { requests: 1, turns: 0 }, samples: {} } as SuiteFileDeclaration)).toThrow(
+      /each declares its own name and cost/,
+    );
   });
 
   it('a check may read only samples its file declares', () => {

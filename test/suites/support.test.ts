@@ -164,7 +164,7 @@ describe('sharedSample', () => {
     let made = 0;
     const earlier = { id: 'ex-0' };
     const sent: unknown[] = [earlier];
-    const sample = sharedSample('a finished task', async () => {
+    const sample = sharedSample('a finished task', { requests: 1, turns: 1 }, async () => {
       made += 1;
       sent.push({ id: 'ex-1' }, { id: 'ex-2' });
       return 'task-1';
