@@ -28,13 +28,22 @@ export interface MutantSpec {
   only?: string[];
 }
 
-export function mutant(spec: MutantSpec): Variant {
+/** What names a variant: `<id slug>--<slug>`, the requirement it breaks and the verdict its level gives. */
+export function variantIdentity(
+  spec: Pick<MutantSpec, 'breaks' | 'slug' | 'area' | 'description'>,
+): Pick<Variant, 'name' | 'breaks' | 'expect' | 'area' | 'description'> {
   return {
     name: `${idSlug(spec.breaks)}--${spec.slug}`,
     breaks: spec.breaks,
     expect: expectedVerdict(spec.breaks),
     area: spec.area,
     description: spec.description,
+  };
+}
+
+export function mutant(spec: MutantSpec): Variant {
+  return {
+    ...variantIdentity(spec),
     ...(spec.only ? { only: spec.only } : {}),
     start: () => startMutant(spec.hooks, spec.options),
   };

@@ -10,6 +10,16 @@ import { certificationAgent, MUTANT_AGENT_ID, startProxy, type ProxyHooks } from
 import type { ControlTarget, MutantTarget } from './types.ts';
 import { relayHooks, startWebhookRelay, type RelayMutation } from './webhook-relay.ts';
 
+/** The requirements the cross-replica checks verify (suites/*\/replicas.test.ts, the burst of 8). */
+export const CROSS_REPLICA = [
+  '4.3/get-current-state',
+  '4.4/cancel-completed-task-code',
+  '4.5/resubscribe-final-task-returns-status',
+  '4.7/get-reflects-set',
+  '6.5/delivery-id-across-replicas',
+  '8/rate-limit-agent-wide',
+];
+
 export interface ReplicaTargetOptions {
   /** Replicas (default 2). */
   count?: number;

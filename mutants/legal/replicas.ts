@@ -2,21 +2,11 @@
 // on one Redis (mutants/replica-target.ts), compared with the same replicas unchanged (REPLICAS_CONTROL)
 // over the cross-replica checks: every delivery sent twice under its one id (a second replica that took
 // the event too), and a second replica that answers every request 100-250 ms later than the first.
-import { REPLICAS_CONTROL, startReplicaTarget } from '../replica-target.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CROSS_REPLICA, REPLICAS_CONTROL, startReplicaTarget } from '../replica-target.ts';
 import type { LegalVariant } from '../types.ts';
 
-/** The requirements the cross-replica checks verify (suites/*\/replicas.test.ts, the burst of 8). */
-const CROSS_REPLICA = [
-  '4.3/get-current-state',
-  '4.4/cancel-completed-task-code',
-  '4.5/resubscribe-final-task-returns-status',
-  '4.7/get-reflects-set',
-  '6.5/delivery-id-across-replicas',
-  '8/rate-limit-agent-wide',
-];
-
 const between = (lo: number, hi: number): number => lo + Math.random() * (hi - lo);
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const variants: LegalVariant[] = [
   {

@@ -4,7 +4,7 @@
 // plain checks pass there and only the cross-replica check can see the other replica not knowing the
 // task. All extended (`npm run mutants -- --extended`): each starts replicas and a Redis.
 import { randomUUID } from 'node:crypto';
-import { expectedVerdict, idSlug } from '../define.ts';
+import { variantIdentity } from '../define.ts';
 import { REPLICAS_CONTROL, startReplicaTarget, type ReplicaTargetOptions } from '../replica-target.ts';
 import type { Area, Variant } from '../types.ts';
 import { deliveryOf } from '../webhook-relay.ts';
@@ -17,11 +17,7 @@ function replicaMutant(spec: {
   target: ReplicaTargetOptions;
 }): Variant {
   return {
-    name: `${idSlug(spec.breaks)}--${spec.slug}`,
-    breaks: spec.breaks,
-    expect: expectedVerdict(spec.breaks),
-    area: spec.area,
-    description: spec.description,
+    ...variantIdentity(spec),
     only: [spec.breaks],
     control: REPLICAS_CONTROL,
     start: () => startReplicaTarget(spec.target),
