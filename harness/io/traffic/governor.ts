@@ -6,6 +6,7 @@
 import { GovernorStop } from './governor-stop.ts';
 import { PaceBudgetError, PaceWindow, sleep, type PaceSettings } from './pace.ts';
 import { RateLimitedError, rateLimitedWaitMs } from './rate-limited.ts';
+import type { ThrottleState } from './throttle-pace.ts';
 import { RequestSlots, TaskSlotError, TaskSlots, type TaskSlotSettings } from './slots.ts';
 import {
   checkTurnBudget,
@@ -27,6 +28,11 @@ export interface GovernorSettings extends PaceSettings, TaskSlotSettings {
   /** FieldSettings.probedTurnMs: the turn allowance before the run's first turn. */
   probedTurnMs?: number | undefined;
 }
+
+// A 503 without Retry-After holds the run a second; one that asks for more than two minutes, two
+// minutes (the longest Retry-After a rate-limited answer is waited, rate-limited.ts).
+const UNAVAILABLE_WAIT_MS = 1_000;
+const MAX_UNAVAILABLE_WAIT_MS = 120_000;
 
 /** The run's budget ended: no request is sent after it, and what is left is not exercised. */
 export class RunBudgetError extends GovernorStop {
@@ -96,6 +102,13 @@ export interface TrafficGovernor {
     attempt: number,
     o: Pick<AdmitOptions, 'tally' | 'signal'>,
   ): Promise<void>;
+  /**
+   * Something in front of the agent answered 503 (a gateway, a rolling deploy): every request waits
+   * until Retry-After (or a second), and the pace drops below the card's (throttle-pace.ts). The
+   * request itself is not resent here (a send may have reached the agent); nothing is counted as
+   * rate limited. Never throws: a pause beyond the run's budget is cut to it.
+   */
+  onUnavailable(retryAfterMs: number | undefined, o: Pick<AdmitOptions, 'tally' | 'signal'>): Promise<void>;
   turnAnswered(ms: number, tally: TrafficTally | undefined): void;
   /** A request counted as a turn when admitted made no task (the agent refused it): uncounts it. */
   notATurn(tally: TrafficTally | undefined): void;
@@ -182,7 +195,15 @@ export class Governor implements TrafficGovernor {
     if (o.bypass === true) this.window.sentNow();
     else if (o.prepaid === true) await this.window.prepaid((ms) => this.waitFor(ms, o));
     else await this.window.next((ms) => this.waitFor(ms, o), o.keep ?? 0);
-    const release = await this.requests.take(o.signal, () => this.hold(o.tally));
+    const taken = await this.requests.take(o.signal, () => this.hold(o.tally));
+    // A request of the run that ended lets a throttled pace climb back (never the burst's, C-04).
+    const release =
+      o.bypass === true
+        ? taken
+        : (): void => {
+            taken();
+            this.window.throttle.answered();
+          };
     try {
       this.checkOpen();
     } catch (e) {
@@ -202,10 +223,39 @@ export class Governor implements TrafficGovernor {
     const waitMs = rateLimitedWaitMs(retryAfterMs, attempt, this.settings.deadlineAt);
     const done = this.hold(o.tally);
     try {
-      await sleep(this.window.pauseUntil(Date.now() + waitMs), this.withStop(o.signal));
+      const now = Date.now();
+      const pausedMs = this.window.pauseUntil(now + waitMs);
+      // Also below the card's pace from now on, until answers let it climb back.
+      this.window.throttle.throttled(now, now + pausedMs);
+      await sleep(pausedMs, this.withStop(o.signal));
     } finally {
       done();
     }
+  }
+
+  async onUnavailable(
+    retryAfterMs: number | undefined,
+    o: Pick<AdmitOptions, 'tally' | 'signal'>,
+  ): Promise<void> {
+    const now = Date.now();
+    const deadline = this.settings.deadlineAt ?? Number.POSITIVE_INFINITY;
+    const until = Math.min(
+      now + Math.min(retryAfterMs ?? UNAVAILABLE_WAIT_MS, MAX_UNAVAILABLE_WAIT_MS),
+      deadline,
+    );
+    const done = this.hold(o.tally);
+    try {
+      const pausedMs = this.window.pauseUntil(until);
+      this.window.throttle.throttled(now, now + pausedMs);
+      await sleep(pausedMs, this.withStop(o.signal)).catch(() => undefined);
+    } finally {
+      done();
+    }
+  }
+
+  /** The pace below the card's after unannounced throttles (report.json traffic.rateLimit.throttled). */
+  throttleState(): ThrottleState {
+    return this.window.throttle.state();
   }
 
   async holdTask(o: TaskSlotOptions): Promise<() => void> {
