@@ -196,14 +196,27 @@ export class Governor implements TrafficGovernor {
     else if (o.prepaid === true) await this.window.prepaid((ms) => this.waitFor(ms, o));
     else await this.window.next((ms) => this.waitFor(ms, o), o.keep ?? 0);
     const taken = await this.requests.take(o.signal, () => this.hold(o.tally));
-    // A request of the run that ended lets a throttled pace climb back (never the burst's, C-04).
-    const release =
-      o.bypass === true
-        ? taken
-        : (): void => {
-            taken();
-            this.window.throttle.answered();
-          };
+    // Just before it leaves: its turn at a pace a throttle lowered, after any Retry-After pause
+    // begun while it waited for its slot. The burst's requests (C-04) take no part in it.
+    const paced = o.bypass !== true;
+    const now = Date.now();
+    const waitMs = paced ? this.window.throttle.reserve(now, this.window.pauseEnds) : 0;
+    try {
+      const deadline = this.settings.deadlineAt;
+      if (deadline !== undefined && now + waitMs > deadline)
+        throw new PaceBudgetError(waitMs, this.settings.pace, this.settings.profile);
+      if (waitMs > 0) await this.waitFor(waitMs, o);
+    } catch (e) {
+      taken();
+      throw e;
+    }
+    // A request of the run that ended lets a throttled pace climb back.
+    const release = paced
+      ? (): void => {
+          taken();
+          this.window.throttle.answered();
+        }
+      : taken;
     try {
       this.checkOpen();
     } catch (e) {
@@ -225,8 +238,9 @@ export class Governor implements TrafficGovernor {
     try {
       const now = Date.now();
       const pausedMs = this.window.pauseUntil(now + waitMs);
-      // Also below the card's pace from now on, until answers let it climb back.
-      this.window.throttle.throttled(now, now + pausedMs);
+      // A fresh request refused: below the card's pace from now on, until answers let it climb back.
+      // The same request refused again is the backoff's (`attempt`), not a new sign of the pace.
+      if (attempt === 0) this.window.throttle.throttled(now, now + pausedMs);
       await sleep(pausedMs, this.withStop(o.signal));
     } finally {
       done();

@@ -192,6 +192,11 @@ export class PaceWindow {
       throw new PaceBudgetError(waitMs, this.settings.pace, this.settings.profile);
   }
 
+  /** When the Retry-After pause ends (epoch ms; past: none). */
+  get pauseEnds(): number {
+    return this.pausedUntil;
+  }
+
   /** Holds every request until `until` (an answer's Retry-After); returns the ms left of the pause. */
   pauseUntil(until: number): number {
     this.pausedUntil = Math.max(this.pausedUntil, until);
@@ -211,11 +216,9 @@ export class PaceWindow {
         const over = this.countedAt(now, windowMs) + room - paceCap(pace);
         waitMs = over <= 0 ? 0 : this.sentAt[this.head + over - 1]! + windowMs - now + 1;
       }
-      if (waitMs <= 0) waitMs = this.throttle.waitMs(now);
       if (waitMs <= 0) {
         // Counted when admitted, before the next queued request looks at the window.
         for (let i = 0; i < room; i += 1) this.sentAt.push(now);
-        this.throttle.sent(now);
         return;
       }
       this.refuseBeyondDeadline(now, waitMs);

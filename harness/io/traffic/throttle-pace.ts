@@ -3,7 +3,8 @@
 // the run sends at (multiplicative decrease, from the rate it was sending at), and each answer that
 // comes after lets it climb back additively (about one request per second more each second, as
 // TCP's congestion avoidance), until it is back at the card's pace (or --rate) and no longer applies.
-// The governor's window (pace.ts) holds each request until the throttled pace has room for it.
+// The governor (governor.ts) holds each request, once it has a slot and just before it leaves, until
+// its turn at the throttled pace and the end of any Retry-After pause.
 
 /** The lowest rate a throttle lowers the run to: one request every ten seconds. */
 const MIN_RATE_PER_S = 0.1;
@@ -34,17 +35,18 @@ export class ThrottlePace {
   /** `ceilingPerS`: the card's pace (or --rate) in requests per second; undefined: none. */
   constructor(private readonly ceilingPerS: () => number | undefined) {}
 
-  /** A request leaves for the agent at `now`. */
-  sent(now: number): void {
-    this.lastAt = now;
-    this.recent.push(now);
+  /**
+   * A request about to leave at `now`: reserves its departure, at the throttled pace after the one
+   * reserved before it and not before `notBefore` (a Retry-After pause), and returns the ms to wait
+   * for it (0 when not throttled and not paused).
+   */
+  reserve(now: number, notBefore = 0): number {
+    const gap = this.rate === undefined ? 0 : 1000 / this.rate;
+    const at = Math.max(now, notBefore, this.rate === undefined ? now : this.lastAt + gap);
+    this.lastAt = at;
+    this.recent.push(at);
     this.trim(now);
-  }
-
-  /** Milliseconds until the next request may leave at the throttled rate (0: now). */
-  waitMs(now: number): number {
-    if (this.rate === undefined) return 0;
-    return Math.max(0, this.lastAt + 1000 / this.rate - now);
+    return at - now;
   }
 
   /**
@@ -55,7 +57,8 @@ export class ThrottlePace {
   throttled(now: number, pausedUntil: number): void {
     if (now < this.episodeEnds) return;
     this.trim(now);
-    const sending = Math.max(this.recent.length * (1000 / RECENT_MS), MIN_RATE_PER_S);
+    const sent = this.recent.filter((at) => at <= now).length;
+    const sending = Math.max(sent * (1000 / RECENT_MS), MIN_RATE_PER_S);
     const from = Math.min(this.rate ?? sending, sending);
     this.rate = Math.max(MIN_RATE_PER_S, from / 2);
     this.decreases += 1;
@@ -75,6 +78,7 @@ export class ThrottlePace {
     return { ratePerS: this.rate, decreases: this.decreases, lowestPerS: this.lowest };
   }
 
+  /** Departures within RECENT_MS before `now` (those reserved for later are not yet counted out). */
   private trim(now: number): void {
     while (this.recent.length > 0 && this.recent[0]! <= now - RECENT_MS) this.recent.shift();
   }
