@@ -7,7 +7,7 @@ import { answerMadeTask, turnBudgetMs } from './agent-turn.ts';
 import { ACCEPT_ENCODING } from './body-reader.ts';
 import type { Exchange } from '../../../core/evidence.ts';
 import type { TrafficGovernor } from '../traffic/governor.ts';
-import { answerFault, countFault, sendResendingReads } from './faults.ts';
+import { countFault, sendResendingReads, waitOutUnavailable } from './faults.ts';
 import { networkSecrets, targetDispatcher } from './network.ts';
 import {
   agentPath,
@@ -18,7 +18,7 @@ import {
   recordRequest,
   type RequestSpec,
 } from './request-spec.ts';
-import { resendWhileRateLimited, retryAfterMs, type AnswerHead } from '../traffic/rate-limited.ts';
+import { resendWhileRateLimited } from '../traffic/rate-limited.ts';
 import { fillFromTranscript } from './response-record.ts';
 import { sendExchange, type ExchangeWire } from './send-exchange.ts';
 import { openSseStream, type SseStream } from './sse-reader.ts';
@@ -144,7 +144,7 @@ class Client implements TargetClient {
           if (governor === undefined || t.isEventStream === true || t.status === undefined)
             return { result: once, answer: undefined };
           await once.s.done;
-          await this.holdWhileUnavailable(t);
+          await waitOutUnavailable(this.resender(), t, this.opts);
           return { result: once, answer: t };
         },
         ({ ex }) => this.forget(ex),
@@ -300,7 +300,7 @@ class Client implements TargetClient {
           const res = ex.response;
           if (turn && res !== undefined)
             this.turnEnded(ex.timings.totalMs, answerMadeTask(res.status, res.json));
-          await this.holdWhileUnavailable(res);
+          await waitOutUnavailable(this.resender(), res, this.opts);
           return { result: ex, answer: res };
         },
         (ex) => {
@@ -313,18 +313,6 @@ class Client implements TargetClient {
     } finally {
       releaseTask();
     }
-  }
-
-  /**
-   * A 503 from something in front of the agent (faults.ts: a gateway, a rolling deploy) holds the
-   * whole run until its Retry-After and lowers the pace (TrafficGovernor.onUnavailable); the request
-   * is not resent here (a read is, by sendResendingReads; a check that met it re-runs).
-   */
-  private async holdWhileUnavailable(answer: AnswerHead | undefined): Promise<void> {
-    const governor = this.resender();
-    if (governor === undefined || answer?.status !== 503) return;
-    if (answerFault(503, answer.headers ?? {}, answer.json)?.kind !== 'gateway') return;
-    await governor.onUnavailable(retryAfterMs(answer.headers, answer.json), this.opts);
   }
 
   /** A turn answered: its time counted when it made a task, else it was no turn after all (uncounted). */

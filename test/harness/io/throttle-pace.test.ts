@@ -114,4 +114,33 @@ describe('a throttled front on loopback', () => {
     expect(state.decreases).toBeGreaterThanOrEqual(1);
     expect(state.lowestPerS).toBeLessThan(100);
   }, 30_000);
+
+  it("holds the run until a gateway's 503 Retry-After and lowers the pace, without resending the send", async () => {
+    const governor = new Governor({ pace: null, concurrency: 4, taskCap: null });
+    let n = 0;
+    const c = await io.setup(
+      (_req, res, body) => {
+        n += 1;
+        if (n === 1) {
+          res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '1' }).end('<h1>deploying</h1>');
+          return;
+        }
+        const id = (JSON.parse(body.toString()) as { id: unknown }).id;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id, result: { id: 't', status: { state: 'working' } } }));
+      },
+      { governor },
+    );
+    const sent = await c.rpc('message/send', { message: { role: 'user', parts: [] } });
+    const answeredAt = Date.now();
+    expect(sent.error?.kind).toBe('gateway');
+    const next = await c.rpc('tasks/get', { id: 't' });
+    expect(next.response?.status).toBe(200);
+    expect(
+      io.fixture().seen.map((r) => (JSON.parse(r.body.toString()) as { method: string }).method),
+    ).toEqual(['message/send', 'tasks/get']);
+    expect(Date.parse(next.timings.startedAt) - answeredAt).toBeGreaterThanOrEqual(900);
+    expect(governor.throttleState().decreases).toBe(1);
+    expect(governor.total.rateLimitedAnswers).toBe(0);
+  });
 });
