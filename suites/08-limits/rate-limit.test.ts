@@ -3,7 +3,7 @@
 // then say how long the window took to let a request in again (window-reset.ts). Last suite of the
 // run (suites/vitest.config.ts): the agent stays blocked for up to 60 s afterwards.
 import { inject } from 'vitest';
-import { BURST_MAX_LIMIT, paceCap, sendBurstRequest } from '../../harness/check/index.ts';
+import { BURST_MAX_LIMIT, completeAnswer, paceCap, sendBurstRequest } from '../../harness/check/index.ts';
 import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
 import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { requireCardLimit } from '../support/card.ts';
@@ -43,6 +43,9 @@ interface Burst {
   sent: number;
   served: number;
   other: unknown[];
+  /** Requests of the burst that met a transport fault (no answer, a gateway's page), and the first. */
+  faults: number;
+  fault?: string;
   ms: number;
   refused?: AnsweredExchange;
   /**
@@ -73,7 +76,7 @@ async function send(c: CheckContext, limit: number): Promise<Omit<Burst, 'ms'>> 
   // Only the last exchanges are kept as evidence: thousands of identical card requests say nothing.
   // The one client that exceeds the pace on purpose: its rate-limited answers reach the check.
   const client = c.newClient({ maxExchanges: 20, recordBodyChars: 4096, bypassPacing: true });
-  const seen: Omit<Burst, 'ms'> = { limit, sent: 0, served: 0, other: [] };
+  const seen: Omit<Burst, 'ms'> = { limit, sent: 0, served: 0, other: [], faults: 0 };
   const worker = async (): Promise<void> => {
     while (
       seen.refused === undefined &&
@@ -83,6 +86,10 @@ async function send(c: CheckContext, limit: number): Promise<Omit<Burst, 'ms'>> 
     ) {
       seen.sent += 1;
       const ex = await sendBurstRequest(client);
+      if (!completeAnswer(ex) && ex.error?.kind !== 'throttled') {
+        seen.faults += 1;
+        seen.fault ??= `${ex.error?.kind ?? 'no answer'}: ${ex.error?.message ?? ''}`;
+      }
       if (ex.response === undefined) seen.other.push(ex.error?.message);
       else if (isRefusal(ex as AnsweredExchange)) {
         const refusal = ex as AnsweredExchange;
@@ -166,6 +173,12 @@ verifies(
     tellWindowFill(c, b);
     reportReset(c, b);
     requireNoFrontThrottle(c, b);
+    // Requests the agent never answered (a reset, a gateway's 503) never reached its window.
+    if (b.refused === undefined && b.faults > 0) {
+      c.notExercised(
+        `${b.faults} of the ${b.sent} requests met a transport fault (${b.fault}) and none was refused: no window was shown to hold more than ${b.limit}`,
+      );
+    }
     // A burst slower than the window (a loaded machine, a slow network) may never put more than the
     // limit into any 60 s: then no refusal is owed.
     if (b.refused === undefined && b.ms >= WINDOW_MS) {
