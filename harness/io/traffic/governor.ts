@@ -34,6 +34,28 @@ export interface GovernorSettings extends PaceSettings, TaskSlotSettings {
 const UNAVAILABLE_WAIT_MS = 1_000;
 const MAX_UNAVAILABLE_WAIT_MS = 120_000;
 
+/**
+ * The wait after a front's 503: its Retry-After (else a second), doubled for each 503 that comes
+ * right after the last wait ended (within as long as that wait lasted: the front is still down, as
+ * a rolling deploy longer than its Retry-After), at most MAX_UNAVAILABLE_WAIT_MS. A 503 during a
+ * wait is of the same episode (its request left before the wait began).
+ */
+export class UnavailableBackoff {
+  private endsAt = Number.NEGATIVE_INFINITY;
+  private lastMs = 0;
+  private streak = 0;
+
+  waitMs(now: number, retryAfterMs: number | undefined): number {
+    const asked = Math.min(retryAfterMs ?? UNAVAILABLE_WAIT_MS, MAX_UNAVAILABLE_WAIT_MS);
+    if (now < this.endsAt) return Math.max(asked, this.endsAt - now);
+    this.streak = now <= this.endsAt + this.lastMs ? this.streak + 1 : 0;
+    this.lastMs = Math.min(Math.max(asked, UNAVAILABLE_WAIT_MS) * 2 ** this.streak, MAX_UNAVAILABLE_WAIT_MS);
+    this.lastMs = Math.max(this.lastMs, asked);
+    this.endsAt = now + this.lastMs;
+    return this.lastMs;
+  }
+}
+
 /** The run's budget ended: no request is sent after it, and what is left is not exercised. */
 export class RunBudgetError extends GovernorStop {
   /** `message`: an interrupt's own (INTERRUPTED_PREFIX first, harness/runner/run-suites.ts). */
@@ -134,6 +156,9 @@ export class Governor implements TrafficGovernor {
   private readonly clock = new WaitClock();
   /** Run-wide counts (every tally also counts its own). */
   readonly total: TrafficTally = newTally();
+
+  /** How long the run waits for a front's 503 (doubling while the front stays unavailable). */
+  private readonly unavailable = new UnavailableBackoff();
 
   /** Aborted once the governor stops admitting (stopAdmitting): every wait on the pace ends then. */
   private readonly stopped = new AbortController();
@@ -253,10 +278,7 @@ export class Governor implements TrafficGovernor {
   ): Promise<void> {
     const now = Date.now();
     const deadline = this.settings.deadlineAt ?? Number.POSITIVE_INFINITY;
-    const until = Math.min(
-      now + Math.min(retryAfterMs ?? UNAVAILABLE_WAIT_MS, MAX_UNAVAILABLE_WAIT_MS),
-      deadline,
-    );
+    const until = Math.min(now + this.unavailable.waitMs(now, retryAfterMs), deadline);
     const done = this.hold(o.tally);
     try {
       const pausedMs = this.window.pauseUntil(until);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerAsFront, Front } from '../../../bench/field/front.ts';
 import { completeAnswer } from '../../../harness/io/target/faults.ts';
-import { Governor } from '../../../harness/io/traffic/governor.ts';
+import { Governor, UnavailableBackoff } from '../../../harness/io/traffic/governor.ts';
 import { ThrottlePace } from '../../../harness/io/traffic/throttle-pace.ts';
 import { fixtureClients } from '../../support/fixture-client.ts';
 
@@ -77,6 +77,25 @@ describe('the throttled pace (AIMD)', () => {
     expect(p.reserve(20_000)).toBe(0);
     expect(p.reserve(20_000)).toBe(0);
     expect(p.state()).toMatchObject({ decreases: 1, lowestPerS: 2 });
+  });
+});
+
+describe("the wait after a front's 503", () => {
+  it('is its Retry-After, doubled while the front stays unavailable right after each wait', () => {
+    const b = new UnavailableBackoff();
+    expect(b.waitMs(10_000, 2_000)).toBe(2_000);
+    // During the wait: the same episode, no longer than what is left of it.
+    expect(b.waitMs(11_000, 2_000)).toBe(2_000);
+    expect(b.waitMs(11_500, undefined)).toBe(1_000);
+    // Right after it ended, still down (a deploy longer than its Retry-After): twice as long.
+    expect(b.waitMs(12_100, 2_000)).toBe(4_000);
+    expect(b.waitMs(16_200, 2_000)).toBe(8_000);
+    // After a quiet spell as long as the last wait: back to what the front asks.
+    expect(b.waitMs(60_000, 2_000)).toBe(2_000);
+    // Without Retry-After: a second; never more than two minutes.
+    const c = new UnavailableBackoff();
+    expect(c.waitMs(0, undefined)).toBe(1_000);
+    expect(c.waitMs(0, 600_000)).toBe(120_000);
   });
 });
 
