@@ -201,9 +201,9 @@ export const CONDITIONS: Condition[] = [
   },
   {
     name: 'rolling-deploy',
-    what: 'a rolling deploy: for 4 s of every 30 s, every request gets 503 (text/html, Retry-After 2)',
+    what: 'a rolling deploy: for 4 s, 10 s into the run and every 2 minutes after, every request gets 503 (text/html, Retry-After 2)',
     agent: (k) => tunedAgent(k),
-    front: { deploy: { firstAfterMs: 5_000, everyMs: 30_000, forMs: 4_000, retryAfterS: 2 } },
+    front: { deploy: { firstAfterMs: 10_000, everyMs: 120_000, forMs: 4_000, retryAfterS: 2 } },
   },
   {
     name: 'gateway-throttle',
