@@ -79,6 +79,11 @@ export interface AgentConfig {
   systemTimeoutMs: number;
   /** C-31: interval of the `: ping` SSE comment. */
   keepAliveMs: number;
+  /**
+   * How long every task works before its directive's own work (a model's turn: the field conditions'
+   * slow agents); 0 by default. The stream announces the task at once; its final event comes after.
+   */
+  turnMs: number;
   /** C-44: retention cap of the per-agent task store. */
   maxTasks: number;
   /** C-42: concurrent SSE streams allowed per agent. */

@@ -1,10 +1,14 @@
 // The field conditions of `npm run field` (bench/field/main.ts): deployments of the reference server
 // that a proxy rewriting single exchanges cannot express (a rate limit, a system timeout, latency on
-// every request). A condition that proves a freedom of the ledger (requirements/freedoms.ts) names it
-// in `freedoms`; test/requirements/freedoms.test.ts checks every name.
+// every request), and the faults of the infrastructure in front of a deployed agent (front.ts: a cold
+// start, a rolling deploy, an unannounced throttle, resets, answers cut short; a slow webhook relay).
+// A condition that proves a freedom of the ledger (requirements/freedoms.ts) names it in `freedoms`;
+// test/requirements/freedoms.test.ts checks every name.
 import type { IncomingHttpHeaders } from 'node:http';
 import { isAgentTurnRequest } from '../../harness/io/target/agent-turn.ts';
 import { defaultAgent } from '../../reference-server/index.ts';
+import type { RelayMutation } from '../../mutants/webhook-relay.ts';
+import type { FrontOptions } from './front.ts';
 import type { ReplicaSetOptions } from './replicas.ts';
 
 /** The agent of `npm run certify` (harness/runner/bundled-target.ts), certified here through --target. */
@@ -53,6 +57,13 @@ export interface Condition {
   replicas?: Pick<ReplicaSetOptions, 'count' | 'mode' | 'store'>;
   /** Why this deployment is broken on purpose: its failures are the expected finding, not false ones. */
   broken?: string;
+  /** The infrastructure in front of the agent (front.ts), played by the field proxy. */
+  front?: FrontOptions;
+  /**
+   * Webhook deliveries pass through this relay (mutants/webhook-relay.ts) to the harness's receiver;
+   * the agent is then the certification agent of the mutants, and `agent` is not used.
+   */
+  webhookRelay?: RelayMutation;
 }
 
 const NOT_SHARED = 'replicas that do not share task state: a task made on one is "not found" on the next';
@@ -180,5 +191,50 @@ export const CONDITIONS: Condition[] = [
     what: '5-minute system timeout',
     freedoms: ['task.system-timeout'],
     agent: (k) => tunedAgent(k, { systemTimeoutMs: 300_000 }),
+  },
+  {
+    name: 'cold-start',
+    what: 'a serverless cold start: nothing answered until 12 s after the first request (beyond --timeout-ms 10000)',
+    agent: (k) => tunedAgent(k),
+    front: { coldStartMs: 12_000 },
+    args: ['--timeout-ms', '10000'],
+  },
+  {
+    name: 'rolling-deploy',
+    what: 'a rolling deploy: for 4 s, 10 s into the run and every 2 minutes after, every request gets 503 (text/html, Retry-After 2)',
+    agent: (k) => tunedAgent(k),
+    front: { deploy: { firstAfterMs: 10_000, everyMs: 120_000, forMs: 4_000, retryAfterS: 2 } },
+  },
+  {
+    name: 'gateway-throttle',
+    what: 'a gateway throttle the card does not announce: 20 requests/s (429, text/plain, Retry-After as an HTTP date)',
+    agent: (k) => tunedAgent(k),
+    front: { throttle: { limit: 20, windowMs: 1_000 } },
+  },
+  {
+    name: 'resets',
+    what: 'one connection in a hundred reset (half before the request reaches the agent, half after)',
+    agent: (k) => tunedAgent(k),
+    front: { reset: (n) => (n % 100 !== 50 ? undefined : n % 200 === 50 ? 'before' : 'after') },
+  },
+  {
+    name: 'cut-short',
+    what: 'one answer in about a hundred cut short (half its body, then the connection closes)',
+    agent: (k) => tunedAgent(k),
+    front: { cutShort: (n) => n % 97 === 13 },
+  },
+  {
+    name: 'turns-stream-first',
+    what: 'every task works 16 s (beyond --timeout-ms 10000), its stream announcing it at once; 4 task slots, 5-minute system timeout',
+    freedoms: ['deployment.turn-latency'],
+    agent: (k) => tunedAgent(k, { systemTimeoutMs: 300_000, turnMs: 16_000 }),
+    args: ['--timeout-ms', '10000'],
+  },
+  {
+    name: 'webhooks-relay-2s',
+    what: 'every webhook attempt about 2 s in transit (a relay between agent and receiver)',
+    agent: (k) => tunedAgent(k),
+    webhookRelay: { holdMs: () => 1_800 + Math.random() * 400, origins: 256 },
+    freedoms: ['webhook.delivery-latency'],
   },
 ];

@@ -1,9 +1,20 @@
-// A loopback proxy that holds each request for a while before forwarding it: the slow LLM agent
-// (1.5 s before every task-creating request) and the remote link (40 ms on every request) of
-// `npm run field`; it can also refuse requests as a rate-limited agent does (C-04). Bodies and SSE
-// streams are relayed as they come; nothing else is changed.
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import { jsonOf, listen, readBody, relay, sendJson, pause } from '../../harness/kit/loopback.ts';
+// The field proxy of `npm run field`: a loopback proxy that holds each request for a while before
+// forwarding it (the slow LLM agent, 1.5 s before every task-creating request; the remote link, 40 ms
+// on every request), refuses requests as a rate-limited agent does (C-04), and plays the front of a
+// deployed agent (front.ts: a cold start, a rolling deploy, a throttle, resets, answers cut short).
+// Bodies and SSE streams are relayed as they come; nothing else is changed.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  forward,
+  jsonOf,
+  listen,
+  pipeAnswer,
+  readBody,
+  relay,
+  sendJson,
+  pause,
+} from '../../harness/kit/loopback.ts';
+import { answerAsFront, Front, type FrontOptions } from './front.ts';
 
 export interface DelayProxy {
   baseUrl: string;
@@ -24,6 +35,8 @@ export interface ProxyOptions {
    * -32012) instead of forwarding it.
    */
   refuse?: (n: number) => boolean;
+  /** The infrastructure in front of the agent (front.ts). */
+  front?: FrontOptions;
 }
 
 function refuse(res: ServerResponse, body: Buffer): void {
@@ -40,9 +53,27 @@ function refuse(res: ServerResponse, body: Buffer): void {
   );
 }
 
+/**
+ * Relays a complete answer's headers and half its body, then closes the connection: an answer cut
+ * short. An event stream (no length to fall short of) is relayed whole.
+ */
+async function cutShort(answer: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (String(answer.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    pipeAnswer(answer, res);
+    return;
+  }
+  const body = await readBody(answer);
+  const headers = { ...answer.headers, 'content-length': String(body.length) };
+  delete headers['transfer-encoding'];
+  res.writeHead(answer.statusCode ?? 502, headers);
+  res.write(body.subarray(0, Math.floor(body.length / 2)));
+  res.socket?.destroy();
+}
+
 /** Starts the proxy on 127.0.0.1:0 in front of `upstream`. */
 export async function startDelayProxy(upstream: string, opts: ProxyOptions): Promise<DelayProxy> {
   let seen = 0;
+  const front = opts.front === undefined ? undefined : new Front(opts.front);
   const server = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
@@ -51,11 +82,28 @@ export async function startDelayProxy(upstream: string, opts: ProxyOptions): Pro
         refuse(res, body);
         return;
       }
+      const action = front?.next() ?? { kind: 'forward', holdMs: 0 };
+      if (action.kind === 'reset') {
+        req.socket.resetAndDestroy();
+        return;
+      }
+      if (action.kind === 'answer') {
+        answerAsFront(res, action);
+        return;
+      }
       const json = jsonOf(body);
-      const ms = opts.delayMs?.(methodOf(json), json, req.headers) ?? 0;
+      const ms = action.holdMs + (opts.delayMs?.(methodOf(json), json, req.headers) ?? 0);
       if (ms > 0) await pause(ms);
       if (res.destroyed || req.socket.destroyed) return;
-      await relay(req, res, upstream, { body });
+      if (action.reset === undefined && action.cutShort !== true) {
+        await relay(req, res, upstream, { body });
+        return;
+      }
+      const answer = await forward(req, res, upstream, { body });
+      if (action.reset === 'after') {
+        answer.resume();
+        req.socket.resetAndDestroy();
+      } else await cutShort(answer, res);
     })().catch(() => res.destroy());
   });
   const { baseUrl, close } = await listen(server);

@@ -23,6 +23,7 @@ import { PROFILES } from '../../harness/option-table.ts';
 import { breakdownTable, type BreakdownReport } from './breakdown.ts';
 import { CONDITIONS, type Condition } from './conditions.ts';
 import { startDelayProxy } from './delay-proxy.ts';
+import { startRelayedMutant } from '../../mutants/webhook-relay.ts';
 import { startReplicaSet } from './replicas.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -86,6 +87,10 @@ async function startCondition(
     const t = await variant.start();
     return { ...t, args: t.extraArgs ?? [] };
   }
+  if (c.webhookRelay !== undefined) {
+    const t = await startRelayedMutant(c.webhookRelay);
+    return { ...t, args: t.extraArgs ?? [] };
+  }
   const key = generateApiKey();
   if (c.replicas !== undefined) {
     const set = await startReplicaSet({
@@ -111,10 +116,14 @@ async function startCondition(
     allowPrivateWebhookTargets: true,
     agents: [c.agent(key) as never],
   });
+  const delayMs = c.delayMs;
   const proxy =
-    c.delayMs === undefined
+    delayMs === undefined && c.front === undefined
       ? undefined
-      : await startDelayProxy(server.baseUrl, { delayMs: (m, b, h) => c.delayMs!(m, b, h, key) });
+      : await startDelayProxy(server.baseUrl, {
+          ...(delayMs === undefined ? {} : { delayMs: (m, b, h) => delayMs(m, b, h, key) }),
+          ...(c.front === undefined ? {} : { front: c.front }),
+        });
   return {
     baseUrl: proxy?.baseUrl ?? server.baseUrl,
     agentId: 'reference-agent',

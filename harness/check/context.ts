@@ -6,7 +6,7 @@
 import type { Requirement } from '../../requirements/types.ts';
 import type { Exchange } from '../../core/evidence.ts';
 import type { AuthKind } from '../../core/types.ts';
-import { completeAnswer, type AnsweredExchange } from '../io/target/faults.ts';
+import { completeAnswer, FAULTS, type AnsweredExchange } from '../io/target/faults.ts';
 import { isGovernorStop } from '../io/traffic/governor-stop.ts';
 import type { SseStream } from '../io/target/sse-reader.ts';
 import {
@@ -43,6 +43,28 @@ export class NoAnswerError extends Error {
 export function requireAnswer(ex: Exchange): AnsweredExchange {
   if (!completeAnswer(ex)) throw new NoAnswerError(ex);
   return ex;
+}
+
+/**
+ * The stream, whose events() ends by throwing NoAnswerError when the stream ended on a transport
+ * fault (a reset, an answer cut short, a gateway's page) before its final event: what it did not
+ * carry is no finding, and the check re-runs (reruns.ts). A stream the agent ended is as it is.
+ */
+function faultAware(s: SseStream, exchanges: () => Exchange[]): SseStream {
+  return {
+    get transcript() {
+      return s.transcript;
+    },
+    done: s.done,
+    close: () => s.close(),
+    async *events() {
+      yield* s.events();
+      const t = await s.done;
+      if (t.finalIndex !== null || t.error === undefined || FAULTS[t.error.kind].answer) return;
+      const ex = exchanges().find((e) => e.id === t.exchangeId);
+      if (ex !== undefined && ex.error !== undefined) throw new NoAnswerError(ex);
+    },
+  };
 }
 
 export interface CheckContext {
@@ -171,7 +193,8 @@ export function createCheckContext(
     exchanges: () => pool.exchanges(),
     cite: (exchanges) => pool.cite(exchanges),
     rpc: (method, params, opts) => settled(client.rpc(method, params, opts).then(requireAnswer)),
-    stream: (method, params, opts) => client.stream(method, params, opts),
+    stream: (method, params, opts) =>
+      settled(client.stream(method, params, opts).then((s) => faultAware(s, () => pool.exchanges()))),
     webhooks: () => hooks.open(),
     check: (label, actual, expected) => rec().check(label, actual, expected),
     require: (label, actual, expected) => rec().require(label, actual, expected),

@@ -24,6 +24,7 @@ export { cardClaims } from '../capabilities.ts';
 export { methodOf } from '../analysis/findings.ts';
 export type { Delivery, Exchange, SseEvent, StreamTranscript } from '../../core/evidence.ts';
 export { retryAfterMs } from '../io/traffic/rate-limited.ts';
+export { paceCap } from '../io/traffic/pace.ts';
 export { BURST_MAX_LIMIT, sendBurstRequest } from './burst-request.ts';
 export type { SseStream } from '../io/target/sse-reader.ts';
 export type { RpcOptions, StreamOptions, TargetClient } from '../io/target/target-client.ts';

@@ -56,6 +56,8 @@ export interface JobInput {
   turn: number;
   /** Content of the earlier user messages of the conversation, oldest first. */
   history: readonly string[];
+  /** The agent's turn (AgentConfig.turnMs): every job works this long before its directive's work. */
+  turnMs?: number;
 }
 
 export function isAbortError(error: unknown): boolean {
@@ -70,8 +72,12 @@ function waitForAbort(signal: AbortSignal): Promise<never> {
   });
 }
 
-/** Waits delayMs in progressSteps equal slices, reporting "step i of N" after each. */
-async function work(directive: Directive, context: JobContext): Promise<void> {
+/**
+ * Waits the agent's turn, then delayMs in progressSteps equal slices, reporting "step i of N" after
+ * each.
+ */
+async function work(directive: Directive, context: JobContext, turnMs: number): Promise<void> {
+  if (turnMs > 0) await sleep(turnMs, undefined, { signal: context.signal });
   const slices = Math.max(directive.progressSteps, 1);
   const base = Math.floor(directive.delayMs / slices);
   for (let step = 1; step <= slices; step += 1) {
@@ -106,7 +112,7 @@ export function planJob(input: JobInput): AgentJob {
     streamError: directive.streamError,
     async run(context) {
       try {
-        await work(directive, context);
+        await work(directive, context, input.turnMs ?? 0);
       } catch (error) {
         // finishOnCancel: the agent reaches its outcome the moment it is asked to stop (C-08 race).
         if (!(isAbortError(error) && directive.finishOnCancel)) throw error;
@@ -117,6 +123,6 @@ export function planJob(input: JobInput): AgentJob {
       return agentMessage(replyText({ ...input, directive, content, parts: input.message.parts }));
     },
   };
-  if (!directive.runUntilCanceled) job.estimatedDurationMs = directive.delayMs;
+  if (!directive.runUntilCanceled) job.estimatedDurationMs = directive.delayMs + (input.turnMs ?? 0);
   return job;
 }

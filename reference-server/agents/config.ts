@@ -23,6 +23,7 @@ export const AGENT_DEFAULTS = Object.freeze({
   maxMessageLength: 100_000,
   systemTimeoutMs: 300_000,
   keepAliveMs: 15_000,
+  turnMs: 0,
   maxTasks: 10_000,
   maxStreams: 100,
 } as const);
@@ -46,6 +47,7 @@ const AGENT_KEYS = [
   'limits',
   'systemTimeoutMs',
   'keepAliveMs',
+  'turnMs',
   'maxTasks',
   'maxStreams',
 ] as const;
@@ -160,6 +162,7 @@ function resolveOne(raw: unknown, path: string, check: Checker): AgentConfig | u
     limits: resolveLimits(raw.limits, `${path}.limits`, check),
     systemTimeoutMs: number('systemTimeoutMs', 1, 86_400_000),
     keepAliveMs: number('keepAliveMs', 10, 3_600_000),
+    turnMs: number('turnMs', 0, 3_600_000),
     maxTasks: number('maxTasks', 1, 1_000_000),
     maxStreams: number('maxStreams', 1, 10_000),
   };

@@ -145,7 +145,12 @@ export class TaskEngine {
   async create(input: CreateTaskInput): Promise<TaskRecord> {
     const contextId = input.contextId ?? randomUUID();
     const history = await this.table.appendTurn(contextId, input.sessionId, contentText(input.message.parts));
-    const job = planJob({ message: input.message, turn: history.length + 1, history });
+    const job = planJob({
+      message: input.message,
+      turn: history.length + 1,
+      history,
+      turnMs: this.agent.turnMs,
+    });
     const now = isoOf(this.clock().getTime());
     const status: TaskStatus = { state: 'submitted' };
     const task: TaskRecord = {

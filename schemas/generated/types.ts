@@ -1114,7 +1114,7 @@ export interface LinkRelease {
   answer: {};
 }
 /**
- * A rate-limited answer: waits out Retry-After (or the backoff of `attempt`) run-wide.
+ * A rate-limited answer (or, with `unavailable`, a front's 503): waits out Retry-After (or the backoff of `attempt`) run-wide and lowers the pace below the card's.
  *
  * This interface was referenced by `LinkCalls`'s JSON-Schema
  * via the `definition` "rateLimited".
@@ -1126,6 +1126,10 @@ export interface LinkRateLimited {
   request: {
     attempt: number;
     retryAfterMs?: number;
+    /**
+     * A 503 from something in front of the agent (TrafficGovernor.onUnavailable): the pause and the lower pace, not counted as rate limited.
+     */
+    unavailable?: boolean;
   };
   answer: {};
 }

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { cardClaims, type TargetClient } from '../../harness/check/index.ts';
 import { validate } from '../../schemas/registry.ts';
 import { isObject } from '../../schemas/json.ts';
-import { suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { completeAnswer, NoAnswerError, suiteFile, verifies, type CheckContext } from '../support/index.ts';
 import { acceptedMimeType, servedMethods } from '../support/card.ts';
 import { sendText } from '../support/messages.ts';
 import { answerOf, resultOf } from '../support/rpc.ts';
@@ -65,8 +65,10 @@ async function problemsOf(j: Judge, k: MalformedCase, strict: boolean): Promise<
     j.unanswered.push(k.fault);
     return [];
   }
+  // A reset, an answer cut short, a gateway's or throttle's page: no answer to judge; the property
+  // discards the case and draws another (never a counterexample).
+  if (!completeAnswer(ex)) throw new NoAnswerError(ex);
   j.judged += 1;
-  if (ex.response === undefined) return [`no answer (${ex.error?.kind}): ${ex.error?.message}`];
   const res = answerOf({ ...ex, response: ex.response });
   const status = ex.response.status;
   if (res === undefined)

@@ -16,7 +16,11 @@ export interface Run {
   taskId: string;
   policy: Required<RetryPolicy>;
   deliveries: Delivery[];
-  /** The quickest answer of the run's own requests (fastestRoundTripMs): the retry delays' allowance. */
+  /**
+   * The retry delays' allowance for the answer's way back and the retry's way here: the quickest
+   * answer of the run's own requests (fastestRoundTripMs), or the first attempt's lag when longer
+   * (a relay between the agent and the receiver: each attempt spends that long on its way).
+   */
   roundTripMs: number;
   /**
    * Wall ms from the request that ended the task to the first attempt's arrival (stamp lag included):
@@ -60,7 +64,14 @@ export async function scriptedRun(
   }
   const first = deliveries[0];
   const firstLagMs = first === undefined ? 0 : Math.max(0, Date.parse(first.timestamp) - since);
-  const run: Run = { token, taskId: task.taskId, policy, deliveries, roundTripMs, firstLagMs };
+  const run: Run = {
+    token,
+    taskId: task.taskId,
+    policy,
+    deliveries,
+    roundTripMs: Math.max(roundTripMs, firstLagMs),
+    firstLagMs,
+  };
   if (opts.secret !== undefined) run.secret = opts.secret;
   return run;
 }

@@ -163,6 +163,10 @@ export async function provoke(
     return { errorCase, ex, status: ex.response.status, json: ex.response.json };
   })();
   provoked.set(key, made);
+  // A fault is no answer to share: a check re-run from scratch (or the next check) sends again.
+  made.catch(() => {
+    if (provoked.get(key) === made) provoked.delete(key);
+  });
   return { answer: await made, shared: false };
 }
 

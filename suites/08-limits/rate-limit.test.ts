@@ -4,7 +4,13 @@
 // burst goes to each replica in turn, and the limit must hold for the agent as a whole (C-60). Last
 // suite of the run (suites/vitest.config.ts): the agent stays blocked for up to 60 s afterwards.
 import { inject } from 'vitest';
-import { BURST_MAX_LIMIT, sendBurstRequest, type TargetClient } from '../../harness/check/index.ts';
+import {
+  BURST_MAX_LIMIT,
+  completeAnswer,
+  paceCap,
+  sendBurstRequest,
+  type TargetClient,
+} from '../../harness/check/index.ts';
 import { ERROR_CODES, is, suiteFile, verifies } from '../support/index.ts';
 import type { AnsweredExchange, CheckContext } from '../support/index.ts';
 import { requireCardLimit } from '../support/card.ts';
@@ -37,16 +43,35 @@ interface Burst {
   sent: number;
   served: number;
   other: unknown[];
+  /** Requests of the burst that met a transport fault (no answer, a gateway's page), and the first. */
+  faults: number;
+  fault?: string;
   ms: number;
   refused?: AnsweredExchange;
   /** Requests served by each address the burst went to (the replicas in turn, or the target). */
   servedBy: Record<string, number>;
+  /**
+   * A 429 that is no JSON-RPC answer (faults.ts `throttled`) before the agent's announced limit was
+   * reached: a throttle in front of the agent refused the burst, the agent never did.
+   */
+  front?: AnsweredExchange;
   /** How long the window took to let a request in again after the refusal. */
   reset?: WindowReset;
 }
 
 function isRefusal(ex: AnsweredExchange): boolean {
   return ex.response.status === 429 || errorOf(ex)?.code === ERROR_CODES.RATE_LIMITED;
+}
+
+/**
+ * Whether a 429 that is no JSON-RPC answer came before the agent's limit: fewer served (by the burst
+ * and the window fill ahead of it) than the run ever lets into the agent's window (paceCap: the rest
+ * of a window may be the probe's and other clients'). At the limit, it is the agent's refusal, graded.
+ */
+function throttledInFront(c: CheckContext, ex: AnsweredExchange, served: number, limit: number): boolean {
+  if (ex.error?.kind !== 'throttled') return false;
+  const before = served + (c.config.field.windowFill?.served ?? 0);
+  return before < paceCap({ limit, windowMs: WINDOW_MS, source: 'card' });
 }
 
 async function send(c: CheckContext, limit: number): Promise<Omit<Burst, 'ms'>> {
@@ -60,15 +85,27 @@ async function send(c: CheckContext, limit: number): Promise<Omit<Burst, 'ms'>> 
       ? [{ url: c.target.baseUrl, client: c.newClient(options) }]
       : replicas.map((baseUrl) => ({ url: baseUrl, client: c.newClient({ ...options, baseUrl }) }));
   const servedBy = Object.fromEntries(to.map((t) => [t.url, 0]));
-  const seen: Omit<Burst, 'ms'> = { limit, sent: 0, served: 0, other: [], servedBy };
+  const seen: Omit<Burst, 'ms'> = { limit, sent: 0, served: 0, other: [], servedBy, faults: 0 };
   const worker = async (): Promise<void> => {
-    while (seen.refused === undefined && seen.sent < limit + BEYOND_LIMIT && !c.signal.aborted) {
+    while (
+      seen.refused === undefined &&
+      seen.front === undefined &&
+      seen.sent < limit + BEYOND_LIMIT &&
+      !c.signal.aborted
+    ) {
       const { url, client } = to[seen.sent % to.length]!;
       seen.sent += 1;
       const ex = await sendBurstRequest(client);
+      if (!completeAnswer(ex) && ex.error?.kind !== 'throttled') {
+        seen.faults += 1;
+        seen.fault ??= `${ex.error?.kind ?? 'no answer'}: ${ex.error?.message ?? ''}`;
+      }
       if (ex.response === undefined) seen.other.push(ex.error?.message);
-      else if (isRefusal(ex as AnsweredExchange)) seen.refused ??= ex as AnsweredExchange;
-      else if (responseOf(ex as AnsweredExchange)?.result !== undefined) {
+      else if (isRefusal(ex as AnsweredExchange)) {
+        const refusal = ex as AnsweredExchange;
+        if (throttledInFront(c, refusal, seen.served, limit)) seen.front ??= refusal;
+        else seen.refused ??= refusal;
+      } else if (responseOf(ex as AnsweredExchange)?.result !== undefined) {
         seen.served += 1;
         servedBy[url] = (servedBy[url] ?? 0) + 1;
       } else seen.other.push(ex.response.status);
@@ -128,7 +165,20 @@ function reportReset(c: CheckContext, b: Burst): void {
   c.info(note, measured);
 }
 
+/**
+ * A throttle in front of the agent refused the burst before the agent's limit: nothing the agent
+ * answered is graded, and the check says so (the agent's own limit was never reached).
+ */
+function requireNoFrontThrottle(c: CheckContext, b: Burst): void {
+  if (b.front === undefined) return;
+  const type = String(b.front.response.headers['content-type'] ?? 'no content type').split(';')[0];
+  c.notExercised(
+    `a throttle in front of the agent refused the burst after ${b.served} served, before the announced limit of ${b.limit} (HTTP 429, ${type}, no JSON-RPC answer): the agent's own limit was never reached`,
+  );
+}
+
 function requireRefusal(c: CheckContext, b: Burst): AnsweredExchange {
+  requireNoFrontThrottle(c, b);
   if (b.refused === undefined) {
     c.notExercised(`no request was refused among ${b.sent} sent (limits.requestsPerMinute ${b.limit})`);
   }
@@ -143,6 +193,13 @@ verifies(
     c.info(`${b.sent} requests in ${b.ms} ms: ${b.served} served, ${b.other.length} other answers`, b.other);
     tellWindowFill(c, b);
     reportReset(c, b);
+    requireNoFrontThrottle(c, b);
+    // Requests the agent never answered (a reset, a gateway's 503) never reached its window.
+    if (b.refused === undefined && b.faults > 0) {
+      c.notExercised(
+        `${b.faults} of the ${b.sent} requests met a transport fault (${b.fault}) and none was refused: no window was shown to hold more than ${b.limit}`,
+      );
+    }
     // A burst slower than the window (a loaded machine, a slow network) may never put more than the
     // limit into any 60 s: then no refusal is owed.
     if (b.refused === undefined && b.ms >= WINDOW_MS) {

@@ -49,6 +49,8 @@ export async function answer(
   });
   const t = await s.done;
   const ex = client.exchanges().find((e) => e.id === t.exchangeId);
+  // A reset, an answer cut short, a gateway's page: no answer (the check re-runs), never graded.
+  if (ex?.error !== undefined && t.finalIndex === null) requireAnswer(ex);
   if (ex?.response === undefined || t.status === undefined) {
     throw new Error(`no answer to ${method}: ${t.error?.message ?? '?'}`);
   }

@@ -146,9 +146,14 @@ export async function awaitAttempts(
 ): Promise<Delivery[]> {
   const failedAfterMs = opts.failedAfterMs ?? 0;
   await awaitEvidence(c, hooks, { token }, { since: opts.since, what: 'the first attempt of the event' });
+  // A retry is on its way here as long as the first attempt was (a relay between the agent and the
+  // receiver): the agent has shown that lag, so each wait grows by it.
+  const first = distinctDeliveries(hooks.receiver.deliveries({ token }))[0];
+  const lagMs = first === undefined ? 0 : Math.max(0, Date.parse(first.timestamp) - opts.since);
+  const wayMs = Math.max(opts.roundTripMs ?? 0, lagMs);
   for (let n = 2; n <= count; n += 1) {
     // Beyond what checkGaps() accepts (a late retry is seen and graded on its measured delay, not missed).
-    const timeoutMs = failedAfterMs + scheduledDelayMs(policy, n - 1) + 2 * LATE_MS + (opts.roundTripMs ?? 0);
+    const timeoutMs = failedAfterMs + scheduledDelayMs(policy, n - 1) + 2 * LATE_MS + wayMs;
     const got = await hooks.receiver.waitForResult({ token }, { timeoutMs, count: n, distinct: true });
     if (got.timedOut) break;
   }
@@ -164,7 +169,8 @@ export function count(n: number): Matcher {
  * Checks each measured retry delay against initialDelay * backoffMultiplier^(n-1) within C-20's
  * tolerance (-50 ms, +1000 ms), the late bound grown by what the receiver cannot tell from a late
  * sender: `roundTripMs` (the answer's way back and the retry's way here: fastestRoundTripMs of the
- * run) and how late the receiver stamped the arrival (its own event loop held up on a loaded machine).
+ * run, or the first attempt's lag when longer: scriptedRun) and how late the receiver stamped the
+ * arrival (its own event loop held up on a loaded machine).
  */
 export function checkGaps(
   c: CheckContext,

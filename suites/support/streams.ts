@@ -3,7 +3,9 @@
 // checks, the C-26 reading of an error answered before a stream starts, the states a stream showed
 // (graded only as far as the agent sent them), and a task kept live for resubscribing.
 import {
+  completeAnswer,
   is,
+  NoAnswerError,
   type CheckContext,
   type SseEvent,
   type SseStream,
@@ -61,7 +63,11 @@ export async function runStream(
   const { client, ...rest } = opts;
   const open = client === undefined ? c.stream.bind(c) : client.stream.bind(client);
   const s = await open(method, params, { id, ...streamBudgets(c), ...rest });
-  return { requestId: id, t: await s.done };
+  const t = await s.done;
+  // Ended on a transport fault before its final event (a reset, a gateway's page): no answer to grade.
+  const ex = t.finalIndex === null ? c.exchanges().find((e) => e.id === t.exchangeId) : undefined;
+  if (ex?.error !== undefined && !completeAnswer(ex)) throw new NoAnswerError(ex);
+  return { requestId: id, t };
 }
 
 /** No HTTP answer at all is the harness's problem (`error`), never a finding against the target. */

@@ -31,7 +31,12 @@ beforeAll(async () => {
         req.socket.destroy();
         return;
       }
-      const id = (JSON.parse(body) as { id: unknown }).id;
+      const { id, method } = JSON.parse(body) as { id: unknown; method: unknown };
+      if (method === 'message/stream') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: { id: 't', final: true } })}\n\n`);
+        return;
+      }
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ jsonrpc: '2.0', id: wrongIdAt.has(seen) ? 'not-yours' : id, result: {} }));
     });
@@ -62,7 +67,29 @@ const echoesIds = {
   },
 };
 
+/** A stream whose first event must name the task. */
+const streamsATask = {
+  requirement,
+  title: 'streams a task',
+  fn: async (c: Parameters<Parameters<typeof runCheck>[0]['fn']>[0]) => {
+    const s = await c.stream('message/stream', {});
+    for await (const ev of s.events()) {
+      c.check('first event names the task', (ev.json as { result?: { id?: unknown } }).result?.id, 't');
+      return;
+    }
+    c.check('message/stream sends a first event', s.transcript.events.length, 1);
+  },
+};
+
 describe('re-running a check after a transport fault', () => {
+  it('re-runs, never fails, a check whose stream was reset before its first event', async () => {
+    script([1]);
+    const result = await runCheck(streamsATask, run);
+    expect(result.status).toBe('pass');
+    expect(result.runs?.[0]?.faults[0]).toMatchObject({ kind: 'reset', method: 'message/stream' });
+    expect(result.runs?.[1]).toMatchObject({ status: 'pass', decided: true, faults: [] });
+  });
+
   it('passes a check whose first run met a reset and whose re-run passed, the fault counted', async () => {
     script([1]);
     const result = await runCheck(echoesIds, run);

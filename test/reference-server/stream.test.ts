@@ -281,3 +281,28 @@ describe('6.6 stream events of every method share the request id', () => {
     ).toBe(true);
   });
 });
+
+describe('an agent turn (turnMs: a slow model, the field conditions)', () => {
+  it('announces the task at once and sends its final event only after the turn', async () => {
+    const turnMs = 300;
+    const h = await startServer({ agents: [{ ...AGENT_A, turnMs }] });
+    const t0 = Date.now();
+    const s = await openStream(h, 'message/stream', sendParams('hi'));
+    const first = (await s.nextEvent()).result as Record<string, unknown>;
+    expect([stateOf(first), first.final]).toEqual(['submitted', false]);
+    const working = (await s.nextEvent()).result as Record<string, unknown>;
+    expect([stateOf(working), working.final]).toEqual(['working', false]);
+    const last = (await s.nextEvent()).result as Record<string, unknown>;
+    expect([stateOf(last), last.final]).toEqual(['completed', true]);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(turnMs);
+  });
+
+  it('is canceled mid-turn like any working task', async () => {
+    const h = await startServer({ agents: [{ ...AGENT_A, turnMs: 60_000 }] });
+    const s = await openStream(h, 'message/stream', sendParams('hi'));
+    const task = (await s.nextEvent()).result as Record<string, unknown>;
+    await s.nextEvent();
+    const cancel = await h.rpc('tasks/cancel', { taskId: task.id });
+    expect(stateOf(cancel.result)).toBe('canceled');
+  });
+});

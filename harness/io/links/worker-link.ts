@@ -72,8 +72,9 @@ function governorCalls(governor: Governor): Omit<WorkerCallHandlers, FileLockCal
       leases.delete(lease);
       return nothing;
     },
-    rateLimited: async ({ retryAfterMs, attempt }, signal) => {
-      await governor.onRateLimited(retryAfterMs, attempt, { signal });
+    rateLimited: async ({ retryAfterMs, attempt, unavailable }, signal) => {
+      if (unavailable === true) await governor.onUnavailable(retryAfterMs, { signal });
+      else await governor.onRateLimited(retryAfterMs, attempt, { signal });
       return nothing;
     },
     turnAnswered: ({ ms }) => {
@@ -207,6 +208,16 @@ export class RemoteGovernor implements TrafficGovernor {
     const body = retryAfterMs === undefined ? { attempt } : { attempt, retryAfterMs };
     await this.waitOn(o.tally, () => this.link.call('rateLimited', body, o.signal));
     count.waited(mine, Date.now() - t0);
+  }
+
+  async onUnavailable(
+    retryAfterMs: number | undefined,
+    o: Pick<AdmitOptions, 'tally' | 'signal'>,
+  ): Promise<void> {
+    const t0 = Date.now();
+    const body = { attempt: 0, unavailable: true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+    await this.waitOn(o.tally, () => this.link.call('rateLimited', body, o.signal)).catch(() => undefined);
+    if (o.tally !== undefined) count.waited([o.tally], Date.now() - t0);
   }
 
   turnAnswered(ms: number, tally: TrafficTally | undefined): void {

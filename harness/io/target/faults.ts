@@ -8,7 +8,8 @@
 import type { Exchange, IoError, IoErrorKind, RecordedResponse } from '../../../core/evidence.ts';
 import { BodyTooLargeError, errorCode, errorMessage } from './io-errors.ts';
 import { sleep } from '../traffic/pace.ts';
-import { retryAfterMs } from '../traffic/rate-limited.ts';
+import { retryAfterMs, type AnswerHead } from '../traffic/rate-limited.ts';
+import type { TrafficGovernor } from '../traffic/governor.ts';
 import type { FaultCounts } from '../traffic/tallies.ts';
 
 /** How the harness treats one kind of transport fault. */
@@ -216,6 +217,21 @@ export async function sendResendingReads(
     err.message += ` (a read, sent again${waitMs > 0 ? ` after ${Math.round(waitMs)} ms` : ''})`;
     if (waitMs > 0) await sleep(waitMs, o.signal).catch(() => undefined);
   }
+}
+
+/**
+ * A 503 from something in front of the agent (a gateway, a rolling deploy) holds the whole run until
+ * its Retry-After and lowers the pace (TrafficGovernor.onUnavailable); the request is not resent
+ * here (a read is, by sendResendingReads; a check that met it re-runs). No governor: nothing waits.
+ */
+export async function waitOutUnavailable(
+  governor: TrafficGovernor | undefined,
+  answer: AnswerHead | undefined,
+  o: Parameters<TrafficGovernor['onUnavailable']>[1],
+): Promise<void> {
+  if (governor === undefined || answer?.status !== 503) return;
+  if (answerFault(503, answer.headers ?? {}, answer.json)?.kind !== 'gateway') return;
+  await governor.onUnavailable(retryAfterMs(answer.headers, answer.json), o);
 }
 
 /** A run's faults by kind (report.json's traffic.faults): counts summed, the lost ones named. */

@@ -6,7 +6,7 @@ import { request, type Dispatcher } from 'undici';
 import { decodedBody, decodeUtf8, mediaType, parseJson } from './body-reader.ts';
 import type { IoError, SseEvent, StreamBudget, StreamTranscript } from '../../../core/evidence.ts';
 import { countSecrets, safeCut } from '../../../core/redaction.ts';
-import { classifyError } from './faults.ts';
+import { answerFault, classifyError } from './faults.ts';
 import { TranscriptBuilder } from './sse-transcript.ts';
 
 export interface SseBudgets {
@@ -226,6 +226,16 @@ class StreamRun implements SseStream {
     if (error !== undefined) t.error = error;
     if (this.jsonChunks !== null) this.finishJson(this.jsonChunks);
     else this.builder.end();
+    // A complete answer that is not the agent's (a gateway's 503, a throttle's 429, an error page).
+    if (
+      t.error === undefined &&
+      t.status !== undefined &&
+      t.isEventStream !== true &&
+      closedBy === 'server'
+    ) {
+      const fault = answerFault(t.status, t.headers ?? {}, t.json);
+      if (fault !== undefined) t.error = fault;
+    }
     t.invalidUtf8 = !this.strictOk;
     t.redactions = countSecrets(this.raw, t.headers ?? {}, this.secrets());
     t.rawTruncated = this.rawCapped || this.raw.length > this.o.recordChars;

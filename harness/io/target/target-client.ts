@@ -7,7 +7,7 @@ import { answerMadeTask, turnBudgetMs } from './agent-turn.ts';
 import { ACCEPT_ENCODING } from './body-reader.ts';
 import type { Exchange } from '../../../core/evidence.ts';
 import type { TrafficGovernor } from '../traffic/governor.ts';
-import { countFault, sendResendingReads } from './faults.ts';
+import { countFault, sendResendingReads, waitOutUnavailable } from './faults.ts';
 import { networkSecrets, targetDispatcher } from './network.ts';
 import {
   agentPath,
@@ -144,6 +144,7 @@ class Client implements TargetClient {
           if (governor === undefined || t.isEventStream === true || t.status === undefined)
             return { result: once, answer: undefined };
           await once.s.done;
+          await waitOutUnavailable(this.resender(), t, this.opts);
           return { result: once, answer: t };
         },
         ({ ex }) => this.forget(ex),
@@ -172,21 +173,24 @@ class Client implements TargetClient {
       s = await openSseStream(this.dispatcher, spec, ex.id, () => this.secretList, opts);
     } catch (e) {
       this.sentNotAnswered -= 1;
+      answered();
       release();
       throw e;
-    } finally {
-      answered();
     }
     // A stream holds no request slot once it answered: checks keep streams open while they send more.
     release();
     this.openStreams.add(s);
+    // The agent's turn lasts until the task's final event (a stream may announce the task at once
+    // and end after a long turn), or the stream's end: the check's budget does not run meanwhile.
     void s.done.then((t) => {
+      answered();
       this.sentNotAnswered -= 1;
       this.openStreams.delete(s);
       fillFromTranscript(ex, t);
       if (!turn) return;
       const ms = t.events[0]?.atMs ?? t.headersMs ?? 0;
-      if (this.opts.tally !== undefined) this.opts.tally.agentMs += ms;
+      const final = t.finalIndex === null ? undefined : t.events[t.finalIndex];
+      if (this.opts.tally !== undefined) this.opts.tally.agentMs += final?.atMs ?? ms;
       this.turnEnded(
         ms,
         t.isEventStream === true || (t.status !== undefined && answerMadeTask(t.status, t.json)),
@@ -299,6 +303,7 @@ class Client implements TargetClient {
           const res = ex.response;
           if (turn && res !== undefined)
             this.turnEnded(ex.timings.totalMs, answerMadeTask(res.status, res.json));
+          await waitOutUnavailable(this.resender(), res, this.opts);
           return { result: ex, answer: res };
         },
         (ex) => {

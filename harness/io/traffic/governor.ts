@@ -6,6 +6,7 @@
 import { GovernorStop } from './governor-stop.ts';
 import { PaceBudgetError, PaceWindow, sleep, type PaceSettings } from './pace.ts';
 import { RateLimitedError, rateLimitedWaitMs } from './rate-limited.ts';
+import type { ThrottleState } from './throttle-pace.ts';
 import { RequestSlots, TaskSlotError, TaskSlots, type TaskSlotSettings } from './slots.ts';
 import {
   checkTurnBudget,
@@ -26,6 +27,33 @@ export interface GovernorSettings extends PaceSettings, TaskSlotSettings {
   endsAt?: number | undefined;
   /** FieldSettings.probedTurnMs: the turn allowance before the run's first turn. */
   probedTurnMs?: number | undefined;
+}
+
+// A 503 without Retry-After holds the run a second; one that asks for more than two minutes, two
+// minutes (the longest Retry-After a rate-limited answer is waited, rate-limited.ts).
+const UNAVAILABLE_WAIT_MS = 1_000;
+const MAX_UNAVAILABLE_WAIT_MS = 120_000;
+
+/**
+ * The wait after a front's 503: its Retry-After (else a second), doubled for each 503 that comes
+ * right after the last wait ended (within as long as that wait lasted: the front is still down, as
+ * a rolling deploy longer than its Retry-After), at most MAX_UNAVAILABLE_WAIT_MS. A 503 during a
+ * wait is of the same episode (its request left before the wait began).
+ */
+export class UnavailableBackoff {
+  private endsAt = Number.NEGATIVE_INFINITY;
+  private lastMs = 0;
+  private streak = 0;
+
+  waitMs(now: number, retryAfterMs: number | undefined): number {
+    const asked = Math.min(retryAfterMs ?? UNAVAILABLE_WAIT_MS, MAX_UNAVAILABLE_WAIT_MS);
+    if (now < this.endsAt) return Math.max(asked, this.endsAt - now);
+    this.streak = now <= this.endsAt + this.lastMs ? this.streak + 1 : 0;
+    this.lastMs = Math.min(Math.max(asked, UNAVAILABLE_WAIT_MS) * 2 ** this.streak, MAX_UNAVAILABLE_WAIT_MS);
+    this.lastMs = Math.max(this.lastMs, asked);
+    this.endsAt = now + this.lastMs;
+    return this.lastMs;
+  }
 }
 
 /** The run's budget ended: no request is sent after it, and what is left is not exercised. */
@@ -96,6 +124,13 @@ export interface TrafficGovernor {
     attempt: number,
     o: Pick<AdmitOptions, 'tally' | 'signal'>,
   ): Promise<void>;
+  /**
+   * Something in front of the agent answered 503 (a gateway, a rolling deploy): every request waits
+   * until Retry-After (or a second), and the pace drops below the card's (throttle-pace.ts). The
+   * request itself is not resent here (a send may have reached the agent); nothing is counted as
+   * rate limited. Never throws: a pause beyond the run's budget is cut to it.
+   */
+  onUnavailable(retryAfterMs: number | undefined, o: Pick<AdmitOptions, 'tally' | 'signal'>): Promise<void>;
   turnAnswered(ms: number, tally: TrafficTally | undefined): void;
   /** A request counted as a turn when admitted made no task (the agent refused it): uncounts it. */
   notATurn(tally: TrafficTally | undefined): void;
@@ -121,6 +156,9 @@ export class Governor implements TrafficGovernor {
   private readonly clock = new WaitClock();
   /** Run-wide counts (every tally also counts its own). */
   readonly total: TrafficTally = newTally();
+
+  /** How long the run waits for a front's 503 (doubling while the front stays unavailable). */
+  private readonly unavailable = new UnavailableBackoff();
 
   /** Aborted once the governor stops admitting (stopAdmitting): every wait on the pace ends then. */
   private readonly stopped = new AbortController();
@@ -182,7 +220,28 @@ export class Governor implements TrafficGovernor {
     if (o.bypass === true) this.window.sentNow();
     else if (o.prepaid === true) await this.window.prepaid((ms) => this.waitFor(ms, o));
     else await this.window.next((ms) => this.waitFor(ms, o), o.keep ?? 0);
-    const release = await this.requests.take(o.signal, () => this.hold(o.tally));
+    const taken = await this.requests.take(o.signal, () => this.hold(o.tally));
+    // Just before it leaves: its turn at a pace a throttle lowered, after any Retry-After pause
+    // begun while it waited for its slot. The burst's requests (C-04) take no part in it.
+    const paced = o.bypass !== true;
+    const now = Date.now();
+    const waitMs = paced ? this.window.throttle.reserve(now, this.window.pauseEnds) : 0;
+    try {
+      const deadline = this.settings.deadlineAt;
+      if (deadline !== undefined && now + waitMs > deadline)
+        throw new PaceBudgetError(waitMs, this.settings.pace, this.settings.profile);
+      if (waitMs > 0) await this.waitFor(waitMs, o);
+    } catch (e) {
+      taken();
+      throw e;
+    }
+    // A request of the run that ended lets a throttled pace climb back.
+    const release = paced
+      ? (): void => {
+          taken();
+          this.window.throttle.answered();
+        }
+      : taken;
     try {
       this.checkOpen();
     } catch (e) {
@@ -202,10 +261,37 @@ export class Governor implements TrafficGovernor {
     const waitMs = rateLimitedWaitMs(retryAfterMs, attempt, this.settings.deadlineAt);
     const done = this.hold(o.tally);
     try {
-      await sleep(this.window.pauseUntil(Date.now() + waitMs), this.withStop(o.signal));
+      const now = Date.now();
+      const pausedMs = this.window.pauseUntil(now + waitMs);
+      // A fresh request refused: below the card's pace from now on, until answers let it climb back.
+      // The same request refused again is the backoff's (`attempt`), not a new sign of the pace.
+      if (attempt === 0) this.window.throttle.throttled(now, now + pausedMs);
+      await sleep(pausedMs, this.withStop(o.signal));
     } finally {
       done();
     }
+  }
+
+  async onUnavailable(
+    retryAfterMs: number | undefined,
+    o: Pick<AdmitOptions, 'tally' | 'signal'>,
+  ): Promise<void> {
+    const now = Date.now();
+    const deadline = this.settings.deadlineAt ?? Number.POSITIVE_INFINITY;
+    const until = Math.min(now + this.unavailable.waitMs(now, retryAfterMs), deadline);
+    const done = this.hold(o.tally);
+    try {
+      const pausedMs = this.window.pauseUntil(until);
+      this.window.throttle.throttled(now, now + pausedMs);
+      await sleep(pausedMs, this.withStop(o.signal)).catch(() => undefined);
+    } finally {
+      done();
+    }
+  }
+
+  /** The pace below the card's after unannounced throttles (report.json traffic.rateLimit.throttled). */
+  throttleState(): ThrottleState {
+    return this.window.throttle.state();
   }
 
   async holdTask(o: TaskSlotOptions): Promise<() => void> {

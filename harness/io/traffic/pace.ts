@@ -1,7 +1,9 @@
 // The agent's pace: at most so many requests in a sliding window, as its card announces
 // (limits.requestsPerMinute, spec 8, over C-04's window) or as --rate gives. The window counts every
-// request when it leaves; a rate-limited answer pauses the whole window until Retry-After.
+// request when it leaves; a rate-limited answer pauses the whole window until Retry-After, and one
+// from something in front of the agent lowers the pace below the card's (throttle-pace.ts).
 import { GovernorStop } from './governor-stop.ts';
+import { ThrottlePace } from './throttle-pace.ts';
 import type { Profile } from '../../../core/types.ts';
 
 /** A pace: at most `limit` requests in any `windowMs`. */
@@ -90,8 +92,15 @@ export class PaceWindow {
   private sleeping = false;
   /** Waits of the last window, as [let out at, ms waited]; each wait longer than every later one. */
   private readonly longest: Array<[number, number]> = [];
+  /** The pace below the card's after throttles the card did not announce (AIMD). */
+  readonly throttle: ThrottlePace;
 
-  constructor(private readonly settings: PaceSettings) {}
+  constructor(private readonly settings: PaceSettings) {
+    this.throttle = new ThrottlePace(() => {
+      const pace = this.settings.pace;
+      return pace === null ? undefined : 1000 / paceIntervalMs(pace);
+    });
+  }
 
   /**
    * Waits for this request's turn in the window, then counts it as sent. Requests queue in the order
@@ -181,6 +190,11 @@ export class PaceWindow {
     const deadline = this.settings.deadlineAt;
     if (deadline !== undefined && now + waitMs > deadline)
       throw new PaceBudgetError(waitMs, this.settings.pace, this.settings.profile);
+  }
+
+  /** When the Retry-After pause ends (epoch ms; past: none). */
+  get pauseEnds(): number {
+    return this.pausedUntil;
   }
 
   /** Holds every request until `until` (an answer's Retry-After); returns the ms left of the pause. */

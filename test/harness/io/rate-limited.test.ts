@@ -96,8 +96,10 @@ describe('rate-limited answers', () => {
 
   it('without Retry-After back off, and give up as "rate limited" after the last backoff', async () => {
     Object.assign(state, { refuse: 1_000, seen: 0, retryAfter: false, how: 'http' });
-    // A deadline inside the backoff schedule ends the retries early, so the test stays short.
-    const g = new Governor({ pace: null, concurrency: 4, deadlineAt: Date.now() + 4_000 });
+    // A deadline inside the backoff schedule ends the retries early, so the test stays short: the
+    // first refusal also halves the pace (one request a second: the resend leaves 2 s after the
+    // first), then the backoff's 2 s, then its 4 s would end beyond the deadline.
+    const g = new Governor({ pace: null, concurrency: 4, deadlineAt: Date.now() + 5_000 });
     const client = createTargetClient({ baseUrl, agentId: 'a', auth: { apiKey: 'k' }, governor: g });
     const err = await client.rpc('tasks/get', { id: 't' }).catch((e: unknown) => e);
     await client.close();
