@@ -32,7 +32,12 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: 'e2e', include: [E2E], sequence: { groupOrder: 1 } } },
+      // Whole runs wait on their targets (budgets, retries, child processes) as much as they compute:
+      // two files at a time on two cores (vitest's default there is one).
+      {
+        extends: true,
+        test: { name: 'e2e', include: [E2E], maxWorkers: 2, sequence: { groupOrder: 1 } },
+      },
     ],
   },
 });
