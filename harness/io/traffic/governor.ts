@@ -228,8 +228,12 @@ export class Governor implements TrafficGovernor {
     const waitMs = paced ? this.window.throttle.reserve(now, this.window.pauseEnds) : 0;
     try {
       const deadline = this.settings.deadlineAt;
+      // Past the deadline with no wait ahead (it waited for its slot, not the pace): the run's budget
+      // for requests is spent, and no pace is to blame.
       if (deadline !== undefined && now + waitMs > deadline)
-        throw new PaceBudgetError(waitMs, this.settings.pace, this.settings.profile);
+        throw waitMs > 0
+          ? new PaceBudgetError(waitMs, this.settings.pace, this.settings.profile)
+          : new RunBudgetError();
       if (waitMs > 0) await this.waitFor(waitMs, o);
     } catch (e) {
       taken();

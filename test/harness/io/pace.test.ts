@@ -43,6 +43,22 @@ describe('pace', () => {
     expect(g.total.agentTurns).toBe(1);
   });
 
+  it('refuses a request let out past the deadline with no wait ahead as the run budget, not the pace', async () => {
+    // One slot: the second request waits for it, not for the pace, and leaves after the deadline.
+    const g = new Governor({
+      pace: { limit: 1000, windowMs: 60_000, source: 'card' },
+      concurrency: 1,
+      deadlineAt: Date.now() + 50,
+    });
+    const first = await g.admit({ turn: false });
+    const second = g.admit({ turn: false }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    first();
+    const e = await second;
+    expect(e).toBeInstanceOf(RunBudgetError);
+    expect((e as Error).message).toMatch(/--budget-ms/);
+  });
+
   it('names --profile smoke as a way out only to a run not already in it', async () => {
     const refusal = async (profile: 'smoke' | 'standard'): Promise<string> => {
       const g = new Governor({
