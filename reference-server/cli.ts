@@ -1,6 +1,7 @@
 // `a2a-conformance serve`: starts the bundled reference server from flags, environment variables
 // (A2A_HOST, A2A_PORT, A2A_AGENT_ID, A2A_API_KEY, A2A_CONFIG, A2A_STORE) or a JSON config file, prints the
 // base URL then `agent <id>` / `api-key <key>` lines on stdout, and closes cleanly on SIGINT/SIGTERM.
+import { compileAll } from '../schemas/registry.ts';
 import { serverConfigError } from './agents/config-check.ts';
 import { loadConfigFile } from './agents/config-file.ts';
 import { AGENT_ID_PATTERN } from './agents/config.ts';
@@ -107,7 +108,10 @@ export function startupLines(server: ReferenceServer, selectedId?: string): stri
 
 export async function runServe(options: ServeOptions = {}, io: ServeIo = {}): Promise<ReferenceServer> {
   const effective = effectiveOptions(options, io.env ?? process.env);
-  const server = await startReferenceServer(serverOptions(effective));
+  const config = serverOptions(effective);
+  // The schemas compile on first use: a served agent compiles them before its first request.
+  compileAll();
+  const server = await startReferenceServer(config);
   const stdout = io.stdout ?? ((line: string) => process.stdout.write(`${line}\n`));
   const stderr = io.stderr ?? ((line: string) => process.stderr.write(`${line}\n`));
   for (const line of startupLines(server, effective.agentId)) stdout(line);

@@ -1,5 +1,5 @@
 // The single Ajv (JSON Schema 2020-12) instance holding every schema of schemas/*.schema.json, each
-// added and compiled once at module load (report.json's on first use): the reference server validates
+// added and compiled once, on first use (compileAll: ahead): the reference server validates
 // requests on its hot path and the harness validates responses, events and webhooks with it (spec 2, 6, 7).
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -89,14 +89,6 @@ export function loadSchema(name: SchemaName): AnySchemaObject {
   return JSON.parse(readFileSync(schemaFileUrl(name), 'utf8')) as AnySchemaObject;
 }
 
-function buildValidators(ajv: Ajv2020): Map<SchemaName, ValidateFunction> {
-  const atLoad = SCHEMA_NAMES.filter((name) => !ON_DEMAND.has(name));
-  for (const name of atLoad) ajv.addSchema(loadSchema(name));
-  const validators = new Map<SchemaName, ValidateFunction>();
-  for (const name of atLoad) validators.set(name, compiled(ajv, name));
-  return validators;
-}
-
 function compiled(ajv: Ajv2020, name: SchemaName): ValidateFunction {
   const validator = ajv.getSchema(schemaId(name));
   if (validator === undefined) throw new Error(`schema ${name} did not compile`);
@@ -108,22 +100,45 @@ function compiled(ajv: Ajv2020, name: SchemaName): ValidateFunction {
 // allowUnionTypes: ids are `string | integer` (C-13); every other strict check stays on.
 const AJV = new Ajv2020({ strict: true, allErrors: true, discriminator: true, allowUnionTypes: true });
 addFormatsModule.default(AJV);
-const VALIDATORS = buildValidators(AJV);
+const VALIDATORS = new Map<SchemaName, ValidateFunction>();
+const KNOWN: ReadonlySet<string> = new Set<string>(SCHEMA_NAMES);
+let wireAdded = false;
 let onDemandAdded = false;
 
-/** The compiled Ajv validator of one schema (shared; do not hold on to its `errors` array). */
+/**
+ * Adds the schemas `name` may refer to, once: the wire's together, and the report files' together
+ * beside them (they refer to each other's $defs, fleet.json to shard.json and report.json).
+ */
+function addFor(name: SchemaName): void {
+  if (!wireAdded)
+    for (const other of SCHEMA_NAMES) if (!ON_DEMAND.has(other)) AJV.addSchema(loadSchema(other));
+  wireAdded = true;
+  if (!ON_DEMAND.has(name) || onDemandAdded) return;
+  for (const other of ON_DEMAND) AJV.addSchema(loadSchema(other));
+  onDemandAdded = true;
+}
+
+/**
+ * The compiled Ajv validator of one schema (shared; do not hold on to its `errors` array). Each is
+ * compiled on its first use, not at load: most importers (a test file, a suite worker, a CLI
+ * command that lists the ledger) validate against a few schemas or none, and compiling all of them
+ * cost every importer about a quarter of a second. `compileAll` compiles them ahead (the reference
+ * server at start, so no request pays for it).
+ */
 export function getValidator(name: SchemaName): ValidateFunction {
   let validator = VALIDATORS.get(name);
-  if (validator === undefined && ON_DEMAND.has(name)) {
-    // The report files refer to each other's $defs (fleet.json to shard.json and report.json), so
-    // all of them are added together; each is compiled only when asked for.
-    if (!onDemandAdded) for (const other of ON_DEMAND) AJV.addSchema(loadSchema(other));
-    onDemandAdded = true;
+  if (validator === undefined) {
+    if (!KNOWN.has(name)) throw new Error(`unknown schema name: ${String(name)}`);
+    addFor(name);
     validator = compiled(AJV, name);
     VALIDATORS.set(name, validator);
   }
-  if (validator === undefined) throw new Error(`unknown schema name: ${String(name)}`);
   return validator;
+}
+
+/** Compiles every schema of the wire (all but the report files'), ahead of their first use. */
+export function compileAll(): void {
+  for (const name of SCHEMA_NAMES) if (!ON_DEMAND.has(name)) getValidator(name);
 }
 
 export function validate(name: SchemaName, value: unknown): ValidationResult {

@@ -241,7 +241,10 @@ describe('task slots (limits.concurrentTasks)', () => {
   });
 
   it('across workers: one cap, and a worker that goes away frees its slots', async () => {
-    const g = new Governor({ pace: null, concurrency: 32, taskCap: 1, ownWaitMs: 200 });
+    // ca's two tasks are one check's: past ownWaitMs, its second would go past the cap while its first
+    // still runs. A loaded machine can stretch a 100 ms task that long, so the wait is long until the
+    // last part, which shortens it (the governor reads its settings when a request waits).
+    const g = new Governor({ pace: null, concurrency: 32, taskCap: 1, ownWaitMs: 10_000 });
     const link = await serveWorkerLink(g, fileLockCalls(new FileLock()));
     try {
       const a = new RemoteGovernor(link.url);
@@ -265,6 +268,7 @@ describe('task slots (limits.concurrentTasks)', () => {
       expect(g.tasksNow).toBe(1);
       release();
       // A check's own slots, held through the link, make it wait only for a while.
+      g.settings.ownWaitMs = 200;
       const check = newTally();
       const own = [await a.holdTask({ tally: check }), await a.holdTask({ tally: check })];
       expect(g.tasksNow).toBe(2);
