@@ -9,7 +9,8 @@ import { defineConfig } from 'vitest/config';
  * Tests that run the product whole, each seconds to minutes, are named `*.e2e.test.ts`: mutant runs,
  * the packed install, report.html and fleet.html in headless Chromium, whole certification runs
  * (the API, the CLI in process or as a child, fleets, hostile targets, network conditions, replicas),
- * `run` stopped by a signal, the receiver and client roles, the README's and the guides' commands.
+ * `run` stopped by a signal, the receiver and client roles, the README's and the guides' commands, the
+ * reference server's soak and its deliveries to faulty receivers.
  */
 const E2E = 'test/**/*.e2e.test.ts';
 
