@@ -1,5 +1,6 @@
 // Runs one check function under its budget and turns what it recorded into a CheckResult: status,
 // expected beside actual, redacted evidence and reproduction lines. Independent of vitest.
+import type { IoErrorKind } from '../../core/evidence.ts';
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Requirement } from '../../requirements/types.ts';
@@ -28,7 +29,7 @@ import {
 import { WebhookScope } from './webhooks.ts';
 import { buildResult, collectEvidence } from './check-result.ts';
 import { agentTimeOf, BudgetSpent, Planned, withBudget, type WaitingOn } from './check-budget.ts';
-import { faultsOfRun, rerunDue, verdictOfRuns, type CheckRunOf } from './reruns.ts';
+import { faultsOfRun, rerunDue, verdictOfRuns, type CheckRunOf, type RunFault } from './reruns.ts';
 
 export type CheckFn = (c: CheckContext) => void | Promise<void>;
 
@@ -85,6 +86,7 @@ export async function runCheck(
     leftMs -= one.countedMs;
     const runEnds = run.field.budget?.endsAt ?? Infinity;
     if (!rerunDue(runs) || leftMs < budgetMs * MIN_RERUN_SHARE || Date.now() >= runEnds) break;
+    countReRun(tally, one.faults);
   }
   const { result, decidedBy } = verdictOfRuns(runs);
   const decider = runs[decidedBy]!;
@@ -93,6 +95,17 @@ export async function runCheck(
     settlement.lagsMs.push(...decider.settled.lagsMs);
   }
   return result;
+}
+
+/**
+ * The faults of a run that is followed by another: absorbed by the re-run (traffic.faults' reRun), as
+ * far as the client counted them and did not resend them already.
+ */
+function countReRun(tally: TrafficTally, faults: readonly RunFault[]): void {
+  for (const f of faults) {
+    const c = tally.faults?.[f.kind as IoErrorKind];
+    if (c !== undefined && c.retried + c.reRun < c.count) c.reRun += 1;
+  }
 }
 
 // Why: a re-run with less than a quarter of the check's budget left would mostly end on the budget,

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../harness/check/run-check.ts';
+import { newTally } from '../../harness/io/traffic/tallies.ts';
 import type { ProvidedRun } from '../../harness/provided.ts';
 import { testRequirement, testRun } from '../support/check-run.ts';
 import { closedPort } from './fixtures/jsonrpc-fixture.ts';
@@ -92,8 +93,11 @@ describe('re-running a check after a transport fault', () => {
 
   it('passes a check whose first run met a reset and whose re-run passed, the fault counted', async () => {
     script([1]);
-    const result = await runCheck(echoesIds, run);
+    const tally = newTally();
+    const result = await runCheck(echoesIds, run, tally);
     expect(result.status).toBe('pass');
+    // traffic.faults: the reset was absorbed by the re-run, not lost.
+    expect(tally.faults?.reset).toEqual({ count: 1, retried: 0, reRun: 1 });
     expect(result.intermittent).toBeUndefined();
     expect(result.runs).toHaveLength(2);
     expect(result.runs?.[0]).toMatchObject({ status: 'error', decided: false });
@@ -130,8 +134,11 @@ describe('re-running a check after a transport fault', () => {
 
   it('leaves a check whose every run met faults not exercised, naming them', async () => {
     const port = await closedPort();
-    const result = await runCheck(echoesIds, { ...run, baseUrl: `http://127.0.0.1:${port}` });
+    const tally = newTally();
+    const result = await runCheck(echoesIds, { ...run, baseUrl: `http://127.0.0.1:${port}` }, tally);
     expect(result.status).toBe('not-exercised');
+    // Two runs were followed by another; the last run's fault is lost.
+    expect(tally.faults?.connect).toEqual({ count: 3, retried: 0, reRun: 2 });
     expect(result.runs).toHaveLength(3);
     expect(result.message).toMatch(
       /every run of the check \(3\) met a transport fault.*connect on message\/send/,
