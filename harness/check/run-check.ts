@@ -1,12 +1,10 @@
 // Runs one check function under its budget and turns what it recorded into a CheckResult: status,
 // expected beside actual, redacted evidence and reproduction lines. Independent of vitest.
-import type { IoErrorKind } from '../../core/evidence.ts';
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Requirement } from '../../requirements/types.ts';
 import { absentCapabilities } from '../capabilities.ts';
-import { redact } from '../../core/evidence.ts';
-import { deliveryEvidence } from '../../core/evidence.ts';
+import { deliveryEvidence, redact, type IoErrorKind } from '../../core/evidence.ts';
 import { RunBudgetError } from '../io/traffic/governor.ts';
 import { paceBudgetOptions, PaceBudgetError } from '../io/traffic/pace.ts';
 import { newTally, TurnBudgetError, type TrafficTally } from '../io/traffic/tallies.ts';
