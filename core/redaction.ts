@@ -300,7 +300,9 @@ export function withoutUserinfo(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    return url;
+    // Not a URL (a typo in a flag, said back in its refusal): whatever stands between `scheme://` and
+    // the last `@` may be a user and password, so it goes.
+    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/).*@/is, '$1');
   }
   if (parsed.username === '' && parsed.password === '') return url;
   parsed.username = '';

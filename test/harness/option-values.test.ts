@@ -158,6 +158,8 @@ const CASES: Record<string, Case> = {
     bad: [
       ['proxy:3128', /^opt must be an http:\/\/ or https:\/\/ proxy URL/],
       ['not a url', /^opt must be a proxy URL such as/],
+      // Refused without its credentials, even when it is no URL at all.
+      ['http://user:s3cret@proxy:99999', /^opt must be a proxy URL such as .*, got 'http:\/\/proxy:99999'$/],
     ],
   },
   hostPort: {

@@ -145,7 +145,7 @@ export function checkProxyUrl(value: string, name: string): string {
     url = new URL(value);
   } catch {
     throw new ConfigError(
-      `${name} must be a proxy URL such as http://proxy.example.com:3128, got '${value}'`,
+      `${name} must be a proxy URL such as http://proxy.example.com:3128, got '${withoutUserinfo(value)}'`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

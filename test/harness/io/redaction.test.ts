@@ -128,6 +128,10 @@ describe('URLs', () => {
     expect(withoutUserinfo('http://u:p@127.0.0.1:8080')).toBe('http://127.0.0.1:8080');
     expect(withoutUserinfo('http://u:p@h/gw/')).toBe('http://h/gw/');
     expect(withoutUserinfo('http://h:1')).toBe('http://h:1');
+    // Not a URL at all (a bad port): the credentials still go, up to the last @.
+    expect(withoutUserinfo('http://u:p@h:99999')).toBe('http://h:99999');
+    expect(withoutUserinfo('http://u:p@w@h:99999/x')).toBe('http://h:99999/x');
+    expect(withoutUserinfo('not a url')).toBe('not a url');
   });
 });
 
