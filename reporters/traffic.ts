@@ -80,7 +80,7 @@ export function trafficFacts(result: Pick<RunResult, 'traffic'>): TrafficFact[] 
 
 /**
  * The console's closing line on transport faults (traffic.faults): "N faults absorbed" with their
- * kinds, and how many reached a check; null when the run met none.
+ * kinds, and how many reached a check or the probe unabsorbed; null when the run met none.
  */
 export function faultsLine(result: Pick<RunResult, 'traffic'>): string | null {
   const faults = result.traffic?.faults;
@@ -94,6 +94,6 @@ export function faultsLine(result: Pick<RunResult, 'traffic'>): string | null {
     kinds.push(`${kind} ${num(c.count) ?? 0}`);
   }
   if (absorbed === 0 && lost === 0) return null;
-  const reached = lost === 0 ? '' : `; ${lost} reached a check (not evidence against the agent)`;
+  const reached = lost === 0 ? '' : `; ${lost} reached a check or the probe (not evidence against the agent)`;
   return `${absorbed} fault${absorbed === 1 ? '' : 's'} absorbed (${kinds.join(', ')})${reached}`;
 }

@@ -123,7 +123,7 @@ describe('traffic in the reports', () => {
     );
   });
 
-  it('says in its closing lines how many faults were absorbed, and how many reached a check', () => {
+  it('says in its closing lines how many faults were absorbed, and how many reached a check or the probe', () => {
     const traffic: RunTraffic = {
       ...TRAFFIC,
       faults: {
@@ -133,7 +133,7 @@ describe('traffic in the reports', () => {
     };
     const lines = formatRunSummary(fixtureRun(undefined, { traffic }), palette(false), 'normal').split('\n');
     expect(lines.at(-3)).toBe(
-      '4 faults absorbed (reset 3, gateway 2); 1 reached a check (not evidence against the agent)',
+      '4 faults absorbed (reset 3, gateway 2); 1 reached a check or the probe (not evidence against the agent)',
     );
     expect(
       formatRunSummary(fixtureRun(undefined, { traffic: TRAFFIC }), palette(false), 'normal'),
