@@ -1,12 +1,15 @@
 // Cases and lanes: how a check's enumerated property (c.each) runs its cases, side by side in lanes
-// or one after another, and how many of them (and of a generated property's, c.property) the run's
-// plan and profile allow, telling the report of each cut and the option that runs more.
+// or one after another, a case that met a transport fault run again by itself (reruns.ts), and how
+// many of them (and of a generated property's, c.property) the run's plan and profile allow, telling
+// the report of each cut and the option that runs more.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TrafficTally } from '../io/traffic/tallies.ts';
 import { largerBudgetOption, type ProvidedRun } from '../provided.ts';
+import { NoAnswerError } from './no-answer.ts';
 import { propertyLimits } from './profile.ts';
 import type { PropertyAllowance } from './property.ts';
 import type { CheckRecorder } from './recorder.ts';
+import { countReRun, faultOf, MAX_RERUNS, type RunFault } from './reruns.ts';
 
 export interface EachOptions {
   /**
@@ -35,14 +38,22 @@ export function recorderInScope(recorder: CheckRecorder): CheckRecorder {
   return scope?.of === recorder ? scope.case : recorder;
 }
 
+/** What the cases of one check run under: its recorder, its tally and its budget's signal. */
+export interface CaseScope {
+  recorder: CheckRecorder;
+  tally: TrafficTally | undefined;
+  /** Aborted when the check's budget is spent: a call it cut short is no fault of the target. */
+  signal: AbortSignal;
+}
+
 /**
  * c.each: `each` once per case, in order, in rounds of `options.lanes`, as many as the run's plan
- * gives this check (`name`); `betweenSteps` between rounds. Returns the cases that ran.
+ * gives this check (`name`); `betweenSteps` between rounds; a case that met a fault run again
+ * (runCase). Returns the cases that ran.
  */
 export async function runEach<T>(
   run: ProvidedRun,
-  recorder: CheckRecorder,
-  tally: TrafficTally | undefined,
+  { recorder, tally, signal }: CaseScope,
   name: string | undefined,
   betweenSteps: (() => Promise<void>) | undefined,
   label: string,
@@ -54,10 +65,15 @@ export async function runEach<T>(
   const runs = Math.min(cases.length, cap ?? Infinity);
   const lanes = Math.max(1, Math.floor(options.lanes ?? 1));
   // Steps that must not overlap (CheckSpec.betweenSteps) come between rounds: no case in flight.
+  const again = (f: RunFault): boolean => {
+    const due = Date.now() < (run.field.budget?.endsAt ?? Infinity);
+    if (due) countReRun(tally, [f]);
+    return due;
+  };
   for (let i = 0; i < runs; i += lanes) {
     if (i > 0) await betweenSteps?.();
-    if (lanes === 1) await each(cases[i]!, i);
-    else await eachRound(recorder, cases.slice(i, Math.min(runs, i + lanes)), i, each);
+    const round = cases.slice(i, Math.min(runs, i + lanes));
+    await eachRound(recorder, round, i, (item, k) => runCase(recorder, signal, again, item, k, each));
   }
   if (runs < cases.length) {
     const { option, why } = planCut(run);
@@ -72,26 +88,70 @@ export async function runEach<T>(
 }
 
 /**
- * One round of c.each cases side by side, each recording into its own fork of the check's recorder;
- * the forks are adopted in case order up to the first case that threw, whose error is rethrown.
+ * One round of c.each cases (side by side in lanes, or one), each run by `runCase` into its own fork
+ * of the check's recorder; the forks are adopted in case order up to the first case that threw, whose
+ * error is rethrown.
  */
 export async function eachRound<T>(
   recorder: CheckRecorder,
   round: readonly T[],
   first: number,
-  each: (item: T, index: number) => Promise<void> | void,
+  runCase: (item: T, index: number) => Promise<CaseRun>,
 ): Promise<void> {
-  const forks = round.map(() => recorder.fork());
-  const settled = await Promise.allSettled(
-    round.map((item, k) =>
-      caseScope.run({ of: recorder, case: forks[k]! }, async () => each(item, first + k)),
-    ),
-  );
-  for (let k = 0; k < round.length; k += 1) {
-    recorder.adopt(forks[k]!);
-    const s = settled[k]!;
-    if (s.status === 'rejected') throw s.reason;
+  const settled = await Promise.all(round.map((item, k) => runCase(item, first + k)));
+  for (const { fork, thrown } of settled) {
+    recorder.adopt(fork);
+    if (thrown !== undefined) throw thrown;
   }
+}
+
+/** One case of c.each as it ended: what its last run recorded, and what that run threw. */
+export interface CaseRun {
+  fork: CheckRecorder;
+  thrown?: unknown;
+}
+
+/**
+ * One case of c.each, recording into its own fork of the check's recorder. A run of the case that
+ * met a transport fault (a call got no complete answer: NoAnswerError) and proved no violation is
+ * followed by another, by itself and from scratch: its whole body again, so fresh request ids and,
+ * where the body builds a task or a message, fresh ones (a call that may change something is never
+ * resent by itself). At most MAX_RERUNS after the first, while the check's budget and the run's last
+ * (`again` counts the fault as reRun); what a faulted run recorded is dropped (its exchanges stay in
+ * the evidence), so the case's verdict comes from a run whose exchanges were complete. A failed
+ * assertion before the fault is a proven violation: it stands, never re-run away. A fault on every
+ * run ends the check's run as before (reruns.ts: the check re-runs, else it is not exercised).
+ */
+async function runCase<T>(
+  recorder: CheckRecorder,
+  signal: AbortSignal,
+  again: (fault: RunFault) => boolean,
+  item: T,
+  index: number,
+  each: (item: T, index: number) => Promise<void> | void,
+): Promise<CaseRun> {
+  const met: RunFault[] = [];
+  for (;;) {
+    const fork = recorder.fork();
+    let thrown: unknown;
+    try {
+      await caseScope.run({ of: recorder, case: fork }, async () => each(item, index));
+    } catch (e) {
+      thrown = e;
+    }
+    const fault = thrown instanceof NoAnswerError && !signal.aborted ? faultOf(thrown.exchange) : undefined;
+    const proven = fork.assertions.some((a) => !a.pass);
+    if (fault === undefined || proven || met.length >= MAX_RERUNS || !again(fault)) {
+      if (met.length > 0) fork.notes.unshift(caseReRunNote(index, met, fault === undefined));
+      return thrown === undefined ? { fork } : { fork, thrown };
+    }
+    met.push(fault);
+  }
+}
+
+function caseReRunNote(index: number, met: readonly RunFault[], clean: boolean): string {
+  const faults = met.map((f) => `${f.kind} on ${f.method} (${f.message})`).join('; ');
+  return `case ${index + 1} met a transport fault and was run again from scratch ${met.length} time(s)${clean ? '' : ', meeting one every time'}: ${faults}`;
 }
 
 /** The cases the run's plan gives a property of this check (harness/runner/plan.ts); undefined: no cap. */

@@ -24,17 +24,10 @@ import type { ClientPool } from './client-pool.ts';
 import { checkProperty, type PropertyPredicate, type PropertyRunOptions } from './property.ts';
 import type { CheckRecorder } from './recorder.ts';
 import { runGovernor } from './run-governor.ts';
+import { NoAnswerError } from './no-answer.ts';
 import type { CheckWebhooks, WebhookScope } from './webhooks.ts';
 
-/** The target gave no HTTP answer where the check needed one: a harness-side `error`, not a finding. */
-export class NoAnswerError extends Error {
-  constructor(readonly exchange: Exchange) {
-    super(
-      `no answer from the target${exchange.error === undefined ? '' : ` (fault: ${exchange.error.kind})`} for ${exchange.request.method} ${exchange.request.url}: ${exchange.error?.message ?? 'unknown'}`,
-    );
-    this.name = 'NoAnswerError';
-  }
-}
+export { NoAnswerError };
 
 /**
  * The exchange, answered whole; a deadline or reset mid-answer is no answer: NoAnswerError, and the
@@ -218,6 +211,6 @@ export function createCheckContext(
         },
       ),
     each: (label, cases, each, options) =>
-      runEach(run, recorder, pool.tally, name, betweenSteps, label, cases, each, options),
+      runEach(run, { recorder, tally: pool.tally, signal }, name, betweenSteps, label, cases, each, options),
   };
 }

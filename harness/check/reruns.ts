@@ -7,10 +7,15 @@
 import type { Exchange } from '../../core/evidence.ts';
 import type { CheckResult, CheckStatus } from '../../core/types.ts';
 import type { ReportCheckRun, ReportRunFault } from '../../schemas/generated/types.ts';
+import type { IoErrorKind } from '../../core/evidence.ts';
 import { completeAnswer } from '../io/target/faults.ts';
-import { NoAnswerError } from './context.ts';
+import type { TrafficTally } from '../io/traffic/tallies.ts';
+import { NoAnswerError } from './no-answer.ts';
 
-/** Runs of a check after its first: a fault met twice more leaves the check not exercised. */
+/**
+ * Runs of a check after its first, and of one c.each case after its first (cases.ts): a fault met
+ * twice more leaves the check not exercised.
+ */
 export const MAX_RERUNS = 2;
 
 export type RunFault = ReportRunFault;
@@ -21,7 +26,8 @@ export interface CheckRunOf {
   faults: RunFault[];
 }
 
-function faultOf(ex: Exchange): RunFault | undefined {
+/** The transport fault an exchange met (no complete answer), as a run's fault; undefined: none. */
+export function faultOf(ex: Exchange): RunFault | undefined {
   if (ex.error === undefined || completeAnswer(ex)) return undefined;
   const json = ex.request.json as { method?: unknown } | undefined;
   const method = typeof json?.method === 'string' ? json.method : `${ex.request.method} ${ex.request.url}`;
@@ -47,6 +53,17 @@ export function faultsOfRun(thrown: unknown, status: CheckStatus, own: readonly 
     }
   }
   return found;
+}
+
+/**
+ * The faults of a run (of a check, or of one c.each case) that is followed by another: absorbed by
+ * the re-run (traffic.faults' reRun), as far as the client counted them and did not resend them already.
+ */
+export function countReRun(tally: TrafficTally | undefined, faults: readonly RunFault[]): void {
+  for (const f of faults) {
+    const c = tally?.faults?.[f.kind as IoErrorKind];
+    if (c !== undefined && c.retried + c.reRun < c.count) c.reRun += 1;
+  }
 }
 
 /** Whether a run that met a fault may be followed by another (at most MAX_RERUNS after the first). */

@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Requirement } from '../../requirements/types.ts';
 import { absentCapabilities } from '../capabilities.ts';
-import { deliveryEvidence, redact, type IoErrorKind } from '../../core/evidence.ts';
+import { deliveryEvidence, redact } from '../../core/evidence.ts';
 import { RunBudgetError } from '../io/traffic/governor.ts';
 import { paceBudgetOptions, PaceBudgetError } from '../io/traffic/pace.ts';
 import { newTally, TurnBudgetError, type TrafficTally } from '../io/traffic/tallies.ts';
@@ -27,7 +27,7 @@ import {
 import { WebhookScope } from './webhooks.ts';
 import { buildResult, collectEvidence } from './check-result.ts';
 import { agentTimeOf, BudgetSpent, Planned, withBudget, type WaitingOn } from './check-budget.ts';
-import { faultsOfRun, rerunDue, verdictOfRuns, type CheckRunOf, type RunFault } from './reruns.ts';
+import { countReRun, faultsOfRun, rerunDue, verdictOfRuns, type CheckRunOf } from './reruns.ts';
 
 export type CheckFn = (c: CheckContext) => void | Promise<void>;
 
@@ -93,17 +93,6 @@ export async function runCheck(
     settlement.lagsMs.push(...decider.settled.lagsMs);
   }
   return result;
-}
-
-/**
- * The faults of a run that is followed by another: absorbed by the re-run (traffic.faults' reRun), as
- * far as the client counted them and did not resend them already.
- */
-function countReRun(tally: TrafficTally, faults: readonly RunFault[]): void {
-  for (const f of faults) {
-    const c = tally.faults?.[f.kind as IoErrorKind];
-    if (c !== undefined && c.retried + c.reRun < c.count) c.reRun += 1;
-  }
 }
 
 // Why: a re-run with less than a quarter of the check's budget left would mostly end on the budget,

@@ -15,7 +15,7 @@ import {
 import { answerError } from '../support/errors.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import { CARD } from '../support/rpc.ts';
-import { declareSampleTask, sampleTaskId } from '../support/samples.ts';
+import { declareSampleTask, keptUnlessFault, sampleTaskId } from '../support/samples.ts';
 import { isObject } from '../../schemas/json.ts';
 
 suiteFile({
@@ -42,12 +42,11 @@ const answers = new Map<string, ReturnType<typeof answer>>();
  */
 async function answerWith(c: CheckContext, method: string, headers: Headers, params: () => Promise<unknown>) {
   const key = `${method} ${JSON.stringify(headers)}`;
-  let a = answers.get(key);
-  if (a === undefined) {
-    a = params().then((p) => answer(c.client, method, p, { headers }));
-    answers.set(key, a);
-  } else c.info(`${method} with these headers: the answer another check of this file had`, headers);
-  return a;
+  const a = keptUnlessFault(answers, key, () =>
+    params().then((p) => answer(c.client, method, p, { headers })),
+  );
+  if (a.shared) c.info(`${method} with these headers: the answer another check of this file had`, headers);
+  return a.answer;
 }
 
 async function checkServed(c: CheckContext, headers: Headers, label: string, served = true): Promise<void> {

@@ -11,7 +11,13 @@ import { answerError } from '../support/errors.ts';
 import { startWorkingTask } from '../support/live-tasks.ts';
 import { messageParams, sendText, textPart } from '../support/messages.ts';
 import { errorOf, requestId, resultOf } from '../support/rpc.ts';
-import { declareSample, declareSampleTask, sampleTaskId, sharedSample } from '../support/samples.ts';
+import {
+  declareSample,
+  declareSampleTask,
+  keptUnlessFault,
+  sampleTaskId,
+  sharedSample,
+} from '../support/samples.ts';
 import { getTask, stateOf } from '../support/tasks.ts';
 import { SET } from '../support/webhooks.ts';
 import { isObject } from '../../schemas/json.ts';
@@ -47,18 +53,13 @@ const refusals = new Map<string, Promise<Refusal>>();
  */
 function refusal(c: CheckContext, method: string, rc: RefusedCase): Promise<Refusal> {
   const key = `${method} ${rc.name}`;
-  let p = refusals.get(key);
-  if (p === undefined) {
-    p = (async () => {
-      const hook = (await c.webhooks()).newUrl('refused').url;
-      const taskId = TASK_METHODS.has(method) ? await sampleTaskId(c) : randomUUID();
-      const { params } = methodCalls(taskId, hook).find((k) => k.method === method)!;
-      const id = requestId();
-      return { method, rc, id, a: await answer(c.client, method, params, { headers: rc.headers, id }) };
-    })();
-    refusals.set(key, p);
-  }
-  return p;
+  return keptUnlessFault(refusals, key, async () => {
+    const hook = (await c.webhooks()).newUrl('refused').url;
+    const taskId = TASK_METHODS.has(method) ? await sampleTaskId(c) : randomUUID();
+    const { params } = methodCalls(taskId, hook).find((k) => k.method === method)!;
+    const id = requestId();
+    return { method, rc, id, a: await answer(c.client, method, params, { headers: rc.headers, id }) };
+  }).answer;
 }
 
 /** `run` on each refusal of the reasons given (an enumerated property: a paced run's first pass reads one). */

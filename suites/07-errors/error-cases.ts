@@ -6,7 +6,7 @@ import type { Exchange } from '../../harness/check/index.ts';
 import { ERROR_CODES, requireAnswer, SIDE_BY_SIDE, type CheckContext } from '../support/index.ts';
 import { NO_CREDENTIAL } from '../support/credentials.ts';
 import { CARD } from '../support/rpc.ts';
-import { sampleTaskId } from '../support/samples.ts';
+import { keptUnlessFault, sampleTaskId } from '../support/samples.ts';
 
 export interface ErrorCase {
   name: string;
@@ -156,18 +156,11 @@ export async function provoke(
   errorCase: ErrorCase,
 ): Promise<{ answer: ErrorAnswer; shared: boolean }> {
   const key = `${c.target.baseUrl} ${c.target.agentId} ${errorCase.name}`;
-  const known = provoked.get(key);
-  if (known !== undefined) return { answer: await known, shared: true };
-  const made = (async () => {
+  const { answer, shared } = keptUnlessFault(provoked, key, async () => {
     const ex = requireAnswer(await errorCase.send(c));
     return { errorCase, ex, status: ex.response.status, json: ex.response.json };
-  })();
-  provoked.set(key, made);
-  // A fault is no answer to share: a check re-run from scratch (or the next check) sends again.
-  made.catch(() => {
-    if (provoked.get(key) === made) provoked.delete(key);
   });
-  return { answer: await made, shared: false };
+  return { answer: await answer, shared };
 }
 
 /**

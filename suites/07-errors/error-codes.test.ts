@@ -12,7 +12,7 @@ import { startWorkingTask } from '../support/live-tasks.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import { errorOf } from '../support/rpc.ts';
 import { awaitState, getTask, isFinalState } from '../support/tasks.ts';
-import { declareSample } from '../support/samples.ts';
+import { declareSample, keptUnlessFault } from '../support/samples.ts';
 import { isObject } from '../../schemas/json.ts';
 import { invalidParamsCases, leafName, type ParamsCase } from './params-cases.ts';
 
@@ -36,14 +36,15 @@ function served(c: CheckContext, cases: readonly ParamsCase[]): ParamsCase[] {
 type ParamsError = { k: ParamsCase; error: Record<string, unknown> | undefined };
 const answered = new Map<string, Promise<ParamsError>>();
 
-/** One case's error, sent once per file: the checks of the code, details and field read it. */
+/**
+ * One case's error, sent once per file: the checks of the code, details and field read it. Sent again
+ * (with fresh params) only after a fault, by the case run again (keptUnlessFault).
+ */
 function errorOf1(c: CheckContext, k: ParamsCase): Promise<ParamsError> {
-  let p = answered.get(k.label);
-  if (p === undefined) {
-    p = (async () => ({ k, error: answerError(await answer(c.client, k.method, k.params)) }))();
-    answered.set(k.label, p);
-  }
-  return p;
+  return keptUnlessFault(answered, k.label, async () => ({
+    k,
+    error: answerError(await answer(c.client, k.method, k.params())),
+  })).answer;
 }
 
 /**
@@ -134,13 +135,10 @@ async function eachUnknownId(
     'each method of an unknown task id',
     UNKNOWN_ID_METHODS,
     async (method) => {
-      let p = unknownAnswers.get(method);
-      if (p === undefined) {
+      const { taskId, error } = await keptUnlessFault(unknownAnswers, method, () => {
         const taskId = randomUUID();
-        p = answer(c.client, method, { taskId }).then((a) => ({ taskId, error: answerError(a) }));
-        unknownAnswers.set(method, p);
-      }
-      const { taskId, error } = await p;
+        return answer(c.client, method, { taskId }).then((a) => ({ taskId, error: answerError(a) }));
+      }).answer;
       run(method, taskId, error);
     },
     SIDE_BY_SIDE,

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import {
   declareSample,
   is,
+  NoAnswerError,
   type AnsweredExchange,
   type CheckContext,
   type CheckCost,
@@ -43,14 +44,43 @@ export function sharedSample<T>(kind: string, cost: CheckCost, make: (c: CheckCo
     if (made === undefined) {
       origin = c.requirement.id;
       const before = new Set(c.exchanges());
-      made = make(c).then((value) => ({ value, exchanges: c.exchanges().filter((ex) => !before.has(ex)) }));
-      return (await made).value;
+      const mine = make(c).then((value) => ({
+        value,
+        exchanges: c.exchanges().filter((ex) => !before.has(ex)),
+      }));
+      made = mine;
+      // A fault is no sample to share: the check run again after it (reruns.ts) makes it anew.
+      mine.catch((e: unknown) => {
+        if (e instanceof NoAnswerError && made === mine) made = undefined;
+      });
+      return (await mine).value;
     }
     c.info(`${kind}: the file's shared sample, first recorded as evidence by the check of ${origin}`);
     const { value, exchanges } = await made;
     c.cite(exchanges);
     return value;
   };
+}
+
+/**
+ * The answer a file's checks share under `key` (one request, read by each), made by `make` on the
+ * first ask (`shared` false) and kept for the next (`shared` true). One that met a transport fault
+ * (NoAnswerError) is forgotten: a fault is no answer to share, and the case or check run again after
+ * it (reruns.ts) sends its request anew.
+ */
+export function keptUnlessFault<K, T>(
+  kept: Map<K, Promise<T>>,
+  key: K,
+  make: () => Promise<T>,
+): { answer: Promise<T>; shared: boolean } {
+  const known = kept.get(key);
+  if (known !== undefined) return { answer: known, shared: true };
+  const made = make();
+  kept.set(key, made);
+  made.catch((e: unknown) => {
+    if (e instanceof NoAnswerError && kept.get(key) === made) kept.delete(key);
+  });
+  return { answer: made, shared: false };
 }
 
 const samples = new Map<string, Promise<string>>();

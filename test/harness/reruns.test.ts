@@ -166,3 +166,119 @@ describe('re-running a check after a transport fault', () => {
     expect(result.notes.join('\n')).toContain('1 generated case(s) met a transport fault and were replaced');
   });
 });
+
+/** Four cases, one send each (side by side in lanes of `lanes`), each answer carrying its own id. */
+function eachEchoesIds(lanes = 1) {
+  return {
+    requirement,
+    title: 'each case echoes its id',
+    fn: async (c: Parameters<Parameters<typeof runCheck>[0]['fn']>[0]) => {
+      await c.each(
+        'each id',
+        ['one', 'two', 'three', 'four'],
+        async (id) => {
+          const ex = await c.rpc('message/send', {}, { id });
+          c.check(`response id of ${id}`, (ex.response.json as { id: unknown }).id, id);
+        },
+        { lanes },
+      );
+    },
+  };
+}
+
+describe('running a case of c.each again after a transport fault', () => {
+  it('passes a case whose exchange was reset and whose run again passed, the fault counted', async () => {
+    script([2]);
+    const tally = newTally();
+    const result = await runCheck(eachEchoesIds(), run, tally);
+    expect(result.status).toBe('pass');
+    // The case ran again by itself: one request more, no re-run of the check.
+    expect(seen).toBe(5);
+    expect(result.runs).toBeUndefined();
+    expect(tally.faults?.reset).toEqual({ count: 1, retried: 0, reRun: 1 });
+    // The verdict comes from the case's complete run: one assertion per case, in case order.
+    expect(result.assertions.map((a) => [a.label, a.pass])).toEqual([
+      ['response id of one', true],
+      ['response id of two', true],
+      ['response id of three', true],
+      ['response id of four', true],
+    ]);
+    expect(result.notes.join('\n')).toMatch(
+      /case 2 met a transport fault and was run again from scratch 1 time\(s\): reset on message\/send/,
+    );
+    // The reset exchange stays in the evidence.
+    expect(result.evidence.exchanges.filter((ex) => ex.error?.kind === 'reset')).toHaveLength(1);
+  });
+
+  it('runs a case again in lanes too, the report in case order', async () => {
+    script([3]);
+    const tally = newTally();
+    const result = await runCheck(eachEchoesIds(4), run, tally);
+    expect(result.status).toBe('pass');
+    expect(seen).toBe(5);
+    expect(tally.faults?.reset?.reRun).toBe(1);
+    expect(result.assertions.map((a) => a.label)).toEqual([
+      'response id of one',
+      'response id of two',
+      'response id of three',
+      'response id of four',
+    ]);
+  });
+
+  it('fails a case that proved a violation, never running it again', async () => {
+    // Case 1's answer has a wrong id; case 2 is reset after it: the check stops on the proven fail.
+    script([], [1]);
+    const result = await runCheck(eachEchoesIds(), run);
+    expect(result.status).toBe('fail');
+    expect(result.expected).toBe('one');
+    expect(result.runs).toBeUndefined();
+    expect(seen).toBe(4);
+  });
+
+  it('fails a case whose violation came before a fault in the same run, never re-run away', async () => {
+    script([2], [1]);
+    const tally = newTally();
+    const result = await runCheck(
+      {
+        requirement,
+        title: 'a case of two sends',
+        fn: async (c) => {
+          await c.each('each pair', ['pair'], async () => {
+            for (const id of ['a', 'b']) {
+              const ex = await c.rpc('message/send', {}, { id });
+              c.check(`response id of ${id}`, (ex.response.json as { id: unknown }).id, id);
+            }
+          });
+        },
+      },
+      run,
+      tally,
+    );
+    expect(result.status).toBe('fail');
+    expect(result.expected).toBe('a');
+    // The case was not run again; the check's run was (reruns.ts), and its fail still decides.
+    expect(seen).toBe(4);
+    expect(result.runs?.map((r) => [r.status, r.decided])).toEqual([
+      ['fail', true],
+      ['pass', false],
+    ]);
+    expect(result.intermittent).toBe(true);
+  });
+
+  it('leaves the check not exercised when every run of a case met a fault, never a fail', async () => {
+    // Case 1 answers; every later request is reset: case 2 meets a fault on each of its three runs,
+    // and so does each re-run of the check.
+    script(Array.from({ length: 30 }, (_, i) => i + 2));
+    const tally = newTally();
+    const result = await runCheck(eachEchoesIds(), run, tally);
+    expect(result.status).toBe('not-exercised');
+    expect(result.message).toMatch(
+      /every run of the check \(3\) met a transport fault.*reset on message\/send/,
+    );
+    // Run 1: case 1 answered, case 2 reset three times; runs 2 and 3: case 1 reset three times.
+    expect(seen).toBe(1 + 3 * 3);
+    // Every fault but the last was absorbed: six runs of a case, two of the check.
+    expect(tally.faults?.reset).toEqual({ count: 9, retried: 0, reRun: 8 });
+    expect(result.notes.join('\n')).toContain('meeting one every time');
+  });
+});
