@@ -2,6 +2,7 @@
 // advertises limits.systemTimeoutMs (the extension of C-05) small enough for a run. One scenario,
 // shared by the three checks: every slot held past the timeout, plus one task queued behind them.
 import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { keptOnceUnlessFault } from '../support/samples.ts';
 import { cardLimit } from '../support/card.ts';
 import { requireDirectives, scriptParts } from '../support/directives.ts';
 import { fillSlots, openTask } from '../support/live-tasks.ts';
@@ -42,7 +43,7 @@ interface TimeoutScenario {
   queuedReadAfterMs: number;
 }
 
-let scenario: Promise<TimeoutScenario> | undefined;
+const scenario = keptOnceUnlessFault<TimeoutScenario>();
 
 function timeoutOf(c: CheckContext): number {
   const timeoutMs = cardLimit(c, 'systemTimeoutMs');
@@ -130,8 +131,7 @@ function spareOrProof(c: CheckContext, s: TimeoutScenario): void {
 /** The scenario runs once, for whichever check asks first; the others read its outcome. */
 function timeoutScenario(c: CheckContext): Promise<TimeoutScenario> {
   const timeoutMs = timeoutOf(c);
-  scenario ??= runScenario(c, timeoutMs);
-  return scenario;
+  return scenario(() => runScenario(c, timeoutMs));
 }
 
 verifies(

@@ -2,6 +2,7 @@
 // response per data: line, task results, final false until exactly one last final event carrying the
 // reply, the submitted -> working -> final order, the server closing the stream, framing and pings.
 import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { keptOnceUnlessFault } from '../support/samples.ts';
 import { directivePart, directivesHonoured } from '../support/directives.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import { resultOfEvent } from '../support/rpc.ts';
@@ -24,17 +25,16 @@ suiteFile({
   cost: { requests: 1, turns: 1 },
 });
 
-let sample: Promise<StreamRun> | undefined;
+const sample = keptOnceUnlessFault<StreamRun>();
 
 /** One stream for every field check of this file: scripted (200 ms, two progress steps) when possible. */
 function sampleStream(c: CheckContext): Promise<StreamRun> {
-  sample ??= (async () => {
+  return sample(async () => {
     const parts = (await directivesHonoured(c))
       ? [textPart('hello stream'), directivePart({ delayMs: 200, progressSteps: 2 })]
       : [textPart('hello stream')];
     return runStream(c, 'message/stream', messageParams(parts));
-  })();
-  return sample;
+  });
 }
 
 verifies('4.2/stream-content-type-sse', 'a valid message/stream answers text/event-stream', async (c) => {

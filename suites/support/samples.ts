@@ -83,6 +83,15 @@ export function keptUnlessFault<K, T>(
   return { answer: made, shared: false };
 }
 
+/**
+ * One value a file's checks share, made by the first that asks (`make`) and kept for the others;
+ * forgotten when it met a transport fault, like keptUnlessFault's answers.
+ */
+export function keptOnceUnlessFault<T>(): (make: () => Promise<T>) => Promise<T> {
+  const kept = new Map<'value', Promise<T>>();
+  return (make) => keptUnlessFault(kept, 'value', make).answer;
+}
+
 const samples = new Map<string, Promise<string>>();
 
 /**

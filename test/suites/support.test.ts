@@ -7,7 +7,9 @@ import type { AnsweredExchange, CheckContext } from '../../suites/support/index.
 import type { Answer } from '../../suites/support/calls.ts';
 import { cardLimit, streamingClaimed } from '../../suites/support/card.ts';
 import { answerError } from '../../suites/support/errors.ts';
-import { sharedSample } from '../../suites/support/samples.ts';
+import { NoAnswerError } from '../../harness/check/index.ts';
+import type { Exchange } from '../../core/evidence.ts';
+import { keptUnlessFault, sharedSample } from '../../suites/support/samples.ts';
 import { checkSchema, requireObject } from '../../suites/support/schemas.ts';
 import { awaitState } from '../../suites/support/tasks.ts';
 
@@ -183,6 +185,53 @@ describe('sharedSample', () => {
     ]);
     // The exchanges made while the sample was made, not those the first check sent before.
     expect(laterCited).toEqual([{ id: 'ex-1' }, { id: 'ex-2' }]);
+  });
+
+  it('is made again by the next check that asks when making it met a transport fault', async () => {
+    let made = 0;
+    const sample = sharedSample('a reset sample', { requests: 1, turns: 1 }, async () => {
+      made += 1;
+      if (made === 1) throw reset();
+      return 'task-2';
+    });
+    await expect(sample(recordingContext('3/final', [], [], [], []))).rejects.toThrow(NoAnswerError);
+    await expect(sample(recordingContext('3/final', [], [], [], []))).resolves.toBe('task-2');
+    expect(made).toBe(2);
+  });
+});
+
+/** A NoAnswerError as a reset message/send gives it. */
+function reset(): NoAnswerError {
+  return new NoAnswerError({
+    request: { method: 'POST', url: 'http://127.0.0.1:1/a2a' },
+    error: { kind: 'reset', message: 'read ECONNRESET' },
+  } as unknown as Exchange);
+}
+
+describe("keptUnlessFault (a file's shared answers)", () => {
+  it('sends once and shares the answer; forgets one that met a fault, keeps any other', async () => {
+    const kept = new Map<string, Promise<string>>();
+    let sent = 0;
+    const send = (outcome: 'answer' | 'fault' | 'refused') => async () => {
+      sent += 1;
+      if (outcome === 'fault') throw reset();
+      if (outcome === 'refused') throw new Error('not exercised');
+      return `answer ${sent}`;
+    };
+    const first = keptUnlessFault(kept, 'k', send('answer'));
+    expect(first.shared).toBe(false);
+    await expect(first.answer).resolves.toBe('answer 1');
+    const again = keptUnlessFault(kept, 'k', send('answer'));
+    expect(again.shared).toBe(true);
+    await expect(again.answer).resolves.toBe('answer 1');
+    // A fault is no answer to share: the next ask (a case run again) sends anew.
+    await expect(keptUnlessFault(kept, 'f', send('fault')).answer).rejects.toThrow(NoAnswerError);
+    const resent = keptUnlessFault(kept, 'f', send('answer'));
+    expect(resent.shared).toBe(false);
+    await expect(resent.answer).resolves.toBe('answer 3');
+    await expect(keptUnlessFault(kept, 'r', send('refused')).answer).rejects.toThrow('not exercised');
+    await expect(keptUnlessFault(kept, 'r', send('answer')).answer).rejects.toThrow('not exercised');
+    expect(sent).toBe(4);
   });
 });
 
