@@ -97,3 +97,22 @@ export function faultsLine(result: Pick<RunResult, 'traffic'>): string | null {
   const reached = lost === 0 ? '' : `; ${lost} reached a check or the probe (not evidence against the agent)`;
   return `${absorbed} fault${absorbed === 1 ? '' : 's'} absorbed (${kinds.join(', ')})${reached}`;
 }
+
+/**
+ * The console's closing line on the pace a throttle in front of the agent lowered
+ * (traffic.rateLimit.throttled), beside the faults absorbed; null when it was never lowered.
+ */
+export function throttledLine(result: Pick<RunResult, 'traffic'>): string | null {
+  const th = result.traffic?.rateLimit?.throttled;
+  const decreases = num(th?.decreases) ?? 0;
+  if (th === undefined || th === null || decreases === 0) return null;
+  const lowest = num(th.lowestPerS);
+  const end = num(th.endPerS);
+  const first = num(th.followUpsFirst) ?? 0;
+  const rates = [
+    ...(lowest === undefined ? [] : [`lowest ${lowest}/s`]),
+    end === undefined ? "back at the card's pace at the end" : `${end}/s at the end`,
+  ];
+  const followUps = first === 0 ? '' : `; ${first} follow-up(s) on a held task let out first`;
+  return `pace lowered below the card's ${decreases} time(s) by a throttle in front of the agent (${rates.join(', ')})${followUps}`;
+}

@@ -30,6 +30,8 @@ export interface Checked {
   webhooks?: SuitesOutcome['webhooks'];
   /** The rate window filled ahead of the burst (traffic.windowFill). */
   windowFill?: SuitesOutcome['windowFill'];
+  /** The pace below the card's after unannounced throttles (traffic.rateLimit.throttled). */
+  throttled?: SuitesOutcome['throttled'];
   /** Requirements with a check the run's budget ended before it started (traffic.cut). */
   notRun?: RequirementCut[];
   /** A signal ended the run early (core/interrupt.ts): its exit code replaces the verdict's. */
@@ -93,6 +95,7 @@ export async function runChecks(input: RunChecksInput): Promise<Checked> {
   if (plan !== undefined) checked.plan = plan;
   if (suites.webhooks !== undefined) checked.webhooks = suites.webhooks;
   if (suites.windowFill !== undefined) checked.windowFill = suites.windowFill;
+  if (suites.throttled !== undefined) checked.throttled = suites.throttled;
   return checked;
 }
 

@@ -19,7 +19,7 @@ import { runResultOf } from './run-result.ts';
 import { selectForRun } from './select-requirements.ts';
 import { startRun } from './start-run.ts';
 import { TOOL } from './tool.ts';
-import { summarizeTraffic } from './traffic.ts';
+import { summarizeTraffic, throttledOf } from './traffic.ts';
 import { trimEvidence } from './trim-evidence.ts';
 
 export type RunReporter = (result: RunResult) => void | Promise<void>;
@@ -111,6 +111,7 @@ export async function runResolved(
       checked.notRun,
     );
     if (checked.windowFill !== undefined) result.traffic.windowFill = checked.windowFill.report;
+    if (checked.throttled !== undefined) result.traffic.rateLimit.throttled = throttledOf(checked.throttled);
     if (checked.plan !== undefined) result.traffic.plan = checked.plan;
     if (checked.webhooks !== undefined) result.traffic.webhooks = checked.webhooks;
   } finally {

@@ -10,6 +10,7 @@ import {
 } from '../../core/interrupt.ts';
 import type { ProgressListener } from '../../core/progress.ts';
 import { Governor } from '../io/traffic/governor.ts';
+import type { ThrottleState } from '../io/traffic/throttle-pace.ts';
 import type { TrafficTally } from '../io/traffic/tallies.ts';
 import { serveWebhookLink, type WebhookLink } from '../io/links/webhook-link.ts';
 import { serveWorkerLink, type WorkerLinkServer } from '../io/links/worker-link.ts';
@@ -57,6 +58,8 @@ export interface SuitesOutcome {
   webhooks?: Settled;
   /** The rate window filled ahead of the burst (window-fill.ts): what it sent, and its requests' tally. */
   windowFill?: { report: WindowFillReport; tally: TrafficTally };
+  /** The runner's governor's pace below the card's (traffic.rateLimit.throttled); none: no runner governor. */
+  throttled?: ThrottleState;
 }
 
 /**
@@ -250,6 +253,7 @@ export async function runSuites(
   outcome.ms = Date.now() - startedAt;
   if (webhooks !== undefined) outcome.webhooks = webhooks;
   if (filled !== undefined) outcome.windowFill = filled;
+  if (governor !== undefined) outcome.throttled = governor.throttleState();
   return outcome;
 }
 

@@ -3,6 +3,7 @@
 import { cardLimit } from '../capabilities.ts';
 import { requestsPerMinute, type Pace } from '../io/traffic/pace.ts';
 import type { TrafficTally } from '../io/traffic/tallies.ts';
+import type { ThrottleState } from '../io/traffic/throttle-pace.ts';
 import type { ResolvedRunOptions } from '../options.ts';
 import type { FieldSettings } from '../provided.ts';
 import type { RunTraffic } from '../../core/types.ts';
@@ -33,6 +34,21 @@ export function taskCapFor(card: Record<string, unknown> | null): number | null 
 function latencyAt(sorted: number[], p: number): number | null {
   const ms = percentile(sorted, p);
   return ms === undefined ? null : Math.round(ms);
+}
+
+/** A rate in requests per second, to two places (null: none). */
+function perS(rate: number | undefined): number | null {
+  return rate === undefined ? null : Math.round(rate * 100) / 100;
+}
+
+/** The governor's throttled pace as report.json's traffic.rateLimit.throttled. */
+export function throttledOf(state: ThrottleState): NonNullable<RunTraffic['rateLimit']['throttled']> {
+  return {
+    decreases: state.decreases,
+    lowestPerS: perS(state.lowestPerS),
+    endPerS: perS(state.ratePerS),
+    followUpsFirst: state.firstLetOut,
+  };
 }
 
 /** What a budget left out beside the checks' own cuts: a requirement, and the cut's words and option. */

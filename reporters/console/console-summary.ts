@@ -20,7 +20,7 @@ import { palette, type Palette } from './ansi.ts';
 import { leadLines } from './console-lead.ts';
 import type { ConsoleMode } from './console-mode.ts';
 import { connectionLines } from '../connection.ts';
-import { faultsLine } from '../traffic.ts';
+import { faultsLine, throttledLine } from '../traffic.ts';
 
 const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY', 'INFO'];
 /** Verdicts in at most six characters, for table columns. */
@@ -201,7 +201,9 @@ export function formatRunSummary(result: RunResult, p: Palette, mode: ConsoleMod
     ...notVerifiedLines(result, c, p),
     ...(reruns === undefined ? [] : [reruns]),
   );
+  const throttled = throttledLine(result);
   if (faults !== null) lines.push(faults);
+  if (throttled !== null) lines.push(throttled);
   lines.push(verdict, exit);
   return lines.join('\n');
 }

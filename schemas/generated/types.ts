@@ -1093,6 +1093,10 @@ export interface LinkAdmit {
     bypass: boolean;
     keep?: number;
     prepaid?: boolean;
+    /**
+     * The check's run-wide name, as holdTask's: its follow-ups on a task it holds go first.
+     */
+    owner?: string;
   };
   answer: {
     lease: number;
@@ -2297,6 +2301,27 @@ export interface ReportTraffic {
      * Rate-limited answers (HTTP 429 or -32012) seen outside the rate-limit checks, each resent.
      */
     rateLimitedAnswers: number;
+    /**
+     * The pace below the card's (AIMD) after a 429 or a gateway's 503 outside the rate-limit checks' burst: something in front of the agent throttled it unannounced (docs/field-conditions.md). Absent when the run's governor was its one suite worker's (a programmatic run without an interrupt signal), and from reports of older versions.
+     */
+    throttled?: {
+      /**
+       * Times the pace was halved (once per throttle episode); 0: never throttled.
+       */
+      decreases: number;
+      /**
+       * The lowest pace it was halved to, in requests per second; null: never.
+       */
+      lowestPerS: number | null;
+      /**
+       * The pace at the run's end, in requests per second; null: back at the card's pace (or never lowered).
+       */
+      endPerS: number | null;
+      /**
+       * Requests let out at the lowered pace ahead of ones queued before them: follow-ups on a task their check held, on which the agent's system timeout runs.
+       */
+      followUpsFirst: number;
+    };
   };
   /**
    * Requests in flight at once: the cap (--concurrency) and the most seen; agent turns in flight at once: the cap (the card's limits.concurrentTasks) and the most seen.

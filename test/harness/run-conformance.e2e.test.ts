@@ -1,11 +1,12 @@
 // runConformance end to end: the bundled reference server passes the first suite; a closed port and
-// a refused credential make runs that could not be done (exit 2, no pass); a broken fixture fails
+// a refused credential make runs that could not be done (exit 2, no pass); a throttle in front of a
+// fixture changes no verdict and is recorded (traffic.rateLimit.throttled); a broken fixture fails
 // the right requirement with expected vs actual and evidence; report.json, reporters and baselines.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance, type RunResult } from '../../harness/index.ts';
+import { formatSummary, runConformance, type RunResult } from '../../harness/index.ts';
 import { complianceOf } from '../../reporters/score.ts';
 import { closedPort, startFixture, type Fixture } from './fixtures/jsonrpc-fixture.ts';
 
@@ -58,6 +59,41 @@ describe('against the bundled reference server', () => {
     expect(check.reproduce.command).toContain(`--only ${SUITE_IDS[0]} --seed 11 --runs 5`);
     expect(check.reproduce.curl).toContain('$A2A_API_KEY');
     expect(JSON.stringify(written)).not.toMatch(/x-api-key":"(?!\[redacted\])/);
+  });
+});
+
+describe('behind a throttle the card does not announce', () => {
+  it('absorbs its 429s, changes no verdict and records the pace it lowered (traffic.rateLimit.throttled)', async () => {
+    const run = async (throttle: number[]): Promise<RunResult> => {
+      const fx = await startFixture({ throttle });
+      try {
+        return await runConformance({
+          ...{ target: fx.baseUrl, agentId: fx.agentId, apiKey: fx.apiKey, only: SUITE_IDS, out: null },
+          // As the CLI runs (it always passes its interrupt signal): the governor is the runner's.
+          signal: new AbortController().signal,
+        });
+      } finally {
+        await fx.close();
+      }
+    };
+    const plain = await run([]);
+    const throttled = await run([12]);
+    const verdicts = (r: RunResult) => r.requirements.map((q) => [q.id, q.verdict]);
+    expect(verdicts(throttled)).toEqual(verdicts(plain));
+    expect(throttled.exitCode).toBe(plain.exitCode);
+    expect(throttled.traffic?.faults?.throttled).toMatchObject({ count: 1, retried: 1 });
+    expect(plain.traffic?.rateLimit.throttled).toEqual({
+      decreases: 0,
+      lowestPerS: null,
+      endPerS: null,
+      followUpsFirst: 0,
+    });
+    const lowered = throttled.traffic?.rateLimit.throttled;
+    expect(lowered).toMatchObject({ decreases: 1, followUpsFirst: 0 });
+    expect(lowered?.lowestPerS).toBeGreaterThan(0);
+    expect(formatSummary(throttled)).toContain(
+      "pace lowered below the card's 1 time(s) by a throttle in front of the agent",
+    );
   });
 });
 

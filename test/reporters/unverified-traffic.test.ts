@@ -140,6 +140,29 @@ describe('traffic in the reports', () => {
     ).not.toMatch(/faults? absorbed/);
   });
 
+  it('says in its closing lines how far a throttle in front of the agent lowered the pace, beside the faults', () => {
+    const throttledRun = (throttled: RunTraffic['rateLimit']['throttled']) =>
+      fixtureRun(undefined, {
+        traffic: {
+          ...TRAFFIC,
+          rateLimit: { ...TRAFFIC.rateLimit, throttled },
+          faults: { throttled: { count: 6, retried: 6, reRun: 0, lost: 0 } },
+        },
+      });
+    const lines = (throttled: RunTraffic['rateLimit']['throttled']) =>
+      formatRunSummary(throttledRun(throttled), palette(false), 'normal').split('\n');
+    const shown = lines({ decreases: 3, lowestPerS: 9.5, endPerS: 14.25, followUpsFirst: 41 });
+    expect(shown.at(-4)).toBe('6 faults absorbed (throttled 6)');
+    expect(shown.at(-3)).toBe(
+      "pace lowered below the card's 3 time(s) by a throttle in front of the agent (lowest 9.5/s, 14.25/s at the end); 41 follow-up(s) on a held task let out first",
+    );
+    expect(lines({ decreases: 1, lowestPerS: 4, endPerS: null, followUpsFirst: 0 }).at(-3)).toBe(
+      "pace lowered below the card's 1 time(s) by a throttle in front of the agent (lowest 4/s, back at the card's pace at the end)",
+    );
+    const never = lines({ decreases: 0, lowestPerS: null, endPerS: null, followUpsFirst: 0 }).join('\n');
+    expect(never).not.toContain('pace lowered');
+  });
+
   it('is left out when absent, and a partial object never throws', () => {
     expect(trafficFacts(fixtureRun())).toEqual([]);
     const partial = { traffic: { requests: 3 } as unknown as RunTraffic };

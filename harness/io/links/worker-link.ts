@@ -57,8 +57,8 @@ function governorCalls(governor: Governor): Omit<WorkerCallHandlers, FileLockCal
   let next = 0;
   const nothing = { answer: {} };
   return {
-    admit: async ({ turn, bypass, keep, prepaid }, signal) => {
-      const release = await governor.admit({ turn, bypass, keep, prepaid, signal });
+    admit: async ({ turn, bypass, keep, prepaid, owner }, signal) => {
+      const release = await governor.admit({ turn, bypass, keep, prepaid, owner, signal });
       const lease = (next += 1);
       leases.set(lease, release);
       const giveBack = (): void => {
@@ -171,6 +171,9 @@ export class RemoteGovernor implements TrafficGovernor {
 
   async admit(o: AdmitOptions): Promise<() => void> {
     const t0 = Date.now();
+    // The run-wide name holdTask gave this check: none yet, it holds no task slot.
+    const holder = o.owner ?? o.tally;
+    const owner = holder !== undefined && typeof holder === 'object' ? this.owners.get(holder) : undefined;
     const { lease, inFlight } = await this.waitOn(o.tally, () =>
       this.link.call(
         'admit',
@@ -179,6 +182,7 @@ export class RemoteGovernor implements TrafficGovernor {
           bypass: o.bypass === true,
           ...(o.keep === undefined || o.keep === 0 ? {} : { keep: o.keep }),
           ...(o.prepaid === true ? { prepaid: true } : {}),
+          ...(owner === undefined ? {} : { owner }),
         },
         o.signal,
       ),

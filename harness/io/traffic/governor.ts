@@ -5,9 +5,9 @@
 // (tallies.ts). Suite files in several workers reach the runner's governor over worker-link.ts.
 import { GovernorStop } from './governor-stop.ts';
 import { PaceBudgetError, PaceWindow, sleep, type PaceSettings } from './pace.ts';
-import { RateLimitedError, rateLimitedWaitMs } from './rate-limited.ts';
+import { RateLimitedError, rateLimitedWaitMs, UnavailableBackoff } from './rate-limited.ts';
 import type { ThrottleState } from './throttle-pace.ts';
-import { RequestSlots, TaskSlotError, TaskSlots, type TaskSlotSettings } from './slots.ts';
+import { RequestSlots, TaskSlotError, TaskSlots, type Lane, type TaskSlotSettings } from './slots.ts';
 import {
   checkTurnBudget,
   count,
@@ -27,33 +27,6 @@ export interface GovernorSettings extends PaceSettings, TaskSlotSettings {
   endsAt?: number | undefined;
   /** FieldSettings.probedTurnMs: the turn allowance before the run's first turn. */
   probedTurnMs?: number | undefined;
-}
-
-// A 503 without Retry-After holds the run a second; one that asks for more than two minutes, two
-// minutes (the longest Retry-After a rate-limited answer is waited, rate-limited.ts).
-const UNAVAILABLE_WAIT_MS = 1_000;
-const MAX_UNAVAILABLE_WAIT_MS = 120_000;
-
-/**
- * The wait after a front's 503: its Retry-After (else a second), doubled for each 503 that comes
- * right after the last wait ended (within as long as that wait lasted: the front is still down, as
- * a rolling deploy longer than its Retry-After), at most MAX_UNAVAILABLE_WAIT_MS. A 503 during a
- * wait is of the same episode (its request left before the wait began).
- */
-export class UnavailableBackoff {
-  private endsAt = Number.NEGATIVE_INFINITY;
-  private lastMs = 0;
-  private streak = 0;
-
-  waitMs(now: number, retryAfterMs: number | undefined): number {
-    const asked = Math.min(retryAfterMs ?? UNAVAILABLE_WAIT_MS, MAX_UNAVAILABLE_WAIT_MS);
-    if (now < this.endsAt) return Math.max(asked, this.endsAt - now);
-    this.streak = now <= this.endsAt + this.lastMs ? this.streak + 1 : 0;
-    this.lastMs = Math.min(Math.max(asked, UNAVAILABLE_WAIT_MS) * 2 ** this.streak, MAX_UNAVAILABLE_WAIT_MS);
-    this.lastMs = Math.max(this.lastMs, asked);
-    this.endsAt = now + this.lastMs;
-    return this.lastMs;
-  }
 }
 
 /** The run's budget ended: no request is sent after it, and what is left is not exercised. */
@@ -101,6 +74,11 @@ export interface AdmitOptions {
   keep?: number | undefined;
   /** A follow-up whose place an earlier request kept: let out at once, not counted again (PaceRoom). */
   prepaid?: boolean | undefined;
+  /**
+   * Whose request (a check; default its tally), as for holdTask: one whose task a turn of it made is
+   * still held is let out ahead of the run's other requests waiting for a slot or a throttled pace.
+   */
+  owner?: unknown;
 }
 
 export interface TaskSlotOptions extends Pick<AdmitOptions, 'tally' | 'signal'> {
@@ -191,6 +169,11 @@ export class Governor implements TrafficGovernor {
     return this.requests.waiting > 0 ? 0 : Math.max(0, this.settings.concurrency - this.requests.now);
   }
 
+  /** Requests waiting for a request slot now. */
+  get slotWaiters(): number {
+    return this.requests.waiting;
+  }
+
   /** Requests let out within the pace's window now (a minute's without a pace), bursts included. */
   inPaceWindow(): number {
     return this.window.counted();
@@ -220,21 +203,15 @@ export class Governor implements TrafficGovernor {
     if (o.bypass === true) this.window.sentNow();
     else if (o.prepaid === true) await this.window.prepaid((ms) => this.waitFor(ms, o));
     else await this.window.next((ms) => this.waitFor(ms, o), o.keep ?? 0);
-    const taken = await this.requests.take(o.signal, () => this.hold(o.tally));
+    // A follow-up on a task its check holds goes first, for a slot as for its turn (throttle-pace.ts).
+    const owner = o.owner ?? o.tally;
+    const first = (): boolean => o.prepaid === true || this.tasks.holdsLiveTask(owner);
+    const taken = await this.requests.take(o.signal, () => this.hold(o.tally), first);
     // Just before it leaves: its turn at a pace a throttle lowered, after any Retry-After pause
-    // begun while it waited for its slot. The burst's requests (C-04) take no part in it.
+    // (begun while it waited for its slot too). The burst's requests (C-04) take no part in it.
     const paced = o.bypass !== true;
-    const now = Date.now();
-    const waitMs = paced ? this.window.throttle.reserve(now, this.window.pauseEnds) : 0;
     try {
-      const deadline = this.settings.deadlineAt;
-      // Past the deadline with no wait ahead (it waited for its slot, not the pace): the run's budget
-      // for requests is spent, and no pace is to blame.
-      if (deadline !== undefined && now + waitMs > deadline)
-        throw waitMs > 0
-          ? new PaceBudgetError(waitMs, this.settings.pace, this.settings.profile)
-          : new RunBudgetError();
-      if (waitMs > 0) await this.waitFor(waitMs, o);
+      if (paced) await this.throttleTurn(first, o);
     } catch (e) {
       taken();
       throw e;
@@ -252,8 +229,29 @@ export class Governor implements TrafficGovernor {
       release();
       throw e;
     }
+    if (o.turn) this.tasks.turnLeft(owner);
     count.request(this.tallies(o.tally), o.turn, this.requests.now);
     return release;
+  }
+
+  /** Waits for the request's turn at the throttled pace; refused when it would come after the deadline. */
+  private async throttleTurn(first: Lane, o: AdmitOptions): Promise<void> {
+    const throttle = this.window.throttle;
+    const now = Date.now();
+    const waitMs = throttle.waitMs(now, first());
+    const deadline = this.settings.deadlineAt;
+    const refuse = (ms: number): Error => new PaceBudgetError(ms, this.settings.pace, this.settings.profile);
+    // Past the deadline with no wait ahead (it waited for its slot, not the pace): the run's budget
+    // for requests is spent, and no pace is to blame.
+    if (deadline !== undefined && now + waitMs > deadline)
+      throw waitMs > 0 ? refuse(waitMs) : new RunBudgetError();
+    if (throttle.leaveNow(now)) return;
+    const done = this.hold(o.tally);
+    try {
+      await throttle.turn({ first, signal: this.withStop(o.signal), deadline, refuse });
+    } finally {
+      done();
+    }
   }
 
   async onRateLimited(
@@ -286,7 +284,7 @@ export class Governor implements TrafficGovernor {
     const done = this.hold(o.tally);
     try {
       const pausedMs = this.window.pauseUntil(until);
-      this.window.throttle.throttled(now, now + pausedMs);
+      this.window.throttle.throttled(now, now + pausedMs, false);
       await sleep(pausedMs, this.withStop(o.signal)).catch(() => undefined);
     } finally {
       done();
@@ -300,7 +298,6 @@ export class Governor implements TrafficGovernor {
 
   async holdTask(o: TaskSlotOptions): Promise<() => void> {
     const release = await this.tasks.take(o.owner ?? o.tally, o.signal, () => this.hold(o.tally));
-    if (release === undefined) return () => undefined;
     count.tasksHeld(this.tallies(o.tally), this.tasks.now);
     return release;
   }

@@ -96,10 +96,13 @@ export class PaceWindow {
   readonly throttle: ThrottlePace;
 
   constructor(private readonly settings: PaceSettings) {
-    this.throttle = new ThrottlePace(() => {
-      const pace = this.settings.pace;
-      return pace === null ? undefined : 1000 / paceIntervalMs(pace);
-    });
+    this.throttle = new ThrottlePace(
+      () => {
+        const pace = this.settings.pace;
+        return pace === null ? undefined : 1000 / paceIntervalMs(pace);
+      },
+      () => this.pausedUntil,
+    );
   }
 
   /**

@@ -1,6 +1,7 @@
 // Answers that say "rate limited" (HTTP 429, or C-04's -32012 whatever the status): how long they
 // ask the run to wait (Retry-After), the backoff when they do not say, and the one loop that waits
-// them out and resends the request, so a check sees only the agent's real answer.
+// them out and resends the request, so a check sees only the agent's real answer; and how long a
+// front's 503 holds the run (UnavailableBackoff).
 import { GovernorStop } from './governor-stop.ts';
 import { ERROR_CODES } from '../../../schemas/error-codes.ts';
 import type { TrafficTally } from './tallies.ts';
@@ -115,5 +116,32 @@ export async function resendWhileRateLimited<T>(
       return result;
     refused(result);
     await governor.onRateLimited(retryAfterMs(answer.headers, answer.json), n, o);
+  }
+}
+
+// A 503 without Retry-After holds the run a second; one that asks for more than two minutes, two
+// minutes (the longest Retry-After a rate-limited answer is waited, MAX_RETRY_AFTER_MS).
+const UNAVAILABLE_WAIT_MS = 1_000;
+const MAX_UNAVAILABLE_WAIT_MS = 120_000;
+
+/**
+ * The wait after a front's 503: its Retry-After (else a second), doubled for each 503 that comes
+ * right after the last wait ended (within as long as that wait lasted: the front is still down, as
+ * a rolling deploy longer than its Retry-After), at most MAX_UNAVAILABLE_WAIT_MS. A 503 during a
+ * wait is of the same episode (its request left before the wait began).
+ */
+export class UnavailableBackoff {
+  private endsAt = Number.NEGATIVE_INFINITY;
+  private lastMs = 0;
+  private streak = 0;
+
+  waitMs(now: number, retryAfterMs: number | undefined): number {
+    const asked = Math.min(retryAfterMs ?? UNAVAILABLE_WAIT_MS, MAX_UNAVAILABLE_WAIT_MS);
+    if (now < this.endsAt) return Math.max(asked, this.endsAt - now);
+    this.streak = now <= this.endsAt + this.lastMs ? this.streak + 1 : 0;
+    this.lastMs = Math.min(Math.max(asked, UNAVAILABLE_WAIT_MS) * 2 ** this.streak, MAX_UNAVAILABLE_WAIT_MS);
+    this.lastMs = Math.max(this.lastMs, asked);
+    this.endsAt = now + this.lastMs;
+    return this.lastMs;
   }
 }

@@ -26,10 +26,27 @@ export const TASK_SLOT_WAIT_MS = 120_000;
 // it holds, C-16) never would.
 export const OWN_SLOTS_WAIT_MS = 5_000;
 
-/** Requests in flight, at most `cap()` at once; a waiter is woken when one ends. */
+/**
+ * Whether a waiter goes ahead of the older ones now: a follow-up on a task its check holds (the
+ * agent's system timeout runs on that task). Read at each turn: a task made while it waited counts.
+ */
+export type Lane = () => boolean;
+
+/** The waiter to serve next (its index; the queue in the order they asked): the oldest going first, else the oldest. */
+export function nextIndex(queue: ReadonlyArray<{ first: Lane }>): number {
+  return Math.max(
+    0,
+    queue.findIndex((w) => w.first()),
+  );
+}
+
+/**
+ * Requests in flight, at most `cap()` at once; a waiter is woken when one ends, the `first` ones
+ * (follow-ups on a task their check holds, throttle-pace.ts) before the rest.
+ */
 export class RequestSlots {
   private inFlight = 0;
-  private waiters: Array<() => void> = [];
+  private waiters: Array<{ first: Lane; wake: () => void }> = [];
 
   constructor(private readonly cap: () => number) {}
 
@@ -44,22 +61,29 @@ export class RequestSlots {
 
   /**
    * Takes a slot (waiting while all are taken; `wait` accounts each wait and returns its end), and
-   * returns its release.
+   * returns its release. `first`: woken before every waiter that does not go first.
    */
-  async take(signal: AbortSignal | undefined, wait: () => () => void): Promise<() => void> {
+  async take(
+    signal: AbortSignal | undefined,
+    wait: () => () => void,
+    first: Lane = () => false,
+  ): Promise<() => void> {
     while (this.inFlight >= this.cap()) {
       if (signal?.aborted === true) throw signal.reason as Error;
       const done = wait();
       await new Promise<void>((resolve, reject) => {
-        const wake = (): void => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
+        const waiter = {
+          first,
+          wake: (): void => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          },
         };
         const onAbort = (): void => {
-          this.waiters = this.waiters.filter((w) => w !== wake);
+          this.waiters = this.waiters.filter((w) => w !== waiter);
           reject(signal!.reason as Error);
         };
-        this.waiters.push(wake);
+        this.waiters.push(waiter);
         signal?.addEventListener('abort', onAbort, { once: true });
       }).finally(done);
     }
@@ -69,7 +93,7 @@ export class RequestSlots {
       if (released) return;
       released = true;
       this.inFlight -= 1;
-      this.waiters.shift()?.();
+      this.waiters.splice(nextIndex(this.waiters), 1)[0]?.wake();
     };
   }
 }
@@ -84,13 +108,17 @@ export interface TaskSlotSettings {
 }
 
 /**
- * The agent's task slots, first come, first served. Each slot has an owner (a check): a check whose
+ * The agent's task slots, first come, first served, except that a check holding a live task is
+ * served before the checks that hold none. Each slot has an owner (a check): a check whose
  * own requests hold every slot taken is let past the cap after ownWaitMs instead of waiting on itself.
+ * Owners are known without a cap too: a slot whose turn has left marks a task its check may hold
+ * (holdsLiveTask), whose follow-ups the governor lets out first.
  */
 export class TaskSlots {
   private held = 0;
-  private waiters: Array<() => void> = [];
-  private owners = new Map<unknown, number>();
+  private waiters: Array<{ first: Lane; grant: () => void }> = [];
+  /** Each owner's slots: whether the turn it was taken for has left for the agent. */
+  private owners = new Map<unknown, Array<{ left: boolean }>>();
 
   constructor(private readonly settings: TaskSlotSettings) {}
 
@@ -101,15 +129,11 @@ export class TaskSlots {
 
   /**
    * Takes a slot for `owner` (waiting, within taskWaitMs and the signal, while all are taken; `wait`
-   * accounts the wait and returns its end) and returns its release. No cap: takes nothing.
+   * accounts the wait and returns its end) and returns its release. No cap: only its owner is known.
    */
-  async take(
-    owner: unknown,
-    signal: AbortSignal | undefined,
-    wait: () => () => void,
-  ): Promise<(() => void) | undefined> {
+  async take(owner: unknown, signal: AbortSignal | undefined, wait: () => () => void): Promise<() => void> {
     const cap = this.settings.taskCap;
-    if (cap === null || cap === undefined) return undefined;
+    if (cap === null || cap === undefined) return this.own(owner);
     if (this.held < cap && this.waiters.length === 0) this.held += 1;
     else {
       const done = wait();
@@ -119,24 +143,46 @@ export class TaskSlots {
         done();
       }
     }
-    this.own(owner, 1);
+    const disown = this.own(owner);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.own(owner, -1);
+      disown();
       // Handed to the first waiter as it is: no newcomer takes it in between (first come, first served).
-      const next = this.held > cap ? undefined : this.waiters.shift();
+      const next = this.held > cap ? undefined : this.waiters.splice(nextIndex(this.waiters), 1)[0];
       if (next === undefined) this.held -= 1;
-      else next();
+      else next.grant();
     };
   }
 
-  private own(owner: unknown, n: number): void {
-    if (owner === undefined) return;
-    const held = (this.owners.get(owner) ?? 0) + n;
-    if (held > 0) this.owners.set(owner, held);
-    else this.owners.delete(owner);
+  /** The turn of one of `owner`'s slots left for the agent (the oldest whose turn had not). */
+  turnLeft(owner: unknown): void {
+    const slot = this.owners.get(owner)?.find((s) => !s.left);
+    if (slot !== undefined) slot.left = true;
+  }
+
+  /**
+   * Whether `owner` holds a slot whose turn has left: a task it made may be live (the agent's system
+   * timeout running on it, C-05), and its requests now are what the check holds it for.
+   */
+  holdsLiveTask(owner: unknown): boolean {
+    return this.owners.get(owner)?.some((s) => s.left) ?? false;
+  }
+
+  /** Records a slot of `owner`'s; returns its removal (idempotent). */
+  private own(owner: unknown): () => void {
+    if (owner === undefined) return () => undefined;
+    const slot = { left: false };
+    const slots = this.owners.get(owner) ?? [];
+    slots.push(slot);
+    this.owners.set(owner, slots);
+    return () => {
+      const i = slots.indexOf(slot);
+      if (i < 0) return;
+      slots.splice(i, 1);
+      if (slots.length === 0 && this.owners.get(owner) === slots) this.owners.delete(owner);
+    };
   }
 
   /** Queues for the next released slot, within taskWaitMs and the signal. */
@@ -151,13 +197,17 @@ export class TaskSlots {
         clearInterval(self);
         signal?.removeEventListener('abort', onAbort);
       };
-      const grant = (): void => {
-        leave();
-        resolve();
+      // A check that holds a live task already is granted a slot before the rest (its task ages).
+      const waiter = {
+        first: () => this.holdsLiveTask(owner),
+        grant: (): void => {
+          leave();
+          resolve();
+        },
       };
       const giveUp = (error: Error): void => {
         leave();
-        this.waiters = this.waiters.filter((w) => w !== grant);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
         reject(error);
       };
       const onAbort = (): void => giveUp(signal!.reason as Error);
@@ -165,13 +215,13 @@ export class TaskSlots {
       const timer = setTimeout(() => giveUp(new TaskSlotError(cap, waitMs)), waitMs);
       // Every slot held by this check itself, for a while: no one else can free them, go past the cap.
       const self = setInterval(() => {
-        const own = owner === undefined ? 0 : (this.owners.get(owner) ?? 0);
+        const own = owner === undefined ? 0 : (this.owners.get(owner)?.length ?? 0);
         if (own === 0 || own < this.held) return;
-        this.waiters = this.waiters.filter((w) => w !== grant);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
         this.held += 1;
-        grant();
+        waiter.grant();
       }, this.settings.ownWaitMs ?? OWN_SLOTS_WAIT_MS);
-      this.waiters.push(grant);
+      this.waiters.push(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }

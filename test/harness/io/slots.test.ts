@@ -4,7 +4,7 @@
 // error or the end of a worker frees a held slot; a check that overflows on purpose is let through.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isAgentTurnBody, isAgentTurnRequest } from '../../../harness/io/target/agent-turn.ts';
 import { FileLock, fileLockCalls } from '../../../harness/runner/file-lock.ts';
 import { Governor } from '../../../harness/io/traffic/governor.ts';
@@ -205,6 +205,37 @@ describe('task slots (limits.concurrentTasks)', () => {
     expect(order).toEqual([1, 2, 3]);
   });
 
+  it('a check holding a live task is served first: for a task slot, and its follow-ups for a request slot', async () => {
+    const g = new Governor({ pace: null, concurrency: 1, taskCap: 2 });
+    const held = newTally();
+    const other = newTally();
+    const order: string[] = [];
+    // `held` made a task (its turn left) and holds it; `other` holds the other slot, its turn not sent.
+    const heldSlot = await g.holdTask({ tally: held });
+    (await g.admit({ turn: true, tally: held }))();
+    const otherSlot = await g.holdTask({ tally: other });
+    const queued = [
+      g.holdTask({ tally: newTally() }).then((r) => (order.push('newcomer slot'), r)),
+      g.holdTask({ tally: held }).then((r) => (order.push('held slot'), r)),
+    ];
+    otherSlot();
+    (await queued[1]!)();
+    (await queued[0]!)();
+    // The one request slot: the follow-up on the held task goes ahead of a request queued before it.
+    const inFlight = await g.admit({ turn: false, tally: other });
+    const requests = [
+      g.admit({ turn: false, tally: newTally() }).then((r) => (order.push('newcomer request'), r)),
+      g.admit({ turn: false, tally: held }).then((r) => (order.push('follow-up'), r)),
+    ];
+    await vi.waitFor(() => expect(g.slotWaiters).toBe(2), { timeout: 10_000 });
+    inFlight();
+    (await requests[1]!)();
+    (await requests[0]!)();
+    heldSlot();
+    expect(order).toEqual(['held slot', 'newcomer slot', 'follow-up', 'newcomer request']);
+    expect(g.tasksNow).toBe(0);
+  });
+
   it('a wait longer than the slot wait ends the check as an error (TaskSlotError), never a hang', async () => {
     const g = new Governor({ pace: null, concurrency: 32, taskCap: 1, taskWaitMs: 200 });
     const holder = await g.holdTask({});
@@ -267,6 +298,24 @@ describe('task slots (limits.concurrentTasks)', () => {
       const release = await b.holdTask({});
       expect(g.tasksNow).toBe(1);
       release();
+      // A check's follow-up on a task it holds goes first through the link too (its run-wide name).
+      g.settings.concurrency = 1;
+      const holder = newTally();
+      const heldSlot = await a.holdTask({ tally: holder });
+      (await a.admit({ turn: true, tally: holder }))();
+      const inFlight = await g.admit({ turn: false });
+      const order: string[] = [];
+      const requests = [
+        b.admit({ turn: false, tally: newTally() }).then((r) => (order.push('newcomer'), r)),
+        a.admit({ turn: false, tally: holder }).then((r) => (order.push('follow-up'), r)),
+      ];
+      await vi.waitFor(() => expect(g.slotWaiters).toBe(2), { timeout: 10_000 });
+      inFlight();
+      (await requests[1]!)();
+      (await requests[0]!)();
+      heldSlot();
+      expect(order).toEqual(['follow-up', 'newcomer']);
+      g.settings.concurrency = 32;
       // A check's own slots, held through the link, make it wait only for a while.
       g.settings.ownWaitMs = 200;
       const check = newTally();
