@@ -114,5 +114,5 @@ export function throttledLine(result: Pick<RunResult, 'traffic'>): string | null
     end === undefined ? "back at the card's pace at the end" : `${end}/s at the end`,
   ];
   const followUps = first === 0 ? '' : `; ${first} follow-up(s) on a held task let out first`;
-  return `pace lowered below the card's ${decreases} time(s) by a throttle in front of the agent (${rates.join(', ')})${followUps}`;
+  return `pace lowered below the card's ${decreases} time(s) by a throttle or gateway in front of the agent (${rates.join(', ')})${followUps}`;
 }

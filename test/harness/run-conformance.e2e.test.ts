@@ -92,7 +92,7 @@ describe('behind a throttle the card does not announce', () => {
     expect(lowered).toMatchObject({ decreases: 1, followUpsFirst: 0 });
     expect(lowered?.lowestPerS).toBeGreaterThan(0);
     expect(formatSummary(throttled)).toContain(
-      "pace lowered below the card's 1 time(s) by a throttle in front of the agent",
+      "pace lowered below the card's 1 time(s) by a throttle or gateway in front of the agent",
     );
   });
 });

@@ -154,10 +154,10 @@ describe('traffic in the reports', () => {
     const shown = lines({ decreases: 3, lowestPerS: 9.5, endPerS: 14.25, followUpsFirst: 41 });
     expect(shown.at(-4)).toBe('6 faults absorbed (throttled 6)');
     expect(shown.at(-3)).toBe(
-      "pace lowered below the card's 3 time(s) by a throttle in front of the agent (lowest 9.5/s, 14.25/s at the end); 41 follow-up(s) on a held task let out first",
+      "pace lowered below the card's 3 time(s) by a throttle or gateway in front of the agent (lowest 9.5/s, 14.25/s at the end); 41 follow-up(s) on a held task let out first",
     );
     expect(lines({ decreases: 1, lowestPerS: 4, endPerS: null, followUpsFirst: 0 }).at(-3)).toBe(
-      "pace lowered below the card's 1 time(s) by a throttle in front of the agent (lowest 4/s, back at the card's pace at the end)",
+      "pace lowered below the card's 1 time(s) by a throttle or gateway in front of the agent (lowest 4/s, back at the card's pace at the end)",
     );
     const never = lines({ decreases: 0, lowestPerS: null, endPerS: null, followUpsFirst: 0 }).join('\n');
     expect(never).not.toContain('pace lowered');
