@@ -5,6 +5,7 @@ import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts'
 import { cardLimit } from '../support/card.ts';
 import { requireDirectives, scriptParts } from '../support/directives.ts';
 import { fillSlots, openTask } from '../support/live-tasks.ts';
+import { onceShared } from '../support/made-once.ts';
 import { awaitState, getTask, isFinalState, stateOf, statusOf } from '../support/tasks.ts';
 import { sleep } from '../support/timing.ts';
 
@@ -42,7 +43,7 @@ interface TimeoutScenario {
   queuedReadAfterMs: number;
 }
 
-let scenario: Promise<TimeoutScenario> | undefined;
+const scenario = onceShared<TimeoutScenario>();
 
 function timeoutOf(c: CheckContext): number {
   const timeoutMs = cardLimit(c, 'systemTimeoutMs');
@@ -130,8 +131,7 @@ function spareOrProof(c: CheckContext, s: TimeoutScenario): void {
 /** The scenario runs once, for whichever check asks first; the others read its outcome. */
 function timeoutScenario(c: CheckContext): Promise<TimeoutScenario> {
   const timeoutMs = timeoutOf(c);
-  scenario ??= runScenario(c, timeoutMs);
-  return scenario;
+  return scenario(c, (c) => runScenario(c, timeoutMs));
 }
 
 verifies(

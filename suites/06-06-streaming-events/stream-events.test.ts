@@ -2,6 +2,7 @@
 // and every event of either method carries the request id (rulings C-31, C-13). The live resubscribe
 // stream comes from another client while the original message/stream is still running.
 import { suiteFile, verifies, type CheckContext } from '../support/index.ts';
+import { onceShared } from '../support/made-once.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import {
   checkEventIds,
@@ -16,11 +17,11 @@ suiteFile({
   cost: { requests: 1, turns: 1 },
 });
 
-let liveResubscribe: Promise<StreamRun> | undefined;
+const liveResubscribe = onceShared<StreamRun>();
 
 /** One live resubscribe stream for the checks of this file. */
 function resubscribeStream(c: CheckContext): Promise<StreamRun> {
-  liveResubscribe ??= (async () => {
+  return liveResubscribe(c, async (c) => {
     const live = await startLiveTask(c);
     const run = await runStream(
       c,
@@ -31,8 +32,7 @@ function resubscribeStream(c: CheckContext): Promise<StreamRun> {
     await live.stream.done;
     endedBeforeResubscribe(c, run, live);
     return run;
-  })();
-  return liveResubscribe;
+  });
 }
 
 // Concurrent: the checks share one live stream (the first to ask opens it) and mostly wait for it.
