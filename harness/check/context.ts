@@ -180,18 +180,22 @@ export interface CheckHooks {
 /** The maker of a shared sample ended (its budget) before the sample was made. */
 const MAKER_ENDED = Symbol('maker ended');
 
-/** `made`, or MAKER_ENDED once `maker` is aborted first. */
+/**
+ * `made`, or MAKER_ENDED once `maker` is aborted before it settled (a sample made before its maker's
+ * budget ended is still the sample: an already settled `made` wins the race).
+ */
 function unlessMakerEnds<T>(
   made: Promise<T>,
   maker: AbortSignal | undefined,
 ): Promise<T | typeof MAKER_ENDED> {
   if (maker === undefined) return made;
-  if (maker.aborted) return Promise.resolve(MAKER_ENDED);
   let onAbort = (): void => undefined;
-  const ended = new Promise<typeof MAKER_ENDED>((resolve) => {
-    onAbort = () => resolve(MAKER_ENDED);
-    maker.addEventListener('abort', onAbort, { once: true });
-  });
+  const ended = maker.aborted
+    ? Promise.resolve(MAKER_ENDED)
+    : new Promise<typeof MAKER_ENDED>((resolve) => {
+        onAbort = () => resolve(MAKER_ENDED);
+        maker.addEventListener('abort', onAbort, { once: true });
+      });
   return Promise.race([made, ended]).finally(() => maker.removeEventListener('abort', onAbort));
 }
 

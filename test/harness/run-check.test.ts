@@ -384,6 +384,16 @@ describe('runCheck', () => {
     expect(result.status, result.message).toBe('pass');
   });
 
+  it('reads a sample made before the budget of the check that made it ended', async () => {
+    const maker = new AbortController();
+    const sample = Promise.resolve('t-1');
+    maker.abort();
+    const result = await withBudget('reads a sample made in time', async (c) => {
+      c.check('sample', await c.awaitShared(sample, maker.signal), 't-1');
+    });
+    expect(result.status, result.message).toBe('pass');
+  });
+
   it('leaves a check not-exercised when the check making what it waits on ended first', async () => {
     const maker = new AbortController();
     const never = new Promise<string>(() => undefined);
