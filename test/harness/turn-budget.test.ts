@@ -4,7 +4,7 @@
 // harness and graded for it. A request that makes no task keeps --timeout-ms.
 import { afterEach, describe, expect, it } from 'vitest';
 import { turnBudgetMs } from '../../harness/io/target/agent-turn.ts';
-import { streamTurnMs, watchesTurn } from '../../harness/io/target/turns.ts';
+import { streamBudgetsOf, streamTurnMs } from '../../harness/io/target/turns.ts';
 import type { StreamTranscript } from '../../core/evidence.ts';
 import { Governor } from '../../harness/io/traffic/governor.ts';
 import { createTargetClient, type TargetClient } from '../../harness/io/target/target-client.ts';
@@ -42,11 +42,18 @@ describe('streamTurnMs', () => {
   });
 });
 
-describe('watchesTurn', () => {
+describe('streamBudgetsOf', () => {
+  const given = { firstEventMs: 3_000, idleMs: 3_000, totalMs: 8_000 };
+  const grown = { firstEventMs: 32_000, idleMs: 32_000, totalMs: 32_000 };
+
   it("grows the budgets of a task-making stream and of a resubscribe (the rest of the agent's turn)", () => {
-    expect(watchesTurn('message/stream', true)).toBe(true);
-    expect(watchesTurn('tasks/resubscribe', false)).toBe(true);
-    expect(watchesTurn('message/stream', false)).toBe(false);
+    expect(streamBudgetsOf('message/stream', true, given, 16_000)).toEqual(grown);
+    expect(streamBudgetsOf('tasks/resubscribe', false, given, 16_000)).toEqual(grown);
+  });
+
+  it('keeps the budgets of any other stream, and of every stream before a turn was measured', () => {
+    expect(streamBudgetsOf('message/stream', false, given, 16_000)).toEqual(given);
+    expect(streamBudgetsOf('tasks/resubscribe', false, given, 0)).toEqual(given);
   });
 });
 

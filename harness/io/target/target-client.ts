@@ -31,14 +31,7 @@ import type {
   TargetClient,
   TargetClientOptions,
 } from './target-client-options.ts';
-import {
-  holdUntilTaskEnds,
-  isTurn,
-  namesTurnMethod,
-  slowAgentBudgets,
-  streamTurnMs,
-  watchesTurn,
-} from './turns.ts';
+import { holdUntilTaskEnds, isTurn, namesTurnMethod, streamBudgetsOf, streamTurnMs } from './turns.ts';
 
 export type {
   HeaderOverrides,
@@ -132,7 +125,7 @@ class Client implements TargetClient {
 
   private async openStream(method: string, params: unknown, given: StreamOptions): Promise<SseStream> {
     const turn = isTurn(this.rpcSpec(method, params, given, 'text/event-stream'));
-    const opts = watchesTurn(method, turn) ? slowAgentBudgets(given, this.turnAllowance()) : given;
+    const opts = streamBudgetsOf(method, turn, given, this.turnAllowance());
     const releaseTask = await this.holdTask(turn);
     try {
       const governor = this.resender();

@@ -49,15 +49,21 @@ export function streamTurnMs(t: StreamTranscript, body: string | Buffer | undefi
 }
 
 /**
- * Whether a stream's budgets grow as a turn's: a task-creating stream, or a tasks/resubscribe, which
- * watches the rest of a task (an agent that announces its task at once works its turn after).
+ * A stream's budgets: grown by the turn allowance (slowAgentBudgets) for a task-creating stream and
+ * for a tasks/resubscribe, which watches the rest of a task (an agent that announces its task at once
+ * works its turn after); as given for any other.
  */
-export function watchesTurn(method: string, turn: boolean): boolean {
-  return turn || method === 'tasks/resubscribe';
+export function streamBudgetsOf(
+  method: string,
+  turn: boolean,
+  opts: StreamOptions,
+  allowanceMs: number,
+): StreamOptions {
+  return turn || method === 'tasks/resubscribe' ? slowAgentBudgets(opts, allowanceMs) : opts;
 }
 
 /** A task-creating stream's budgets (first event, idle, total), grown by turnAllowance(). */
-export function slowAgentBudgets(opts: StreamOptions, allowanceMs: number): StreamOptions {
+function slowAgentBudgets(opts: StreamOptions, allowanceMs: number): StreamOptions {
   if (allowanceMs <= 0) return opts;
   return {
     ...opts,
