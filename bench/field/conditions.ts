@@ -154,10 +154,10 @@ export const CONDITIONS: Condition[] = [
   },
   {
     name: 'turns-beyond-timeout',
-    what: '12 s before every task-creating request (beyond --timeout-ms 10000), 4 task slots, 5-minute system timeout',
+    what: '15-20 s before every task-creating request (beyond --timeout-ms 10000, the stream held until the turn ends), 4 task slots, 5-minute system timeout',
     freedoms: ['deployment.turn-latency'],
     agent: (k) => tunedAgent(k, { systemTimeoutMs: 300_000 }),
-    delayMs: (_m, body, headers, key) => (llmTurn(body, headers, key) ? 12_000 : 0),
+    delayMs: (_m, body, headers, key) => (llmTurn(body, headers, key) ? 15_000 + Math.random() * 5_000 : 0),
     args: ['--timeout-ms', '10000'],
   },
   {

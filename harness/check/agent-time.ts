@@ -81,14 +81,26 @@ export function systemTimeoutOf(card: Record<string, unknown> | null): number | 
 /** The longest wait a check may plan without --max-wait. */
 export const DEFAULT_MAX_WAIT_MS = 10_000;
 
-/** c.scaled(ms) for this run: ms grown by what the run has shown of the agent (scaledToAgent). */
-export function scaledForRun(run: ProvidedRun, card: Record<string, unknown> | null, ms: number): number {
+/**
+ * c.scaled(ms) for this run: ms grown by what the run has shown of the agent (scaledToAgent). What
+ * the turns added is handed to `holdTurns` (the check's own budget does not spend it while it runs:
+ * a check waiting out a length grown by the agent's turns waits on the agent), what the pace added
+ * is held for the worker (pacedLengthsMs).
+ */
+export function scaledForRun(
+  run: ProvidedRun,
+  card: Record<string, unknown> | null,
+  ms: number,
+  holdTurns: (ms: number) => void = () => undefined,
+): number {
   const governor = runGovernor(run);
   const unpaced = { turnLatencyMs: governor.turnAllowanceMs(), systemTimeoutMs: systemTimeoutOf(card) };
   const deadline = run.field.deadlineAt;
   const untilDeadlineMs = deadline === undefined ? undefined : deadline - Date.now();
   const scaled = scaledToAgent(ms, { ...unpaced, paceWaitMs: governor.paceWaitMs(), untilDeadlineMs });
-  holdForPace(scaled - scaledToAgent(ms, unpaced));
+  const byTurns = scaledToAgent(ms, unpaced);
+  holdTurns(byTurns - ms);
+  holdForPace(scaled - byTurns);
   return scaled;
 }
 

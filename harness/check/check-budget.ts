@@ -21,8 +21,9 @@ export class BudgetSpent extends Error {
 
 /**
  * Time a check's budget does not count beside the governor's: waits it planned (a system timeout),
- * and time it stood aside for a check that needs the agent idle (counted while it lasts, so a long
- * one never spends the budget before it ends).
+ * time it stood aside for a check that needs the agent idle, waited on what another check makes for
+ * it (a shared sample: that check's budget counts the making) or on what c.scaled() grew by the
+ * agent's turns (counted while it lasts, so a long one never spends the budget before it ends).
  */
 export class Planned {
   ms = 0;
@@ -33,11 +34,18 @@ export class Planned {
     return this.pausing > 0 ? performance.now() - this.since : 0;
   }
 
-  async paused(wait: Promise<void>): Promise<void> {
+  /** The next `ms` are the agent's (what c.scaled() grew a length by for its turns): not the check's. */
+  hold(ms: number): void {
+    if (ms <= 0) return;
+    void this.paused(new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
+  }
+
+  /** Waits at once count once. */
+  async paused<T>(wait: Promise<T>): Promise<T> {
     if (this.pausing === 0) this.since = performance.now();
     this.pausing += 1;
     try {
-      await wait;
+      return await wait;
     } finally {
       this.pausing -= 1;
       if (this.pausing === 0) this.ms += performance.now() - this.since;

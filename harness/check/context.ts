@@ -101,6 +101,13 @@ export interface CheckContext {
    */
   planWait(ms: number, what: string): void;
   /**
+   * Awaits what another check makes for this one (a file's shared sample, a probe of the target made
+   * once): the time it waits does not spend this check's budget (the check making it has its own,
+   * and the agent's turns it takes are that check's). `maker`: the signal of the check making it
+   * (its c.signal); should that check's budget end first, this one ends not-exercised, saying so.
+   */
+  awaitShared<T>(made: Promise<T>, maker?: AbortSignal): Promise<T>;
+  /**
    * What this agent takes per turn: the 95th percentile of its recent task-creating requests' answer
    * times, run-wide (harness/io/traffic/governor.ts); 0 before the first.
    */
@@ -157,6 +164,32 @@ export interface CheckHooks {
   betweenSteps?: () => Promise<void>;
   /** The check's test name (`<requirement id> <title>`): the run's plan gives its properties their cases. */
   name?: string;
+  /** Time the check waits on another check or on the agent, not spending its budget (Planned.paused). */
+  standAside?: <T>(wait: Promise<T>) => Promise<T>;
+  /** The next `ms` are the agent's: what c.scaled() grew a length by for its turns (Planned.hold). */
+  holdTurns?: (ms: number) => void;
+}
+
+/** The maker of a shared sample ended (its budget) before the sample was made. */
+const MAKER_ENDED = Symbol('maker ended');
+
+/**
+ * `made`, or MAKER_ENDED once `maker` is aborted before it settled (a sample made before its maker's
+ * budget ended is still the sample: an already settled `made` wins the race).
+ */
+function unlessMakerEnds<T>(
+  made: Promise<T>,
+  maker: AbortSignal | undefined,
+): Promise<T | typeof MAKER_ENDED> {
+  if (maker === undefined) return made;
+  let onAbort = (): void => undefined;
+  const ended = maker.aborted
+    ? Promise.resolve(MAKER_ENDED)
+    : new Promise<typeof MAKER_ENDED>((resolve) => {
+        onAbort = () => resolve(MAKER_ENDED);
+        maker.addEventListener('abort', onAbort, { once: true });
+      });
+  return Promise.race([made, ended]).finally(() => maker.removeEventListener('abort', onAbort));
 }
 
 export function createCheckContext(
@@ -166,15 +199,30 @@ export function createCheckContext(
   pool: ClientPool,
   hooks: WebhookScope,
   signal: AbortSignal,
-  { extendBudget = () => undefined, betweenSteps, name }: CheckHooks = {},
+  {
+    extendBudget = () => undefined,
+    betweenSteps,
+    name,
+    standAside = (wait) => wait,
+    holdTurns = () => undefined,
+  }: CheckHooks = {},
 ): CheckContext {
   const { auth: _auth, card, ...config } = run;
   const client = pool.create();
   const rec = (): CheckRecorder => recorderInScope(recorder);
   return {
     planWait: (ms, what) => planWait(run, ms, what, recorder, pool.tally, extendBudget),
+    awaitShared: async (made, maker) => {
+      const value = await standAside(unlessMakerEnds(made, maker));
+      if (value === MAKER_ENDED) {
+        return rec().notExercised(
+          'the shared sample it reads was not made: the check making it ended (its budget) before it was',
+        );
+      }
+      return value;
+    },
     turnLatencyMs: () => runGovernor(run).turnAllowanceMs(),
-    scaled: (ms) => scaledForRun(run, card, ms),
+    scaled: (ms) => scaledForRun(run, card, ms, holdTurns),
     pollIntervalMs: () => pollIntervalOf(run),
     requirement,
     target: { baseUrl: run.baseUrl, agentId: run.agentId, authKind: authKindOf(run.auth) },

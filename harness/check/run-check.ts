@@ -147,6 +147,8 @@ async function runOnce(
         extendBudget: extend,
         betweenSteps,
         name: `${spec.requirement.id} ${spec.title}`,
+        standAside: (wait) => planned.paused(wait),
+        holdTurns: (ms) => planned.hold(ms),
       });
       const waitingOn = (): WaitingOn =>
         hooks.waitingOnDeliveries > 0 ? 'deliveries' : tally.waiting > 0 ? 'limits' : undefined;

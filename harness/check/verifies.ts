@@ -19,6 +19,7 @@ import {
 import { runCheck, type CheckFn } from './run-check.ts';
 import type { WebhookSettlement } from './expectations.ts';
 import { holdFileLock, type FileHold } from '../io/links/file-hold.ts';
+import { TURN_BUDGET_MULTIPLE } from '../io/target/agent-turn.ts';
 import { newTally, type TrafficTally } from '../io/traffic/tallies.ts';
 import type { ProvidedRun } from '../provided.ts';
 import type { CheckResult } from '../../core/types.ts';
@@ -213,15 +214,19 @@ export function verifies(id: string, title: string, fn: CheckFn, options: Verifi
   const provided = providedRun();
   const budget = options.timeoutMs ?? provided?.checkTimeoutMs ?? FALLBACK_BUDGET_MS;
   const register = runsConcurrently(collectingFile()?.meta.a2aFile, options) ? test.concurrent : test;
-  // Waits on the agent's pace extend a check's budget (run-check.ts), up to the run's own budget.
-  // Paced, or waiting for the file lock of another worker's file: up to the run's own budget.
+  // The agent's time extends a check's budget (run-check.ts: its pace, its turns, a sample another
+  // check makes), up to the run's own budget; paced, or waiting for the file lock of another worker's
+  // file, up to it too. After the run's budget the runner gives a check under way its grace (the
+  // agent's turn included, runner/run-end.ts) and ends it itself: vitest's timeout reaches past that,
+  // whenever the check starts, so that a check waiting on the agent is never cut by vitest.
   const waits = provided?.field.pace != null || provided?.field.governorUrl !== undefined;
-  const deadline = waits ? provided?.field.deadlineAt : undefined;
+  const deadline = provided?.field.budget?.endsAt ?? (waits ? provided?.field.deadlineAt : undefined);
+  const turns = TURN_BUDGET_MULTIPLE * (provided?.field.probedTurnMs ?? 0);
   // A check may also plan a long wait (--max-wait) on top of its budget.
   const timeout =
     budget +
     VITEST_MARGIN_MS +
-    (deadline === undefined ? 0 : Math.max(0, deadline - Date.now())) +
+    (deadline === undefined ? 0 : Math.max(0, deadline - Date.now()) + turns) +
     (provided?.field.maxWaitMs ?? 0);
   register(`${id} ${title}`, { timeout, meta: { a2aPlan: plan } }, async (ctx) => {
     const run = providedRun();

@@ -2,10 +2,10 @@
 // advertises limits.systemTimeoutMs (the extension of C-05) small enough for a run. One scenario,
 // shared by the three checks: every slot held past the timeout, plus one task queued behind them.
 import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
-import { keptOnceUnlessFault } from '../support/samples.ts';
 import { cardLimit } from '../support/card.ts';
 import { requireDirectives, scriptParts } from '../support/directives.ts';
 import { fillSlots, openTask } from '../support/live-tasks.ts';
+import { onceShared } from '../support/made-once.ts';
 import { awaitState, getTask, isFinalState, stateOf, statusOf } from '../support/tasks.ts';
 import { sleep } from '../support/timing.ts';
 
@@ -43,7 +43,7 @@ interface TimeoutScenario {
   queuedReadAfterMs: number;
 }
 
-const scenario = keptOnceUnlessFault<TimeoutScenario>();
+const scenario = onceShared<TimeoutScenario>();
 
 function timeoutOf(c: CheckContext): number {
   const timeoutMs = cardLimit(c, 'systemTimeoutMs');
@@ -131,7 +131,7 @@ function spareOrProof(c: CheckContext, s: TimeoutScenario): void {
 /** The scenario runs once, for whichever check asks first; the others read its outcome. */
 function timeoutScenario(c: CheckContext): Promise<TimeoutScenario> {
   const timeoutMs = timeoutOf(c);
-  return scenario(() => runScenario(c, timeoutMs));
+  return scenario(c, (c) => runScenario(c, timeoutMs));
 }
 
 verifies(

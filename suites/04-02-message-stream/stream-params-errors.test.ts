@@ -14,13 +14,13 @@ suiteFile({
   cost: { requests: 1, turns: 0 },
 });
 
-function finalResult(run: StreamRun): JsonObject | undefined {
-  requireEnded(run.t);
+function finalResult(c: CheckContext, run: StreamRun): JsonObject | undefined {
+  requireEnded(c, run.t);
   return run.t.finalIndex === null ? undefined : resultOfEvent(run.t.events[run.t.finalIndex]);
 }
 
 function requireFinal(c: CheckContext, run: StreamRun): JsonObject {
-  const result = finalResult(run);
+  const result = finalResult(c, run);
   c.require('final event of the stream', result === undefined ? eventSummary(run.t) : 'present', 'present');
   return result!;
 }
@@ -139,7 +139,7 @@ verifies(
   'a failure after the start is one error event, then close',
   async (c) => {
     const run = await runStream(c, 'message/stream', messageParams(await lateFailureParts(c)));
-    requireEnded(run.t);
+    requireEnded(c, run.t);
     const errors = run.t.events.filter((ev) => ev.isError).map((ev) => ev.index);
     if (errors.length === 0 && !(await directivesHonoured(c))) {
       c.notExercised(

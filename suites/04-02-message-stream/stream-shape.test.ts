@@ -2,8 +2,8 @@
 // response per data: line, task results, final false until exactly one last final event carrying the
 // reply, the submitted -> working -> final order, the server closing the stream, framing and pings.
 import { is, suiteFile, verifies, type CheckContext } from '../support/index.ts';
-import { keptOnceUnlessFault } from '../support/samples.ts';
 import { directivePart, directivesHonoured } from '../support/directives.ts';
+import { onceShared } from '../support/made-once.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import { resultOfEvent } from '../support/rpc.ts';
 import {
@@ -25,11 +25,11 @@ suiteFile({
   cost: { requests: 1, turns: 1 },
 });
 
-const sample = keptOnceUnlessFault<StreamRun>();
+const sample = onceShared<StreamRun>();
 
 /** One stream for every field check of this file: scripted (200 ms, two progress steps) when possible. */
 function sampleStream(c: CheckContext): Promise<StreamRun> {
-  return sample(async () => {
+  return sample(c, async (c) => {
     const parts = (await directivesHonoured(c))
       ? [textPart('hello stream'), directivePart({ delayMs: 200, progressSteps: 2 })]
       : [textPart('hello stream')];
@@ -58,7 +58,7 @@ verifies(
   'every event before the last carries final false',
   async (c) => {
     const { t } = await sampleStream(c);
-    requireEnded(t);
+    requireEnded(c, t);
     c.info('events', eventSummary(t));
     // With fewer than two events there is no event before the last (4.2/stream-event-sequence
     // grades the missing ones): nothing to grade here.
@@ -74,7 +74,7 @@ verifies('4.2/stream-single-final-event', 'exactly one final event, final state,
 
 verifies('4.2/stream-single-final-event', 'a completed final event carries the agent reply', async (c) => {
   const { t } = await sampleStream(c);
-  requireEnded(t);
+  requireEnded(c, t);
   const last = t.events[t.events.length - 1];
   if (eventState(last) !== 'completed') c.notExercised(`the sample task ended ${String(eventState(last))}`);
   const status = resultOfEvent(last)?.status as { message?: { role?: unknown; parts?: unknown } };
@@ -98,7 +98,7 @@ function orderHolds(folded: readonly unknown[]): boolean {
 
 verifies('4.2/stream-event-sequence', 'events go submitted, working with progress, then final', async (c) => {
   const { t } = await sampleStream(c);
-  requireEnded(t);
+  requireEnded(c, t);
   const folded = foldedStates(t);
   c.check(
     'states in order (repeats folded)',
@@ -117,7 +117,7 @@ verifies(
   'the server closes the stream right after the final event',
   async (c) => {
     const { t } = await sampleStream(c);
-    requireEnded(t);
+    requireEnded(c, t);
     c.require('final event received', t.finalIndex, is.type('number'));
     c.check('stream closed by', t.closedBy, 'server');
     // Comment lines (a last `: ping`) carry no event: the stream still ends after the final event.
@@ -130,7 +130,7 @@ verifies(
 
 verifies('4.2/stream-framing', 'one compact data: line per event, no event/id lines, no-cache', async (c) => {
   const { t } = await sampleStream(c);
-  requireEnded(t);
+  requireEnded(c, t);
   const odd = t.events
     .map((ev) => ({
       index: ev.index,
@@ -163,7 +163,7 @@ verifies(
     const delayMs = interval !== undefined && honoured ? Math.min(2 * interval + 50, 2_000) : 200;
     const parts = honoured ? [textPart('ping'), directivePart({ delayMs })] : [textPart('ping')];
     const { t } = await runStream(c, 'message/stream', messageParams(parts));
-    requireEnded(t);
+    requireEnded(c, t);
     const texts = t.comments.map((m) => m.text);
     c.info(`comments seen in a ${delayMs} ms stream`, texts);
     c.check(

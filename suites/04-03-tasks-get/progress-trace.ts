@@ -3,6 +3,7 @@
 import type { CheckContext } from '../support/index.ts';
 import { requireDirectives, scriptParts } from '../support/directives.ts';
 import { openTask } from '../support/live-tasks.ts';
+import { onceShared } from '../support/made-once.ts';
 import type { JsonObject } from '../support/rpc.ts';
 import { declareSample } from '../support/samples.ts';
 import { getTask, isFinalState, stateOf } from '../support/tasks.ts';
@@ -22,7 +23,7 @@ export interface ProgressTrace {
 const SCRIPT = { delayMs: 300, progressSteps: 3 };
 const BUDGET_MS = 3_000;
 
-let trace: Promise<ProgressTrace> | undefined;
+const trace = onceShared<ProgressTrace>(true);
 
 async function poll(c: CheckContext): Promise<ProgressTrace> {
   await requireDirectives(c, 'a task that reports progress (delayMs, progressSteps)');
@@ -53,9 +54,5 @@ declareSample('a task polled from creation to its end', { requests: 6, turns: 1 
 
 /** The trace, polled by the first check that asks; a failed attempt is retried by the next. */
 export function progressTrace(c: CheckContext): Promise<ProgressTrace> {
-  if (trace === undefined) {
-    trace = poll(c);
-    trace.catch(() => (trace = undefined));
-  }
-  return trace;
+  return trace(c, poll);
 }

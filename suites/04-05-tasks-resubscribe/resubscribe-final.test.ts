@@ -38,7 +38,7 @@ suiteFile({
 
 /** The result a resubscribe gave for a finished task, in either C-09 form; records a third form. */
 function finalAnswer(c: CheckContext, run: StreamRun): JsonObject | undefined {
-  requireEnded(run.t);
+  requireEnded(c, run.t);
   if (!run.t.isEventStream) {
     const json = isObject(run.t.json) ? run.t.json : {};
     c.require(
@@ -170,7 +170,7 @@ verifies(
   'a finished task is answered as application/json',
   async (c) => {
     const { run } = await completedResubscribed(c);
-    requireEnded(run.t);
+    requireEnded(c, run.t);
     c.check('Content-Type', run.t.contentType, is.matching(/^application\/json\s*(;|$)/i));
     c.info(
       'result.subscribed (2.10)',

@@ -69,7 +69,7 @@ verifies(
     await live.stream.done;
     for (const run of [withHistory, without, byDefault]) {
       endedBeforeResubscribe(c, run, live);
-      requireEnded(run.t);
+      requireEnded(c, run.t);
     }
     c.info('includeHistory true', eventSummary(withHistory.t));
     const replay = foldedStates(withHistory.t);

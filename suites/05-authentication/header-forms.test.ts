@@ -15,7 +15,8 @@ import {
 import { answerError } from '../support/errors.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import { CARD } from '../support/rpc.ts';
-import { declareSampleTask, keptUnlessFault, sampleTaskId } from '../support/samples.ts';
+import { keptUnlessFault } from '../support/made-once.ts';
+import { declareSampleTask, sampleTaskId } from '../support/samples.ts';
 import { isObject } from '../../schemas/json.ts';
 
 suiteFile({

@@ -11,13 +11,8 @@ import { answerError } from '../support/errors.ts';
 import { startWorkingTask } from '../support/live-tasks.ts';
 import { messageParams, sendText, textPart } from '../support/messages.ts';
 import { errorOf, requestId, resultOf } from '../support/rpc.ts';
-import {
-  declareSample,
-  declareSampleTask,
-  keptUnlessFault,
-  sampleTaskId,
-  sharedSample,
-} from '../support/samples.ts';
+import { keptUnlessFault } from '../support/made-once.ts';
+import { declareSample, declareSampleTask, sampleTaskId, sharedSample } from '../support/samples.ts';
 import { getTask, stateOf } from '../support/tasks.ts';
 import { SET } from '../support/webhooks.ts';
 import { isObject } from '../../schemas/json.ts';

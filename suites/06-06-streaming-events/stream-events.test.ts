@@ -2,7 +2,7 @@
 // and every event of either method carries the request id (rulings C-31, C-13). The live resubscribe
 // stream comes from another client while the original message/stream is still running.
 import { suiteFile, verifies, type CheckContext } from '../support/index.ts';
-import { keptOnceUnlessFault } from '../support/samples.ts';
+import { onceShared } from '../support/made-once.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import {
   checkEventIds,
@@ -17,11 +17,11 @@ suiteFile({
   cost: { requests: 1, turns: 1 },
 });
 
-const liveResubscribe = keptOnceUnlessFault<StreamRun>();
+const liveResubscribe = onceShared<StreamRun>();
 
 /** One live resubscribe stream for the checks of this file. */
 function resubscribeStream(c: CheckContext): Promise<StreamRun> {
-  return liveResubscribe(async () => {
+  return liveResubscribe(c, async (c) => {
     const live = await startLiveTask(c);
     const run = await runStream(
       c,

@@ -6,7 +6,8 @@ import type { Exchange } from '../../harness/check/index.ts';
 import { ERROR_CODES, requireAnswer, SIDE_BY_SIDE, type CheckContext } from '../support/index.ts';
 import { NO_CREDENTIAL } from '../support/credentials.ts';
 import { CARD } from '../support/rpc.ts';
-import { keptUnlessFault, sampleTaskId } from '../support/samples.ts';
+import { keptUnlessFault } from '../support/made-once.ts';
+import { sampleTaskId } from '../support/samples.ts';
 
 export interface ErrorCase {
   name: string;

@@ -12,7 +12,8 @@ import { startWorkingTask } from '../support/live-tasks.ts';
 import { messageParams, textPart } from '../support/messages.ts';
 import { errorOf } from '../support/rpc.ts';
 import { awaitState, getTask, isFinalState } from '../support/tasks.ts';
-import { declareSample, keptUnlessFault } from '../support/samples.ts';
+import { keptUnlessFault } from '../support/made-once.ts';
+import { declareSample } from '../support/samples.ts';
 import { isObject } from '../../schemas/json.ts';
 import { invalidParamsCases, leafName, type ParamsCase } from './params-cases.ts';
 

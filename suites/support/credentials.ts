@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import type { CheckContext, TargetClient } from '../../harness/check/index.ts';
 import { answer } from './calls.ts';
 import { CARD } from './rpc.ts';
+import { madeOnce, type MadeOnce } from './made-once.ts';
 
 /** An Origin no deployment is likely to list: only a wildcard (the default of C-38) allows it. */
 export const TEST_ORIGIN = 'https://a2a-conformance-client.example';
@@ -52,7 +53,7 @@ export interface UsableCredentials {
   notes: string[];
 }
 
-const usable = new Map<string, Promise<UsableCredentials>>();
+const usable = new Map<string, MadeOnce<UsableCredentials>>();
 
 /**
  * The credential usable in each header form. A run gives one form (or both); the same value is then
@@ -60,13 +61,7 @@ const usable = new Map<string, Promise<UsableCredentials>>();
  * tokens may differ, spec 5 line 266).
  */
 export function usableCredentials(c: CheckContext): Promise<UsableCredentials> {
-  const key = `${c.target.baseUrl} ${c.target.agentId}`;
-  let p = usable.get(key);
-  if (p === undefined) {
-    p = probeForms(c.client);
-    usable.set(key, p);
-  }
-  return p;
+  return madeOnce(usable, `${c.target.baseUrl} ${c.target.agentId}`, c, (c) => probeForms(c.client));
 }
 
 async function probeForms(client: TargetClient): Promise<UsableCredentials> {

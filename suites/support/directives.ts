@@ -6,6 +6,7 @@ import type { AnsweredExchange, CheckContext } from '../../harness/check/index.t
 import { messageParams, textPart } from './messages.ts';
 import { resultOf, type JsonObject } from './rpc.ts';
 import { replyText } from './tasks.ts';
+import { madeOnce, type MadeOnce } from './made-once.ts';
 
 export interface DirectiveFields {
   delayMs?: number;
@@ -33,20 +34,14 @@ export function scriptParts(text: string, directive?: DirectiveFields): JsonObje
   return directive === undefined ? [textPart(text)] : [textPart(text), directivePart(directive)];
 }
 
-const honourByTarget = new Map<string, Promise<boolean>>();
+const honourByTarget = new Map<string, MadeOnce<boolean>>();
 
 /**
  * Whether the target honours the directive contract: a `turn` directive must come back as the
  * documented reply lines. Probed once per target per suite file.
  */
 export function directivesHonoured(c: CheckContext): Promise<boolean> {
-  const key = `${c.target.baseUrl} ${c.target.agentId}`;
-  let probe = honourByTarget.get(key);
-  if (probe === undefined) {
-    probe = probeDirectives(c);
-    honourByTarget.set(key, probe);
-  }
-  return probe;
+  return madeOnce(honourByTarget, `${c.target.baseUrl} ${c.target.agentId}`, c, probeDirectives);
 }
 
 async function probeDirectives(c: CheckContext): Promise<boolean> {

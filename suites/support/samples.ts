@@ -20,6 +20,7 @@ import { servedMethods } from './card.ts';
 export { declareSample };
 import { directivePart, requireDirectives, scriptParts, type DirectiveFields } from './directives.ts';
 import { endedBefore } from './ended-first.ts';
+import { madeOnce, type MadeOnce } from './made-once.ts';
 import { cancellableTask, cancelLive } from './live-tasks.ts';
 import { messageParams, sendTask, sendText, textPart } from './messages.ts';
 import { resultOf, resultOfEvent, type JsonObject } from './rpc.ts';
@@ -40,9 +41,11 @@ export function sharedSample<T>(kind: string, cost: CheckCost, make: (c: CheckCo
   declareSample(kind, cost);
   let made: Promise<{ value: T; exchanges: Exchange[] }> | undefined;
   let origin = '';
+  let maker: AbortSignal | undefined;
   return async (c: CheckContext): Promise<T> => {
     if (made === undefined) {
       origin = c.requirement.id;
+      maker = c.signal;
       const before = new Set(c.exchanges());
       const mine = make(c).then((value) => ({
         value,
@@ -56,43 +59,13 @@ export function sharedSample<T>(kind: string, cost: CheckCost, make: (c: CheckCo
       return (await mine).value;
     }
     c.info(`${kind}: the file's shared sample, first recorded as evidence by the check of ${origin}`);
-    const { value, exchanges } = await made;
+    const { value, exchanges } = await c.awaitShared(made, maker);
     c.cite(exchanges);
     return value;
   };
 }
 
-/**
- * The answer a file's checks share under `key` (one request, read by each), made by `make` on the
- * first ask (`shared` false) and kept for the next (`shared` true). One that met a transport fault
- * (NoAnswerError) is forgotten: a fault is no answer to share, and the case or check run again after
- * it (reruns.ts) sends its request anew.
- */
-export function keptUnlessFault<K, T>(
-  kept: Map<K, Promise<T>>,
-  key: K,
-  make: () => Promise<T>,
-): { answer: Promise<T>; shared: boolean } {
-  const known = kept.get(key);
-  if (known !== undefined) return { answer: known, shared: true };
-  const made = make();
-  kept.set(key, made);
-  made.catch((e: unknown) => {
-    if (e instanceof NoAnswerError && kept.get(key) === made) kept.delete(key);
-  });
-  return { answer: made, shared: false };
-}
-
-/**
- * One value a file's checks share, made by the first that asks (`make`) and kept for the others;
- * forgotten when it met a transport fault, like keptUnlessFault's answers.
- */
-export function keptOnceUnlessFault<T>(): (make: () => Promise<T>) => Promise<T> {
-  const kept = new Map<'value', Promise<T>>();
-  return (make) => keptUnlessFault(kept, 'value', make).answer;
-}
-
-const samples = new Map<string, Promise<string>>();
+const samples = new Map<string, MadeOnce<string>>();
 
 /**
  * Declares the file's sampleTaskId sample (one message/send) and returns its name, for the checks
@@ -107,16 +80,12 @@ export function declareSampleTask(): string {
  * fresh UUID if none could be.
  */
 export function sampleTaskId(c: CheckContext): Promise<string> {
-  const key = `${c.target.baseUrl} ${c.target.agentId}`;
-  let p = samples.get(key);
-  if (p === undefined) {
-    p = c.client.rpc('message/send', messageParams([textPart('conformance: sample task')])).then((ex) => {
+  return madeOnce(samples, `${c.target.baseUrl} ${c.target.agentId}`, c, (c) =>
+    c.client.rpc('message/send', messageParams([textPart('conformance: sample task')])).then((ex) => {
       const id = ex.response === undefined ? undefined : resultOf(ex as AnsweredExchange)?.id;
       return typeof id === 'string' ? id : randomUUID();
-    });
-    samples.set(key, p);
-  }
-  return p;
+    }),
+  );
 }
 
 /** A finished task of the agent (plain message/send): a task-level scope nothing is ever delivered to. */
@@ -163,16 +132,8 @@ async function makeFinished(c: CheckContext, outcome: FinalOutcome): Promise<str
  * a failed attempt is forgotten so that the next check tries again with its own context.
  */
 export function finishedTasks(): (c: CheckContext, outcome: FinalOutcome) => Promise<string> {
-  const made = new Map<FinalOutcome, Promise<string>>();
-  return (c, outcome) => {
-    let p = made.get(outcome);
-    if (p === undefined) {
-      p = makeFinished(c, outcome);
-      made.set(outcome, p);
-      p.catch(() => made.delete(outcome));
-    }
-    return p;
-  };
+  const made = new Map<FinalOutcome, MadeOnce<string>>();
+  return (c, outcome) => madeOnce(made, outcome, c, (c) => makeFinished(c, outcome), true);
 }
 
 /**

@@ -358,6 +358,56 @@ describe('runCheck', () => {
     }
   });
 
+  it("does not spend a check's budget on what the agent's measured turns added to a scripted length", async () => {
+    // A turn of 200 ms measured (the probe's): c.scaled(50) is 50 + 2 x 200 ms, past a budget of 300 ms.
+    const field = { ...FULL_SPEED, deadlineAt: Date.now() + 61_000, probedTurnMs: 200 };
+    let scaled = 0;
+    const result = await withBudget(
+      'waits out a length grown by the turns',
+      async (c) => {
+        scaled = c.scaled(50);
+        await new Promise((resolve) => setTimeout(resolve, scaled));
+        c.check('waited', true, true);
+      },
+      { ...run, field },
+    );
+    expect(scaled).toBe(450);
+    expect(result.status, result.message).toBe('pass');
+  });
+
+  it("does not spend a check's budget waiting on what another check makes for it", async () => {
+    const maker = new AbortController();
+    const sample = new Promise<string>((resolve) => setTimeout(() => resolve('t-1'), BUDGET_MS + 400));
+    const result = await withBudget('reads a shared sample', async (c) => {
+      c.check('sample', await c.awaitShared(sample, maker.signal), 't-1');
+    });
+    expect(result.status, result.message).toBe('pass');
+  });
+
+  it('reads a sample made before the budget of the check that made it ended', async () => {
+    const maker = new AbortController();
+    const sample = Promise.resolve('t-1');
+    maker.abort();
+    const result = await withBudget('reads a sample made in time', async (c) => {
+      c.check('sample', await c.awaitShared(sample, maker.signal), 't-1');
+    });
+    expect(result.status, result.message).toBe('pass');
+  });
+
+  it('leaves a check not-exercised when the check making what it waits on ended first', async () => {
+    const maker = new AbortController();
+    const never = new Promise<string>(() => undefined);
+    setTimeout(() => maker.abort(), 50);
+    const result = await withBudget('reads a sample never made', async (c) => {
+      c.check('sample', await c.awaitShared(never, maker.signal), 't-1');
+    });
+    expect(result).toMatchObject({
+      status: 'not-exercised',
+      message:
+        'the shared sample it reads was not made: the check making it ended (its budget) before it was',
+    });
+  });
+
   it('spends no budget on a turn still waiting for its answer', async () => {
     const slow = await startFixture({ delayMs: 700 });
     try {

@@ -4,6 +4,8 @@
 // harness and graded for it. A request that makes no task keeps --timeout-ms.
 import { afterEach, describe, expect, it } from 'vitest';
 import { turnBudgetMs } from '../../harness/io/target/agent-turn.ts';
+import { streamBudgetsOf, streamTurnMs } from '../../harness/io/target/turns.ts';
+import type { StreamTranscript } from '../../core/evidence.ts';
 import { Governor } from '../../harness/io/traffic/governor.ts';
 import { createTargetClient, type TargetClient } from '../../harness/io/target/target-client.ts';
 import { startFixture, type Fixture } from './io/fixture-server.ts';
@@ -17,6 +19,41 @@ describe('turnBudgetMs', () => {
   it('is never below two turns: a turn a little longer than the one measured is still waited for', () => {
     expect(turnBudgetMs(10_000, 12_000)).toBe(24_000);
     expect(turnBudgetMs(1_000, 15_000)).toBe(30_000);
+  });
+});
+
+describe('streamTurnMs', () => {
+  // A stream that announced its task at 5 ms and ended it at 16 s.
+  const t = {
+    headersMs: 4,
+    events: [{ atMs: 5 }, { atMs: 16_000 }],
+    finalIndex: 1,
+  } as unknown as StreamTranscript;
+  const body = (text: string): string =>
+    JSON.stringify({ method: 'message/stream', params: { message: { parts: [{ kind: 'text', text }] } } });
+
+  it("lasts to the final event of a task that scripts nothing: the agent's turn after the announcement", () => {
+    expect(streamTurnMs(t, body('hello'))).toBe(16_000);
+  });
+
+  it('lasts to the first event of a scripted task (its delay is the script, not the turn) or one not ended', () => {
+    expect(streamTurnMs(t, body('a2a:directive {"delayMs":15000}'))).toBe(5);
+    expect(streamTurnMs({ ...t, finalIndex: null }, body('hello'))).toBe(5);
+  });
+});
+
+describe('streamBudgetsOf', () => {
+  const given = { firstEventMs: 3_000, idleMs: 3_000, totalMs: 8_000 };
+  const grown = { firstEventMs: 32_000, idleMs: 32_000, totalMs: 32_000 };
+
+  it("grows the budgets of a task-making stream and of a resubscribe (the rest of the agent's turn)", () => {
+    expect(streamBudgetsOf('message/stream', true, given, 16_000)).toEqual(grown);
+    expect(streamBudgetsOf('tasks/resubscribe', false, given, 16_000)).toEqual(grown);
+  });
+
+  it('keeps the budgets of any other stream, and of every stream before a turn was measured', () => {
+    expect(streamBudgetsOf('message/stream', false, given, 16_000)).toEqual(given);
+    expect(streamBudgetsOf('tasks/resubscribe', false, given, 0)).toEqual(given);
   });
 });
 

@@ -9,7 +9,8 @@ import { cardLimit, streamingClaimed } from '../../suites/support/card.ts';
 import { answerError } from '../../suites/support/errors.ts';
 import { NoAnswerError } from '../../harness/check/index.ts';
 import type { Exchange } from '../../core/evidence.ts';
-import { keptUnlessFault, sharedSample } from '../../suites/support/samples.ts';
+import { keptUnlessFault } from '../../suites/support/made-once.ts';
+import { sharedSample } from '../../suites/support/samples.ts';
 import { checkSchema, requireObject } from '../../suites/support/schemas.ts';
 import { awaitState } from '../../suites/support/tasks.ts';
 
@@ -135,9 +136,14 @@ function recordingContext(
   checks: Recorded[] = [],
   sent: unknown[] = [],
   cited: unknown[] = [],
+  /** The maker's signal of each wait on what another check made (c.awaitShared). */
+  awaited: unknown[] = [],
+  signal = new AbortController().signal,
 ): CheckContext {
   return {
     requirement: { id },
+    signal,
+    awaitShared: (made: Promise<unknown>, maker: AbortSignal) => (awaited.push(maker), made),
     exchanges: () => [...sent],
     cite: (exchanges: unknown[]) => cited.push(...exchanges),
     info: (text: string) => infos.push(text),
@@ -162,7 +168,7 @@ describe('checkSchema', () => {
 });
 
 describe('sharedSample', () => {
-  it('is made once, by the first check that asks; later checks note where it came from and cite its exchanges', async () => {
+  it('is made once, by the first check that asks; later checks await it apart from their budget, note where it came from and cite its exchanges', async () => {
     let made = 0;
     const earlier = { id: 'ex-0' };
     const sent: unknown[] = [earlier];
@@ -175,9 +181,19 @@ describe('sharedSample', () => {
     const later: string[] = [];
     const firstCited: unknown[] = [];
     const laterCited: unknown[] = [];
-    await expect(sample(recordingContext('3/final', first, [], sent, firstCited))).resolves.toBe('task-1');
-    await expect(sample(recordingContext('4.3/get', later, [], [], laterCited))).resolves.toBe('task-1');
+    const firstAwaited: unknown[] = [];
+    const laterAwaited: unknown[] = [];
+    const maker = new AbortController().signal;
+    await expect(
+      sample(recordingContext('3/final', first, [], sent, firstCited, firstAwaited, maker)),
+    ).resolves.toBe('task-1');
+    await expect(sample(recordingContext('4.3/get', later, [], [], laterCited, laterAwaited))).resolves.toBe(
+      'task-1',
+    );
     expect(made).toBe(1);
+    // The later check waits without spending its budget, and stops should the maker's budget end.
+    expect(firstAwaited).toEqual([]);
+    expect(laterAwaited).toEqual([maker]);
     expect(first).toEqual([]);
     expect(firstCited).toEqual([]);
     expect(later).toEqual([

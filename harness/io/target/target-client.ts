@@ -31,7 +31,7 @@ import type {
   TargetClient,
   TargetClientOptions,
 } from './target-client-options.ts';
-import { holdUntilTaskEnds, isTurn, namesTurnMethod, slowAgentBudgets } from './turns.ts';
+import { holdUntilTaskEnds, isTurn, namesTurnMethod, streamBudgetsOf, streamTurnMs } from './turns.ts';
 
 export type {
   HeaderOverrides,
@@ -125,7 +125,7 @@ class Client implements TargetClient {
 
   private async openStream(method: string, params: unknown, given: StreamOptions): Promise<SseStream> {
     const turn = isTurn(this.rpcSpec(method, params, given, 'text/event-stream'));
-    const opts = turn ? slowAgentBudgets(given, this.turnAllowance()) : given;
+    const opts = streamBudgetsOf(method, turn, given, this.turnAllowance());
     const releaseTask = await this.holdTask(turn);
     try {
       const governor = this.resender();
@@ -192,7 +192,7 @@ class Client implements TargetClient {
       const final = t.finalIndex === null ? undefined : t.events[t.finalIndex];
       if (this.opts.tally !== undefined) this.opts.tally.agentMs += final?.atMs ?? ms;
       this.turnEnded(
-        ms,
+        streamTurnMs(t, spec.body),
         t.isEventStream === true || (t.status !== undefined && answerMadeTask(t.status, t.json)),
       );
     });

@@ -4,6 +4,7 @@
 import { eventEndsTask, isAgentTurnBody, isAgentTurnRequest, turnBudgetMs } from './agent-turn.ts';
 import type { RequestSpec } from './request-spec.ts';
 import { SSE_DEFAULTS, type SseStream } from './sse-reader.ts';
+import type { StreamTranscript } from '../../../core/evidence.ts';
 import type { StreamOptions } from './target-client-options.ts';
 
 /** A request that creates a task: a well-formed message/send or message/stream POSTed (agent-turn.ts). */
@@ -28,8 +29,41 @@ export function namesTurnMethod(body: string | Buffer | undefined): boolean {
   return /"method"\s*:\s*"message\/(?:send|stream)"/.test(body.toString());
 }
 
+/**
+ * A body that scripts its task (an `a2a:directive` part, docs/directives.md: a delay, a task run until
+ * canceled): its stream's final event comes when the script says, not when the agent's turn ends.
+ */
+export function scriptsItsTask(body: string | Buffer | undefined): boolean {
+  if (body === undefined || body.length > 65_536) return true;
+  return body.toString().includes('a2a:directive');
+}
+
+/**
+ * How long a stream's turn took: to its final event when the request scripts nothing (an agent may
+ * announce its task at once and end it after its turn, a model's call), else to its first event.
+ */
+export function streamTurnMs(t: StreamTranscript, body: string | Buffer | undefined): number {
+  const first = t.events[0]?.atMs ?? t.headersMs ?? 0;
+  const final = t.finalIndex === null ? undefined : t.events[t.finalIndex];
+  return final === undefined || scriptsItsTask(body) ? first : Math.max(first, final.atMs);
+}
+
+/**
+ * A stream's budgets: grown by the turn allowance (slowAgentBudgets) for a task-creating stream and
+ * for a tasks/resubscribe, which watches the rest of a task (an agent that announces its task at once
+ * works its turn after); as given for any other.
+ */
+export function streamBudgetsOf(
+  method: string,
+  turn: boolean,
+  opts: StreamOptions,
+  allowanceMs: number,
+): StreamOptions {
+  return turn || method === 'tasks/resubscribe' ? slowAgentBudgets(opts, allowanceMs) : opts;
+}
+
 /** A task-creating stream's budgets (first event, idle, total), grown by turnAllowance(). */
-export function slowAgentBudgets(opts: StreamOptions, allowanceMs: number): StreamOptions {
+function slowAgentBudgets(opts: StreamOptions, allowanceMs: number): StreamOptions {
   if (allowanceMs <= 0) return opts;
   return {
     ...opts,
