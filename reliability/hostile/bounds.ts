@@ -2,7 +2,7 @@
 // itself within its budget, exits as the case says, writes a schema-valid report.json that never
 // passes what it could not exercise, and its memory stays under a fixed ceiling.
 import { validate } from '../../schemas/registry.ts';
-import { wholeLedgerExits, type HostileCase } from './cases.ts';
+import { sliceExits, wholeLedgerExits, type HostileCase } from './cases.ts';
 import type { CliRun } from './run-cli.ts';
 
 export interface Budget {
@@ -31,7 +31,7 @@ export function budgetArgs(b: Budget): string[] {
 export function brokenBounds(c: HostileCase, run: CliRun, b: Budget, scoped: boolean): string[] {
   const broken: string[] = [];
   if (run.killed) broken.push(`still running after ${run.wallMs} ms: killed`);
-  const exits: ReadonlyArray<number> = scoped ? [c.exit] : wholeLedgerExits(c);
+  const exits: ReadonlyArray<number> = scoped ? sliceExits(c) : wholeLedgerExits(c);
   if (run.exitCode === null || !exits.includes(run.exitCode)) {
     broken.push(`exit ${String(run.exitCode ?? run.signal)}, expected ${exits.join(' or ')}`);
   }

@@ -50,7 +50,7 @@ export function printTable(outcomes: CaseOutcome[], budget: Budget, print: (line
   }
   print('');
   print(
-    `bounds: exit 2 when the probe fails, else 1 or 2 (never 0; 2 once --budget-ms is spent with a check still waiting on the target); wall <= ` +
+    `bounds: exit 2 when the probe fails, else 1 or 2 on the whole ledger (2 once --budget-ms is spent with a check still waiting on the target) and the case's exit on a short slice (0 where no check got a complete answer); wall <= ` +
       `--budget-ms ${budget.budgetMs} + ${budget.marginMs} ms; report.json schema-valid, its exitCode the ` +
       `process's; no pass when the probe failed; affected requirements never pass; no 100% score` +
       (budget.maxCliRssBytes === undefined

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mapInOrder } from '../../harness/pool.ts';
 import type { Budget } from '../../reliability/hostile/bounds.ts';
-import { CASES } from '../../reliability/hostile/cases.ts';
+import { CASES, sliceExits } from '../../reliability/hostile/cases.ts';
 import { defaultJobs, runCase, type CaseOutcome } from '../../reliability/hostile/run-case.ts';
 import { printTable } from '../../reliability/hostile/table.ts';
 
@@ -30,7 +30,7 @@ describe('the harness against hostile targets', () => {
     const { run, broken } = o!;
     const context = `${name}: ${run.tail.slice(-600)}`;
     expect(run.killed, context).toBe(false);
-    expect(run.exitCode, context).toBe(o!.case.exit);
+    expect(sliceExits(o!.case), context).toContain(run.exitCode);
     expect(run.report, run.reportError).toBeDefined();
     expect(broken, context).toEqual([]);
     const verdicts = new Map(run.report!.requirements.map((r) => [r.id, r.verdict]));
