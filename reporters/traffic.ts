@@ -94,8 +94,11 @@ export function faultsLine(result: Pick<RunResult, 'traffic'>): string | null {
     kinds.push(`${kind} ${num(c.count) ?? 0}`);
   }
   if (absorbed === 0 && lost === 0) return null;
-  const reached = lost === 0 ? '' : `; ${lost} reached a check or the probe (not evidence against the agent)`;
-  return `${absorbed} fault${absorbed === 1 ? '' : 's'} absorbed (${kinds.join(', ')})${reached}`;
+  const reached = `${lost} reached a check or the probe (not evidence against the agent)`;
+  // No resend or re-run got an answer: nothing was absorbed, and the line does not say so.
+  if (absorbed === 0)
+    return `${lost} transport fault${lost === 1 ? '' : 's'} (${kinds.join(', ')}): ${reached}`;
+  return `${absorbed} fault${absorbed === 1 ? '' : 's'} absorbed (${kinds.join(', ')})${lost === 0 ? '' : `; ${reached}`}`;
 }
 
 /**

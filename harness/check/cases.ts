@@ -65,15 +65,14 @@ export async function runEach<T>(
   const runs = Math.min(cases.length, cap ?? Infinity);
   const lanes = Math.max(1, Math.floor(options.lanes ?? 1));
   // Steps that must not overlap (CheckSpec.betweenSteps) come between rounds: no case in flight.
-  const again = (f: RunFault): boolean => {
-    const due = Date.now() < (run.field.budget?.endsAt ?? Infinity);
-    if (due) countReRun(tally, [f]);
-    return due;
-  };
+  const again = (): boolean => Date.now() < (run.field.budget?.endsAt ?? Infinity);
+  const absorbed = (met: readonly RunFault[]): void => countReRun(tally, met);
   for (let i = 0; i < runs; i += lanes) {
     if (i > 0) await betweenSteps?.();
     const round = cases.slice(i, Math.min(runs, i + lanes));
-    await eachRound(recorder, round, i, (item, k) => runCase(recorder, signal, again, item, k, each));
+    await eachRound(recorder, round, i, (item, k) =>
+      runCase(recorder, signal, { again, absorbed }, item, k, each),
+    );
   }
   if (runs < cases.length) {
     const { option, why } = planCut(run);
@@ -117,15 +116,15 @@ export interface CaseRun {
  * followed by another, by itself and from scratch: its whole body again, so fresh request ids and,
  * where the body builds a task or a message, fresh ones (a call that may change something is never
  * resent by itself). At most MAX_RERUNS after the first, while the check's budget and the run's last
- * (`again` counts the fault as reRun); what a faulted run recorded is dropped (its exchanges stay in
- * the evidence), so the case's verdict comes from a run whose exchanges were complete. A failed
+ * (`again`); what a faulted run recorded is dropped (its exchanges stay in the evidence), so the
+ * case's verdict comes from a run whose exchanges were complete (its faults then `absorbed`: reRun). A failed
  * assertion before the fault is a proven violation: it stands, never re-run away. A fault on every
  * run ends the check's run as before (reruns.ts: the check re-runs, else it is not exercised).
  */
 async function runCase<T>(
   recorder: CheckRecorder,
   signal: AbortSignal,
-  again: (fault: RunFault) => boolean,
+  rerun: { again: () => boolean; absorbed: (met: readonly RunFault[]) => void },
   item: T,
   index: number,
   each: (item: T, index: number) => Promise<void> | void,
@@ -141,8 +140,9 @@ async function runCase<T>(
     }
     const fault = thrown instanceof NoAnswerError && !signal.aborted ? faultOf(thrown.exchange) : undefined;
     const proven = fork.assertions.some((a) => !a.pass);
-    if (fault === undefined || proven || met.length >= MAX_RERUNS || !again(fault)) {
+    if (fault === undefined || proven || met.length >= MAX_RERUNS || !rerun.again()) {
       if (met.length > 0) fork.notes.unshift(caseReRunNote(index, met, fault === undefined));
+      if (fault === undefined || proven) rerun.absorbed(met);
       return thrown === undefined ? { fork } : { fork, thrown };
     }
     met.push(fault);

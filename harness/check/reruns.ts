@@ -56,8 +56,9 @@ export function faultsOfRun(thrown: unknown, status: CheckStatus, own: readonly 
 }
 
 /**
- * The faults of a run (of a check, or of one c.each case) that is followed by another: absorbed by
- * the re-run (traffic.faults' reRun), as far as the client counted them and did not resend them already.
+ * The faults of a run (of a check, or of one c.each case) that another run from scratch absorbed: one
+ * whose exchanges were complete, or that proved a violation (traffic.faults' reRun), as far as the
+ * client counted them and did not resend them already. Runs that only met faults absorbed nothing.
  */
 export function countReRun(tally: TrafficTally | undefined, faults: readonly RunFault[]): void {
   for (const f of faults) {

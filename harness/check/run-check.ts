@@ -84,10 +84,13 @@ export async function runCheck(
     leftMs -= one.countedMs;
     const runEnds = run.field.budget?.endsAt ?? Infinity;
     if (!rerunDue(runs) || leftMs < budgetMs * MIN_RERUN_SHARE || Date.now() >= runEnds) break;
-    countReRun(tally, one.faults);
   }
   const { result, decidedBy } = verdictOfRuns(runs);
   const decider = runs[decidedBy]!;
+  // The faults of the other runs were absorbed when a run decided (complete, or a proven violation).
+  if (decider.faults.length === 0 || decider.result.status === 'fail') {
+    runs.forEach((r, i) => i !== decidedBy && countReRun(tally, r.faults));
+  }
   if (settlement !== undefined) {
     settlement.expectations.push(...decider.settled.expectations);
     settlement.lagsMs.push(...decider.settled.lagsMs);

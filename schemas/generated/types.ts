@@ -2343,7 +2343,7 @@ export interface ReportTraffic {
     suiteWorkers?: number;
   };
   /**
-   * Transport faults met on the way to the agent, by kind (ioError.kind; harness/io/target/faults.ts): count, retried (the call was sent again: a read, or a throttle's 429 waited out), reRun (the check ran again from scratch), lost (neither: the call's check saw the fault). Absent when the run met none.
+   * Transport faults met on the way to the agent, by kind (ioError.kind; harness/io/target/faults.ts): count, retried (the call was sent again and a resend got an answer: a read, or a throttle's 429 waited out), reRun (the check or one of its c.each cases ran again from scratch, and a later run decided: complete, or a proven violation), lost (neither: no resend or re-run got past it, and the call's check saw the fault). Absent when the run met none.
    */
   faults?: {
     [k: string]: {

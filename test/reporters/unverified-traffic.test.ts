@@ -138,6 +138,11 @@ describe('traffic in the reports', () => {
     expect(
       formatRunSummary(fixtureRun(undefined, { traffic: TRAFFIC }), palette(false), 'normal'),
     ).not.toMatch(/faults? absorbed/);
+    // Resends that met a fault again absorbed nothing (a server that is not an agent): none is claimed.
+    const none: RunTraffic = { ...TRAFFIC, faults: { gateway: { count: 3, retried: 0, reRun: 0, lost: 3 } } };
+    expect(formatRunSummary(fixtureRun(undefined, { traffic: none }), palette(false), 'normal')).toContain(
+      '3 transport faults (gateway 3): 3 reached a check or the probe (not evidence against the agent)',
+    );
   });
 
   it('says in its closing lines how far a throttle in front of the agent lowered the pace, beside the faults', () => {

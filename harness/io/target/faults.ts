@@ -177,7 +177,10 @@ export function resendWaitMs(ex: Exchange, attempt: number, maxMs: number): numb
 
 export type { FaultCounts };
 
-/** Counts one fault of `ex` (when it met one) into `counts`; `retried` when the call was sent again. */
+/**
+ * Counts one fault of `ex` (when it met one) into `counts`; `retried` when the call was sent again and
+ * a resend got an answer (the fault absorbed; a resend that met a fault too absorbed nothing).
+ */
 export function countFault(counts: FaultCounts | undefined, ex: Exchange, retried: boolean): void {
   if (counts === undefined || ex.error === undefined || FAULTS[ex.error.kind].answer) return;
   const c = (counts[ex.error.kind] ??= { count: 0, retried: 0, reRun: 0 });
@@ -189,6 +192,7 @@ export function countFault(counts: FaultCounts | undefined, ex: Exchange, retrie
  * Sends a call, and a read again (at most READ_ATTEMPTS in all) while it meets a fault that resends
  * reads (FaultPolicy.resendRead), after resendWaitMs. Every exchange stays in the evidence, each
  * resent one saying so. Calls that may change something are sent once: their faults reach the check.
+ * The faults resent count as `retried` once a resend got an answer, else with the last one as lost.
  */
 export async function sendResendingReads(
   method: string,
@@ -201,6 +205,7 @@ export async function sendResendingReads(
     keepAnswers?: boolean | undefined;
   } = {},
 ): Promise<Exchange> {
+  const resent: Exchange[] = [];
   for (let attempt = 0; ; attempt += 1) {
     const ex = await send();
     const err = ex.error;
@@ -211,8 +216,13 @@ export async function sendResendingReads(
       !(o.keepAnswers === true && ex.response !== undefined && ANSWER_FAULTS.has(err.kind)) &&
       attempt + 1 < READ_ATTEMPTS &&
       o.signal?.aborted !== true;
-    countFault(o.counts, ex, resend);
-    if (!resend) return ex;
+    if (!resend) {
+      const answered = err === undefined || FAULTS[err.kind].answer;
+      for (const r of resent) countFault(o.counts, r, answered);
+      countFault(o.counts, ex, false);
+      return ex;
+    }
+    resent.push(ex);
     const waitMs = resendWaitMs(ex, attempt, o.maxWaitMs ?? 60_000);
     err.message += ` (a read, sent again${waitMs > 0 ? ` after ${Math.round(waitMs)} ms` : ''})`;
     if (waitMs > 0) await sleep(waitMs, o.signal).catch(() => undefined);
