@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tooManyFaulted } from '../../harness/check/property.ts';
 import { runCheck } from '../../harness/check/run-check.ts';
 import { newTally } from '../../harness/io/traffic/tallies.ts';
 import type { ProvidedRun } from '../../harness/provided.ts';
@@ -164,6 +165,72 @@ describe('re-running a check after a transport fault', () => {
     expect(result.status).toBe('pass');
     expect(result.runs).toBeUndefined();
     expect(result.notes.join('\n')).toContain('1 generated case(s) met a transport fault and were replaced');
+  });
+
+  it("replaces a long property's occasional faulted cases in proportion to its cases, more than three", async () => {
+    // One reset in about twenty-five requests over 120 cases: five faults, each replaced.
+    script([20, 45, 70, 95, 120]);
+    const tally = newTally();
+    const result = await runCheck(
+      {
+        requirement,
+        title: 'a long property',
+        fn: async (c) => {
+          await c.property(
+            'ids',
+            fc.integer(),
+            async () => {
+              const ex = await c.rpc('message/send', {}, { id: 'x' });
+              return (ex.response.json as { id: unknown }).id === 'x';
+            },
+            { numRuns: 120 },
+          );
+        },
+      },
+      run,
+      tally,
+    );
+    expect(result.status).toBe('pass');
+    expect(result.runs).toBeUndefined();
+    expect(seen).toBe(125);
+    expect(result.notes.join('\n')).toContain('5 generated case(s) met a transport fault and were replaced');
+  });
+
+  it('ends a property whose first cases all meet faults after four, never waiting out a hundred', async () => {
+    script(Array.from({ length: 20 }, (_, i) => i + 1));
+    const result = await runCheck(
+      {
+        requirement,
+        title: 'a property against a target that stopped answering',
+        fn: async (c) => {
+          await c.property(
+            'ids',
+            fc.integer(),
+            async () => {
+              const ex = await c.rpc('message/send', {}, { id: 'x' });
+              return (ex.response.json as { id: unknown }).id === 'x';
+            },
+            { numRuns: 120 },
+          );
+        },
+      },
+      run,
+    );
+    // Each of the three runs ended at its fourth fault: twelve requests, no case held.
+    expect(result.status).toBe('not-exercised');
+    expect(seen).toBe(12);
+    expect(result.runs?.[0]?.faults[0]?.kind).toBe('reset');
+  });
+});
+
+describe('tooManyFaulted', () => {
+  it('allows three faulted cases, then one in twenty of the cases run', () => {
+    expect(tooManyFaulted(3, 3)).toBe(false);
+    expect(tooManyFaulted(4, 4)).toBe(true);
+    expect(tooManyFaulted(4, 79)).toBe(true);
+    expect(tooManyFaulted(4, 80)).toBe(false);
+    expect(tooManyFaulted(20, 400)).toBe(false);
+    expect(tooManyFaulted(21, 400)).toBe(true);
   });
 });
 
