@@ -14,6 +14,7 @@ import {
   startLiveTask,
   type StreamedTask,
   type StreamRun,
+  watchBudgets,
 } from '../support/streams.ts';
 import { eventState } from '../support/tasks.ts';
 
@@ -27,7 +28,7 @@ async function resubscribe(c: CheckContext, live: StreamedTask, extra: object = 
     c,
     'tasks/resubscribe',
     { taskId: live.taskId, ...extra },
-    { client: c.newClient(), pace: { prepaid: true } },
+    { client: c.newClient(), pace: { prepaid: true }, ...watchBudgets(c, live) },
   );
 }
 

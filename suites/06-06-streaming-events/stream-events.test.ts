@@ -11,6 +11,7 @@ import {
   runStream,
   startLiveTask,
   type StreamRun,
+  watchBudgets,
 } from '../support/streams.ts';
 
 suiteFile({
@@ -27,7 +28,7 @@ function resubscribeStream(c: CheckContext): Promise<StreamRun> {
       c,
       'tasks/resubscribe',
       { taskId: live.taskId },
-      { client: c.newClient(), pace: { prepaid: true } },
+      { client: c.newClient(), pace: { prepaid: true }, ...watchBudgets(c, live) },
     );
     await live.stream.done;
     endedBeforeResubscribe(c, run, live);

@@ -347,15 +347,36 @@ export interface StreamedTask {
   taskId: string;
   /** Whether the task is scripted to stay working (the directive contract is honoured). */
   scripted: boolean;
+  /** How long it is scripted to stay working (its delayMs; 0 when not scripted). */
+  scriptedMs: number;
 }
 
-/** The parts of a task that stays `working` for liveDelayMs() when directives are honoured. */
-export async function liveParts(c: CheckContext, extra: DirectiveFields = {}): Promise<JsonObject[]> {
+/** Progress updates of a live task: its scripted time in this many equal slices (docs/directives.md). */
+const LIVE_STEPS = 2;
+
+/** The parts of a task that stays `working` for `delayMs` (liveDelayMs()) when directives are honoured. */
+export async function liveParts(
+  c: CheckContext,
+  extra: DirectiveFields = {},
+  delayMs = liveDelayMs(c),
+): Promise<JsonObject[]> {
   if (!(await directivesHonoured(c))) return [textPart('conformance live task')];
-  return [
-    textPart('conformance live task'),
-    directivePart({ delayMs: liveDelayMs(c), progressSteps: 2, ...extra }),
-  ];
+  return [textPart('conformance live task'), directivePart({ delayMs, progressSteps: LIVE_STEPS, ...extra })];
+}
+
+/**
+ * The budgets of a stream that watches the rest of `live` (a resubscribe): streamBudgets() at least as
+ * long as the harness scripted the task, one slice between events and the whole script in all. The
+ * script was grown by the pace the run waited when it was made (c.scaled), which may be over by the
+ * time the watch opens: a budget taken then alone would end the watch before the task does.
+ */
+export function watchBudgets(c: CheckContext, live: StreamedTask): ReturnType<typeof streamBudgets> {
+  const b = streamBudgets(c);
+  return {
+    firstEventMs: b.firstEventMs,
+    idleMs: Math.max(b.idleMs, Math.ceil(live.scriptedMs / LIVE_STEPS) + STREAM_BUDGETS.idleMs),
+    totalMs: Math.max(b.totalMs, live.scriptedMs + STREAM_BUDGETS.totalMs),
+  };
 }
 
 /**
@@ -367,7 +388,8 @@ export async function liveParts(c: CheckContext, extra: DirectiveFields = {}): P
  */
 export async function startLiveTask(c: CheckContext, state?: string, followUps = 1): Promise<StreamedTask> {
   const scripted = await directivesHonoured(c);
-  const stream = await c.stream('message/stream', messageParams(await liveParts(c)), {
+  const scriptedMs = scripted ? liveDelayMs(c) : 0;
+  const stream = await c.stream('message/stream', messageParams(await liveParts(c, {}, scriptedMs)), {
     id: requestId(),
     ...streamBudgets(c),
     pace: { keep: followUps },
@@ -375,7 +397,7 @@ export async function startLiveTask(c: CheckContext, state?: string, followUps =
   for await (const ev of stream.events()) {
     const taskId = resultOfEvent(ev)?.id;
     if (typeof taskId !== 'string') break;
-    if (state === undefined || eventState(ev) === state) return { stream, taskId, scripted };
+    if (state === undefined || eventState(ev) === state) return { stream, taskId, scripted, scriptedMs };
     if (ev.isFinal) break;
   }
   const t = await stream.close();
