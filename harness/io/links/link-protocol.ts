@@ -68,7 +68,15 @@ export interface Granted<A> {
   answer: A;
   giveBack?: () => void;
   /** A held call's later lines: called once the first is sent; returns what stops them. */
-  follow?: (send: (answer: A) => void) => () => void;
+  follow?: (send: (answer: A) => void, flow: HeldFlow) => () => void;
+}
+
+/** How far a held answer's client is behind: what `send` wrote that it has not read yet. */
+export interface HeldFlow {
+  /** Bytes written and not yet taken by the client (the answer's write buffer). */
+  backlogBytes(): number;
+  /** Called each time the client has taken the backlog. */
+  onDrain(fn: () => void): void;
 }
 
 /** The server's side of a call; the signal aborts when the client gives up waiting. */
@@ -134,7 +142,10 @@ export async function serveLink<N extends LinkCallName>(
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     const send = (answer: unknown): void => void res.write(`${JSON.stringify(line(answer))}\n`);
     send(granted.answer);
-    const stop = granted.follow?.(send);
+    const stop = granted.follow?.(send, {
+      backlogBytes: () => res.writableLength,
+      onDrain: (fn) => res.on('drain', fn),
+    });
     if (stop !== undefined) res.on('close', stop);
   };
   const { baseUrl, close } = await listen(

@@ -17,7 +17,7 @@ import {
   type WebhookReceiver,
   type WebhookReceiverOptions,
 } from '../webhooks/webhook-receiver.ts';
-import { LinkClient, serveLink } from './link-protocol.ts';
+import { LinkClient, serveLink, type HeldFlow } from './link-protocol.ts';
 
 export interface WebhookLink {
   /** The link's URL (127.0.0.1) the workers connect to. */
@@ -35,6 +35,59 @@ function fromWire(w: LinkWireDelivery): Delivery {
   return { ...(w as unknown as Delivery), body: Buffer.from(w.body, 'base64') };
 }
 
+// Why these figures: a worker reads its stream between its checks' own work; a few MiB unread is
+// normal, and past FOLLOWER_BUFFER_BYTES the records wait here instead, as deliveries, under the same
+// total a receiver keeps (DeliveryStore: 64 MiB, the oldest dropped first). A target that floods the
+// receiver with large deliveries filled every worker's write buffer without bound (2.8 GiB in the CLI).
+const FOLLOWER_BUFFER_BYTES = 8 * 1024 * 1024;
+const FOLLOWER_QUEUE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The records of one worker's stream, written while its client keeps up; behind it, kept up to
+ * FOLLOWER_QUEUE_BYTES, the oldest deliveries dropped first with their answers' times (the worker's
+ * own store would have dropped them beyond its cap too).
+ */
+export class FollowerQueue {
+  private readonly queue: Array<{ record: LinkStreamRecord; bytes: number }> = [];
+  private queuedBytes = 0;
+  dropped = 0;
+
+  constructor(
+    private readonly send: (record: LinkStreamRecord) => void,
+    private readonly flow: HeldFlow,
+    private readonly limits = { bufferBytes: FOLLOWER_BUFFER_BYTES, queueBytes: FOLLOWER_QUEUE_BYTES },
+  ) {
+    flow.onDrain(() => this.pump());
+  }
+
+  push(record: LinkStreamRecord): void {
+    const bytes = record.kind === 'delivery' ? record.delivery.body.length + 1024 : 256;
+    this.queue.push({ record, bytes });
+    this.queuedBytes += bytes;
+    while (this.queuedBytes > this.limits.queueBytes) {
+      const oldest = this.queue.find((q) => q.record.kind === 'delivery');
+      if (oldest === undefined || oldest.record.kind !== 'delivery' || this.queue.length === 1) break;
+      // The delivery goes, and its answer's time with it (a mirror without the delivery ignores it).
+      const seq = oldest.record.delivery.seq;
+      const gone = this.queue.filter(
+        (q) => q === oldest || (q.record.kind === 'response' && q.record.seq === seq),
+      );
+      for (const g of gone) this.queuedBytes -= g.bytes;
+      this.queue.splice(0, this.queue.length, ...this.queue.filter((q) => !gone.includes(q)));
+      this.dropped += 1;
+    }
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && this.flow.backlogBytes() < this.limits.bufferBytes) {
+      const next = this.queue.shift()!;
+      this.queuedBytes -= next.bytes;
+      this.send(next.record);
+    }
+  }
+}
+
 /** Starts the run's receiver and serves it to the workers: the webhookStream and webhookScript calls of the link. */
 export async function serveWebhookLink(opts: WebhookReceiverOptions): Promise<WebhookLink> {
   const receiver = await startWebhookReceiver(opts);
@@ -42,10 +95,11 @@ export async function serveWebhookLink(opts: WebhookReceiverOptions): Promise<We
     const link = await serveLink<'webhookStream' | 'webhookScript'>({
       webhookStream: () => ({
         answer: { kind: 'hello', url: receiver.url },
-        follow: (send) => {
-          for (const d of receiver.deliveries()) send({ kind: 'delivery', delivery: toWire(d) });
+        follow: (send, flow) => {
+          const queue = new FollowerQueue(send, flow);
+          for (const d of receiver.deliveries()) queue.push({ kind: 'delivery', delivery: toWire(d) });
           return receiver.subscribe((kind, d) =>
-            send(
+            queue.push(
               kind === 'delivery'
                 ? { kind, delivery: toWire(d) }
                 : { kind, seq: d.seq, response: { ...d.response } },
