@@ -3,15 +3,16 @@
 // the oldest deliveries dropped first with their answers' times, and writing resumes when it drains.
 // A target flooding the receiver with 256 KiB deliveries once grew the CLI to 2.8 GiB this way.
 import { describe, expect, it } from 'vitest';
-import { FollowerQueue } from '../../../harness/io/links/webhook-link.ts';
+import { FollowerQueue, streamLine } from '../../../harness/io/links/webhook-link.ts';
+import type { EncodedLine } from '../../../harness/io/links/link-protocol.ts';
 import type { LinkStreamRecord } from '../../../schemas/generated/types.ts';
 
-function delivery(seq: number, bytes: number): LinkStreamRecord {
-  return { kind: 'delivery', delivery: { seq, body: 'x'.repeat(bytes) } } as unknown as LinkStreamRecord;
+function delivery(seq: number, bytes: number) {
+  return streamLine({ kind: 'delivery', delivery: { seq, body: 'x'.repeat(bytes), response: {} } });
 }
 
-function response(seq: number): LinkStreamRecord {
-  return { kind: 'response', seq, response: { status: 200 } } as unknown as LinkStreamRecord;
+function response(seq: number) {
+  return streamLine({ kind: 'response', seq, response: { status: 200 } });
 }
 
 /** A client that reads nothing until told to: its backlog is what was sent and not drained. */
@@ -20,9 +21,9 @@ function slowClient() {
   let backlog = 0;
   let drained = (): void => undefined;
   const flow = { backlogBytes: () => backlog, onDrain: (fn: () => void) => (drained = fn) };
-  const send = (r: LinkStreamRecord): void => {
-    sent.push(r);
-    backlog += r.kind === 'delivery' ? (r.delivery.body as string).length : 10;
+  const send = (line: EncodedLine<LinkStreamRecord>): void => {
+    sent.push((JSON.parse(line.bytes.toString('utf8')) as { answer: LinkStreamRecord }).answer);
+    backlog += line.bytes.length;
   };
   const drain = (): void => {
     backlog = 0;
