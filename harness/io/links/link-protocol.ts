@@ -72,7 +72,10 @@ export class EncodedLine<A> {
   readonly bytes: Buffer;
 
   constructor(answer: A) {
-    this.bytes = Buffer.from(`${JSON.stringify({ answer })}\n`);
+    // Written into its bytes as is: `${json}\n` would be flattened into a second copy of a large line.
+    const json = JSON.stringify({ answer });
+    this.bytes = Buffer.allocUnsafe(Buffer.byteLength(json) + 1);
+    this.bytes[this.bytes.write(json)] = 0x0a;
   }
 }
 

@@ -17,7 +17,7 @@ import {
   type WebhookReceiver,
   type WebhookReceiverOptions,
 } from '../webhooks/webhook-receiver.ts';
-import { payloadOf } from '../webhooks/deliveries.ts';
+import { payloadOf, storedSize } from '../webhooks/deliveries.ts';
 import { EncodedLine, LinkClient, serveLink, type HeldFlow } from './link-protocol.ts';
 
 export interface WebhookLink {
@@ -52,58 +52,81 @@ export interface StreamLine {
   /** The delivery the record is, or whose answer's time it carries. */
   seq: number;
   line: EncodedLine<LinkStreamRecord>;
+  /**
+   * What it counts against a queue's cap: its line's bytes, or what a worker's store will count for
+   * the delivery (storedSize: bytes, text, JSON) when that is more.
+   */
+  weight: number;
 }
 
-export function streamLine(record: LinkStreamRecord & { kind: 'delivery' | 'response' }): StreamLine {
+/** A record's line; `stored` is the delivery's storedSize in the receiver's store. */
+export function streamLine(
+  record: LinkStreamRecord & { kind: 'delivery' | 'response' },
+  stored = 0,
+): StreamLine {
   const seq = record.kind === 'delivery' ? record.delivery.seq : record.seq;
-  return { kind: record.kind, seq, line: new EncodedLine(record) };
+  const line = new EncodedLine(record);
+  return { kind: record.kind, seq, line, weight: Math.max(line.bytes.length, stored) };
 }
 
 // Why these figures: a worker reads its stream between its checks' own work; a few MiB unread is
-// normal, and past FOLLOWER_BUFFER_BYTES the records wait here instead, as deliveries, under the same
-// total a receiver keeps (DeliveryStore: 64 MiB, the oldest dropped first). A target that floods the
-// receiver with large deliveries filled every worker's write buffer without bound (2.8 GiB in the CLI).
+// normal, and past FOLLOWER_BUFFER_BYTES the records wait here instead, as deliveries, under the caps
+// of the worker's own store (DeliveryStore: 64 MiB counted by storedSize, 1000 deliveries, the oldest
+// dropped first): what it would drop on arrival waits for nothing. A target that floods the receiver
+// with large deliveries filled every worker's write buffer without bound (2.8 GiB in the CLI).
 const FOLLOWER_BUFFER_BYTES = 8 * 1024 * 1024;
-const FOLLOWER_QUEUE_BYTES = 64 * 1024 * 1024;
+const FOLLOWER_QUEUE_WEIGHT = 64 * 1024 * 1024;
+const FOLLOWER_QUEUE_DELIVERIES = 1000;
 
 /**
- * The records of one worker's stream, written while its client keeps up; behind it, kept up to
- * FOLLOWER_QUEUE_BYTES of encoded lines, the oldest deliveries dropped first with their answers' times
- * (the worker's own store would have dropped them beyond its cap too). The lines are shared by every
- * worker's queue, so the workers behind hold one copy of a delivery between them.
+ * The records of one worker's stream, written while its client keeps up; behind it, kept up to the
+ * caps of the worker's store (FOLLOWER_QUEUE_WEIGHT of weight, FOLLOWER_QUEUE_DELIVERIES), the oldest
+ * deliveries dropped first with their answers' times (the worker's store would have dropped them
+ * beyond its caps too). The lines are shared by every worker's queue, so the workers behind hold one
+ * copy of a delivery between them.
  */
 export class FollowerQueue {
   private readonly queue: StreamLine[] = [];
-  private queuedBytes = 0;
+  private weight = 0;
+  private deliveries = 0;
   dropped = 0;
 
   constructor(
     private readonly send: (line: EncodedLine<LinkStreamRecord>) => void,
     private readonly flow: HeldFlow,
-    private readonly limits = { bufferBytes: FOLLOWER_BUFFER_BYTES, queueBytes: FOLLOWER_QUEUE_BYTES },
+    private readonly limits = {
+      bufferBytes: FOLLOWER_BUFFER_BYTES,
+      queueWeight: FOLLOWER_QUEUE_WEIGHT,
+      queueDeliveries: FOLLOWER_QUEUE_DELIVERIES,
+    },
   ) {
     flow.onDrain(() => this.pump());
   }
 
   push(record: StreamLine): void {
     this.queue.push(record);
-    this.queuedBytes += record.line.bytes.length;
-    while (this.queuedBytes > this.limits.queueBytes) {
+    this.count(record, 1);
+    while (this.weight > this.limits.queueWeight || this.deliveries > this.limits.queueDeliveries) {
       const oldest = this.queue.find((q) => q.kind === 'delivery');
       if (oldest === undefined || this.queue.length === 1) break;
       // The delivery goes, and its answer's time with it (a mirror without the delivery ignores it).
       const gone = this.queue.filter((q) => q === oldest || (q.kind === 'response' && q.seq === oldest.seq));
-      for (const g of gone) this.queuedBytes -= g.line.bytes.length;
+      for (const g of gone) this.count(g, -1);
       this.queue.splice(0, this.queue.length, ...this.queue.filter((q) => !gone.includes(q)));
       this.dropped += 1;
     }
     this.pump();
   }
 
+  private count(record: StreamLine, sign: 1 | -1): void {
+    this.weight += sign * record.weight;
+    if (record.kind === 'delivery') this.deliveries += sign;
+  }
+
   private pump(): void {
     while (this.queue.length > 0 && this.flow.backlogBytes() < this.limits.bufferBytes) {
       const next = this.queue.shift()!;
-      this.queuedBytes -= next.line.bytes.length;
+      this.count(next, -1);
       this.send(next.line);
     }
   }
@@ -116,9 +139,10 @@ export async function serveWebhookLink(opts: WebhookReceiverOptions): Promise<We
   const followers = new Set<FollowerQueue>();
   const unsubscribe = receiver.subscribe((kind, d) => {
     if (followers.size === 0) return;
-    const line = streamLine(
-      kind === 'delivery' ? { kind, delivery: toWire(d) } : { kind, seq: d.seq, response: { ...d.response } },
-    );
+    const line =
+      kind === 'delivery'
+        ? streamLine({ kind, delivery: toWire(d) }, storedSize(d))
+        : streamLine({ kind, seq: d.seq, response: { ...d.response } });
     for (const f of followers) f.push(line);
   });
   try {
@@ -127,8 +151,9 @@ export async function serveWebhookLink(opts: WebhookReceiverOptions): Promise<We
         answer: { kind: 'hello', url: receiver.url },
         follow: (send, flow) => {
           const queue = new FollowerQueue(send, flow);
-          for (const d of receiver.deliveries())
-            queue.push(streamLine({ kind: 'delivery', delivery: toWire(d) }));
+          for (const d of receiver.deliveries()) {
+            queue.push(streamLine({ kind: 'delivery', delivery: toWire(d) }, storedSize(d)));
+          }
           followers.add(queue);
           return () => void followers.delete(queue);
         },

@@ -7,8 +7,8 @@ import { FollowerQueue, streamLine } from '../../../harness/io/links/webhook-lin
 import type { EncodedLine } from '../../../harness/io/links/link-protocol.ts';
 import type { LinkStreamRecord } from '../../../schemas/generated/types.ts';
 
-function delivery(seq: number, bytes: number) {
-  return streamLine({ kind: 'delivery', delivery: { seq, body: 'x'.repeat(bytes), response: {} } });
+function delivery(seq: number, bytes: number, stored = 0) {
+  return streamLine({ kind: 'delivery', delivery: { seq, body: 'x'.repeat(bytes), response: {} } }, stored);
 }
 
 function response(seq: number) {
@@ -32,7 +32,7 @@ function slowClient() {
   return { sent, flow, send, drain };
 }
 
-const LIMITS = { bufferBytes: 10_000, queueBytes: 50_000 };
+const LIMITS = { bufferBytes: 10_000, queueWeight: 50_000, queueDeliveries: 1000 };
 
 describe('FollowerQueue', () => {
   it('writes every record at once while the worker keeps up', () => {
@@ -68,6 +68,22 @@ describe('FollowerQueue', () => {
     // Every delivery written has its answer's time after it; a dropped one has none.
     const answered = c.sent.filter((r) => r.kind === 'response').map((r) => r.seq);
     expect(answered.slice(-seqs.length)).toEqual(seqs);
-    expect(seqs.length * 5_000).toBeLessThanOrEqual(LIMITS.queueBytes + LIMITS.bufferBytes);
+    expect(seqs.length * 5_000).toBeLessThanOrEqual(LIMITS.queueWeight + LIMITS.bufferBytes);
+  });
+
+  it("waits for no more than the worker's store keeps: the deliveries' stored size, and their count", () => {
+    // Deliveries whose text and JSON the store keeps beside their bytes: 15 KB each, three fit 50 KB.
+    const big = slowClient();
+    const q = new FollowerQueue(big.send, big.flow, { ...LIMITS, bufferBytes: 1 });
+    for (let i = 0; i < 20; i += 1) q.push(delivery(i, 5_000, 15_000));
+    for (let k = 0; k < 10; k += 1) big.drain();
+    expect(big.sent.map((r) => (r.kind === 'delivery' ? r.delivery.seq : -1))).toEqual([0, 17, 18, 19]);
+    // Small deliveries: no more than the store's count.
+    const small = slowClient();
+    const few = new FollowerQueue(small.send, small.flow, { ...LIMITS, bufferBytes: 1, queueDeliveries: 5 });
+    for (let i = 0; i < 20; i += 1) few.push(delivery(i, 10));
+    for (let k = 0; k < 10; k += 1) small.drain();
+    expect(small.sent).toHaveLength(6);
+    expect(few.dropped).toBe(14);
   });
 });
