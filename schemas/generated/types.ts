@@ -1299,7 +1299,7 @@ export interface LinkDeliveryRecord {
   delivery: LinkWireDelivery;
 }
 /**
- * A delivery (ReportDelivery of report.schema.json) with its raw body in Base64; the fields the mirror relies on are checked, the others come as the receiver recorded them.
+ * A delivery (ReportDelivery of report.schema.json) with its raw body in Base64 and without its text and parsed JSON, which the mirror reads again from the body (sent too, they tripled a large delivery's line); the fields the mirror relies on are checked, the others come as the receiver recorded them.
  *
  * This interface was referenced by `LinkCalls`'s JSON-Schema
  * via the `definition` "wireDelivery".
@@ -1311,6 +1311,10 @@ export interface LinkWireDelivery {
   seq: number;
   token?: string;
   body: string;
+  /**
+   * Why the body has no JSON, as the receiver found it (a content coding that did not decode is not in the body).
+   */
+  parseError?: string;
   response: LinkDeliveryResponse;
   [k: string]: unknown;
 }

@@ -63,12 +63,28 @@ function parsed(text: string, what: string): unknown {
   }
 }
 
+/**
+ * A held answer's later line, encoded once to be written to many held answers (the webhook stream's
+ * workers each get every delivery): one copy of its bytes however many clients it goes to. It carries
+ * no runner state (an answer's state is optional; the link's other lines carry it).
+ */
+export class EncodedLine<A> {
+  readonly bytes: Buffer;
+
+  constructor(answer: A) {
+    // Written into its bytes as is: `${json}\n` would be flattened into a second copy of a large line.
+    const json = JSON.stringify({ answer });
+    this.bytes = Buffer.allocUnsafe(Buffer.byteLength(json) + 1);
+    this.bytes[this.bytes.write(json)] = 0x0a;
+  }
+}
+
 /** A call's answer, and what to give back when it never reaches the client (or, held, when the client lets go). */
 export interface Granted<A> {
   answer: A;
   giveBack?: () => void;
   /** A held call's later lines: called once the first is sent; returns what stops them. */
-  follow?: (send: (answer: A) => void, flow: HeldFlow) => () => void;
+  follow?: (send: (answer: A | EncodedLine<A>) => void, flow: HeldFlow) => () => void;
 }
 
 /** How far a held answer's client is behind: what `send` wrote that it has not read yet. */
@@ -140,7 +156,8 @@ export async function serveLink<N extends LinkCallName>(
     // Held while this answer stays open: the client closes it to let go.
     if (granted.giveBack !== undefined) res.on('close', granted.giveBack);
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-    const send = (answer: unknown): void => void res.write(`${JSON.stringify(line(answer))}\n`);
+    const send = (answer: unknown): void =>
+      void res.write(answer instanceof EncodedLine ? answer.bytes : `${JSON.stringify(line(answer))}\n`);
     send(granted.answer);
     const stop = granted.follow?.(send, {
       backlogBytes: () => res.writableLength,

@@ -17,7 +17,8 @@ import {
   type WebhookReceiver,
   type WebhookReceiverOptions,
 } from '../webhooks/webhook-receiver.ts';
-import { LinkClient, serveLink, type HeldFlow } from './link-protocol.ts';
+import { payloadOf, storedSize } from '../webhooks/deliveries.ts';
+import { EncodedLine, LinkClient, serveLink, type HeldFlow } from './link-protocol.ts';
 
 export interface WebhookLink {
   /** The link's URL (127.0.0.1) the workers connect to. */
@@ -27,63 +28,106 @@ export interface WebhookLink {
   close(): Promise<void>;
 }
 
+/**
+ * A delivery on the link: its kept bytes in Base64 and what the receiver recorded of them, but not
+ * their text and parsed JSON, which the mirror reads again from the bytes (payloadOf). Sent as well,
+ * they made each 256 KiB delivery a 900 KB line, once per worker.
+ */
 function toWire(d: Delivery): LinkWireDelivery {
-  return { ...d, body: d.body.toString('base64') };
+  const { text: _text, json: _json, ...recorded } = d;
+  return { ...recorded, body: d.body.toString('base64') };
 }
 
 function fromWire(w: LinkWireDelivery): Delivery {
-  return { ...(w as unknown as Delivery), body: Buffer.from(w.body, 'base64') };
+  const body = Buffer.from(w.body, 'base64');
+  const { text, json } = payloadOf(body, w.parseError);
+  const d = { ...(w as unknown as Delivery), body, text };
+  if (json !== undefined) d.json = json;
+  return d;
+}
+
+/** One record of the stream, encoded once for all the workers that follow it. */
+export interface StreamLine {
+  kind: 'delivery' | 'response';
+  /** The delivery the record is, or whose answer's time it carries. */
+  seq: number;
+  line: EncodedLine<LinkStreamRecord>;
+  /**
+   * What it counts against a queue's cap: its line's bytes, or what a worker's store will count for
+   * the delivery (storedSize: bytes, text, JSON) when that is more.
+   */
+  weight: number;
+}
+
+/** A record's line; `stored` is the delivery's storedSize in the receiver's store. */
+export function streamLine(
+  record: LinkStreamRecord & { kind: 'delivery' | 'response' },
+  stored = 0,
+): StreamLine {
+  const seq = record.kind === 'delivery' ? record.delivery.seq : record.seq;
+  const line = new EncodedLine(record);
+  return { kind: record.kind, seq, line, weight: Math.max(line.bytes.length, stored) };
 }
 
 // Why these figures: a worker reads its stream between its checks' own work; a few MiB unread is
-// normal, and past FOLLOWER_BUFFER_BYTES the records wait here instead, as deliveries, under the same
-// total a receiver keeps (DeliveryStore: 64 MiB, the oldest dropped first). A target that floods the
-// receiver with large deliveries filled every worker's write buffer without bound (2.8 GiB in the CLI).
+// normal, and past FOLLOWER_BUFFER_BYTES the records wait here instead, as deliveries, under the caps
+// of the worker's own store (DeliveryStore: 64 MiB counted by storedSize, 1000 deliveries, the oldest
+// dropped first): what it would drop on arrival waits for nothing. A target that floods the receiver
+// with large deliveries filled every worker's write buffer without bound (2.8 GiB in the CLI).
 const FOLLOWER_BUFFER_BYTES = 8 * 1024 * 1024;
-const FOLLOWER_QUEUE_BYTES = 64 * 1024 * 1024;
+const FOLLOWER_QUEUE_WEIGHT = 64 * 1024 * 1024;
+const FOLLOWER_QUEUE_DELIVERIES = 1000;
 
 /**
- * The records of one worker's stream, written while its client keeps up; behind it, kept up to
- * FOLLOWER_QUEUE_BYTES, the oldest deliveries dropped first with their answers' times (the worker's
- * own store would have dropped them beyond its cap too).
+ * The records of one worker's stream, written while its client keeps up; behind it, kept up to the
+ * caps of the worker's store (FOLLOWER_QUEUE_WEIGHT of weight, FOLLOWER_QUEUE_DELIVERIES), the oldest
+ * deliveries dropped first with their answers' times (the worker's store would have dropped them
+ * beyond its caps too). The lines are shared by every worker's queue, so the workers behind hold one
+ * copy of a delivery between them.
  */
 export class FollowerQueue {
-  private readonly queue: Array<{ record: LinkStreamRecord; bytes: number }> = [];
-  private queuedBytes = 0;
+  private readonly queue: StreamLine[] = [];
+  private weight = 0;
+  private deliveries = 0;
   dropped = 0;
 
   constructor(
-    private readonly send: (record: LinkStreamRecord) => void,
+    private readonly send: (line: EncodedLine<LinkStreamRecord>) => void,
     private readonly flow: HeldFlow,
-    private readonly limits = { bufferBytes: FOLLOWER_BUFFER_BYTES, queueBytes: FOLLOWER_QUEUE_BYTES },
+    private readonly limits = {
+      bufferBytes: FOLLOWER_BUFFER_BYTES,
+      queueWeight: FOLLOWER_QUEUE_WEIGHT,
+      queueDeliveries: FOLLOWER_QUEUE_DELIVERIES,
+    },
   ) {
     flow.onDrain(() => this.pump());
   }
 
-  push(record: LinkStreamRecord): void {
-    const bytes = record.kind === 'delivery' ? record.delivery.body.length + 1024 : 256;
-    this.queue.push({ record, bytes });
-    this.queuedBytes += bytes;
-    while (this.queuedBytes > this.limits.queueBytes) {
-      const oldest = this.queue.find((q) => q.record.kind === 'delivery');
-      if (oldest === undefined || oldest.record.kind !== 'delivery' || this.queue.length === 1) break;
+  push(record: StreamLine): void {
+    this.queue.push(record);
+    this.count(record, 1);
+    while (this.weight > this.limits.queueWeight || this.deliveries > this.limits.queueDeliveries) {
+      const oldest = this.queue.find((q) => q.kind === 'delivery');
+      if (oldest === undefined || this.queue.length === 1) break;
       // The delivery goes, and its answer's time with it (a mirror without the delivery ignores it).
-      const seq = oldest.record.delivery.seq;
-      const gone = this.queue.filter(
-        (q) => q === oldest || (q.record.kind === 'response' && q.record.seq === seq),
-      );
-      for (const g of gone) this.queuedBytes -= g.bytes;
+      const gone = this.queue.filter((q) => q === oldest || (q.kind === 'response' && q.seq === oldest.seq));
+      for (const g of gone) this.count(g, -1);
       this.queue.splice(0, this.queue.length, ...this.queue.filter((q) => !gone.includes(q)));
       this.dropped += 1;
     }
     this.pump();
   }
 
+  private count(record: StreamLine, sign: 1 | -1): void {
+    this.weight += sign * record.weight;
+    if (record.kind === 'delivery') this.deliveries += sign;
+  }
+
   private pump(): void {
     while (this.queue.length > 0 && this.flow.backlogBytes() < this.limits.bufferBytes) {
       const next = this.queue.shift()!;
-      this.queuedBytes -= next.bytes;
-      this.send(next.record);
+      this.count(next, -1);
+      this.send(next.line);
     }
   }
 }
@@ -91,20 +135,27 @@ export class FollowerQueue {
 /** Starts the run's receiver and serves it to the workers: the webhookStream and webhookScript calls of the link. */
 export async function serveWebhookLink(opts: WebhookReceiverOptions): Promise<WebhookLink> {
   const receiver = await startWebhookReceiver(opts);
+  // One subscription for every worker: each record is encoded once and its line shared by their queues.
+  const followers = new Set<FollowerQueue>();
+  const unsubscribe = receiver.subscribe((kind, d) => {
+    if (followers.size === 0) return;
+    const line =
+      kind === 'delivery'
+        ? streamLine({ kind, delivery: toWire(d) }, storedSize(d))
+        : streamLine({ kind, seq: d.seq, response: { ...d.response } });
+    for (const f of followers) f.push(line);
+  });
   try {
     const link = await serveLink<'webhookStream' | 'webhookScript'>({
       webhookStream: () => ({
         answer: { kind: 'hello', url: receiver.url },
         follow: (send, flow) => {
           const queue = new FollowerQueue(send, flow);
-          for (const d of receiver.deliveries()) queue.push({ kind: 'delivery', delivery: toWire(d) });
-          return receiver.subscribe((kind, d) =>
-            queue.push(
-              kind === 'delivery'
-                ? { kind, delivery: toWire(d) }
-                : { kind, seq: d.seq, response: { ...d.response } },
-            ),
-          );
+          for (const d of receiver.deliveries()) {
+            queue.push(streamLine({ kind: 'delivery', delivery: toWire(d) }, storedSize(d)));
+          }
+          followers.add(queue);
+          return () => void followers.delete(queue);
         },
       }),
       webhookScript: async ({ token, responses }) => {
@@ -116,11 +167,13 @@ export async function serveWebhookLink(opts: WebhookReceiverOptions): Promise<We
       url: link.url,
       receiver,
       close: async () => {
+        unsubscribe();
         await link.close();
         await receiver.close();
       },
     };
   } catch (e) {
+    unsubscribe();
     await receiver.close();
     throw e;
   }

@@ -3,6 +3,7 @@
 // one (spec 6.5: duplicates are possible), and the distinct attempts or deliveries among many.
 import type { Delivery } from '../../../core/evidence.ts';
 import { WEBHOOK_EVENTS } from '../../../schemas/error-codes.ts';
+import { decodeUtf8, parseJson } from '../target/body-reader.ts';
 
 export type DeliveryFilter = ((d: Delivery) => boolean) | { token?: string; event?: string; path?: string };
 
@@ -35,9 +36,29 @@ export function matches(d: Delivery, filter: DeliveryFilter | undefined): boolea
   return true;
 }
 
-/** Memory a stored delivery holds: its kept bytes and their decoded text. */
+/**
+ * A delivery's payload read from its kept (decoded) bytes: their text, and their JSON or why there is
+ * none. `unreadable` is why the bytes could not be decoded at all (a content coding that failed); the
+ * receiver reads each delivery this way, and a worker's mirror reads again the bytes the link sent.
+ */
+export function payloadOf(body: Buffer, unreadable?: string): Pick<Delivery, 'text' | 'json' | 'parseError'> {
+  const { text, invalidUtf8 } = decodeUtf8(body);
+  const parsed =
+    unreadable !== undefined
+      ? { parseError: unreadable }
+      : invalidUtf8
+        ? { parseError: 'body is not valid UTF-8' }
+        : parseJson(text);
+  return { text, ...parsed };
+}
+
+/**
+ * Memory a stored delivery holds: its kept bytes, their decoded text and, when they parsed, their
+ * JSON (whose strings are copies of the text's, so about its size again: a 256 KiB payload of one
+ * long string holds three times 256 KiB).
+ */
 export function storedSize(d: Delivery): number {
-  return d.body.length + d.text.length;
+  return d.body.length + d.text.length * (d.json === undefined ? 1 : 2);
 }
 
 function payloadField(d: Delivery, key: string): unknown {

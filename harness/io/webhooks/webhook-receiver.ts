@@ -5,13 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import {
-  ACCEPT_ENCODING,
-  contentCodings,
-  decodedWhole,
-  decodeUtf8,
-  parseJson,
-} from '../target/body-reader.ts';
+import { ACCEPT_ENCODING, contentCodings, decodedWhole } from '../target/body-reader.ts';
 import { LoopLag } from '../traffic/loop-lag.ts';
 import type { Delivery, DeliveryResponse } from '../../../core/evidence.ts';
 
@@ -19,6 +13,7 @@ import {
   deliveryKey,
   distinctDeliveries,
   matches,
+  payloadOf,
   storedSize,
   tokenOf,
   type DeliveryFilter,
@@ -48,7 +43,7 @@ export interface WebhookReceiverOptions {
   maxDeliveries?: number;
   /** Body bytes kept per delivery; the rest is read and counted but not stored. Default 1 MiB. */
   maxBodyBytes?: number;
-  /** Body bytes kept across all stored deliveries; the oldest are dropped beyond it. Default 64 MiB. */
+  /** Memory kept across all stored deliveries (storedSize: bytes, text, JSON); the oldest are dropped beyond it. Default 64 MiB. */
   maxStoredBytes?: number;
 }
 
@@ -276,13 +271,7 @@ class Receiver implements WebhookReceiver {
     const body = decoded.body;
     const path = req.url ?? '/';
     const token = tokenOf(path);
-    const { text, invalidUtf8 } = decodeUtf8(body);
-    const parsed =
-      decoded.error !== undefined
-        ? { parseError: decoded.error.message }
-        : invalidUtf8
-          ? { parseError: 'body is not valid UTF-8' }
-          : parseJson(text);
+    const { text, ...parsed } = payloadOf(body, decoded.error?.message);
     const response: DeliveryResponse = {};
     this.seq += 1;
     const d: Delivery = {

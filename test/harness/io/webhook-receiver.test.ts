@@ -203,6 +203,16 @@ describe('memory caps', () => {
     expect(r.dropped()).toEqual({ deliveries: 2, bodyBytes: 0 });
   });
 
+  it('counts against maxStoredBytes what a delivery holds: its bytes, their text and their parsed JSON', async () => {
+    // 256 KiB payloads of one long string: bytes, text and the JSON's copy of the string, 768 KiB each.
+    const r = await setup({ maxStoredBytes: 3 * 1024 * 1024 });
+    const head = '{"event":"task.completed","pad":"';
+    const payload = `${head}${'x'.repeat(256 * 1024 - head.length - 2)}"}`;
+    for (let i = 0; i < 10; i += 1) await post(r.urlFor('c'), payload);
+    expect(r.deliveries().map((d) => d.seq)).toEqual([7, 8, 9, 10]);
+    expect(r.dropped().deliveries).toBe(6);
+  });
+
   it('stores at most maxBodyBytes of a body, counting the rest', async () => {
     const r = await setup({ maxBodyBytes: 10 });
     await post(r.urlFor('c'), Buffer.alloc(100, 0x61));
