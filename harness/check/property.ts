@@ -108,6 +108,8 @@ export async function checkProperty<T>(
     (allowance.turns !== Infinity || allowance.requests !== Infinity || allowance.cases !== undefined);
   const guard = bounded ? allowanceGuard(allowance) : undefined;
   let cases = 0;
+  // Cases that held: a faulted case proved nothing and is not one (nor is the case that failed).
+  let held = 0;
   let stoppedAt: number | undefined;
   const property = fc.asyncProperty(arb, async (value) => {
     if (guard !== undefined && cases > 0 && guard.over(cases)) {
@@ -118,9 +120,10 @@ export async function checkProperty<T>(
     if (cases > 0 && lanes === 1) await betweenCases?.();
     cases += 1;
     try {
-      const held = (await predicate(value)) !== false;
-      if (!held) guard?.failed();
-      return held;
+      const holds = (await predicate(value)) !== false;
+      if (holds) held += 1;
+      else guard?.failed();
+      return holds;
     } catch (e) {
       if (isFault?.(e) === true) {
         faulted.push(e);
@@ -157,10 +160,13 @@ export async function checkProperty<T>(
   const runs = stopped ? (stoppedAt ?? cases) : (laneRuns ?? details?.numRuns ?? cases);
   allowance?.ran(numRuns, runs);
   if (details === undefined || !details.failed || stopped) {
+    // Every case that ran met a fault and the allowance (the run's plan: one case in phase 1) left
+    // none to replace it: nothing held, the check met the fault (not-exercised, never a pass).
+    if (held === 0 && faulted.length > 0) throw faulted.at(-1);
     return recorder.check(
       label,
-      `${runs} generated case(s) held`,
-      is.where(`holds for ${runs} generated case(s)`, () => true),
+      `${held} generated case(s) held`,
+      is.where(`holds for ${held} generated case(s)`, () => true),
     );
   }
   if (details.counterexample === null) {

@@ -34,6 +34,11 @@ export interface ProbeOptions {
   measureTurn?: boolean;
   /** A console line: the probe waits for a cold start. */
   log?: (line: string) => void;
+  /**
+   * The run's budget end (epoch ms; --budget-ms counts from the run's start): the turn waits no
+   * later, and is not sent once it passed. Absent: the turn waits up to the cold-start allowance.
+   */
+  endsAt?: number;
 }
 
 export interface ProbeOutcome {
@@ -232,7 +237,10 @@ async function probe(
     const measureTurn = opts.measureTurn === true;
     const spoke = isJsonRpcBody(ex.response?.json);
     if (!measureTurn && spoke) return outcome;
-    const turn = await probeTurn(client, coldStartMs);
+    // What the probe spends is the run's: a turn still unanswered at the budget end is not waited
+    // for (the suites then end at once), so no target's turn holds the run past its budget.
+    const left = opts.endsAt === undefined ? coldStartMs : Math.min(coldStartMs, opts.endsAt - Date.now());
+    const turn = left > 0 ? await probeTurn(client, left) : undefined;
     if (!spoke && !isJsonRpcBody(turn?.response?.json)) {
       const message = notAnAgent(ex, turn);
       outcome.reachability = { ...outcome.reachability, authenticated: false, message };

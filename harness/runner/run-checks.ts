@@ -61,6 +61,7 @@ export async function runChecks(input: RunChecksInput): Promise<Checked> {
     progress,
     planner.planner,
     interrupt,
+    started.getTime(),
   );
   const reproduce = { ...state.run, authKind: authKindOf(provided.auth) };
   const assembleInput = { selected, tests: suites.tests, card: provided.card, reproduce };

@@ -81,6 +81,7 @@ export async function runResolved(
     },
     interrupt,
     log,
+    started.getTime(),
   );
   const { state, probe } = run;
   const provided = state.run;

@@ -91,8 +91,14 @@ export async function runSuites(
   planner: Planner = () => undefined,
   /** Aborted by SIGINT or SIGTERM (core/interrupt.ts): the run ends as at its budget, now. */
   interrupt?: AbortSignal,
+  /**
+   * When the run started, before its probe: --budget-ms is the whole run's, so what the probe spent
+   * (a cold start, a turn measured up to --cold-start-ms) is spent of it. Default: now.
+   */
+  runStartedAt: number = Date.now(),
 ): Promise<SuitesOutcome> {
-  const startedAt = Date.now();
+  const suitesStartedAt = Date.now();
+  const startedAt = Math.min(runStartedAt, suitesStartedAt);
   const collector = new Collector(PROJECT_ROOT, log, progress);
   // Until the selection is known, as if the rate-limit checks ran (onPlan settles it). No request is
   // admitted after the budget, and a check still running ends once the target answered it.
@@ -250,7 +256,7 @@ export async function runSuites(
     outcome.plan = plan;
     outcome.passes = breadthFrom === undefined ? 'one' : 'coverage-then-breadth';
   }
-  outcome.ms = Date.now() - startedAt;
+  outcome.ms = Date.now() - suitesStartedAt;
   if (webhooks !== undefined) outcome.webhooks = webhooks;
   if (filled !== undefined) outcome.windowFill = filled;
   if (governor !== undefined) outcome.throttled = governor.throttleState();

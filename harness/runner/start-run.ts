@@ -32,6 +32,8 @@ export async function startRun(
   /** An interrupt of the run (core/interrupt.ts): the probe ends with it. */
   interrupt?: AbortSignal,
   log?: (line: string) => void,
+  /** When the run started (epoch ms): its --budget-ms counts from it, the probe's turn included. */
+  startedAt: number = Date.now(),
 ): Promise<StartedRun> {
   const bundled = opts.target === undefined ? await startBundledTarget(opts.agentId) : undefined;
   const state = new RunState(runSettings(opts, bundled), { card: null, field: { pace: opts.rate ?? null } });
@@ -44,6 +46,7 @@ export async function startRun(
     const probe = await untilInterrupted(
       probeTarget({ ...state.run, coldStartMs: opts.coldStartMs }, probeTraffic, {
         measureTurn: true,
+        endsAt: startedAt + opts.budgetMs,
         ...(log === undefined ? {} : { log }),
       }),
       interrupt,

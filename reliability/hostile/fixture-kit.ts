@@ -1,6 +1,8 @@
 // Building blocks of the hostile targets: a loopback HTTP server on port 0 that reads each request
 // (capped: a hostile target must not itself be the thing that runs out of memory), recognises the
-// run's probe (agent/authenticatedExtendedCard, spec 4.8) and answers it honestly when asked to.
+// run's probe (agent/authenticatedExtendedCard, spec 4.8, and its one timed turn) and answers it
+// honestly when asked to.
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { listen } from '../../harness/kit/loopback.ts';
 import { AGENT_DEFAULTS } from '../../reference-server/index.ts';
@@ -80,6 +82,28 @@ export function answerCard(r: HostileRequest, agentId: string): void {
 /** True for the probe's request: the run starts with it, and honest-probe targets answer it. */
 export function isProbe(r: HostileRequest): boolean {
   return r.method === 'agent/authenticatedExtendedCard';
+}
+
+/**
+ * An honest probe: answers the card, and the run's first message/send (the probe times one turn of
+ * the agent before the suites start, harness/runner/probe.ts) with a completed task; true when it
+ * answered `r`. Every other request meets the target's hostility, so the suites do, within the
+ * budget (a turn the target never answers would spend it in the probe).
+ */
+export function honestProbe(agentId: string): (r: HostileRequest) => boolean {
+  let turnAnswered = false;
+  return (r) => {
+    if (isProbe(r)) {
+      answerCard(r, agentId);
+      return true;
+    }
+    if (r.method !== 'message/send' || turnAnswered) return false;
+    turnAnswered = true;
+    const task = { id: randomUUID(), contextId: randomUUID(), status: { state: 'completed' }, final: true };
+    r.res.writeHead(200, { 'content-type': 'application/json' });
+    r.res.end(JSON.stringify({ jsonrpc: '2.0', id: r.id ?? null, result: task }));
+    return true;
+  };
 }
 
 async function readKept(req: IncomingMessage, keepBytes: number): Promise<string> {

@@ -1,11 +1,11 @@
 // The hostile targets the harness must survive: each is a loopback server on port 0 that answers
 // the run's requests badly in one way (never, forever, too much, garbage, reset, redirected). With
-// `probe: 'honest'` the target answers the probe with a card, so the suites meet the hostility.
+// `probe: 'honest'` the target answers the probe (its card and its turn), so the suites meet the
+// hostility.
 import { randomUUID } from 'node:crypto';
 import {
   AGENT_ID,
-  answerCard,
-  isProbe,
+  honestProbe,
   pump,
   startFixture,
   type Handler,
@@ -39,7 +39,11 @@ const SSE_EVERY_MS = 100;
 type Counters = Record<string, number>;
 
 function withProbe(mode: ProbeMode, hostile: Handler): Handler {
-  return (r) => (mode === 'honest' && isProbe(r) ? answerCard(r, AGENT_ID) : hostile(r));
+  if (mode === 'hostile') return hostile;
+  const probe = honestProbe(AGENT_ID);
+  return (r) => {
+    if (!probe(r)) hostile(r);
+  };
 }
 
 /** Calls `tick` every `ms` until the response closes. */

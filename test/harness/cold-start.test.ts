@@ -77,3 +77,39 @@ describe('the probe waits out a cold start', () => {
     expect(probe.reachability.reachable).toBe(false);
   });
 });
+
+describe("the probe's turn is spent of the run's budget", () => {
+  // --budget-ms is the whole run's: a turn measured up to --cold-start-ms (capped at the budget) that
+  // never completes held the run a whole budget before its suites, which then got one budget more.
+  it('a turn the target never answers is waited for no later than the budget end', async () => {
+    fixture = await startFixture((_req, res, body) => {
+      const method = (JSON.parse(body.toString('utf8')) as { method?: string }).method;
+      // The card at once; the turn (message/send) headers and then nothing, like a trickle.
+      if (method === 'message/send') res.writeHead(200, { 'content-type': 'application/json' }).write('{');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(CARD));
+    });
+    const t = { baseUrl: fixture.url, agentId: 'agent', auth: { apiKey: 'k' } };
+    const probe = await probeTarget({ ...t, timeoutMs: 300, coldStartMs: 60_000 }, undefined, {
+      measureTurn: true,
+      endsAt: Date.now() + 1_000,
+    });
+    expect(probe.couldNotRun).toBeNull();
+    expect(probe.card).toMatchObject({ id: 'agent' });
+    // Cut by the budget: no turn latency, which a cut answer never is.
+    expect(probe.turnLatencyMs).toBeUndefined();
+    expect(fixture.seen).toHaveLength(2);
+  }, 20_000);
+
+  it('once the budget end passed, the turn is not sent', async () => {
+    fixture = await startFixture((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(CARD)),
+    );
+    const t = { baseUrl: fixture.url, agentId: 'agent', auth: { apiKey: 'k' } };
+    const probe = await probeTarget({ ...t, timeoutMs: 300, coldStartMs: 60_000 }, undefined, {
+      measureTurn: true,
+      endsAt: Date.now() - 1,
+    });
+    expect(probe.couldNotRun).toBeNull();
+    expect(fixture.seen).toHaveLength(1);
+  });
+});

@@ -71,6 +71,33 @@ describe('a property within its allowance', () => {
     expect(ran).toEqual([[400, 4]]);
   });
 
+  it('a case that met a transport fault is not one that held, and a property of only such cases throws it', async () => {
+    const fault = new Error('no answer');
+    const isFault = (e: unknown): boolean => e === fault;
+    // The run's plan allows one case (phase 1): it faulted, and no case is left to replace it.
+    const one = allowanceOf({ turns: Infinity, requests: Infinity });
+    const none = overNats(
+      () => {
+        throw fault;
+      },
+      { numRuns: 20, allowance: { ...one.allowance, cases: 1 }, isFault },
+    );
+    await expect(none).rejects.toBe(fault);
+    // Two allowed: the second held, and only it is counted.
+    const two = allowanceOf({ turns: Infinity, requests: Infinity });
+    const r = new CheckRecorder();
+    let n = 0;
+    const held = await overNats(
+      () => {
+        if (n++ === 0) throw fault;
+      },
+      { numRuns: 20, allowance: { ...two.allowance, cases: 2 }, isFault },
+      r,
+    );
+    expect(held).toBe(true);
+    expect(r.assertions).toMatchObject([{ label: 'p', actual: '1 generated case(s) held', pass: true }]);
+  });
+
   it('a failing case is a failure, and its shrinking is not cut by the allowance', async () => {
     const { spent, allowance } = allowanceOf({ turns: 3, requests: Infinity });
     const r = new CheckRecorder();

@@ -206,6 +206,37 @@ describe('the whole-run budget', () => {
   });
 });
 
+describe("the probe's turn in the whole-run budget", () => {
+  // --budget-ms is the whole run's. The probe measures a turn up to --cold-start-ms (capped at the
+  // budget): a target that never answers it spends the whole budget there, and the suites, which
+  // once counted a budget of their own from their start, must not run a second one after it.
+  it('a turn that spends the budget leaves the checks not-exercised, cut by the budget', async () => {
+    const fx = await startFixture({ hangOn: 'message/send' });
+    try {
+      const t0 = Date.now();
+      const lines: string[] = [];
+      const r = await runConformance({
+        ...{ target: fx.baseUrl, agentId: fx.agentId, apiKey: fx.apiKey, only: SUITE_IDS, out: null },
+        ...{ timeoutMs: 1_000, checkTimeoutMs: 3_000, budgetMs: 15_000 },
+        log: (l: string) => lines.push(l),
+      });
+      const seen = [...r.requirements.map((q) => `${q.id}: ${q.verdict}`), ...lines].join('\n');
+      // The probe's turn went out and was never answered (the budget ended its wait).
+      expect(fx.hungAt, seen).toHaveLength(1);
+      expect(r.summary.byVerdict.pass, seen).toBe(0);
+      for (const q of r.requirements) {
+        expect(q.verdict, seen).toBe('not-exercised');
+        expect(q.checks[0]?.message ?? q.message ?? '').toMatch(/run budget of 15000 ms was spent before/);
+      }
+      expect(r.exitCode, seen).toBe(0);
+      // The budget and its grace, with room for vitest to load on a busy machine; not two budgets.
+      expect(Date.now() - t0).toBeLessThan(60_000);
+    } finally {
+      await fx.close();
+    }
+  }, 90_000);
+});
+
 describe('against a fixture that does not echo the id', () => {
   let fx: Fixture;
   let result: RunResult;
