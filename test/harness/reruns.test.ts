@@ -149,19 +149,7 @@ describe('re-running a check after a transport fault', () => {
 
   it('discards and replaces a property case that met a fault, never a counterexample', async () => {
     script([2]);
-    const result = await runCheck(
-      {
-        requirement,
-        title: 'property',
-        fn: async (c) => {
-          await c.property('ids', fc.integer(), async () => {
-            const ex = await c.rpc('message/send', {}, { id: 'x' });
-            return (ex.response.json as { id: unknown }).id === 'x';
-          });
-        },
-      },
-      run,
-    );
+    const result = await runCheck(echoesIdsProperty('property'), run);
     expect(result.status).toBe('pass');
     expect(result.runs).toBeUndefined();
     expect(result.notes.join('\n')).toContain('1 generated case(s) met a transport fault and were replaced');
@@ -170,26 +158,7 @@ describe('re-running a check after a transport fault', () => {
   it("replaces a long property's occasional faulted cases in proportion to its cases, more than three", async () => {
     // One reset in about twenty-five requests over 120 cases: five faults, each replaced.
     script([20, 45, 70, 95, 120]);
-    const tally = newTally();
-    const result = await runCheck(
-      {
-        requirement,
-        title: 'a long property',
-        fn: async (c) => {
-          await c.property(
-            'ids',
-            fc.integer(),
-            async () => {
-              const ex = await c.rpc('message/send', {}, { id: 'x' });
-              return (ex.response.json as { id: unknown }).id === 'x';
-            },
-            { numRuns: 120 },
-          );
-        },
-      },
-      run,
-      tally,
-    );
+    const result = await runCheck(echoesIdsProperty('a long property', 120), run);
     expect(result.status).toBe('pass');
     expect(result.runs).toBeUndefined();
     expect(seen).toBe(125);
@@ -199,21 +168,7 @@ describe('re-running a check after a transport fault', () => {
   it('ends a property whose first cases all meet faults after four, never waiting out a hundred', async () => {
     script(Array.from({ length: 20 }, (_, i) => i + 1));
     const result = await runCheck(
-      {
-        requirement,
-        title: 'a property against a target that stopped answering',
-        fn: async (c) => {
-          await c.property(
-            'ids',
-            fc.integer(),
-            async () => {
-              const ex = await c.rpc('message/send', {}, { id: 'x' });
-              return (ex.response.json as { id: unknown }).id === 'x';
-            },
-            { numRuns: 120 },
-          );
-        },
-      },
+      echoesIdsProperty('a property against a target that stopped answering', 120),
       run,
     );
     // Each of the three runs ended at its fourth fault: twelve requests, no case held.
@@ -233,6 +188,25 @@ describe('tooManyFaulted', () => {
     expect(tooManyFaulted(21, 400)).toBe(true);
   });
 });
+
+/** A property of `numRuns` cases (default: the run's), one send each, whose answer must carry the request's id. */
+function echoesIdsProperty(title: string, numRuns?: number) {
+  return {
+    requirement,
+    title,
+    fn: async (c: Parameters<Parameters<typeof runCheck>[0]['fn']>[0]) => {
+      await c.property(
+        'ids',
+        fc.integer(),
+        async () => {
+          const ex = await c.rpc('message/send', {}, { id: 'x' });
+          return (ex.response.json as { id: unknown }).id === 'x';
+        },
+        numRuns === undefined ? {} : { numRuns },
+      );
+    },
+  };
+}
 
 /** Four cases, one send each (side by side in lanes of `lanes`), each answer carrying its own id. */
 function eachEchoesIds(lanes = 1) {
