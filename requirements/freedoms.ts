@@ -586,7 +586,7 @@ export const FREEDOMS: readonly Freedom[] = [
     freedom:
       'An event may be delivered any time after its transition (an outbox queue, a busy worker): the spec sets no delivery latency.',
     accept:
-      'A delivery is awaited for as long as the check\u2019s budget allows (then not-exercised); what must not arrive is settled at the end of the run, after twice the slowest delivery lag shown plus 1 s.',
+      'A delivery is awaited for as long as the check\u2019s budget allows, and for up to three more such windows while deliveries still arrive at its URL (a backlog draining behind others; then not-exercised); what must not arrive is settled at the end of the run, after twice the slowest delivery lag shown plus 1 s.',
     sources: [
       { line: 321, quote: 'Failed deliveries are retried per retryPolicy (section 2.11).' },
       { ruling: 'C-20', quote: '[scheduled - 50 ms, scheduled + 1000 ms]' },

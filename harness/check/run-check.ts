@@ -130,7 +130,7 @@ async function runOnce(
     const spent = performance.now() - t0 - (agentTime() - credited0);
     return budgetMs * WAIT_SHARE_OF_REST - spent;
   };
-  const hooks = new WebhookScope(run, { waitBoundMs });
+  const hooks = new WebhookScope(run, { waitBoundMs, agentWait: (wait) => planned.paused(wait) });
   let outcome: Outcome;
   let thrown: unknown;
   const budget = run.field.budget;

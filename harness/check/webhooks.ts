@@ -67,7 +67,8 @@ export interface CheckWebhooks {
   deliveries(): Delivery[];
   /**
    * Waits for `count` attempts (distinct deliveries) matching `match` (default 1), for as long as the check's budget
-   * allows (the spec sets no delivery latency). `since` is when the check caused the event (epoch
+   * allows (the spec sets no delivery latency), and longer while deliveries still arrive at the
+   * awaited URL (BUSY_SENDER_WINDOWS). `since` is when the check caused the event (epoch
    * ms): when the request that caused it left the harness (suites/support/rpc.ts sentAt of its
    * exchange), never a time taken before it, which would count the harness's wait on the agent's pace
    * as the agent's lag. Each awaited delivery's lag from it is recorded, and the run's grace period
@@ -90,7 +91,22 @@ export interface CheckWebhooks {
 export interface WebhookScopeOptions {
   /** Milliseconds a wait for a delivery may still take (the check's remaining budget, less a reserve). */
   waitBoundMs?: () => number;
+  /**
+   * Runs a wait the agent's sender makes longer (its backlog at the URL still draining) as the
+   * agent's time, which the check's budget does not count (run-check.ts: Planned.paused).
+   */
+  agentWait?: <T>(wait: Promise<T>) => Promise<T>;
 }
+
+/**
+ * How many more times a wait for a delivery gets its bound while the agent is still delivering to
+ * the awaited URL. An agent-level configuration receives the events of every task the run makes, and
+ * a sender with few connections behind a slow link delivers them as a backlog: an event the check
+ * caused waits its turn behind the others (freedom webhook.delivery-latency). Arrivals at the URL
+ * during a window are the evidence that the backlog drains; a window without any ends the wait. The
+ * count bounds a sender that never stops delivering there (a flood), not the agent's latency.
+ */
+export const BUSY_SENDER_WINDOWS = 3;
 
 export class WebhookScope {
   private readonly tokens = new Set<string>();
@@ -172,11 +188,22 @@ export class WebhookScope {
   ): Promise<WaitResult> {
     const count = opts.count ?? 1;
     const bound = Math.max(0, this.opts.waitBoundMs?.() ?? 30_000);
-    const got = await receiver.waitForResult((d) => matchesDelivery(d, match), {
-      timeoutMs: bound,
-      count,
-      distinct: true,
-    });
+    const wait = (ms: number): Promise<WaitResult> =>
+      receiver.waitForResult((d) => matchesDelivery(d, match), { timeoutMs: ms, count, distinct: true });
+    const atUrl = (): number =>
+      match.token === undefined ? 0 : receiver.deliveries({ token: match.token }).length;
+    let arrived = atUrl();
+    let got = await wait(bound);
+    let waitedMs = got.waitedMs;
+    const agentWait = this.opts.agentWait ?? ((w) => w);
+    for (let window = 0; got.timedOut && bound > 0 && window < BUSY_SENDER_WINDOWS; window += 1) {
+      const now = atUrl();
+      if (now === arrived) break;
+      arrived = now;
+      got = await agentWait(wait(bound));
+      waitedMs += got.waitedMs;
+    }
+    got = { ...got, waitedMs };
     for (const d of got.deliveries.slice(0, count)) {
       const lag = Date.parse(d.timestamp) - opts.since;
       if (Number.isFinite(lag) && lag >= 0) {

@@ -59,8 +59,8 @@ export async function captureTask(
     if (!got.timedOut) continue;
     const deliveries = deliveriesOf(hooks, token, taskId);
     const late =
-      `${event} of task ${taskId}: not delivered within the ${got.waitedMs} ms the check's budget left ` +
-      `(the spec sets no delivery latency); received: ${JSON.stringify(summary(deliveries))}`;
+      `${event} of task ${taskId}: not delivered within the ${got.waitedMs} ms the check waited (its budget, ` +
+      `longer while the URL still received deliveries; the spec sets no delivery latency); received: ${JSON.stringify(summary(deliveries))}`;
     return { deliveries, late };
   }
   return { deliveries: deliveriesOf(hooks, token, taskId) };

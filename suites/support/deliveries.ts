@@ -93,8 +93,8 @@ export async function awaitEvidence(
   const got = await hooks.awaitDeliveries(match, opts);
   if (got.timedOut) {
     c.notExercised(
-      `${opts.what}: not delivered within the ${got.waitedMs} ms the check's budget left (the spec sets no ` +
-        `delivery latency); received: ${JSON.stringify(summary(got.deliveries))}`,
+      `${opts.what}: not delivered within the ${got.waitedMs} ms the check waited (its budget, ` +
+        `longer while the URL still received deliveries; the spec sets no delivery latency); received: ${JSON.stringify(summary(got.deliveries))}`,
     );
   }
   return got.deliveries;

@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { graceMs, LATE_TOLERANCE_MS, type PendingExpectation } from '../../harness/check/expectations.ts';
 import { runCheck } from '../../harness/check/run-check.ts';
-import { closeSharedReceiver, WebhookScope } from '../../harness/check/webhooks.ts';
+import { BUSY_SENDER_WINDOWS, closeSharedReceiver, WebhookScope } from '../../harness/check/webhooks.ts';
 import {
   connectWebhookLink,
   serveWebhookLink,
@@ -123,6 +123,76 @@ describe('the grace period derives from the slowest delivery lag shown', () => {
     expect(got).toMatchObject({ timedOut: true, deliveries: [] });
     expect(scope.lagsMs).toEqual([]);
     await closeSharedReceiver(true);
+  });
+});
+
+describe('a wait goes on while the agent is still delivering to the awaited URL', () => {
+  /** A scope whose busy-sender windows are counted, each one's start calling `onWindow`. */
+  async function busyScope(boundMs: number, onWindow: (n: number) => Promise<unknown> = async () => 0) {
+    let windows = 0;
+    const scope = new WebhookScope(
+      { webhookListen: { host: '127.0.0.1', port: 0 } },
+      {
+        waitBoundMs: () => boundMs,
+        agentWait: async (wait) => {
+          windows += 1;
+          await onWindow(windows);
+          return wait;
+        },
+      },
+    );
+    const hooks = await scope.open();
+    const { token, url } = hooks.newUrl('busy');
+    return { hooks, token, url, windows: () => windows };
+  }
+  const other = (url: string, taskId: string): Promise<number> =>
+    post(url, payload('task.working', taskId), `d-${taskId}`);
+
+  afterEach(() => closeSharedReceiver(true));
+
+  it("an event behind a backlog at its URL is awaited past the bound, the extra time as the agent's", async () => {
+    let url = '';
+    const s = await busyScope(800, () => post(url, payload('task.completed', 'a'), 'd-a'));
+    url = s.url;
+    const waiting = s.hooks.awaitDeliveries(
+      { token: s.token, taskId: 'a', event: 'task.completed' },
+      { since: Date.now() },
+    );
+    await other(url, 'b');
+    const got = await waiting;
+    expect(got.timedOut).toBe(false);
+    expect(s.windows()).toBe(1);
+    expect(got.deliveries.map((d) => d.seq)).toHaveLength(1);
+    expect(got.waitedMs).toBeGreaterThanOrEqual(700);
+  });
+
+  it('a window in which nothing arrived at the URL ends the wait', async () => {
+    const s = await busyScope(300);
+    const waiting = s.hooks.awaitDeliveries({ token: s.token, taskId: 'a' }, { since: Date.now() });
+    await other(s.url, 'b');
+    const got = await waiting;
+    expect(got.timedOut).toBe(true);
+    expect(s.windows()).toBe(1);
+    expect(got.deliveries).toEqual([]);
+    expect(got.waitedMs).toBeGreaterThanOrEqual(500);
+  });
+
+  it(`a sender that never stops delivering there gets ${BUSY_SENDER_WINDOWS} more windows, no more`, async () => {
+    let url = '';
+    const s = await busyScope(200, (n) => other(url, `flood-${n}`));
+    url = s.url;
+    const waiting = s.hooks.awaitDeliveries({ token: s.token, taskId: 'a' }, { since: Date.now() });
+    await other(url, 'b');
+    const got = await waiting;
+    expect(got.timedOut).toBe(true);
+    expect(s.windows()).toBe(BUSY_SENDER_WINDOWS);
+  });
+
+  it('nothing at the URL: the wait ends at its bound, with no window more', async () => {
+    const s = await busyScope(200);
+    const got = await s.hooks.awaitDeliveries({ token: s.token }, { since: Date.now() });
+    expect(got.timedOut).toBe(true);
+    expect(s.windows()).toBe(0);
   });
 });
 
