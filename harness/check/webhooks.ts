@@ -188,19 +188,19 @@ export class WebhookScope {
   ): Promise<WaitResult> {
     const count = opts.count ?? 1;
     const bound = Math.max(0, this.opts.waitBoundMs?.() ?? 30_000);
-    const wait = (ms: number): Promise<WaitResult> =>
-      receiver.waitForResult((d) => matchesDelivery(d, match), { timeoutMs: ms, count, distinct: true });
+    const wait = (): Promise<WaitResult> =>
+      receiver.waitForResult((d) => matchesDelivery(d, match), { timeoutMs: bound, count, distinct: true });
     const atUrl = (): number =>
       match.token === undefined ? 0 : receiver.deliveries({ token: match.token }).length;
     let arrived = atUrl();
-    let got = await wait(bound);
+    let got = await wait();
     let waitedMs = got.waitedMs;
     const agentWait = this.opts.agentWait ?? ((w) => w);
     for (let window = 0; got.timedOut && bound > 0 && window < BUSY_SENDER_WINDOWS; window += 1) {
       const now = atUrl();
       if (now === arrived) break;
       arrived = now;
-      got = await agentWait(wait(bound));
+      got = await agentWait(wait());
       waitedMs += got.waitedMs;
     }
     got = { ...got, waitedMs };

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { CheckWebhooks } from '../../harness/check/index.ts';
 import { isObject } from '../../schemas/json.ts';
 import { is, type CheckContext, type Delivery } from '../support/index.ts';
-import { deliveriesOf, summary } from '../support/deliveries.ts';
+import { deliveriesOf, notDelivered } from '../support/deliveries.ts';
 import { directivePart, directivesHonoured } from '../support/directives.ts';
 import { endedBefore } from '../support/ended-first.ts';
 import { refusal } from '../support/errors.ts';
@@ -58,10 +58,7 @@ export async function captureTask(
     const got = await hooks.awaitDeliveries({ token, taskId, event }, { since });
     if (!got.timedOut) continue;
     const deliveries = deliveriesOf(hooks, token, taskId);
-    const late =
-      `${event} of task ${taskId}: not delivered within the ${got.waitedMs} ms the check waited (its budget, ` +
-      `longer while the URL still received deliveries; the spec sets no delivery latency); received: ${JSON.stringify(summary(deliveries))}`;
-    return { deliveries, late };
+    return { deliveries, late: notDelivered(`${event} of task ${taskId}`, got.waitedMs, deliveries) };
   }
   return { deliveries: deliveriesOf(hooks, token, taskId) };
 }

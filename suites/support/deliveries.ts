@@ -78,6 +78,14 @@ export function deliveriesOf(hooks: CheckWebhooks, token: string, taskId: string
   return distinctDeliveries(ofTask(hooks.receiver.deliveries({ token }), taskId), 'delivery');
 }
 
+/** Why a check is not-exercised when `what` did not arrive in the `waitedMs` it waited, with what did. */
+export function notDelivered(what: string, waitedMs: number, received: readonly Delivery[]): string {
+  return (
+    `${what}: not delivered within the ${waitedMs} ms the check waited (its budget, longer while the URL ` +
+    `still received deliveries; the spec sets no delivery latency); received: ${JSON.stringify(summary(received))}`
+  );
+}
+
 /**
  * The attempts (first copies) matching `match` once `count` of them are in (default 1). The spec
  * sets no delivery latency, so only the check's budget bounds the wait; `since` is when the check
@@ -92,10 +100,7 @@ export async function awaitEvidence(
 ): Promise<Delivery[]> {
   const got = await hooks.awaitDeliveries(match, opts);
   if (got.timedOut) {
-    c.notExercised(
-      `${opts.what}: not delivered within the ${got.waitedMs} ms the check waited (its budget, ` +
-        `longer while the URL still received deliveries; the spec sets no delivery latency); received: ${JSON.stringify(summary(got.deliveries))}`,
-    );
+    c.notExercised(notDelivered(opts.what, got.waitedMs, got.deliveries));
   }
   return got.deliveries;
 }
